@@ -1,0 +1,2 @@
+// Header-only shim; SwiftPM wants one source file per C target.
+#include "CMVVMSystem.h"

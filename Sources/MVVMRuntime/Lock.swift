@@ -1,0 +1,37 @@
+import Glibc
+
+/// A pthread mutex on the heap, so its address never moves.
+///
+/// `Synchronization.Mutex` would own its value, but the loop guards closures that are not
+/// `Sendable` (OpenCombine predates Sendable), so a plain lock around state the class owns
+/// is the honest tool here.
+public final class PThreadLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    /// - Parameter recursive: whether the owning thread may lock again, as callbacks that
+    ///   call back into the library from inside loop work must.
+    public init(recursive: Bool = false) {
+        mutex = .allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(recursive ? PTHREAD_MUTEX_RECURSIVE : PTHREAD_MUTEX_NORMAL))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    public func lock() { pthread_mutex_lock(mutex) }
+
+    public func unlock() { pthread_mutex_unlock(mutex) }
+
+    @inline(__always)
+    public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}

@@ -1,0 +1,406 @@
+import CMVVMSystem
+import Glibc
+@preconcurrency import OpenCombine
+
+/// Who moves a loop's time and runs its due work.
+public enum LoopKind: Int32, Sendable, CaseIterable {
+    /// The host runs due work with ``Loop/dispatch()`` on a thread of its own choosing; the
+    /// loop's ``Loop/fileDescriptor`` becomes readable when work is due.
+    case manual = 0
+    /// The loop runs due work on a thread of its own until it stops.
+    case thread = 1
+    /// Time moves only with ``Loop/advance(byMilliseconds:)``: exact and deterministic.
+    case virtual = 2
+}
+
+/// Why a loop refused a call.
+public enum LoopError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The call is for another kind of loop, such as `advance` on a manual loop.
+    case wrongKind(operation: String, kind: LoopKind)
+    /// `dispatch`, `advance` or `run(forMilliseconds:)` was called from work the loop is running.
+    case reentrantDispatch(operation: String)
+    /// A negative duration.
+    case negativeDuration(operation: String, milliseconds: Int64)
+    /// The loop was stopped.
+    case stopped(operation: String)
+    /// The operating system refused a resource the loop needs.
+    case system(call: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case let .wrongKind(operation, kind):
+            return "\(operation) is not available on a \(kind) loop"
+        case let .reentrantDispatch(operation):
+            return "\(operation) was called from work the loop is already running"
+        case let .negativeDuration(operation, milliseconds):
+            return "\(operation) needs a duration of 0 ms or more, got \(milliseconds) ms"
+        case let .stopped(operation):
+            return "\(operation) on a loop that was stopped"
+        case let .system(call, errno):
+            return "\(call) failed: \(String(cString: strerror(errno)))"
+        }
+    }
+}
+
+/// A run loop for view models: an OpenCombine `Scheduler` whose work the host runs, a thread
+/// runs, or virtual time runs.
+///
+/// Every object lives on a loop. `throttle`, `debounce`, `delay`, `receive(on:)` and repeating
+/// timers scheduled on it run when the loop runs due work, one piece at a time, in time order,
+/// and work due at the same instant in the order it was scheduled.
+///
+/// Work on the objects of one loop is serialised: the loop holds its work lock while it runs
+/// due work, and a host call takes the same lock with ``perform(_:)``. The lock is recursive,
+/// so work may call back into the loop's objects.
+public final class Loop: Scheduler, @unchecked Sendable {
+    public typealias SchedulerTimeType = LoopTime
+    public typealias SchedulerOptions = Never
+
+    /// The kind of this loop.
+    public let kind: LoopKind
+    private let core: LoopCore
+
+    /// Creates a loop of the given kind; a thread loop starts its thread at once.
+    public init(kind: LoopKind) throws(LoopError) {
+        self.kind = kind
+        core = try LoopCore(kind: kind)
+    }
+
+    /// Stops the loop (see ``stop()``); the file descriptor closes when the thread, if any, has ended.
+    deinit { core.stop() }
+
+    // MARK: Scheduler
+
+    public var now: LoopTime { LoopTime(nanoseconds: core.now()) }
+
+    public var minimumTolerance: LoopTime.Stride { .nanoseconds(0) }
+
+    public func schedule(options: Never?, _ action: @escaping () -> Void) {
+        core.schedule(ScheduledWork(action: action, interval: nil), due: core.now())
+    }
+
+    public func schedule(after date: LoopTime, tolerance: LoopTime.Stride, options: Never?,
+                         _ action: @escaping () -> Void) {
+        core.schedule(ScheduledWork(action: action, interval: nil), due: date.nanoseconds)
+    }
+
+    public func schedule(after date: LoopTime, interval: LoopTime.Stride, tolerance: LoopTime.Stride,
+                         options: Never?, _ action: @escaping () -> Void) -> Cancellable {
+        // A zero interval would make one dispatch run forever.
+        let work = ScheduledWork(action: action, interval: max(interval.nanoseconds, 1))
+        core.schedule(work, due: date.nanoseconds)
+        return AnyCancellable { [core] in core.cancel(work) }
+    }
+
+    // MARK: Running due work
+
+    /// Manual loops: runs the work that is due now, on the calling thread.
+    /// - Returns: how many pieces of work ran.
+    @discardableResult
+    public func dispatch() throws(LoopError) -> Int {
+        try requireKind(.manual, "dispatch")
+        return try core.runDue(operation: "dispatch", limit: core.now())
+    }
+
+    /// Virtual loops: moves time forward by `milliseconds`, running everything due up to then
+    /// in time order, with ``now`` at each piece's due time while it runs. `0` runs what is due
+    /// now.
+    /// - Returns: how many pieces of work ran.
+    @discardableResult
+    public func advance(byMilliseconds milliseconds: Int64) throws(LoopError) -> Int {
+        try requireKind(.virtual, "advance")
+        guard milliseconds >= 0 else { throw .negativeDuration(operation: "advance", milliseconds: milliseconds) }
+        let (product, overflow) = milliseconds.multipliedReportingOverflow(by: 1_000_000)
+        let target = overflow ? Int64.max : core.now().addingReportingOverflow(product).partialValue
+        let ran = try core.runDue(operation: "advance", limit: target < 0 ? Int64.max : target)
+        core.moveVirtualTime(to: target < 0 ? Int64.max : target)
+        return ran
+    }
+
+    /// Manual loops: dispatches due work on the calling thread for `milliseconds`, sleeping in
+    /// `poll` between pieces of work.
+    /// - Returns: how many pieces of work ran.
+    @discardableResult
+    public func run(forMilliseconds milliseconds: Int64) throws(LoopError) -> Int {
+        try requireKind(.manual, "run_for")
+        guard milliseconds >= 0 else { throw .negativeDuration(operation: "run_for", milliseconds: milliseconds) }
+        let deadline = core.now() + milliseconds * 1_000_000
+        var ran = 0
+        while true {
+            ran += try core.runDue(operation: "run_for", limit: core.now())
+            let now = core.now()
+            guard now < deadline else { return ran }
+            var wait = deadline - now
+            if let due = core.nextDue() { wait = min(wait, max(due - now, 0)) }
+            // Round up so we never wake just before the work is due and spin.
+            var descriptor = pollfd(fd: core.timerFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32(clamping: (wait + 999_999) / 1_000_000))
+        }
+    }
+
+    /// Manual loops: a file descriptor that is readable while work is due; add it to poll,
+    /// epoll, asyncio, Tk or GLib and call ``dispatch()`` when it is readable. The loop owns it.
+    public var fileDescriptor: Int32 {
+        get throws(LoopError) {
+            try requireKind(.manual, "fd")
+            return core.timerFD
+        }
+    }
+
+    /// Milliseconds until the next work is due (rounded up; 0 when some is due now), or `nil`
+    /// when nothing is scheduled.
+    public var nextTimeoutMilliseconds: Int64? {
+        guard let due = core.nextDue() else { return nil }
+        let wait = due - core.now()
+        return wait <= 0 ? 0 : (wait + 999_999) / 1_000_000
+    }
+
+    /// Whether ``stop()`` has been called.
+    public var isStopped: Bool { core.isStopped }
+
+    /// Stops the loop: the turn in progress finishes, pending work is dropped, later work is
+    /// ignored, and a thread loop's thread ends. No work runs after this returns. Idempotent.
+    public func stop() { core.stop() }
+
+    // MARK: Serialising host calls with loop work
+
+    /// Runs `body` holding this loop's work lock, so it never interleaves with due work or with
+    /// another thread's call on the same loop's objects.
+    @inline(__always)
+    public func perform<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        try core.workLock.withLock(body)
+    }
+
+    /// Calls `observer` after each turn of due work (all work due at one instant), still holding
+    /// the work lock: the point at which a turn's changes are complete and can be announced.
+    public func addTurnObserver(_ observer: @escaping () -> Void) -> AnyCancellable {
+        let id = core.addTurnObserver(observer)
+        return AnyCancellable { [core] in core.removeTurnObserver(id) }
+    }
+
+    /// A publisher that emits the loop's time every `interval`, starting one interval after it
+    /// is subscribed: the loop's counterpart of `Timer.publish(every:on:in:).autoconnect()`.
+    public func timerPublisher(every interval: LoopTime.Stride) -> Publishers.LoopTimer {
+        Publishers.LoopTimer(loop: self, interval: interval)
+    }
+
+    private func requireKind(_ expected: LoopKind, _ operation: String) throws(LoopError) {
+        guard kind == expected else { throw .wrongKind(operation: operation, kind: kind) }
+    }
+}
+
+/// The state and the thread behind a ``Loop``. A separate object so that a thread loop's thread
+/// can keep it alive without keeping the public `Loop` alive: the loop stops when its last user
+/// lets go of it.
+final class LoopCore: @unchecked Sendable {
+    let kind: LoopKind
+    /// Serialises work on the loop's objects; recursive so that work may call back in.
+    let workLock = PThreadLock(recursive: true)
+    /// Guards everything below; never held while running work.
+    private let stateLock = PThreadLock()
+    private var queue = WorkQueue()
+    private var virtualNow: Int64 = 0
+    private let origin: Int64
+    private var stopped = false
+    private var turnObservers: [(id: Int, body: () -> Void)] = []
+    private var nextObserverID = 0
+    /// Guarded by `workLock`: whether this loop is running due work, to refuse reentrant dispatch.
+    private var isDispatching = false
+    /// Manual and thread loops: armed for the earliest due work, so it is readable while work is due.
+    let timerFD: Int32
+    /// Thread loops: written to wake the thread so it stops.
+    private let wakeFD: Int32
+    private var thread: pthread_t?
+
+    init(kind: LoopKind) throws(LoopError) {
+        self.kind = kind
+        origin = LoopCore.monotonicNanoseconds()
+        if kind == .virtual {
+            timerFD = -1
+        } else {
+            timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+            guard timerFD >= 0 else { throw .system(call: "timerfd_create", errno: errno) }
+        }
+        if kind == .thread {
+            wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+            guard wakeFD >= 0 else {
+                let error = errno
+                close(timerFD)
+                throw .system(call: "eventfd", errno: error)
+            }
+            let retained = Unmanaged.passRetained(self).toOpaque()
+            var handle = pthread_t()
+            let result = pthread_create(&handle, nil, { argument in
+                let core = Unmanaged<LoopCore>.fromOpaque(argument!).takeRetainedValue()
+                core.runThread()
+                return nil
+            }, retained)
+            guard result == 0 else {
+                Unmanaged<LoopCore>.fromOpaque(retained).release()
+                close(timerFD)
+                close(wakeFD)
+                throw .system(call: "pthread_create", errno: result)
+            }
+            thread = handle
+        } else {
+            wakeFD = -1
+        }
+    }
+
+    static func monotonicNanoseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+
+    func now() -> Int64 {
+        kind == .virtual
+            ? stateLock.withLock { virtualNow }
+            : LoopCore.monotonicNanoseconds() - origin
+    }
+
+    var isStopped: Bool { stateLock.withLock { stopped } }
+
+    func nextDue() -> Int64? { stateLock.withLock { queue.first?.due } }
+
+    func moveVirtualTime(to target: Int64) {
+        stateLock.withLock { if target > virtualNow { virtualNow = target } }
+    }
+
+    func schedule(_ work: ScheduledWork, due: Int64) {
+        let accepted = stateLock.withLock { () -> Bool in
+            guard !stopped else { return false }
+            let wasFirst = queue.first?.due
+            queue.insert(work, due: due)
+            if wasFirst.map({ due < $0 }) ?? true { armTimer() }
+            return true
+        }
+        // Work scheduled on a stopped loop never runs; release it here, outside the lock.
+        if !accepted { _ = work }
+    }
+
+    func cancel(_ work: ScheduledWork) {
+        stateLock.withLock { work.isCancelled = true }
+    }
+
+    func addTurnObserver(_ body: @escaping () -> Void) -> Int {
+        stateLock.withLock {
+            nextObserverID += 1
+            turnObservers.append((nextObserverID, body))
+            return nextObserverID
+        }
+    }
+
+    func removeTurnObserver(_ id: Int) {
+        let removed = stateLock.withLock { () -> [(id: Int, body: () -> Void)] in
+            let removed = turnObservers.filter { $0.id == id }
+            turnObservers.removeAll { $0.id == id }
+            return removed
+        }
+        _ = removed
+    }
+
+    /// Runs work due at or before `limit` in time order, one turn (one due instant) at a time,
+    /// calling the turn observers after each turn.
+    func runDue(operation: String, limit: Int64) throws(LoopError) -> Int {
+        try workLock.withLock { () throws(LoopError) -> Int in
+            guard !isDispatching else { throw .reentrantDispatch(operation: operation) }
+            guard !isStopped else { throw .stopped(operation: operation) }
+            isDispatching = true
+            defer { isDispatching = false }
+            var ran = 0
+            while let turnDue = startTurn(limit: limit) {
+                while let work = takeWork(dueAtOrBefore: turnDue) {
+                    work.action()
+                    ran += 1
+                }
+                for observer in stateLock.withLock({ turnObservers }) { observer.body() }
+            }
+            stateLock.withLock { armTimer() }
+            return ran
+        }
+    }
+
+    /// The due time of the next turn, if one is due by `limit`; moves virtual time to it.
+    private func startTurn(limit: Int64) -> Int64? {
+        stateLock.withLock {
+            while let head = queue.first, head.work.isCancelled { _ = queue.removeFirst() }
+            guard !stopped, let head = queue.first, head.due <= limit else { return nil }
+            if kind == .virtual, head.due > virtualNow { virtualNow = head.due }
+            return head.due
+        }
+    }
+
+    /// Takes the next live work due by `turnDue`, putting a repeating one back for its next time.
+    private func takeWork(dueAtOrBefore turnDue: Int64) -> ScheduledWork? {
+        stateLock.withLock {
+            while let head = queue.first, head.due <= turnDue, !stopped {
+                let entry = queue.removeFirst()!
+                guard !entry.work.isCancelled else { continue }
+                if let interval = entry.work.interval {
+                    // Ticks missed while nobody dispatched are skipped, not run in a burst.
+                    let reference = kind == .virtual ? virtualNow : LoopCore.monotonicNanoseconds() - origin
+                    var next = entry.due + interval
+                    if next <= reference { next += ((reference - next) / interval + 1) * interval }
+                    queue.insert(entry.work, due: next)
+                }
+                return entry.work
+            }
+            return nil
+        }
+    }
+
+    /// Arms the timerfd for the earliest due work: expired, and so readable, when work is due now.
+    /// Called with the state lock held. Setting the timer also clears a past expiry.
+    private func armTimer() {
+        guard timerFD >= 0, !stopped else { return }
+        var spec = itimerspec()
+        if let due = queue.first?.due {
+            let absolute = max(origin + due, 1)
+            spec.it_value = timespec(tv_sec: Int(absolute / 1_000_000_000), tv_nsec: Int(absolute % 1_000_000_000))
+        }
+        timerfd_settime(timerFD, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+    }
+
+    private func runThread() {
+        var descriptors = [pollfd(fd: timerFD, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        while !isStopped {
+            let ready = poll(&descriptors, 2, -1)
+            if ready < 0 && errno != EINTR { break }
+            if isStopped { break }
+            if descriptors[0].revents != 0 { _ = try? runDue(operation: "thread loop", limit: now()) }
+        }
+    }
+
+    /// Stops the loop. Taking the work lock first means the turn in progress, if any, finishes
+    /// before this returns, and no work runs after it. The thread is detached rather than
+    /// joined: a caller may hold the work lock, which the thread could be waiting for.
+    func stop() {
+        let (dropped, observers) = workLock.withLock {
+            stateLock.withLock { () -> ([WorkQueue.Entry], [(id: Int, body: () -> Void)]) in
+                guard !stopped else { return ([], []) }
+                stopped = true
+                if timerFD >= 0 {
+                    var disarmed = itimerspec()
+                    timerfd_settime(timerFD, 0, &disarmed, nil)
+                }
+                let observers = turnObservers
+                turnObservers = []
+                return (queue.removeAll(), observers)
+            }
+        }
+        if let runner = stateLock.withLock({ () -> pthread_t? in defer { thread = nil }; return thread }) {
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
+            pthread_detach(runner)
+        }
+        // Released here, outside every lock: dropping work may run deinitialisers.
+        _ = (dropped, observers)
+    }
+
+    deinit {
+        if timerFD >= 0 { close(timerFD) }
+        if wakeFD >= 0 { close(wakeFD) }
+    }
+}
