@@ -4,6 +4,8 @@ import PackageDescription
 let package = Package(
     name: "libmvvm",
     products: [
+        // libmvvm.so: the C ABI of include/mvvm.h; only mvvm_* symbols are exported.
+        .library(name: "mvvm", type: .dynamic, targets: ["MVVMExport"]),
         .library(name: "MVVMRuntime", targets: ["MVVMRuntime"]),
         .library(name: "MVVMModels", targets: ["MVVMModels"]),
         .library(name: "MVVMViewModels", targets: ["MVVMViewModels"]),
@@ -27,6 +29,15 @@ let package = Package(
         .target(
             name: "MVVMViewModels",
             dependencies: ["MVVMRuntime", "MVVMModels", .product(name: "OpenCombine", package: "OpenCombine")]
+        ),
+        // The public C header, seen by Swift as a module so the @_cdecl functions use its types.
+        .systemLibrary(name: "CMVVM", path: "include"),
+        .target(
+            name: "MVVMExport",
+            dependencies: ["CMVVM", "MVVMRuntime", "MVVMModels", "MVVMViewModels",
+                           .product(name: "OpenCombine", package: "OpenCombine")],
+            exclude: ["exports.map"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/MVVMExport/exports.map"])]
         ),
         .executableTarget(
             name: "mvvm-swift-demo",

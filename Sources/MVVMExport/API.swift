@@ -1,0 +1,396 @@
+// The generic C entry points of include/mvvm.h. Each is a thin shell: resolve the handles,
+// run the work on the object's loop, turn a thrown ExportError into a status.
+import CMVVM
+import Glibc
+import MVVMRuntime
+
+private let table = HandleTable.shared
+
+// MARK: - Library
+
+// Interned once and never freed: safe to share.
+nonisolated(unsafe) private let versionString = CString.intern("\(MVVM_VERSION_MAJOR).\(MVVM_VERSION_MINOR).\(MVVM_VERSION_PATCH)")
+
+@_cdecl("mvvm_version")
+public func mvvm_version() -> UnsafePointer<CChar> { versionString }
+
+@_cdecl("mvvm_last_error")
+public func mvvm_last_error() -> UnsafePointer<CChar> { LastError.current }
+
+@_cdecl("mvvm_status_name")
+public func mvvm_status_name(_ status: mvvm_status) -> UnsafePointer<CChar> {
+    mvvm_status.names[status.rawValue] ?? mvvm_status.unknownName
+}
+
+@_cdecl("mvvm_string_free")
+public func mvvm_string_free(_ string: UnsafeMutablePointer<CChar>?) { free(string) }
+
+// MARK: - Helpers
+
+@inline(__always)
+func write<T>(_ value: T, to out: UnsafeMutablePointer<T>?) { out!.pointee = value }
+
+@inline(__always)
+func requireOut<T>(_ out: UnsafeMutablePointer<T>?, _ what: String = "out") throws(ExportError) {
+    guard out != nil else { throw .nullPointer(what) }
+}
+
+func resolveLoop(_ handle: mvvm_handle) throws(ExportError) -> LoopContext {
+    try table.resolve(handle, as: LoopContext.self, expecting: .loop, "the loop")
+}
+
+func resolveObject(_ handle: mvvm_handle, _ role: String = "the object") throws(ExportError) -> ExportedObject {
+    try table.resolve(handle, as: ExportedObject.self, expecting: .object, role)
+}
+
+/// Runs `body` on the object's loop, as one operation whose changes are announced before it returns.
+func withObject<T>(_ handle: mvvm_handle, _ body: (ExportedObject) throws(ExportError) -> T) throws(ExportError) -> T {
+    let object = try resolveObject(handle)
+    return try object.context.operation { () throws(ExportError) -> T in
+        guard !object.isReleased else {
+            throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) was released")
+        }
+        return try body(object)
+    }
+}
+
+/// `withObject`, also checking the object is of `expected` class (the typed calls).
+func withObject<T>(_ handle: mvvm_handle, of expected: ExportedClass,
+                   _ body: (ExportedObject) throws(ExportError) -> T) throws(ExportError) -> T {
+    let object = try resolveObject(handle)
+    guard object.exportedClass === expected else {
+        throw ExportError(MVVM_ERR_WRONG_TYPE,
+                          "\(HandleTable.describe(handle)) is a \(object.exportedClass.name.string), not a \(expected.name.string)")
+    }
+    return try withObject(handle, body)
+}
+
+func loopError(_ error: LoopError) -> ExportError {
+    switch error {
+    case .wrongKind: return ExportError(MVVM_ERR_WRONG_LOOP_KIND, error.description)
+    case .reentrantDispatch, .negativeDuration: return ExportError(MVVM_ERR_INVALID_ARGUMENT, error.description)
+    case .stopped: return ExportError(MVVM_ERR_LOOP_RELEASED, error.description)
+    case .system: return ExportError(MVVM_ERR_INTERNAL, error.description)
+    }
+}
+
+/// Runs a loop call; the loop's work announces its own changes, turn by turn.
+func withLoop<T>(_ handle: mvvm_handle, _ body: (Loop) throws(LoopError) -> T) throws(ExportError) -> T {
+    let context = try resolveLoop(handle)
+    do {
+        return try body(context.loop)
+    } catch {
+        throw loopError(error)
+    }
+}
+
+// MARK: - Loops
+
+@_cdecl("mvvm_loop_new")
+public func mvvm_loop_new(_ kind: mvvm_loop_kind, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        guard let loopKind = LoopKind(rawValue: Int32(bitPattern: kind.rawValue)) else {
+            throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "unknown loop kind \(kind.rawValue)")
+        }
+        let loop: Loop
+        do throws(LoopError) { loop = try Loop(kind: loopKind) } catch { throw loopError(error) }
+        write(table.insert(LoopContext(loop: loop)), to: out)
+    }
+}
+
+@_cdecl("mvvm_loop_fd")
+public func mvvm_loop_fd(_ loop: mvvm_handle, _ out: UnsafeMutablePointer<Int32>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        write(try withLoop(loop) { loop throws(LoopError) in try loop.fileDescriptor }, to: out)
+    }
+}
+
+@_cdecl("mvvm_loop_dispatch")
+public func mvvm_loop_dispatch(_ loop: mvvm_handle, _ ranOrNull: UnsafeMutablePointer<Int64>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        let ran = try withLoop(loop) { loop throws(LoopError) in try loop.dispatch() }
+        ranOrNull?.pointee = Int64(ran)
+    }
+}
+
+@_cdecl("mvvm_loop_next_timeout_ms")
+public func mvvm_loop_next_timeout_ms(_ loop: mvvm_handle, _ out: UnsafeMutablePointer<Int64>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        write(try withLoop(loop) { $0.nextTimeoutMilliseconds } ?? -1, to: out)
+    }
+}
+
+@_cdecl("mvvm_loop_run_for")
+public func mvvm_loop_run_for(_ loop: mvvm_handle, _ ms: Int64) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        _ = try withLoop(loop) { loop throws(LoopError) in try loop.run(forMilliseconds: ms) }
+    }
+}
+
+@_cdecl("mvvm_loop_advance")
+public func mvvm_loop_advance(_ loop: mvvm_handle, _ ms: Int64) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        _ = try withLoop(loop) { loop throws(LoopError) in try loop.advance(byMilliseconds: ms) }
+    }
+}
+
+@_cdecl("mvvm_loop_now_ms")
+public func mvvm_loop_now_ms(_ loop: mvvm_handle, _ out: UnsafeMutablePointer<Int64>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        write(try withLoop(loop) { $0.now.milliseconds }, to: out)
+    }
+}
+
+// MARK: - Properties
+
+func getProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType) throws(ExportError) -> Value {
+    try withObject(handle) { object throws(ExportError) -> Value in
+        try get(try object.exportedClass.property(named: name).property, of: object, as: type)
+    }
+}
+
+func get(_ property: ExportedProperty, of object: ExportedObject, as type: ValueType) throws(ExportError) -> Value {
+    guard property.type == type else {
+        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(property.name.string) is "
+                          + "of type \(property.type.name), not \(type.name)")
+    }
+    return property.get(object.target)
+}
+
+func setProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: Value) throws(ExportError) {
+    try withObject(handle) { object throws(ExportError) in
+        try set(try object.exportedClass.property(named: name).property, of: object, to: value)
+    }
+}
+
+func set(_ property: ExportedProperty, of object: ExportedObject, to value: Value) throws(ExportError) {
+    let qualified = "\(object.exportedClass.name.string).\(property.name.string)"
+    guard let set = property.set else { throw ExportError(MVVM_ERR_READ_ONLY, "\(qualified) is read-only") }
+    guard property.type == value.type else {
+        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(qualified) is of type \(property.type.name), not \(value.type.name)")
+    }
+    set(object.target, value)
+}
+
+@_cdecl("mvvm_get_bool")
+public func mvvm_get_bool(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Bool>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        if case let .bool(value) = try getProperty(object, name, .bool) { write(value, to: out) }
+    }
+}
+
+@_cdecl("mvvm_get_int")
+public func mvvm_get_int(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Int64>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        if case let .int(value) = try getProperty(object, name, .int) { write(value, to: out) }
+    }
+}
+
+@_cdecl("mvvm_get_double")
+public func mvvm_get_double(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        if case let .double(value) = try getProperty(object, name, .double) { write(value, to: out) }
+    }
+}
+
+@_cdecl("mvvm_get_string")
+public func mvvm_get_string(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?,
+                            _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        if case let .string(value) = try getProperty(object, name, .string) { write(CString.copy(value), to: out) }
+    }
+}
+
+@_cdecl("mvvm_set_bool")
+public func mvvm_set_bool(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: Bool) -> mvvm_status {
+    exporting { () throws(ExportError) in try setProperty(object, name, .bool(value)) }
+}
+
+@_cdecl("mvvm_set_int")
+public func mvvm_set_int(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: Int64) -> mvvm_status {
+    exporting { () throws(ExportError) in try setProperty(object, name, .int(value)) }
+}
+
+@_cdecl("mvvm_set_double")
+public func mvvm_set_double(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: Double) -> mvvm_status {
+    exporting { () throws(ExportError) in try setProperty(object, name, .double(value)) }
+}
+
+@_cdecl("mvvm_set_string")
+public func mvvm_set_string(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> mvvm_status {
+    exporting { () throws(ExportError) in try setProperty(object, name, .string(try CString.read(value, "value"))) }
+}
+
+// MARK: - Commands, children, description
+
+func send(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ argument: Value) throws(ExportError) {
+    try withObject(handle) { object throws(ExportError) in
+        try run(try object.exportedClass.command(named: name), on: object, argument)
+    }
+}
+
+func run(_ command: ExportedCommand, on object: ExportedObject, _ argument: Value) throws(ExportError) {
+    let qualified = "\(object.exportedClass.name.string).\(command.name.string)"
+    guard argument.type == command.argument else {
+        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(qualified) takes an argument of type \(command.argument.name), "
+                          + "not \(argument.type.name)")
+    }
+    if let allowed = command.allowed, case let .string(text) = argument, !allowed.contains(text) {
+        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) takes one of \(allowed.joined(separator: ", ")), "
+                          + "not \(JSON.quote(text))")
+    }
+    command.run(object.target, argument)
+}
+
+@_cdecl("mvvm_send")
+public func mvvm_send(_ object: mvvm_handle, _ command: UnsafePointer<CChar>?, _ argument: UnsafePointer<mvvm_value>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try send(object, command, try argument.map { value throws(ExportError) in try Value(reading: value.pointee, "argument") } ?? .none)
+    }
+}
+
+func child(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?) throws(ExportError) -> mvvm_handle {
+    try withObject(handle) { object throws(ExportError) -> mvvm_handle in
+        make(try object.exportedClass.child(named: name), of: object)
+    }
+}
+
+func make(_ child: ExportedChild, of object: ExportedObject) -> mvvm_handle {
+    ExportedObject.register(child.exportedClass(), target: child.make(object.target),
+                            context: object.context, keepAlive: [object.target]).handle
+}
+
+@_cdecl("mvvm_child")
+public func mvvm_child(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        write(try child(object, name), to: out)
+    }
+}
+
+nonisolated(unsafe) private let staticKindNames: [HandleKind: UnsafePointer<CChar>] = [
+    .loop: CString.intern("loop"), .subscription: CString.intern("subscription"), .request: CString.intern("request"),
+]
+
+@_cdecl("mvvm_class_name")
+public func mvvm_class_name(_ handle: mvvm_handle, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        guard handle != 0, let target = table.lookup(handle) else {
+            throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) is not a live handle")
+        }
+        write((target as? ExportedObject)?.exportedClass.name.pointer ?? staticKindNames[target.kind], to: out)
+    }
+}
+
+@_cdecl("mvvm_describe")
+public func mvvm_describe(_ object: mvvm_handle, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        write(CString.copy(try withObject(object) { $0.exportedClass.descriptionJSON }), to: out)
+    }
+}
+
+@_cdecl("mvvm_snapshot")
+public func mvvm_snapshot(_ object: mvvm_handle, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        write(CString.copy(try withObject(object) { $0.snapshotJSON }), to: out)
+    }
+}
+
+// MARK: - Release, subscriptions, requests
+
+@_cdecl("mvvm_release")
+public func mvvm_release(_ handle: mvvm_handle) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        guard handle != 0, let target = table.lookup(handle) else {
+            throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) is not a live handle "
+                              + "(released already, stale or never issued)")
+        }
+        switch target {
+        case let context as LoopContext:
+            guard table.remove(handle) else { return }
+            context.release()
+        case let object as ExportedObject:
+            // Not an operation: an object of a released loop must still be releasable.
+            object.context.loop.perform {
+                object.release()
+                object.context.flush()
+            }
+        case let subscription as Subscription:
+            try unsubscribe(subscription)
+        case let request as Request:
+            request.service.owner?.context.loop.perform { request.close(answering: nil) }
+        default:
+            throw ExportError(MVVM_ERR_INTERNAL, "\(HandleTable.describe(handle)) names nothing releasable")
+        }
+    }
+}
+
+func unsubscribe(_ subscription: Subscription) throws(ExportError) {
+    guard let object = subscription.object else {
+        subscription.end()
+        return
+    }
+    object.context.loop.perform { object.unsubscribe(subscription) }
+}
+
+@_cdecl("mvvm_subscribe")
+public func mvvm_subscribe(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ callback: mvvm_callback?,
+                           _ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?,
+                           _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        guard let callback else { throw .nullPointer("callback") }
+        do throws(ExportError) {
+            try requireOut(out)
+            let handle = try withObject(object) { object throws(ExportError) -> mvvm_handle in
+                let selector = try name.map { name throws(ExportError) in try object.exportedClass.selector(named: name) }
+                let subscription = Subscription(selector: selector, callback: callback, userData: userData, destroy: destroy)
+                _ = table.insert(subscription)
+                object.subscribe(subscription)
+                return subscription.handle
+            }
+            write(handle, to: out)
+        } catch {
+            destroy?(userData)
+            throw error
+        }
+    }
+}
+
+@_cdecl("mvvm_unsubscribe")
+public func mvvm_unsubscribe(_ subscription: mvvm_handle) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try unsubscribe(try table.resolve(subscription, as: Subscription.self, expecting: .subscription, "the subscription"))
+    }
+}
+
+@_cdecl("mvvm_complete")
+public func mvvm_complete(_ request: mvvm_handle, _ result: UnsafePointer<mvvm_value>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        let unknown = ExportError(MVVM_ERR_UNKNOWN_REQUEST, "request \(HandleTable.describe(request)) was answered "
+                                  + "already, cancelled, or its view model was released")
+        if request != 0, HandleTable.kind(of: request) == .request, table.lookup(request) == nil { throw unknown }
+        let open = try table.resolve(request, as: Request.self, expecting: .request, "the request")
+        guard let result else { throw .nullPointer("result") }
+        let value = try Value(reading: result.pointee, "result")
+        guard let owner = open.service.owner else { throw unknown }
+        try owner.context.operation { () throws(ExportError) in
+            guard open.isOpen, !owner.isReleased else { throw unknown }
+            guard value.type == open.resultType else {
+                throw ExportError(MVVM_ERR_TYPE_MISMATCH, "the request expects a \(open.resultType.name) result, "
+                                  + "not \(value.type.name)")
+            }
+            open.close(answering: value)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import CMVVM
+import Glibc
+
+/// A failed call: the status the C caller gets and the message `mvvm_last_error()` gives.
+struct ExportError: Error {
+    let status: mvvm_status
+    let message: String
+
+    init(_ status: mvvm_status, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    static func nullPointer(_ what: String) -> ExportError {
+        ExportError(MVVM_ERR_NULL_POINTER, "\(what) is NULL")
+    }
+}
+
+/// Runs one C entry point: a thrown error becomes its status and this thread's last error.
+@inline(__always)
+func exporting(_ body: () throws(ExportError) -> Void) -> mvvm_status {
+    do {
+        try body()
+        return MVVM_OK
+    } catch {
+        LastError.set(error.message)
+        return error.status
+    }
+}
+
+/// This thread's message for its last failed call, kept in thread-specific storage so each
+/// thread reads its own, as `errno` works.
+enum LastError {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { free($0) }
+        return key
+    }()
+
+    nonisolated(unsafe) private static let empty: UnsafePointer<CChar> = CString.intern("")
+
+    static func set(_ message: String) {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, strdup(message))
+        free(previous)
+    }
+
+    static var current: UnsafePointer<CChar> {
+        pthread_getspecific(key).map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } ?? empty
+    }
+}
+
+/// C strings that live as long as the library: class, property and status names.
+enum CString {
+    static func intern(_ string: String) -> UnsafePointer<CChar> {
+        UnsafePointer(strdup(string)!)
+    }
+
+    /// A copy the caller frees with `mvvm_string_free`.
+    static func copy(_ string: String) -> UnsafeMutablePointer<CChar> {
+        strdup(string)!
+    }
+
+    /// Reads a NUL-terminated UTF-8 argument.
+    static func read(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(ExportError) -> String {
+        guard let pointer else { throw .nullPointer(what) }
+        guard let string = String(validatingCString: pointer) else {
+            throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what) is not valid UTF-8")
+        }
+        return string
+    }
+}
+
+extension mvvm_status {
+    // Interned once and never freed: safe to share.
+    nonisolated(unsafe) static let names: [UInt32: UnsafePointer<CChar>] = {
+        let all: [(mvvm_status, String)] = [
+            (MVVM_OK, "MVVM_OK"), (MVVM_ERR_INVALID_HANDLE, "MVVM_ERR_INVALID_HANDLE"),
+            (MVVM_ERR_WRONG_TYPE, "MVVM_ERR_WRONG_TYPE"), (MVVM_ERR_NULL_POINTER, "MVVM_ERR_NULL_POINTER"),
+            (MVVM_ERR_INVALID_ARGUMENT, "MVVM_ERR_INVALID_ARGUMENT"), (MVVM_ERR_UNKNOWN_NAME, "MVVM_ERR_UNKNOWN_NAME"),
+            (MVVM_ERR_READ_ONLY, "MVVM_ERR_READ_ONLY"), (MVVM_ERR_TYPE_MISMATCH, "MVVM_ERR_TYPE_MISMATCH"),
+            (MVVM_ERR_WRONG_LOOP_KIND, "MVVM_ERR_WRONG_LOOP_KIND"), (MVVM_ERR_UNKNOWN_REQUEST, "MVVM_ERR_UNKNOWN_REQUEST"),
+            (MVVM_ERR_INTERNAL, "MVVM_ERR_INTERNAL"), (MVVM_ERR_LOOP_RELEASED, "MVVM_ERR_LOOP_RELEASED"),
+        ]
+        return Dictionary(uniqueKeysWithValues: all.map { ($0.0.rawValue, CString.intern($0.1)) })
+    }()
+
+    nonisolated(unsafe) static let unknownName = CString.intern("MVVM_UNKNOWN_STATUS")
+}

@@ -1,0 +1,234 @@
+import CMVVM
+@preconcurrency import OpenCombine
+import MVVMRuntime
+
+/// The export side of one loop: its objects, and the changes waiting to be announced.
+/// Everything here is touched only under the loop's work lock.
+final class LoopContext: Handled, @unchecked Sendable {
+    let loop: Loop
+    private(set) var isReleased = false
+    private var objects: [ObjectIdentifier: ExportedObject] = [:]
+    private var dirty: [ExportedObject] = []
+    private var turnObserver: AnyCancellable?
+
+    init(loop: Loop) {
+        self.loop = loop
+        super.init(kind: .loop)
+        // A turn of due work is one operation: announce its changes when it is complete.
+        turnObserver = loop.addTurnObserver { [unowned self] in self.flush() }
+    }
+
+    /// Runs a host call on this loop: serialised with the loop's work, and announcing the
+    /// changes it made before it returns.
+    func operation<T>(_ body: () throws(ExportError) -> T) throws(ExportError) -> T {
+        try loop.perform { () throws(ExportError) -> T in
+            guard !isReleased else { throw ExportError(MVVM_ERR_LOOP_RELEASED, "the object's loop was released") }
+            let result = try body()
+            flush()
+            return result
+        }
+    }
+
+    func adopt(_ object: ExportedObject) { objects[ObjectIdentifier(object)] = object }
+
+    func forget(_ object: ExportedObject) { objects[ObjectIdentifier(object)] = nil }
+
+    func markDirty(_ object: ExportedObject) {
+        guard !object.isDirty else { return }
+        object.isDirty = true
+        dirty.append(object)
+    }
+
+    /// Announces every pending change; changes made by callbacks are announced too, before
+    /// this returns.
+    func flush() {
+        while !dirty.isEmpty {
+            let batch = dirty
+            dirty.removeAll(keepingCapacity: true)
+            for object in batch {
+                object.isDirty = false
+                object.deliverChanges()
+            }
+        }
+    }
+
+    /// Releasing the loop: its objects end their subscriptions and refuse further calls, then
+    /// the loop stops. Returns what must be let go of outside the lock.
+    func release() {
+        let detached: [ExportedObject] = loop.perform {
+            isReleased = true
+            let all = Array(objects.values)
+            objects = [:]
+            dirty = []
+            return all
+        }
+        loop.perform { for object in detached { object.detach() } }
+        turnObserver = nil
+        loop.stop()
+    }
+}
+
+/// A subscription: a C callback on one object's properties and signals.
+final class Subscription: Handled, @unchecked Sendable {
+    let selector: ExportedClass.Selector?
+    private let callback: mvvm_callback
+    private let userData: UnsafeMutableRawPointer?
+    private var destroy: mvvm_destroy_fn?
+    private(set) var isActive = true
+    weak var object: ExportedObject?
+
+    init(selector: ExportedClass.Selector?, callback: @escaping mvvm_callback,
+         userData: UnsafeMutableRawPointer?, destroy: mvvm_destroy_fn?) {
+        self.selector = selector
+        self.callback = callback
+        self.userData = userData
+        self.destroy = destroy
+        super.init(kind: .subscription)
+    }
+
+    func deliver(source: mvvm_handle, kind: mvvm_event_kind, name: CName, value: Value) {
+        value.withCValue { cValue in
+            var event = mvvm_event(kind: kind, name: name.pointer, value: cValue)
+            callback(source, &event, userData)
+        }
+    }
+
+    /// Ends the subscription: no more calls, and the destroy function runs, exactly once.
+    func end() {
+        guard isActive else { return }
+        isActive = false
+        HandleTable.shared.remove(handle)
+        let destroy = self.destroy
+        self.destroy = nil
+        destroy?(userData)
+    }
+}
+
+/// A model or view model the C side holds a handle to.
+final class ExportedObject: Handled, @unchecked Sendable {
+    let exportedClass: ExportedClass
+    let target: AnyObject
+    let context: LoopContext
+    /// What must outlive this handle: the parent of a child view model, a host service.
+    private let keepAlive: [AnyObject]
+    private var subscriptions: [Subscription] = []
+    /// The values last announced, per property; refreshed while anyone subscribes.
+    private var announced: [Value] = []
+    /// Bumped at each announcement, so a callback's nested announcement supersedes an outer one.
+    private var announcementStamps: [UInt64] = []
+    private var pendingSignals: [(index: Int, payload: Value)] = []
+    private var connections: [AnyCancellable] = []
+    /// Runs when the object is released or detached from its released loop.
+    private var cleanups: [() -> Void] = []
+    fileprivate(set) var isDirty = false
+    private(set) var isReleased = false
+
+    init(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext, keepAlive: [AnyObject] = []) {
+        self.exportedClass = exportedClass
+        self.target = target
+        self.context = context
+        self.keepAlive = keepAlive
+        super.init(kind: .object)
+    }
+
+    /// Registers the object under a new handle and connects its change signal; on its loop.
+    static func register(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext,
+                         keepAlive: [AnyObject] = []) -> ExportedObject {
+        let object = ExportedObject(exportedClass, target: target, context: context, keepAlive: keepAlive)
+        if let willChange = exportedClass.willChange {
+            object.connections.append(willChange(target).sink { [unowned object] in
+                // Only objects someone listens to need their changes worked out.
+                if !object.subscriptions.isEmpty { object.context.markDirty(object) }
+            })
+        }
+        if let connect = exportedClass.connectSignals {
+            object.connections += connect(target) { [unowned object] index, payload in
+                guard !object.subscriptions.isEmpty else { return }
+                object.pendingSignals.append((index, payload))
+                object.context.markDirty(object)
+            }
+        }
+        _ = HandleTable.shared.insert(object)
+        context.adopt(object)
+        return object
+    }
+
+    func addCleanup(_ cleanup: @escaping () -> Void) { cleanups.append(cleanup) }
+
+    func subscribe(_ subscription: Subscription) {
+        if subscriptions.isEmpty {
+            announced = exportedClass.properties.map { $0.get(target) }
+            announcementStamps = Array(repeating: 0, count: announced.count)
+        }
+        subscription.object = self
+        subscriptions.append(subscription)
+    }
+
+    func unsubscribe(_ subscription: Subscription) {
+        subscriptions.removeAll { $0 === subscription }
+        subscription.end()
+    }
+
+    /// Announces each property whose value differs from the last announced one, then each
+    /// pending signal, to the subscribers in the order they subscribed.
+    func deliverChanges() {
+        guard !isReleased, !subscriptions.isEmpty else {
+            pendingSignals = []
+            return
+        }
+        var changed: [(index: Int, stamp: UInt64)] = []
+        for (index, property) in exportedClass.properties.enumerated() {
+            let value = property.get(target)
+            if value != announced[index] {
+                announced[index] = value
+                announcementStamps[index] &+= 1
+                changed.append((index, announcementStamps[index]))
+            }
+        }
+        let signals = pendingSignals
+        pendingSignals = []
+        for (index, stamp) in changed {
+            // A callback may already have caused a newer announcement of this property.
+            guard !isReleased, announcementStamps[index] == stamp else { continue }
+            announce(.property(index), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[index].name,
+                     value: announced[index])
+        }
+        for signal in signals where !isReleased {
+            announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL, name: exportedClass.signals[signal.index].name,
+                     value: signal.payload)
+        }
+    }
+
+    private func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: CName, value: Value) {
+        for subscription in subscriptions where subscription.isActive {
+            if let wanted = subscription.selector, wanted != selector { continue }
+            subscription.deliver(source: handle, kind: kind, name: name, value: value)
+            if isReleased { return }
+        }
+    }
+
+    /// Ends the subscriptions and host requests, and cuts the object off from its model; the
+    /// handle stays, refusing calls, until it is released.
+    func detach() {
+        guard !isReleased else { return }
+        isReleased = true
+        connections = []
+        let ending = subscriptions
+        subscriptions = []
+        for subscription in ending { subscription.end() }
+        let cleanups = self.cleanups
+        self.cleanups = []
+        for cleanup in cleanups { cleanup() }
+    }
+
+    /// `mvvm_release`: detaches and frees the handle.
+    func release() {
+        detach()
+        context.forget(self)
+        HandleTable.shared.remove(handle)
+    }
+
+    var snapshotJSON: String {
+        JSON.object(exportedClass.properties.map { ($0.name.string, $0.get(target).json) })
+    }
+}

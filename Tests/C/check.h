@@ -1,0 +1,496 @@
+/*
+ * check.h - a tiny test harness for the C tests of libmvvm, and the helpers they share.
+ *
+ * A test program is one executable with several test functions:
+ *
+ *     static void counter_counts(void) {
+ *         mvvm_handle loop = 0;
+ *         CHECK_STATUS(mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop), MVVM_OK);
+ *         CHECK(loop != 0);
+ *         ...
+ *     }
+ *     int main(int argc, char **argv) {
+ *         static const check_test tests[] = { CHECK_TEST(counter_counts), ... };
+ *         return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
+ *     }
+ *
+ * Each test runs in a child process of its own (fork), under a time limit, so one crash or hang
+ * fails that test only; CHECK_NO_FORK=1 runs them in-process (for a debugger). CHECK_TIMEOUT_S
+ * sets the limit (default 60 s). Arguments name the tests to run (default: all).
+ * The last line printed is "<program>: N passed, N failed" (N counts test functions); the exit
+ * status is non-zero when any test failed.
+ *
+ * The including file must define _POSIX_C_SOURCE (200809L) before any #include.
+ */
+#ifndef MVVM_C_TESTS_CHECK_H
+#define MVVM_C_TESTS_CHECK_H
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mvvm.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* Recording failures                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Failed checks in the running test; a test passes when it ends with none. */
+static int check_failures;
+
+static inline void check_fail_header(const char *file, int line) {
+    printf("    %s:%d: ", file, line);
+}
+
+static inline void check_fail_footer(void) {
+    const char *error = mvvm_last_error();
+    printf("    (mvvm_last_error: \"%s\")\n", error ? error : "(NULL)");
+    fflush(stdout);
+    check_failures++;
+}
+
+static inline bool check_true(bool ok, const char *expression, const char *file, int line) {
+    if (ok) return true;
+    check_fail_header(file, line);
+    printf("CHECK(%s) failed\n", expression);
+    check_fail_footer();
+    return false;
+}
+
+static inline const char *check_status_name(mvvm_status status) {
+    const char *name = mvvm_status_name(status);
+    return name ? name : "(NULL)";
+}
+
+static inline bool check_status(mvvm_status got, mvvm_status expected, const char *call,
+                                const char *file, int line) {
+    if (got == expected) return true;
+    check_fail_header(file, line);
+    printf("%s\n      returned %s (%d), expected %s (%d)\n", call, check_status_name(got), (int)got,
+           check_status_name(expected), (int)expected);
+    check_fail_footer();
+    return false;
+}
+
+static inline bool check_int_eq(int64_t got, int64_t expected, const char *expression,
+                                const char *file, int line) {
+    if (got == expected) return true;
+    check_fail_header(file, line);
+    printf("%s is %" PRId64 ", expected %" PRId64 "\n", expression, got, expected);
+    check_fail_footer();
+    return false;
+}
+
+static inline bool check_str_eq(const char *got, const char *expected, const char *expression,
+                                const char *file, int line) {
+    if (got && expected && strcmp(got, expected) == 0) return true;
+    if (!got && !expected) return true;
+    check_fail_header(file, line);
+    printf("%s is %s%s%s, expected %s%s%s\n", expression, got ? "\"" : "", got ? got : "NULL",
+           got ? "\"" : "", expected ? "\"" : "", expected ? expected : "NULL", expected ? "\"" : "");
+    check_fail_footer();
+    return false;
+}
+
+/** Checks a condition; evaluates to whether it held. */
+#define CHECK(cond) check_true((cond) ? true : false, #cond, __FILE__, __LINE__)
+/** Checks that a call returns the expected status; evaluates to whether it did. */
+#define CHECK_STATUS(call, expected) check_status((call), (expected), #call, __FILE__, __LINE__)
+/** Checks two integers are equal, printing both when not. */
+#define CHECK_EQ_INT(got, expected) check_int_eq((int64_t)(got), (int64_t)(expected), #got, __FILE__, __LINE__)
+/** Checks two strings (either may be NULL) are equal, printing both when not. */
+#define CHECK_EQ_STR(got, expected) check_str_eq((got), (expected), #got, __FILE__, __LINE__)
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reading properties                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+static inline bool check_get_int(mvvm_handle h, const char *name, int64_t expected, const char *file, int line) {
+    int64_t value = -77777;
+    mvvm_status status = mvvm_get_int(h, name, &value);
+    if (status != MVVM_OK) {
+        check_fail_header(file, line);
+        printf("mvvm_get_int(\"%s\") returned %s, expected MVVM_OK\n", name, check_status_name(status));
+        check_fail_footer();
+        return false;
+    }
+    if (value == expected) return true;
+    check_fail_header(file, line);
+    printf("int property \"%s\" is %" PRId64 ", expected %" PRId64 "\n", name, value, expected);
+    check_fail_footer();
+    return false;
+}
+
+static inline bool check_get_bool(mvvm_handle h, const char *name, bool expected, const char *file, int line) {
+    bool value = !expected;
+    mvvm_status status = mvvm_get_bool(h, name, &value);
+    if (status != MVVM_OK) {
+        check_fail_header(file, line);
+        printf("mvvm_get_bool(\"%s\") returned %s, expected MVVM_OK\n", name, check_status_name(status));
+        check_fail_footer();
+        return false;
+    }
+    if (value == expected) return true;
+    check_fail_header(file, line);
+    printf("bool property \"%s\" is %s, expected %s\n", name, value ? "true" : "false", expected ? "true" : "false");
+    check_fail_footer();
+    return false;
+}
+
+static inline bool check_get_string(mvvm_handle h, const char *name, const char *expected, const char *file, int line) {
+    char *value = NULL;
+    mvvm_status status = mvvm_get_string(h, name, &value);
+    if (status != MVVM_OK) {
+        check_fail_header(file, line);
+        printf("mvvm_get_string(\"%s\") returned %s, expected MVVM_OK\n", name, check_status_name(status));
+        check_fail_footer();
+        return false;
+    }
+    bool ok = value && strcmp(value, expected) == 0;
+    if (!ok) {
+        check_fail_header(file, line);
+        printf("string property \"%s\" is %s%s%s, expected \"%s\"\n", name, value ? "\"" : "",
+               value ? value : "NULL", value ? "\"" : "", expected);
+        check_fail_footer();
+    }
+    mvvm_string_free(value);
+    return ok;
+}
+
+/** Checks the int property `name` of `h` reads OK and equals `expected`. */
+#define CHECK_GET_INT(h, name, expected) check_get_int((h), (name), (expected), __FILE__, __LINE__)
+/** Checks the bool property `name` of `h` reads OK and equals `expected`. */
+#define CHECK_GET_BOOL(h, name, expected) check_get_bool((h), (name), (expected), __FILE__, __LINE__)
+/** Checks the string property `name` of `h` reads OK and equals `expected`; frees it. */
+#define CHECK_GET_STRING(h, name, expected) check_get_string((h), (name), (expected), __FILE__, __LINE__)
+
+/* ------------------------------------------------------------------------------------------ */
+/* Values                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+static inline mvvm_value value_none(void) { mvvm_value v = {0}; v.type = MVVM_TYPE_NONE; return v; }
+static inline mvvm_value value_bool(bool b) { mvvm_value v = {0}; v.type = MVVM_TYPE_BOOL; v.boolean = b; return v; }
+static inline mvvm_value value_int(int64_t i) { mvvm_value v = {0}; v.type = MVVM_TYPE_INT; v.integer = i; return v; }
+static inline mvvm_value value_double(double d) { mvvm_value v = {0}; v.type = MVVM_TYPE_DOUBLE; v.number = d; return v; }
+static inline mvvm_value value_string(const char *s) { mvvm_value v = {0}; v.type = MVVM_TYPE_STRING; v.string = s; return v; }
+
+/** A value as text: "true"/"false", decimal integers, "%g" doubles, strings as they are, "" for none. */
+static inline void value_to_text(const mvvm_value *value, char *out, size_t size) {
+    switch (value->type) {
+    case MVVM_TYPE_BOOL: snprintf(out, size, "%s", value->boolean ? "true" : "false"); break;
+    case MVVM_TYPE_INT: snprintf(out, size, "%" PRId64, value->integer); break;
+    case MVVM_TYPE_DOUBLE: snprintf(out, size, "%g", value->number); break;
+    case MVVM_TYPE_STRING: snprintf(out, size, "%s", value->string ? value->string : "(NULL)"); break;
+    case MVVM_TYPE_NONE: out[0] = '\0'; break;
+    default: snprintf(out, size, "(bad type %d)", (int)value->type); break;
+    }
+}
+
+/** Reads property `name` of type `type` from `h` as text (see value_to_text). */
+static inline mvvm_status read_property_text(mvvm_handle h, const char *name, mvvm_type type, char *out, size_t size) {
+    mvvm_value v = {0};
+    mvvm_status status;
+    char *s = NULL;
+    v.type = type;
+    switch (type) {
+    case MVVM_TYPE_BOOL: status = mvvm_get_bool(h, name, &v.boolean); break;
+    case MVVM_TYPE_INT: status = mvvm_get_int(h, name, &v.integer); break;
+    case MVVM_TYPE_DOUBLE: status = mvvm_get_double(h, name, &v.number); break;
+    case MVVM_TYPE_STRING: status = mvvm_get_string(h, name, &s); v.string = s; break;
+    default: return MVVM_ERR_TYPE_MISMATCH;
+    }
+    if (status == MVVM_OK) value_to_text(&v, out, size);
+    mvvm_string_free(s);
+    return status;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* A recording callback                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+#define RECORDER_MAX 512
+#define RECORDER_TEXT 160
+
+/**
+ * user_data for recorder_callback / recorder_destroy: every event as arrays (the first
+ * RECORDER_MAX of them; `count` counts all), the thread each ran on, and how often the
+ * subscription's destroy function ran. With `read_back` set, the callback also reads each
+ * notified property with the getter of its type, inside the callback, into `read[i]`.
+ * Thread-safe: the callback may run on any thread.
+ */
+typedef struct recorder {
+    pthread_mutex_t mutex;
+    int count;
+    mvvm_handle source[RECORDER_MAX];
+    mvvm_event_kind kind[RECORDER_MAX];
+    mvvm_type type[RECORDER_MAX];
+    char name[RECORDER_MAX][48];
+    char text[RECORDER_MAX][RECORDER_TEXT];
+    char read[RECORDER_MAX][RECORDER_TEXT];
+    pthread_t thread[RECORDER_MAX];
+    bool read_back;
+    int destroyed;
+    int calls_after_destroy;
+} recorder;
+
+static inline recorder *recorder_new(void) {
+    recorder *r = calloc(1, sizeof *r);
+    if (!r) abort();
+    pthread_mutex_init(&r->mutex, NULL);
+    return r;
+}
+
+static inline void recorder_free(recorder *r) {
+    if (!r) return;
+    pthread_mutex_destroy(&r->mutex);
+    free(r);
+}
+
+static inline void recorder_clear(recorder *r) {
+    pthread_mutex_lock(&r->mutex);
+    r->count = 0;
+    pthread_mutex_unlock(&r->mutex);
+}
+
+static inline void recorder_callback(mvvm_handle source, const mvvm_event *event, void *user_data) {
+    recorder *r = user_data;
+    char read[RECORDER_TEXT] = "";
+    if (r->read_back && event->kind == MVVM_EVENT_PROPERTY) {
+        mvvm_status status = read_property_text(source, event->name, event->value.type, read, sizeof read);
+        if (status != MVVM_OK) snprintf(read, sizeof read, "(read failed: %s)", check_status_name(status));
+    }
+    pthread_mutex_lock(&r->mutex);
+    if (r->destroyed) r->calls_after_destroy++;
+    int i = r->count++;
+    if (i < RECORDER_MAX) {
+        r->source[i] = source;
+        r->kind[i] = event->kind;
+        r->type[i] = event->value.type;
+        snprintf(r->name[i], sizeof r->name[i], "%s", event->name ? event->name : "(NULL)");
+        value_to_text(&event->value, r->text[i], sizeof r->text[i]);
+        snprintf(r->read[i], sizeof r->read[i], "%s", read);
+        r->thread[i] = pthread_self();
+    }
+    pthread_mutex_unlock(&r->mutex);
+}
+
+static inline void recorder_destroy(void *user_data) {
+    recorder *r = user_data;
+    pthread_mutex_lock(&r->mutex);
+    r->destroyed++;
+    pthread_mutex_unlock(&r->mutex);
+}
+
+/** How many events were recorded in all (NULL name) or for `name`. */
+static inline int rec_count(recorder *r, const char *name) {
+    pthread_mutex_lock(&r->mutex);
+    int n = 0, stored = r->count < RECORDER_MAX ? r->count : RECORDER_MAX;
+    if (!name) n = r->count;
+    else
+        for (int i = 0; i < stored; i++)
+            if (strcmp(r->name[i], name) == 0) n++;
+    pthread_mutex_unlock(&r->mutex);
+    return n;
+}
+
+/** The index of the `nth` event (0 first, -1 last) named `name` (NULL: any), or -1. */
+static inline int rec_index(recorder *r, const char *name, int nth) {
+    pthread_mutex_lock(&r->mutex);
+    int stored = r->count < RECORDER_MAX ? r->count : RECORDER_MAX, found = -1;
+    int matches[RECORDER_MAX], n = 0;
+    for (int i = 0; i < stored; i++)
+        if (!name || strcmp(r->name[i], name) == 0) matches[n++] = i;
+    if (nth < 0) nth += n;
+    if (nth >= 0 && nth < n) found = matches[nth];
+    pthread_mutex_unlock(&r->mutex);
+    return found;
+}
+
+/** The text of the `nth` event (0 first, -1 last) named `name` (NULL: any), or NULL. */
+static inline const char *rec_text(recorder *r, const char *name, int nth) {
+    int i = rec_index(r, name, nth);
+    return i < 0 ? NULL : r->text[i];
+}
+
+/** How many events named `name` carried the value `text`. */
+static inline int rec_count_text(recorder *r, const char *name, const char *text) {
+    pthread_mutex_lock(&r->mutex);
+    int n = 0, stored = r->count < RECORDER_MAX ? r->count : RECORDER_MAX;
+    for (int i = 0; i < stored; i++)
+        if (strcmp(r->name[i], name) == 0 && strcmp(r->text[i], text) == 0) n++;
+    pthread_mutex_unlock(&r->mutex);
+    return n;
+}
+
+/** How many recorded events ran on a thread other than `thread`. */
+static inline int rec_count_off_thread(recorder *r, pthread_t thread) {
+    pthread_mutex_lock(&r->mutex);
+    int n = 0, stored = r->count < RECORDER_MAX ? r->count : RECORDER_MAX;
+    for (int i = 0; i < stored; i++)
+        if (!pthread_equal(r->thread[i], thread)) n++;
+    pthread_mutex_unlock(&r->mutex);
+    return n;
+}
+
+static inline int rec_destroyed(recorder *r) {
+    pthread_mutex_lock(&r->mutex);
+    int n = r->destroyed;
+    pthread_mutex_unlock(&r->mutex);
+    return n;
+}
+
+/** A destroy function whose user_data is an int counter. */
+static inline void count_destroy(void *user_data) {
+    (*(int *)user_data)++;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Small things                                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Monotonic milliseconds. */
+static inline int64_t check_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static inline void check_sleep_ms(int64_t ms) {
+    struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
+/**
+ * In a JSON text, the start of the value of the first "key" (skipping the colon and blanks),
+ * or NULL when the key is absent: strncmp(json_value_of(j, "count"), "3", 1).
+ */
+static inline const char *json_value_of(const char *json, const char *key) {
+    char quoted[128];
+    snprintf(quoted, sizeof quoted, "\"%s\"", key);
+    const char *p = json;
+    while ((p = strstr(p, quoted)) != NULL) {
+        const char *q = p + strlen(quoted);
+        while (*q == ' ' || *q == '\n' || *q == '\t' || *q == '\r') q++;
+        if (*q == ':') {
+            q++;
+            while (*q == ' ' || *q == '\n' || *q == '\t' || *q == '\r') q++;
+            return q;
+        }
+        p = q;
+    }
+    return NULL;
+}
+
+/**
+ * Whether the JSON text has "key" with the value `value`, written as JSON: "3", "true",
+ * "\"abc\"" (a string value is matched whole, quotes included; a number or literal must not
+ * be followed by more of itself, so "2" does not match 20).
+ */
+static inline bool json_has(const char *json, const char *key, const char *value) {
+    const char *v = json ? json_value_of(json, key) : NULL;
+    size_t n = strlen(value);
+    if (!v || strncmp(v, value, n) != 0) return false;
+    if (value[0] == '"') return true;
+    char next = v[n];
+    return !((next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') || next == '.');
+}
+
+/** Releases a handle, checking MVVM_OK. */
+#define RELEASE(h) CHECK_STATUS(mvvm_release(h), MVVM_OK)
+/** Advances a virtual loop, checking MVVM_OK. */
+#define ADVANCE(loop, ms) CHECK_STATUS(mvvm_loop_advance((loop), (ms)), MVVM_OK)
+
+/* ------------------------------------------------------------------------------------------ */
+/* Running tests                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef void (*check_test_fn)(void);
+typedef struct check_test { const char *name; check_test_fn fn; } check_test;
+
+/** A table entry for the test function `fn`. */
+#define CHECK_TEST(fn) { #fn, fn }
+
+static inline bool check_selected(const char *name, int argc, char **argv) {
+    if (argc < 2) return true;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], name) == 0) return true;
+    return false;
+}
+
+/** Runs one test in this process; true when it passed. */
+static inline bool check_run_here(const check_test *test) {
+    check_failures = 0;
+    test->fn();
+    fflush(stdout);
+    return check_failures == 0;
+}
+
+/** Runs one test in a child process under a time limit; true when it passed. */
+static inline bool check_run_forked(const check_test *test, unsigned timeout_s) {
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        printf("    fork failed: %s\n", strerror(errno));
+        return false;
+    }
+    if (pid == 0) {
+        alarm(timeout_s);
+        bool passed = check_run_here(test);
+        fflush(stdout);
+        fflush(stderr);
+        _exit(passed ? 0 : 1);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            printf("    waitpid failed: %s\n", strerror(errno));
+            return false;
+        }
+    }
+    if (WIFEXITED(status)) {
+        int code = WEXITSTATUS(status);
+        if (code == 0) return true;
+        if (code == 99) printf("    valgrind reported errors (exit 99)\n");
+        else if (code != 1) printf("    the test exited with status %d\n", code);
+        return false;
+    }
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        if (sig == SIGALRM) printf("    timed out after %u s (hung?)\n", timeout_s);
+        else printf("    crashed: killed by signal %d (%s)\n", sig, strsignal(sig));
+    }
+    return false;
+}
+
+/** Runs the selected tests; prints "<program>: N passed, N failed" last; returns the exit status. */
+static inline int check_main(int argc, char **argv, const check_test *tests, size_t count) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const char *program = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    const char *no_fork = getenv("CHECK_NO_FORK");
+    const char *timeout_text = getenv("CHECK_TIMEOUT_S");
+    unsigned timeout_s = timeout_text && atoi(timeout_text) > 0 ? (unsigned)atoi(timeout_text) : 60;
+    bool fork_tests = !(no_fork && strcmp(no_fork, "1") == 0);
+    int passed = 0, failed = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!check_selected(tests[i].name, argc, argv)) continue;
+        printf("  %s ...\n", tests[i].name);
+        bool ok = fork_tests ? check_run_forked(&tests[i], timeout_s) : check_run_here(&tests[i]);
+        printf("  %s %s\n", ok ? "ok  " : "FAIL", tests[i].name);
+        if (ok) passed++;
+        else failed++;
+    }
+    printf("%s: %d passed, %d failed\n", program, passed, failed);
+    fflush(stdout);
+    return failed ? 1 : 0;
+}
+
+#endif /* MVVM_C_TESTS_CHECK_H */

@@ -1,0 +1,495 @@
+/*
+ * mvvm.h - the C interface of libmvvm.
+ *
+ * libmvvm holds the models and view models of five MVVM designs, written in Swift, behind this
+ * C ABI. The host program is the View: it creates objects on a loop, reads their properties,
+ * sets their bindings, sends their commands, and is told of every change through callbacks.
+ *
+ * Conventions, true of every function below unless its comment says otherwise:
+ *
+ *  - Results.  Every function returns an mvvm_status, MVVM_OK (0) on success, and gives its
+ *    results through out-pointers, which come last. On failure the out-pointers are left
+ *    untouched and mvvm_last_error() describes the failure.
+ *  - Handles.  Every object (loop, model, view model, subscription, host-service request) is an
+ *    mvvm_handle. 0 is never a valid handle. A released, stale, forged or zero handle gives
+ *    MVVM_ERR_INVALID_HANDLE; a handle of the wrong class gives MVVM_ERR_WRONG_TYPE. Neither
+ *    ever crashes or reaches another object's data.
+ *  - Strings in are NUL-terminated UTF-8 and are copied: the caller keeps ownership. Invalid
+ *    UTF-8 gives MVVM_ERR_INVALID_ARGUMENT.
+ *  - Strings out are allocated by the library; the caller frees them with mvvm_string_free().
+ *    The few static strings (class, property and signal names, status names, the version) say
+ *    so, and must not be freed.
+ *  - Threads.  Every function may be called from any thread. Work on the objects of one loop is
+ *    serialised: a call waits while the loop runs due work or another thread works on that
+ *    loop's objects. Callbacks may call back into the library (read, set, send, subscribe,
+ *    unsubscribe, release the source), but not dispatch or advance the loop that runs them.
+ */
+#ifndef MVVM_H
+#define MVVM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The version of this header; mvvm_version() gives the library's. */
+#define MVVM_VERSION_MAJOR 0
+#define MVVM_VERSION_MINOR 1
+#define MVVM_VERSION_PATCH 0
+
+/** Any object of the library. 0 is never valid. */
+typedef uint64_t mvvm_handle;
+
+/** What a call did. */
+typedef enum mvvm_status {
+    MVVM_OK = 0,
+    /** The handle is 0, released, stale (its slot was reused) or was never issued. */
+    MVVM_ERR_INVALID_HANDLE = 1,
+    /** The handle is valid but of another class than the call needs. */
+    MVVM_ERR_WRONG_TYPE = 2,
+    /** A required pointer argument is NULL. */
+    MVVM_ERR_NULL_POINTER = 3,
+    /** Bad UTF-8, a value out of range, an unknown command argument, a model of another loop. */
+    MVVM_ERR_INVALID_ARGUMENT = 4,
+    /** No such property, command, signal or child on this object. */
+    MVVM_ERR_UNKNOWN_NAME = 5,
+    /** The property is an output; only bindings can be set. */
+    MVVM_ERR_READ_ONLY = 6,
+    /** The value's type is not the property's or the command's (get_bool on an int...). */
+    MVVM_ERR_TYPE_MISMATCH = 7,
+    /** The loop call is for another kind of loop (advance on a manual loop...). */
+    MVVM_ERR_WRONG_LOOP_KIND = 8,
+    /** mvvm_complete(): the request was already answered, cancelled, or its view model released. */
+    MVVM_ERR_UNKNOWN_REQUEST = 9,
+    /** A failure inside the library or the system (no file descriptor left...). */
+    MVVM_ERR_INTERNAL = 10,
+    /** The object's loop was released: the object can only be released. */
+    MVVM_ERR_LOOP_RELEASED = 11
+} mvvm_status;
+
+/** The type of a property, a command argument or a signal payload. */
+typedef enum mvvm_type {
+    MVVM_TYPE_NONE = 0,
+    MVVM_TYPE_BOOL = 1,
+    MVVM_TYPE_INT = 2,
+    MVVM_TYPE_DOUBLE = 3,
+    MVVM_TYPE_STRING = 4
+} mvvm_type;
+
+/**
+ * A value: `type` says which field holds it. In a value the library hands to a callback,
+ * `string` belongs to the library and is valid only during that call; in a value the host
+ * passes in, it is copied before the call returns.
+ */
+typedef struct mvvm_value {
+    mvvm_type type;
+    bool boolean;
+    int64_t integer;
+    double number;
+    const char *string;
+} mvvm_value;
+
+/** What a notification is about. */
+typedef enum mvvm_event_kind {
+    /** A property changed; `value` is its new value. */
+    MVVM_EVENT_PROPERTY = 1,
+    /** A signal was emitted; `value` is its payload (MVVM_TYPE_NONE for none). */
+    MVVM_EVENT_SIGNAL = 2
+} mvvm_event_kind;
+
+/** A notification. `name` is static; the event and its strings are valid during the call only. */
+typedef struct mvvm_event {
+    mvvm_event_kind kind;
+    const char *name;
+    mvvm_value value;
+} mvvm_event;
+
+/** Called for each change of a subscribed object (`source`). */
+typedef void (*mvvm_callback)(mvvm_handle source, const mvvm_event *event, void *user_data);
+
+/** Called exactly once with the user data of a subscription or service, when it ends. */
+typedef void (*mvvm_destroy_fn)(void *user_data);
+
+/**
+ * A host service is asked something: `view_model` needs an answer to `request`, which the
+ * host gives later, from any thread, with mvvm_complete(request, &result). `argument` is valid
+ * during the call only. Called on the thread that caused the request, with the loop's work
+ * serialised, so it may read `view_model` and may call mvvm_complete() at once.
+ */
+typedef void (*mvvm_request_fn)(mvvm_handle view_model, mvvm_handle request,
+                                const mvvm_value *argument, void *user_data);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Library                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/** The library's version, "MAJOR.MINOR.PATCH". Static; never NULL. */
+const char *mvvm_version(void);
+
+/**
+ * This thread's message for its last failed call, or "" when no call failed on this thread.
+ * Owned by the library; valid until the next failing call on this thread.
+ */
+const char *mvvm_last_error(void);
+
+/** The name of a status, such as "MVVM_ERR_READ_ONLY"; "MVVM_UNKNOWN_STATUS" for others. Static. */
+const char *mvvm_status_name(mvvm_status status);
+
+/** Frees a string the library returned. NULL is allowed and does nothing. */
+void mvvm_string_free(char *string);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Loops                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Who runs a loop's time. */
+typedef enum mvvm_loop_kind {
+    /** The host runs due work with mvvm_loop_dispatch(); mvvm_loop_fd() says when. */
+    MVVM_LOOP_MANUAL = 0,
+    /** The library runs due work on a thread of its own. */
+    MVVM_LOOP_THREAD = 1,
+    /** Time moves only with mvvm_loop_advance(): exact and deterministic, for tests. */
+    MVVM_LOOP_VIRTUAL = 2
+} mvvm_loop_kind;
+
+/**
+ * Creates a loop of `kind` in *out. Release it with mvvm_release(), which stops it: pending
+ * work is dropped, a thread loop's thread ends, and the loop's objects end their subscriptions
+ * and answer MVVM_ERR_LOOP_RELEASED to every call but mvvm_release().
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (unknown kind), INTERNAL (no thread or fd).
+ */
+mvvm_status mvvm_loop_new(mvvm_loop_kind kind, mvvm_handle *out);
+
+/**
+ * Manual loops: a file descriptor, owned by the loop, that is readable while work is due.
+ * Add it to poll, epoll, asyncio, Tk or GLib and call mvvm_loop_dispatch() when it is readable.
+ * It stays valid until the loop is released; remove it from your poll set first.
+ * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, WRONG_LOOP_KIND.
+ */
+mvvm_status mvvm_loop_fd(mvvm_handle loop, int *out);
+
+/**
+ * Manual loops: runs the work due now on the calling thread; changes it causes are notified on
+ * this thread before it returns. *ran_or_null gets how many pieces of work ran.
+ * Errors: INVALID_HANDLE, WRONG_TYPE, WRONG_LOOP_KIND, INVALID_ARGUMENT (called from a
+ * callback this loop is running).
+ */
+mvvm_status mvvm_loop_dispatch(mvvm_handle loop, int64_t *ran_or_null);
+
+/**
+ * Milliseconds until the next work is due, rounded up: 0 when some is due now, -1 when nothing
+ * is scheduled. Any kind of loop. Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER.
+ */
+mvvm_status mvvm_loop_next_timeout_ms(mvvm_handle loop, int64_t *out);
+
+/**
+ * Manual loops: dispatches due work on the calling thread for `ms` milliseconds, sleeping
+ * between pieces of work. Errors: INVALID_HANDLE, WRONG_TYPE, WRONG_LOOP_KIND,
+ * INVALID_ARGUMENT (negative ms, or called from a callback this loop is running).
+ */
+mvvm_status mvvm_loop_run_for(mvvm_handle loop, int64_t ms);
+
+/**
+ * Virtual loops: moves time forward by `ms` milliseconds, running everything due up to then in
+ * time order (work due at the same instant in the order it was scheduled); 0 runs what is due
+ * now. Changes are notified on the calling thread, once per instant at which work ran.
+ * Errors: INVALID_HANDLE, WRONG_TYPE, WRONG_LOOP_KIND, INVALID_ARGUMENT (negative ms, or
+ * called from a callback this loop is running).
+ */
+mvvm_status mvvm_loop_advance(mvvm_handle loop, int64_t ms);
+
+/** The loop's time in milliseconds since it was created. Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER. */
+mvvm_status mvvm_loop_now_ms(mvvm_handle loop, int64_t *out);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Objects: generic calls that work on every class                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * Properties are read with mvvm_get_<type>(h, name, &out) and bindings (read-write properties)
+ * set with mvvm_set_<type>(h, name, value). Errors common to all eight: INVALID_HANDLE,
+ * WRONG_TYPE (h is a loop, subscription or request), NULL_POINTER, UNKNOWN_NAME,
+ * TYPE_MISMATCH (the property is of another type), LOOP_RELEASED; setters also READ_ONLY,
+ * and INVALID_ARGUMENT for bad UTF-8. A setter that changes a value notifies the subscribers
+ * on the calling thread before it returns.
+ */
+mvvm_status mvvm_get_bool(mvvm_handle object, const char *name, bool *out);
+mvvm_status mvvm_get_int(mvvm_handle object, const char *name, int64_t *out);
+mvvm_status mvvm_get_double(mvvm_handle object, const char *name, double *out);
+/** *out is a new string; free it with mvvm_string_free(). */
+mvvm_status mvvm_get_string(mvvm_handle object, const char *name, char **out);
+mvvm_status mvvm_set_bool(mvvm_handle object, const char *name, bool value);
+mvvm_status mvvm_set_int(mvvm_handle object, const char *name, int64_t value);
+mvvm_status mvvm_set_double(mvvm_handle object, const char *name, double value);
+mvvm_status mvvm_set_string(mvvm_handle object, const char *name, const char *value);
+
+/**
+ * Sends `command` to the object, with `argument_or_null` when the command takes one (NULL or a
+ * value of MVVM_TYPE_NONE when it takes none). Changes are notified before it returns.
+ * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, UNKNOWN_NAME, TYPE_MISMATCH (argument of
+ * the wrong type, or missing), INVALID_ARGUMENT (a string argument that is not one the
+ * command knows, or bad UTF-8), LOOP_RELEASED.
+ */
+mvvm_status mvvm_send(mvvm_handle object, const char *command, const mvvm_value *argument_or_null);
+
+/**
+ * A new handle in *out to the child view model `name` (timer_view_model's "display"...). The
+ * child keeps its parent's view model alive; the caller releases the handle. Each call gives a
+ * new handle to the same child. Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, UNKNOWN_NAME,
+ * LOOP_RELEASED.
+ */
+mvvm_status mvvm_child(mvvm_handle object, const char *name, mvvm_handle *out);
+
+/**
+ * The handle's class name in *out, such as "sign_up_view_model", or "loop", "subscription",
+ * "request". Static. Errors: INVALID_HANDLE, NULL_POINTER.
+ */
+mvvm_status mvvm_class_name(mvvm_handle handle, const char **out);
+
+/**
+ * What the object's class offers, as a new JSON string in *out (free with mvvm_string_free):
+ * {"class": "...", "properties": [{"name", "type", "access": "ro"|"rw"}], "commands":
+ * [{"name", "argument": type, "values": [...]?}], "signals": [{"name", "type"}], "children": [...]}.
+ * Types are "none", "bool", "int", "double", "string".
+ * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, LOOP_RELEASED.
+ */
+mvvm_status mvvm_describe(mvvm_handle object, char **out);
+
+/**
+ * Every property's current value, as a new JSON object string in *out (free with
+ * mvvm_string_free), such as {"count": 3, "is_doing": true}.
+ * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, LOOP_RELEASED.
+ */
+mvvm_status mvvm_snapshot(mvvm_handle object, char **out);
+
+/**
+ * Releases any handle: a loop (see mvvm_loop_new), an object (its subscriptions end, each
+ * destroy function running once, and its pending host-service requests are cancelled), a
+ * subscription (as mvvm_unsubscribe) or a request (cancels it; its answer is never awaited).
+ * The handle is invalid afterwards; releasing it again gives INVALID_HANDLE.
+ * May be called from a callback, including on the callback's own source.
+ * Errors: INVALID_HANDLE.
+ */
+mvvm_status mvvm_release(mvvm_handle handle);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Notifications                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * Subscribes `callback` to the property or signal `name_or_null` of `object` (NULL: every
+ * property and signal), giving the subscription's handle in *out.
+ *
+ * - A property is notified only when its value really changed, after the change is complete:
+ *   a getter called inside the callback returns the new value.
+ * - One operation (a setter, a command, one instant of due work) notifies each changed
+ *   property once, with its final value; signals are each delivered.
+ * - A change caused by a host call is notified on the caller's thread before the call returns;
+ *   a change caused by time on the thread that runs the loop.
+ * - Subscribers are notified in the order they subscribed.
+ * - `destroy_fn_or_null(user_data)` runs exactly once, when the subscription ends: by
+ *   mvvm_unsubscribe(), mvvm_release() of it, of its object or of the object's loop. It also
+ *   runs, before this returns, when subscribing fails after checking `callback`.
+ *
+ * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER (object, callback or out), UNKNOWN_NAME,
+ * INVALID_ARGUMENT (bad UTF-8), LOOP_RELEASED.
+ */
+mvvm_status mvvm_subscribe(mvvm_handle object, const char *name_or_null, mvvm_callback callback,
+                           void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *out);
+
+/**
+ * Ends a subscription: its callback is not called again, and its destroy function runs now.
+ * Errors: INVALID_HANDLE (already ended), WRONG_TYPE.
+ */
+mvvm_status mvvm_unsubscribe(mvvm_handle subscription);
+
+/**
+ * Answers a host-service request with `result` (sign-up: MVVM_TYPE_BOOL, true for success;
+ * welcome API: MVVM_TYPE_STRING, the message), from any thread. The request handle is released.
+ * Changes the answer causes are notified on the calling thread before this returns.
+ * Errors: UNKNOWN_REQUEST (answered already, cancelled, or its view model released),
+ * INVALID_HANDLE (0, or a handle of no request ever issued), WRONG_TYPE, NULL_POINTER,
+ * TYPE_MISMATCH (the request stays open), INVALID_ARGUMENT (bad UTF-8), LOOP_RELEASED.
+ */
+mvvm_status mvvm_complete(mvvm_handle request, const mvvm_value *result);
+
+/* ------------------------------------------------------------------------------------------ */
+/* The catalog: constructors and typed calls                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * Constructors take the loop first and give the new object's handle in *out; the caller
+ * releases it. Errors common to all: INVALID_HANDLE, WRONG_TYPE (a handle of the wrong class),
+ * NULL_POINTER (out), INVALID_ARGUMENT (a model of another loop, a value out of range),
+ * LOOP_RELEASED.
+ *
+ * Typed calls are thin wrappers over the generic calls, with the same errors:
+ * mvvm_<class>_<command>(h) is mvvm_send(h, "<command>", NULL);
+ * mvvm_<class>_get_<property>(h, &out) is mvvm_get_<type>(h, "<property>", &out) (a string is
+ * new, freed with mvvm_string_free); mvvm_<class>_set_<property>(h, v) is mvvm_set_<type>;
+ * mvvm_<class>_<child>(h, &out) is mvvm_child(h, "<child>", &out).
+ */
+
+/* count_down_timer: full_count, count, remaining_time: int ro; is_doing: bool ro.
+ * Ticks once a second while running; at remaining_time 0 it stops and resets to count 0. */
+/** `full_count` is the seconds to count down from, 1 or more (else INVALID_ARGUMENT). */
+mvvm_status mvvm_count_down_timer_new(mvvm_handle loop, int64_t full_count, mvvm_handle *out);
+/** Starts or resumes; does nothing while running. */
+mvvm_status mvvm_count_down_timer_start(mvvm_handle timer);
+/** Pauses, keeping the count; does nothing while paused. */
+mvvm_status mvvm_count_down_timer_pause(mvvm_handle timer);
+/** Stops and resets the count to 0. */
+mvvm_status mvvm_count_down_timer_stop(mvvm_handle timer);
+/** Resets the count to 0 without starting or stopping. */
+mvvm_status mvvm_count_down_timer_reset(mvvm_handle timer);
+mvvm_status mvvm_count_down_timer_get_full_count(mvvm_handle timer, int64_t *out);
+mvvm_status mvvm_count_down_timer_get_count(mvvm_handle timer, int64_t *out);
+mvvm_status mvvm_count_down_timer_get_remaining_time(mvvm_handle timer, int64_t *out);
+mvvm_status mvvm_count_down_timer_get_is_doing(mvvm_handle timer, bool *out);
+
+/* timer_view_model: is_show_alert: bool rw; children display, player.
+ * is_show_alert becomes true when the timer runs out; the view sets it false to dismiss. */
+/** `timer` is a count_down_timer of the same loop. */
+mvvm_status mvvm_timer_view_model_new(mvvm_handle loop, mvvm_handle timer, mvvm_handle *out);
+mvvm_status mvvm_timer_view_model_get_is_show_alert(mvvm_handle view_model, bool *out);
+mvvm_status mvvm_timer_view_model_set_is_show_alert(mvvm_handle view_model, bool value);
+/** A new handle to the display_view_model child. */
+mvvm_status mvvm_timer_view_model_display(mvvm_handle view_model, mvvm_handle *out);
+/** A new handle to the player_view_model child. */
+mvvm_status mvvm_timer_view_model_player(mvvm_handle view_model, mvvm_handle *out);
+
+/* display_view_model (a child): remaining_time: int ro. */
+mvvm_status mvvm_display_view_model_get_remaining_time(mvvm_handle view_model, int64_t *out);
+
+/* player_view_model (a child): is_stop_enabled, is_play_timer: bool ro; command tapped(string).
+ * Taps act through throttle(for: 1 s, latest: false): a tap acts on the next dispatch; the first
+ * tap within a second of the last one that acted waits until that second is over; taps that
+ * arrive while one waits are dropped. */
+mvvm_status mvvm_player_view_model_get_is_stop_enabled(mvvm_handle view_model, bool *out);
+mvvm_status mvvm_player_view_model_get_is_play_timer(mvvm_handle view_model, bool *out);
+/** `action` is "start", "pause" or "stop" (else INVALID_ARGUMENT). */
+mvvm_status mvvm_player_view_model_tapped(mvvm_handle view_model, const char *action);
+
+/* stop_watch: time_ms: int ro; state: string ro ("startable", "stoppable", "resumable").
+ * Integer milliseconds on the loop's clock, published every 10 ms while running. */
+mvvm_status mvvm_stop_watch_new(mvvm_handle loop, mvvm_handle *out);
+/** Starts from zero; only when startable. */
+mvvm_status mvvm_stop_watch_start(mvvm_handle stop_watch);
+/** Stops, keeping the time; only when stoppable. */
+mvvm_status mvvm_stop_watch_stop(mvvm_handle stop_watch);
+/** Continues; only when resumable. */
+mvvm_status mvvm_stop_watch_resume(mvvm_handle stop_watch);
+/** Back to zero and startable; only when resumable. */
+mvvm_status mvvm_stop_watch_clear(mvvm_handle stop_watch);
+mvvm_status mvvm_stop_watch_get_time_ms(mvvm_handle stop_watch, int64_t *out);
+mvvm_status mvvm_stop_watch_get_state(mvvm_handle stop_watch, char **out);
+
+/* stop_watch_view_model: time: string ro "HH:MM:SS.cc" (hours modulo 100);
+ * main_action_title ("Start", "Stop", "Resume"), clear_action_title ("Clear"): string ro;
+ * main_action_enabled, clear_action_enabled (only when resumable): bool ro. */
+mvvm_status mvvm_stop_watch_view_model_new(mvvm_handle loop, mvvm_handle *out);
+/** Start, stop or resume, as the state allows. */
+mvvm_status mvvm_stop_watch_view_model_main_action(mvvm_handle view_model);
+/** Clears to 00:00:00.00; does nothing unless resumable. */
+mvvm_status mvvm_stop_watch_view_model_clear_action(mvvm_handle view_model);
+mvvm_status mvvm_stop_watch_view_model_get_time(mvvm_handle view_model, char **out);
+mvvm_status mvvm_stop_watch_view_model_get_main_action_title(mvvm_handle view_model, char **out);
+mvvm_status mvvm_stop_watch_view_model_get_clear_action_title(mvvm_handle view_model, char **out);
+mvvm_status mvvm_stop_watch_view_model_get_main_action_enabled(mvvm_handle view_model, bool *out);
+mvvm_status mvvm_stop_watch_view_model_get_clear_action_enabled(mvvm_handle view_model, bool *out);
+
+/* input_echo_view_model: input: string rw; label: string ro (= input);
+ * message: string ro ("Your input is '<input>'!"). */
+mvvm_status mvvm_input_echo_view_model_new(mvvm_handle loop, mvvm_handle *out);
+mvvm_status mvvm_input_echo_view_model_get_input(mvvm_handle view_model, char **out);
+mvvm_status mvvm_input_echo_view_model_set_input(mvvm_handle view_model, const char *value);
+mvvm_status mvvm_input_echo_view_model_get_label(mvvm_handle view_model, char **out);
+mvvm_status mvvm_input_echo_view_model_get_message(mvvm_handle view_model, char **out);
+
+/* sign_up_view_model: user_id, password, confirm_password: string rw; agreed,
+ * is_completion_alert_presented: bool rw; is_sign_up_enabled: bool ro; command sign_up_tapped.
+ * Enabled when user_id has 6 or more characters, password 8 or more (characters are grapheme
+ * clusters), confirm_password equals password, and agreed. sign_up_tapped while disabled does
+ * nothing; otherwise it asks the sign-up service, and success presents the completion alert. */
+/** With the built-in service, which accepts every sign-up at once. */
+mvvm_status mvvm_sign_up_view_model_new(mvvm_handle loop, mvvm_handle *out);
+/**
+ * With the host's service: each sign_up_tapped that acts calls `request_fn` with the user id as
+ * a string argument (the password is mvvm_get_string(view_model, "password") during the call),
+ * and the host answers with mvvm_complete(request, bool). `destroy_fn_or_null(user_data)` runs
+ * exactly once, when the view model is released or when this call fails.
+ * Errors as for constructors, and NULL_POINTER for a NULL request_fn.
+ */
+mvvm_status mvvm_sign_up_view_model_new_with_service(mvvm_handle loop, mvvm_request_fn request_fn,
+                                                     void *user_data, mvvm_destroy_fn destroy_fn_or_null,
+                                                     mvvm_handle *out);
+mvvm_status mvvm_sign_up_view_model_get_user_id(mvvm_handle view_model, char **out);
+mvvm_status mvvm_sign_up_view_model_set_user_id(mvvm_handle view_model, const char *value);
+mvvm_status mvvm_sign_up_view_model_get_password(mvvm_handle view_model, char **out);
+mvvm_status mvvm_sign_up_view_model_set_password(mvvm_handle view_model, const char *value);
+mvvm_status mvvm_sign_up_view_model_get_confirm_password(mvvm_handle view_model, char **out);
+mvvm_status mvvm_sign_up_view_model_set_confirm_password(mvvm_handle view_model, const char *value);
+mvvm_status mvvm_sign_up_view_model_get_agreed(mvvm_handle view_model, bool *out);
+mvvm_status mvvm_sign_up_view_model_set_agreed(mvvm_handle view_model, bool value);
+mvvm_status mvvm_sign_up_view_model_get_is_completion_alert_presented(mvvm_handle view_model, bool *out);
+mvvm_status mvvm_sign_up_view_model_set_is_completion_alert_presented(mvvm_handle view_model, bool value);
+mvvm_status mvvm_sign_up_view_model_get_is_sign_up_enabled(mvvm_handle view_model, bool *out);
+mvvm_status mvvm_sign_up_view_model_sign_up_tapped(mvvm_handle view_model);
+
+/* welcome_view_model: commands view_did_load, tap_button(string); signals
+ * on_show_welcome(string), on_show_text(string "<text> show!!"), on_show_only_first(none),
+ * the last pairing loads with taps as Combine's zip does. */
+/** With the built-in API, which answers "Welcome!" on the loop's next dispatch. */
+mvvm_status mvvm_welcome_view_model_new(mvvm_handle loop, mvvm_handle *out);
+/**
+ * With the host's API: each view_did_load calls `request_fn` (argument MVVM_TYPE_NONE) and the
+ * host answers with mvvm_complete(request, string). `destroy_fn_or_null(user_data)` runs
+ * exactly once, when the view model is released or when this call fails.
+ */
+mvvm_status mvvm_welcome_view_model_new_with_api(mvvm_handle loop, mvvm_request_fn request_fn,
+                                                 void *user_data, mvvm_destroy_fn destroy_fn_or_null,
+                                                 mvvm_handle *out);
+mvvm_status mvvm_welcome_view_model_view_did_load(mvvm_handle view_model);
+mvvm_status mvvm_welcome_view_model_tap_button(mvvm_handle view_model, const char *text);
+
+/* counter: count: int ro; commands increment, decrement. */
+mvvm_status mvvm_counter_new(mvvm_handle loop, mvvm_handle *out);
+mvvm_status mvvm_counter_increment(mvvm_handle counter);
+mvvm_status mvvm_counter_decrement(mvvm_handle counter);
+mvvm_status mvvm_counter_get_count(mvvm_handle counter, int64_t *out);
+
+/* random_counter: count: int ro; increment and decrement draw a count from 1 to 10 out of a
+ * generator seeded with `seed`: a seed always repeats its sequence. */
+mvvm_status mvvm_random_counter_new(mvvm_handle loop, uint64_t seed, mvvm_handle *out);
+mvvm_status mvvm_random_counter_increment(mvvm_handle counter);
+mvvm_status mvvm_random_counter_decrement(mvvm_handle counter);
+mvvm_status mvvm_random_counter_get_count(mvvm_handle counter, int64_t *out);
+
+/* counter_view_model: label: string ro ("Counter" / "Random Counter"); count: string ro;
+ * commands increment, decrement. */
+/** `model` is a counter or random_counter of the same loop. */
+mvvm_status mvvm_counter_view_model_new(mvvm_handle loop, mvvm_handle model, mvvm_handle *out);
+mvvm_status mvvm_counter_view_model_increment(mvvm_handle view_model);
+mvvm_status mvvm_counter_view_model_decrement(mvvm_handle view_model);
+mvvm_status mvvm_counter_view_model_get_label(mvvm_handle view_model, char **out);
+mvvm_status mvvm_counter_view_model_get_count(mvvm_handle view_model, char **out);
+
+/* counter_page_view_model: read_me: string ro; children first_counter (over a counter) and
+ * second_counter (over a random_counter). */
+/** The random counter is seeded from the system's random source. */
+mvvm_status mvvm_counter_page_view_model_new(mvvm_handle loop, mvvm_handle *out);
+/** The random counter is seeded with `seed`, for repeatable pages. */
+mvvm_status mvvm_counter_page_view_model_new_with_seed(mvvm_handle loop, uint64_t seed, mvvm_handle *out);
+mvvm_status mvvm_counter_page_view_model_get_read_me(mvvm_handle view_model, char **out);
+/** A new handle to the first_counter child. */
+mvvm_status mvvm_counter_page_view_model_first_counter(mvvm_handle view_model, mvvm_handle *out);
+/** A new handle to the second_counter child. */
+mvvm_status mvvm_counter_page_view_model_second_counter(mvvm_handle view_model, mvvm_handle *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MVVM_H */
