@@ -2,9 +2,10 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the project needs; installed by `make deps` when missing (root, as on CI).
-SYSTEM_PACKAGES := libffi-dev
+SYSTEM_PACKAGES := libffi-dev valgrind
+BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build test test-swift demo clean
+.PHONY: all deps build lib test test-swift test-c demo clean
 
 all: build
 
@@ -18,10 +19,24 @@ deps:
 build: deps
 	$(SWIFT) build
 
-test-swift: deps
-	$(SWIFT) test
+# libmvvm.so, in $(BIN)
+lib: deps
+	$(SWIFT) build --product mvvm
 
-test: test-swift
+test-swift: deps
+	$(SWIFT) test 2>&1 | tee build/swift-test.log; exit $${PIPESTATUS[0]}
+
+test-c: lib
+	bash Tests/C/check_header.sh $(BIN) | tee build/header-check.log; exit $${PIPESTATUS[0]}
+	bash Tests/C/run_c_tests.sh $(BIN) | tee build/c-tests.log; exit $${PIPESTATUS[0]}
+	bash Tests/C/run_c_tests.sh $(BIN) --valgrind | tee build/c-tests-valgrind.log; exit $${PIPESTATUS[0]}
+
+# Every suite, then one closing line that sums them.
+test: build-dir test-swift test-c
+	@bash Tests/summarize.sh build/swift-test.log build/header-check.log build/c-tests.log build/c-tests-valgrind.log
+
+build-dir:
+	@mkdir -p build
 
 demo: deps
 	$(SWIFT) run -q mvvm-swift-demo
