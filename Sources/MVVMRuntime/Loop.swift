@@ -17,7 +17,8 @@ public enum LoopKind: Int32, Sendable, CaseIterable {
 public enum LoopError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The call is for another kind of loop, such as `advance` on a manual loop.
     case wrongKind(operation: String, kind: LoopKind)
-    /// `dispatch`, `advance` or `run(forMilliseconds:)` was called from work the loop is running.
+    /// `dispatch`, `advance` or `run(forMilliseconds:)` was called from work the loop is running,
+    /// or from inside ``Loop/perform(_:)`` on the same loop.
     case reentrantDispatch(operation: String)
     /// A negative duration.
     case negativeDuration(operation: String, milliseconds: Int64)
@@ -168,7 +169,7 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// another thread's call on the same loop's objects.
     @inline(__always)
     public func perform<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        try core.workLock.withLock(body)
+        try core.holdingWorkLock(body)
     }
 
     /// Calls `observer` after each turn of due work (all work due at one instant), still holding
@@ -204,8 +205,10 @@ final class LoopCore: @unchecked Sendable {
     private var stopped = false
     private var turnObservers: [(id: Int, body: () -> Void)] = []
     private var nextObserverID = 0
-    /// Guarded by `workLock`: whether this loop is running due work, to refuse reentrant dispatch.
-    private var isDispatching = false
+    /// Guarded by `workLock`: how deep its holder is in loop work or `perform`. Only the holder
+    /// reads it, so a non-zero depth on entry means this very thread is already inside, and a
+    /// dispatch from there would run timed work in the middle of another operation.
+    private var workDepth = 0
     /// Manual and thread loops: armed for the earliest due work, so it is readable while work is due.
     let timerFD: Int32
     /// Thread loops: written to wake the thread so it stops.
@@ -302,12 +305,21 @@ final class LoopCore: @unchecked Sendable {
 
     /// Runs work due at or before `limit` in time order, one turn (one due instant) at a time,
     /// calling the turn observers after each turn.
+    @inline(__always)
+    func holdingWorkLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        try workLock.withLock { () throws(E) -> T in
+            workDepth += 1
+            defer { workDepth -= 1 }
+            return try body()
+        }
+    }
+
     func runDue(operation: String, limit: Int64) throws(LoopError) -> Int {
         try workLock.withLock { () throws(LoopError) -> Int in
-            guard !isDispatching else { throw .reentrantDispatch(operation: operation) }
+            guard workDepth == 0 else { throw .reentrantDispatch(operation: operation) }
             guard !isStopped else { throw .stopped(operation: operation) }
-            isDispatching = true
-            defer { isDispatching = false }
+            workDepth += 1
+            defer { workDepth -= 1 }
             var ran = 0
             while let turnDue = startTurn(limit: limit) {
                 while let work = takeWork(dueAtOrBefore: turnDue) {

@@ -21,8 +21,11 @@ public final class TimerViewModel: ObservableObject {
 /// Shows the seconds left.
 public final class DisplayViewModel: ObservableObject {
     @Published public private(set) var remainingTime: Int
+    /// A view may keep only this child: it keeps its model.
+    private let timer: CountDownTimer
 
     public init(timer: CountDownTimer) {
+        self.timer = timer
         remainingTime = timer.remainingTime
         timer.$remainingTime.assign(to: &$remainingTime)
     }
@@ -44,20 +47,23 @@ public final class PlayerViewModel: ObservableObject {
     /// burst of taps acts once a second at most.
     public let tapped = PassthroughSubject<Action, Never>()
 
+    /// A view may keep only this child: it keeps its model.
+    private let timer: CountDownTimer
     private var cancellables = Set<AnyCancellable>()
 
     public init(loop: Loop, timer: CountDownTimer) {
+        self.timer = timer
         timer.$remainingTime
             .combineLatest(timer.$fullCount) { remaining, full in remaining < full }
             .assign(to: &$isStopEnabled)
         timer.$isDoing.assign(to: &$isPlayTimer)
         tapped
             .throttle(for: .seconds(1), scheduler: loop, latest: false)
-            .sink { [weak timer] action in
+            .sink { action in
                 switch action {
-                case .start: timer?.start()
-                case .pause: timer?.pause()
-                case .stop: timer?.stop()
+                case .start: timer.start()
+                case .pause: timer.pause()
+                case .stop: timer.stop()
                 }
             }
             .store(in: &cancellables)

@@ -482,7 +482,6 @@ static inline int check_main(int argc, char **argv, const check_test *tests, siz
     int passed = 0, failed = 0;
     for (size_t i = 0; i < count; i++) {
         if (!check_selected(tests[i].name, argc, argv)) continue;
-        printf("  %s ...\n", tests[i].name);
         bool ok = fork_tests ? check_run_forked(&tests[i], timeout_s) : check_run_here(&tests[i]);
         printf("  %s %s\n", ok ? "ok  " : "FAIL", tests[i].name);
         if (ok) passed++;

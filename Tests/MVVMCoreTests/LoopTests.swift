@@ -83,6 +83,16 @@ import MVVMRuntime
         #expect(inner == .failure(.reentrantDispatch(operation: "advance")))
     }
 
+    @Test func refusesAdvanceFromInsidePerform() throws {
+        let loop = try Loop(kind: .virtual)
+        var ran = false
+        loop.schedule { ran = true }
+        let inner = loop.perform { Result { () throws(LoopError) -> Int in try loop.advance(byMilliseconds: 1) } }
+        #expect(inner == .failure(.reentrantDispatch(operation: "advance")))
+        #expect(!ran)
+        #expect(try loop.advance(byMilliseconds: 0) == 1)
+    }
+
     @Test func stoppedLoopDropsWorkAndRefusesToRun() throws {
         let loop = try Loop(kind: .virtual)
         var ran = false

@@ -105,6 +105,21 @@ import MVVMViewModels
         #expect(timer.count == 0)
     }
 
+    @Test func childrenKeepTheirTimerAlive() throws {
+        let loop = try Loop(kind: .virtual)
+        var timer: CountDownTimer? = CountDownTimer(loop: loop, fullCount: 5)
+        weak let weakTimer = timer
+        var screen: TimerViewModel? = TimerViewModel(loop: loop, timer: timer!)
+        let display = screen!.display, player = screen!.player
+        screen = nil
+        timer = nil
+        #expect(weakTimer != nil)
+        player.tapped.send(.start)
+        try loop.advance(byMilliseconds: 2_000)
+        #expect(display.remainingTime == 3)
+        #expect(player.isPlayTimer)
+    }
+
     @Test func dismissingTheAlertIsTheViewsToDo() throws {
         try tap(.start)
         try loop.advance(byMilliseconds: 5_000)

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds and runs the C tests of libmvvm. Run from the repository root:
+#
+#   bash Tests/C/run_c_tests.sh [LIBDIR] [--valgrind]
+#
+# LIBDIR holds libmvvm.so (default .build/debug). Each Tests/C/test_*.c becomes one program in
+# build/c-tests/; each prints "<program>: N passed, N failed" and the last line of this script is
+# the sum, "N passed, N failed". A program that does not compile, crashes outside its tests or
+# prints no summary counts as one failed test. With --valgrind each program runs under valgrind
+# (memory errors and definite leaks fail). Exits non-zero when anything failed.
+set -u
+
+LIBDIR="${1:-.build/debug}"
+MODE="${2:-}"
+SRCDIR="Tests/C"
+OUTDIR="build/c-tests"
+CC="${CC:-cc}"
+
+if [ ! -d "$SRCDIR" ] || [ ! -f include/mvvm.h ]; then
+    echo "run_c_tests.sh: run it from the repository root (no $SRCDIR or include/mvvm.h here)" >&2
+    exit 2
+fi
+if [ ! -f "$LIBDIR/libmvvm.so" ]; then
+    echo "run_c_tests.sh: no libmvvm.so in $LIBDIR (build it first: swift build)" >&2
+    exit 2
+fi
+LIBDIR="$(cd "$LIBDIR" && pwd)"
+
+RUNNER=()
+case "$MODE" in
+    "") ;;
+    --valgrind)
+        if ! command -v valgrind >/dev/null 2>&1; then
+            echo "run_c_tests.sh: --valgrind asked, but valgrind is not installed" >&2
+            exit 2
+        fi
+        # valgrind.supp silences two Swift runtime functions only; it says why.
+        SUPPRESSIONS="$SRCDIR/valgrind.supp"
+        RUNNER=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
+                --show-leak-kinds=definite --suppressions="$SUPPRESSIONS")
+        # Under valgrind everything is slower: give each test longer before it counts as hung.
+        export CHECK_TIMEOUT_S="${CHECK_TIMEOUT_S:-600}"
+        ;;
+    *)
+        echo "run_c_tests.sh: unknown option '$MODE' (only --valgrind)" >&2
+        exit 2
+        ;;
+esac
+
+mkdir -p "$OUTDIR"
+total_passed=0
+total_failed=0
+broken=()
+
+for source in "$SRCDIR"/test_*.c; do
+    name="$(basename "$source" .c)"
+    program="$OUTDIR/$name"
+    echo "== $name"
+    if ! "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include \
+            "$source" -o "$program" -L "$LIBDIR" -lmvvm -Wl,-rpath,"$LIBDIR"; then
+        echo "$name: did not compile"
+        broken+=("$name (did not compile)")
+        total_failed=$((total_failed + 1))
+        continue
+    fi
+
+    log="$OUTDIR/$name.log"
+    "${RUNNER[@]}" "$program" 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+
+    summary="$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed$" "$log" | tail -n 1)"
+    if [ -z "$summary" ]; then
+        echo "$name: no summary line (exit status $status): counted as one failure"
+        broken+=("$name (no summary, exit $status)")
+        total_failed=$((total_failed + 1))
+        continue
+    fi
+    passed="$(echo "$summary" | sed -E 's/^.*: ([0-9]+) passed, ([0-9]+) failed$/\1/')"
+    failed="$(echo "$summary" | sed -E 's/^.*: ([0-9]+) passed, ([0-9]+) failed$/\2/')"
+    total_passed=$((total_passed + passed))
+    total_failed=$((total_failed + failed))
+    if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+        # All tests passed but the program failed (valgrind errors at exit...).
+        echo "$name: exit status $status with no failed test: counted as one failure"
+        broken+=("$name (exit $status)")
+        total_failed=$((total_failed + 1))
+    fi
+done
+
+echo
+for b in "${broken[@]+"${broken[@]}"}"; do echo "broken: $b"; done
+echo "$total_passed passed, $total_failed failed"
+[ "$total_failed" -eq 0 ]

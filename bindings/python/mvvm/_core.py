@@ -1,0 +1,1103 @@
+"""Loops, the base object class, subscriptions, host-service requests, and the C callbacks.
+
+Ownership and lifetime
+----------------------
+* A :class:`Loop` or :class:`MvvmObject` owns one handle. ``close()`` releases it once (a second
+  ``close()`` does nothing); ``with`` closes it; garbage collection releases it through a
+  ``weakref.finalize`` (which also runs at interpreter exit, before the library is unloaded).
+  Any use after ``close()`` raises :class:`~mvvm.ClosedError`.
+* A finalizer that runs while this thread is inside a libmvvm callback (garbage collection can
+  run anywhere) does not call into the library there: the release is queued and done by the
+  next call this thread or another makes from outside a callback, or at interpreter exit. An
+  explicit ``close()`` always releases at once, also from a callback (the C API allows it).
+* Objects keep their loop, children their parent, view models their models: nothing is
+  released under something that needs it.
+
+Callbacks
+---------
+One ``CFUNCTYPE`` instance per C callback type is made at import: events, destroy functions and
+host-service requests. The ``user_data`` given to C is an integer key into :data:`registry`, which
+holds the Python callable until the library runs the destroy function for that key. So a
+callback stays alive as long as C may call it, whether or not anyone keeps the
+:class:`Subscription`; and a callback that closes over its source keeps the source alive until
+it is unsubscribed (or the source or its loop is closed).
+
+An exception raised by a callback or a service is reported to ``sys.unraisablehook`` with a
+message naming the callback; the library carries on.
+"""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import ctypes
+import enum
+import functools
+import itertools
+import json
+import sys
+import threading
+import weakref
+from ctypes import byref, c_bool, c_char_p, c_double, c_int, c_int64, c_void_p
+from typing import (
+    Any,
+    Callable,
+    ClassVar,
+    Deque,
+    Dict,
+    Generic,
+    Iterator,
+    List,
+    Optional,
+    Tuple,
+    Type,
+    TypeVar,
+    Union,
+    overload,
+)
+
+from . import _lib
+from ._errors import (
+    ClosedError,
+    InternalError,
+    InvalidArgumentError,
+    InvalidHandleError,
+    MvvmError,
+    ReadOnlyError,
+    TypeMismatchError,
+    UnknownRequestError,
+)
+from ._lib import CALLBACK, DESTROY_FN, REQUEST_FN, Event, Value, lib
+
+__all__ = [
+    "LoopKind",
+    "Loop",
+    "MvvmObject",
+    "Subscription",
+    "Request",
+    "SignUpRequest",
+    "WelcomeRequest",
+    "Scalar",
+    "EventCallback",
+    "registry",
+    "in_callback",
+    "release_pending",
+]
+
+#: What a property, a command argument or a signal payload holds, in Python.
+Scalar = Union[bool, int, float, str, None]
+#: ``fn(name, value)``: a subscriber.
+EventCallback = Callable[[str, Scalar], Any]
+
+T = TypeVar("T")
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+# ------------------------------------------------------------------------------------------------
+# Callback depth and deferred releases
+# ------------------------------------------------------------------------------------------------
+
+_state = threading.local()
+_pending: Deque[Callable[[], Any]] = collections.deque()
+
+
+def in_callback() -> bool:
+    """Whether this thread is running inside a libmvvm callback (event, destroy or request)."""
+    return getattr(_state, "depth", 0) > 0
+
+
+def _enter() -> None:
+    _state.depth = getattr(_state, "depth", 0) + 1
+
+
+def _leave() -> None:
+    _state.depth -= 1
+
+
+def _release_now(handle: int) -> None:
+    try:
+        lib.mvvm_release(handle)
+    except MvvmError:
+        pass  # released already (by its loop, or completed): nothing left to do
+
+
+def _release_soon(handle: int) -> None:
+    """A finalizer's release: at once, unless this thread is inside a callback."""
+    if in_callback():
+        _pending.append(functools.partial(_release_now, handle))
+    else:
+        _release_now(handle)
+        if _pending:
+            release_pending()
+
+
+def release_pending() -> int:
+    """Releases the handles whose finalizers ran inside callbacks; returns how many.
+
+    Called automatically by every call into the library made outside a callback."""
+    if in_callback():
+        return 0
+    count = 0
+    while True:
+        try:
+            work = _pending.popleft()
+        except IndexError:
+            return count
+        try:
+            work()
+        except BaseException as exc:
+            _report(exc, "Exception ignored in a deferred mvvm release", work)
+        count += 1
+
+
+# ------------------------------------------------------------------------------------------------
+# Values and strings
+# ------------------------------------------------------------------------------------------------
+
+
+def _encode(text: Any, what: str) -> bytes:
+    """A Python string as NUL-terminated UTF-8 for C, or a clear error before reaching C."""
+    if not isinstance(text, str):
+        raise TypeMismatchError("%s must be a str, not %s" % (what, type(text).__name__))
+    if "\x00" in text:
+        raise InvalidArgumentError("%s contains a NUL character (index %d), which C strings cannot hold"
+                                   % (what, text.index("\x00")))
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InvalidArgumentError("%s is not valid Unicode: cannot encode %r at index %d as UTF-8 (%s)"
+                                   % (what, text[error.start:error.end], error.start, error.reason)) from None
+
+
+def _decode(raw: Optional[bytes], what: str) -> str:
+    """UTF-8 from C as a Python string; invalid UTF-8 raises InternalError (never crashes)."""
+    if raw is None:
+        raise InternalError("%s: the library gave a NULL string" % what)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InternalError("%s: the library gave invalid UTF-8 (%s)" % (what, error)) from None
+
+
+def _take_string(pointer: c_void_p, what: str) -> str:
+    """Copies and frees a string the library allocated."""
+    address = pointer.value
+    if not address:
+        raise InternalError("%s: the library gave a NULL string" % what)
+    try:
+        raw = ctypes.string_at(address)
+    finally:
+        lib.mvvm_string_free(address)
+    return _decode(raw, what)
+
+
+def _value_from_c(value: Value, what: str) -> Scalar:
+    kind = value.type
+    if kind == _lib.TYPE_NONE:
+        return None
+    if kind == _lib.TYPE_BOOL:
+        return bool(value.boolean)
+    if kind == _lib.TYPE_INT:
+        return int(value.integer)
+    if kind == _lib.TYPE_DOUBLE:
+        return float(value.number)
+    if kind == _lib.TYPE_STRING:
+        return _decode(value.string, what)
+    raise InternalError("%s: unknown mvvm_type %d" % (what, kind))
+
+
+def _value_to_c(value: Scalar, what: str) -> Value:
+    """A Python value as an ``mvvm_value`` (the struct keeps its encoded string alive)."""
+    result = Value()
+    if value is None:
+        result.type = _lib.TYPE_NONE
+    elif isinstance(value, bool):
+        result.type, result.boolean = _lib.TYPE_BOOL, value
+    elif isinstance(value, int):
+        result.type, result.integer = _lib.TYPE_INT, _check_int64(value, what)
+    elif isinstance(value, float):
+        result.type, result.number = _lib.TYPE_DOUBLE, value
+    elif isinstance(value, str):
+        result.type, result.string = _lib.TYPE_STRING, _encode(value, what)
+    else:
+        raise TypeMismatchError("%s must be bool, int, float, str or None, not %s" % (what, type(value).__name__))
+    return result
+
+
+def _check_int64(value: int, what: str) -> int:
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise InvalidArgumentError("%s is out of the int64 range: %d" % (what, value))
+    return value
+
+
+def _check_typed(type_name: str, value: Any, what: str) -> Any:
+    """Checks (and converts) a value for a property of ``type_name``, before C."""
+    if type_name == "bool":
+        if not isinstance(value, bool):
+            raise TypeMismatchError("%s is a bool property, not %s" % (what, type(value).__name__))
+        return value
+    if type_name == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeMismatchError("%s is an int property, not %s" % (what, type(value).__name__))
+        return _check_int64(value, what)
+    if type_name == "double":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeMismatchError("%s is a double property, not %s" % (what, type(value).__name__))
+        return float(value)
+    if type_name == "string":
+        return _encode(value, what)
+    raise InternalError("%s: unknown property type %r" % (what, type_name))
+
+
+def _callable_name(fn: Any) -> str:
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None)
+    module = getattr(fn, "__module__", None)
+    if name is None:
+        return repr(fn)
+    return "%s.%s" % (module, name) if module else name
+
+
+# ------------------------------------------------------------------------------------------------
+# Unraisable exceptions
+# ------------------------------------------------------------------------------------------------
+
+
+def _unraisable_args_type() -> Any:
+    """``sys.UnraisableHookArgs`` (not exposed by name before some versions): found by
+    letting one unraisable exception through a temporary hook."""
+    known = getattr(sys, "UnraisableHookArgs", None)
+    if known is not None:
+        return known
+    seen: List[Any] = []
+    previous = sys.unraisablehook
+    sys.unraisablehook = seen.append
+
+    class _Probe:
+        def __del__(self) -> None:
+            raise RuntimeError("probe")
+
+    try:
+        _Probe()
+    finally:
+        sys.unraisablehook = previous
+    if seen:
+        kind = type(seen[0])
+        try:
+            kind((None, None, None, None, None))
+            return kind
+        except TypeError:
+            pass
+    return None
+
+
+_UnraisableHookArgs = _unraisable_args_type()
+
+
+class _FallbackUnraisableHookArgs:
+    __slots__ = ("exc_type", "exc_value", "exc_traceback", "err_msg", "object")
+
+    def __init__(self, exc_type: Any, exc_value: Any, exc_traceback: Any, err_msg: Any, obj: Any) -> None:
+        self.exc_type, self.exc_value, self.exc_traceback = exc_type, exc_value, exc_traceback
+        self.err_msg, self.object = err_msg, obj
+
+
+def _report(exc: BaseException, message: str, obj: Any) -> None:
+    """Reports an exception of a callback through ``sys.unraisablehook``; never raises."""
+    try:
+        hook = getattr(sys, "unraisablehook", None)
+        if hook is None:
+            return
+        fields = (type(exc), exc, exc.__traceback__, message, obj)
+        if _UnraisableHookArgs is not None:
+            hook(_UnraisableHookArgs(fields))
+        elif hook is getattr(sys, "__unraisablehook__", None):
+            import traceback
+
+            sys.stderr.write("%s: %r\n" % (message, obj))
+            traceback.print_exception(type(exc), exc, exc.__traceback__)
+        else:
+            hook(_FallbackUnraisableHookArgs(*fields))
+    except BaseException:
+        pass
+
+
+# ------------------------------------------------------------------------------------------------
+# The registry and the trampolines
+# ------------------------------------------------------------------------------------------------
+
+
+class _Entry:
+    __slots__ = ("fn", "what", "owner", "request_class", "on_end")
+
+    def __init__(self, fn: Callable[..., Any], what: str, request_class: Optional[Type["Request"]] = None,
+                 on_end: Optional[Callable[[], Any]] = None) -> None:
+        self.fn = fn
+        self.what = what
+        self.on_end = on_end
+        self.owner: Optional["weakref.ReferenceType[MvvmObject]"] = None
+        self.request_class = request_class
+
+
+class _Registry:
+    """Integer keys (the C ``user_data``) to the Python callables C may still call.
+
+    An entry is added before C is given its key and removed by the destroy function."""
+
+    def __init__(self) -> None:
+        self._entries: Dict[int, _Entry] = {}
+        self._keys = itertools.count(1)  # never 0 (NULL), never reused
+
+    def add(self, entry: _Entry) -> int:
+        key = next(self._keys)
+        self._entries[key] = entry
+        return key
+
+    def get(self, key: Optional[int]) -> Optional[_Entry]:
+        return self._entries.get(key) if key else None
+
+    def pop(self, key: Optional[int]) -> Optional[_Entry]:
+        return self._entries.pop(key, None) if key else None
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def keys(self) -> List[int]:
+        return list(self._entries)
+
+
+#: The callables C may still call, by key. Empty once every subscription and service has ended.
+registry = _Registry()
+
+
+def _deliver(user_data: Optional[int], event_pointer: Any) -> None:
+    entry = registry.get(user_data)
+    if entry is None:
+        return
+    try:
+        event: Event = event_pointer[0]
+        name = _decode(event.name, "event name")
+        value = _value_from_c(event.value, "value of %r" % name)
+        entry.fn(name, value)
+    except BaseException as exc:
+        _report(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
+                % (_callable_name(entry.fn), entry.what), entry.fn)
+
+
+def _on_event(source: int, event_pointer: Any, user_data: Optional[int]) -> None:
+    _enter()
+    try:
+        _deliver(user_data, event_pointer)
+    finally:
+        _leave()
+
+
+def _drop(user_data: Optional[int]) -> None:
+    entry = registry.pop(user_data)
+    if entry is not None and entry.on_end is not None:
+        try:
+            entry.on_end()
+        except BaseException as exc:
+            _report(exc, "Exception ignored in the end hook of mvvm callback %s (subscribed to %s)"
+                    % (_callable_name(entry.fn), entry.what), entry.on_end)
+    del entry  # the callable may be freed here: its finalizers see in_callback()
+
+
+def _on_destroy(user_data: Optional[int]) -> None:
+    _enter()
+    try:
+        _drop(user_data)
+    finally:
+        _leave()
+
+
+def _serve(view_model: int, request: int, argument_pointer: Any, user_data: Optional[int]) -> None:
+    entry = registry.get(user_data)
+    if entry is None or entry.request_class is None:
+        _release_now(request)  # no one to answer it: cancel
+        return
+    try:
+        argument = _value_from_c(argument_pointer[0], "request argument") if argument_pointer else None
+        owner = entry.owner() if entry.owner is not None else None
+        made = entry.request_class._make(view_model, request, argument, owner)
+    except BaseException as exc:
+        _release_now(request)
+        _report(exc, "Exception ignored while making the request for mvvm service %s (%s)"
+                % (_callable_name(entry.fn), entry.what), entry.fn)
+        return
+    try:
+        entry.fn(made)
+    except BaseException as exc:
+        _report(exc, "Exception ignored in mvvm service %s (%s)" % (_callable_name(entry.fn), entry.what), entry.fn)
+
+
+def _on_request(view_model: int, request: int, argument_pointer: Any, user_data: Optional[int]) -> None:
+    _enter()
+    try:
+        _serve(view_model, request, argument_pointer, user_data)
+    finally:
+        _leave()
+
+
+# The only C-callable function pointers the bindings make, once, kept for the process's life.
+_EVENT_TRAMPOLINE = CALLBACK(_on_event)
+_DESTROY_TRAMPOLINE = DESTROY_FN(_on_destroy)
+_REQUEST_TRAMPOLINE = REQUEST_FN(_on_request)
+
+
+# ------------------------------------------------------------------------------------------------
+# Loops
+# ------------------------------------------------------------------------------------------------
+
+
+class LoopKind(enum.IntEnum):
+    """``mvvm_loop_kind``."""
+
+    MANUAL = _lib.LOOP_MANUAL
+    THREAD = _lib.LOOP_THREAD
+    VIRTUAL = _lib.LOOP_VIRTUAL
+
+
+_live_loops: "weakref.WeakSet[Loop]" = weakref.WeakSet()
+
+
+class Loop:
+    """Where objects live and who runs time: :meth:`virtual`, :meth:`manual` or :meth:`thread`.
+
+    Times are integer milliseconds. Closing a loop stops it; its objects stay open but every
+    call on them raises :class:`~mvvm.LoopReleasedError` (only ``close()`` works).
+    """
+
+    def __init__(self, kind: Union[LoopKind, int]) -> None:
+        self.kind: LoopKind = LoopKind(kind)
+        out = _lib.Handle()
+        release_pending()
+        lib.mvvm_loop_new(int(self.kind), byref(out))
+        self._handle: int = out.value
+        self._finalizer = weakref.finalize(self, _release_soon, self._handle)
+        self._close_hooks: List[Callable[[], None]] = []
+        _live_loops.add(self)
+
+    @classmethod
+    def virtual(cls) -> "Loop":
+        """Time moves only with :meth:`advance`: exact and deterministic."""
+        return cls(LoopKind.VIRTUAL)
+
+    @classmethod
+    def manual(cls) -> "Loop":
+        """The host runs due work with :meth:`dispatch` (see :meth:`fileno`, :mod:`mvvm.aio`)."""
+        return cls(LoopKind.MANUAL)
+
+    @classmethod
+    def thread(cls) -> "Loop":
+        """The library runs due work on a thread of its own; timed callbacks arrive there."""
+        return cls(LoopKind.THREAD)
+
+    def _h(self) -> int:
+        handle = self._handle
+        if not handle:
+            raise ClosedError("the %s loop is closed" % self.kind.name.lower())
+        if _pending:
+            release_pending()
+        return handle
+
+    @property
+    def handle(self) -> int:
+        """The C handle (raises ClosedError once closed)."""
+        return self._h()
+
+    @property
+    def closed(self) -> bool:
+        return not self._handle
+
+    def advance(self, ms: int) -> None:
+        """Virtual loops: moves time ``ms`` milliseconds forward, running all work due up to then."""
+        lib.mvvm_loop_advance(self._h(), _check_ms(ms))
+
+    def dispatch(self) -> int:
+        """Manual loops: runs the work due now on this thread; returns how many pieces ran."""
+        ran = c_int64(0)
+        lib.mvvm_loop_dispatch(self._h(), byref(ran))
+        return ran.value
+
+    def run_for(self, ms: int) -> None:
+        """Manual loops: dispatches due work on this thread for ``ms`` milliseconds."""
+        lib.mvvm_loop_run_for(self._h(), _check_ms(ms))
+
+    def fileno(self) -> int:
+        """Manual loops: a file descriptor, owned by the loop, readable while work is due."""
+        fd = c_int(-1)
+        lib.mvvm_loop_fd(self._h(), byref(fd))
+        return fd.value
+
+    def next_timeout(self) -> Optional[int]:
+        """Milliseconds (rounded up) until the next work is due: 0 when some is due now,
+        ``None`` when nothing is scheduled."""
+        ms = c_int64(-1)
+        lib.mvvm_loop_next_timeout_ms(self._h(), byref(ms))
+        return None if ms.value < 0 else ms.value
+
+    def now(self) -> int:
+        """The loop's time in milliseconds since it was created."""
+        ms = c_int64(-1)
+        lib.mvvm_loop_now_ms(self._h(), byref(ms))
+        return ms.value
+
+    def _add_close_hook(self, hook: Callable[[], None]) -> None:
+        self._close_hooks.append(hook)
+
+    def _remove_close_hook(self, hook: Callable[[], None]) -> None:
+        try:
+            self._close_hooks.remove(hook)
+        except ValueError:
+            pass
+
+    def close(self) -> None:
+        """Stops and releases the loop (once; again does nothing). Its objects then raise
+        LoopReleasedError; their subscriptions end (destroy functions run)."""
+        hooks, self._close_hooks = self._close_hooks, []
+        for hook in hooks:  # e.g. mvvm.aio: take the fd out of asyncio before it is closed
+            try:
+                hook()
+            except Exception as exc:
+                _report(exc, "Exception ignored in a close hook of %r" % self, hook)
+        if self._finalizer.detach() is not None:
+            handle, self._handle = self._handle, 0
+            _release_now(handle)
+        _live_loops.discard(self)
+
+    def __enter__(self) -> "Loop":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else "handle=0x%x" % self._handle
+        return "<mvvm.Loop %s %s>" % (self.kind.name.lower(), state)
+
+
+def _check_ms(ms: Any) -> int:
+    if isinstance(ms, bool) or not isinstance(ms, int):
+        raise TypeMismatchError("milliseconds must be an int, not %s" % type(ms).__name__)
+    return _check_int64(ms, "milliseconds")
+
+
+# ------------------------------------------------------------------------------------------------
+# Objects
+# ------------------------------------------------------------------------------------------------
+
+_CLASSES: Dict[str, Type["MvvmObject"]] = {}
+_DESCRIPTIONS: Dict[str, Dict[str, Any]] = {}
+_DESCRIPTIONS_LOCK = threading.Lock()
+
+
+class MvvmObject:
+    """Base of every catalog class: an owned handle on a loop, with generic access.
+
+    ``get``/``set``/``send``/``child``/``subscribe`` work by name on any class; the catalog
+    classes add typed Python properties, methods and children over the typed C calls.
+    """
+
+    __slots__ = ("_handle", "_loop", "_refs", "_children", "_finalizer", "__weakref__")
+
+    #: The C class name, such as ``"sign_up_view_model"``.
+    c_class: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("c_class"):
+            _CLASSES.setdefault(cls.c_class, cls)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("%s cannot be constructed directly" % type(self).__name__)
+
+    # -- ownership ---------------------------------------------------------------------------
+
+    def _adopt(self, handle: int, loop: Loop, refs: Tuple[Any, ...] = ()) -> None:
+        self._handle: int = handle
+        self._loop: Loop = loop
+        self._refs: Tuple[Any, ...] = refs  # parent, models: kept alive while this lives
+        self._children: Dict[str, MvvmObject] = {}
+        self._finalizer = weakref.finalize(self, _release_soon, handle)
+
+    @classmethod
+    def _wrap(cls, handle: int, loop: Loop, refs: Tuple[Any, ...] = ()) -> "MvvmObject":
+        """Wraps a new handle in the Python class of its C class (it owns the handle)."""
+        try:
+            name = c_char_p()
+            lib.mvvm_class_name(handle, byref(name))
+            kind = _CLASSES.get(_decode(name.value, "class name"), cls)
+        except BaseException:
+            _release_now(handle)
+            raise
+        obj = kind.__new__(kind)
+        obj._adopt(handle, loop, refs)
+        return obj
+
+    def _h(self) -> int:
+        handle = self._handle
+        if not handle:
+            raise ClosedError("this %s is closed" % type(self).__name__)
+        if _pending:
+            release_pending()
+        return handle
+
+    @property
+    def handle(self) -> int:
+        """The C handle (raises ClosedError once closed)."""
+        return self._h()
+
+    @property
+    def loop(self) -> Loop:
+        return self._loop
+
+    @property
+    def closed(self) -> bool:
+        return not self._handle
+
+    def close(self) -> None:
+        """Releases the handle (once; again does nothing): its subscriptions end, its pending
+        requests are cancelled, and the children handed out by its attributes are closed too."""
+        children, self._children = self._children, {}
+        for child in children.values():
+            child.close()
+        if self._finalizer.detach() is not None:
+            handle, self._handle = self._handle, 0
+            _release_now(handle)
+
+    def __enter__(self: T) -> T:
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else "handle=0x%x" % self._handle
+        return "<mvvm.%s %s>" % (type(self).__name__, state)
+
+    # -- introspection ------------------------------------------------------------------------
+
+    @property
+    def class_name(self) -> str:
+        """The C class name, as the library says (``mvvm_class_name``)."""
+        name = c_char_p()
+        lib.mvvm_class_name(self._h(), byref(name))
+        return _decode(name.value, "class name")
+
+    def describe(self) -> Dict[str, Any]:
+        """What the class offers: ``{"class", "properties", "commands", "signals", "children"}``."""
+        out = c_void_p()
+        lib.mvvm_describe(self._h(), byref(out))
+        return json.loads(_take_string(out, "describe"))
+
+    def snapshot(self) -> Dict[str, Scalar]:
+        """Every property's current value."""
+        out = c_void_p()
+        lib.mvvm_snapshot(self._h(), byref(out))
+        return json.loads(_take_string(out, "snapshot"))
+
+    def _property_types(self) -> Dict[str, Tuple[str, str]]:
+        """``{name: (type, access)}`` from the library's description of this class (cached)."""
+        key = self.c_class or self.class_name
+        description = _DESCRIPTIONS.get(key)
+        if description is None:
+            described = self.describe()
+            description = {p["name"]: (p["type"], p["access"]) for p in described.get("properties", [])}
+            with _DESCRIPTIONS_LOCK:
+                _DESCRIPTIONS.setdefault(key, description)
+        return description
+
+    # -- generic access -----------------------------------------------------------------------
+
+    def get(self, name: str) -> Scalar:
+        """The value of the property ``name`` (``mvvm_get_<type>``)."""
+        handle = self._h()
+        encoded = _encode(name, "property name")
+        kind = self._property_types().get(name, ("bool", "?"))[0]  # unknown: let C say so
+        return _get_generic(handle, encoded, kind, name)
+
+    def set(self, name: str, value: Scalar) -> None:
+        """Sets the binding ``name`` (``mvvm_set_<type>``); the library refuses outputs."""
+        handle = self._h()
+        encoded = _encode(name, "property name")
+        known = self._property_types().get(name)
+        what = "%s.%s" % (type(self).__name__, name)
+        if known is None:  # unknown: let C say so, with a setter matching the value
+            kind = {bool: "bool", int: "int", float: "double", str: "string"}.get(type(value), "string")
+        else:
+            kind = known[0]
+        checked = _check_typed(kind, value, what)
+        setter = {"bool": lib.mvvm_set_bool, "int": lib.mvvm_set_int,
+                  "double": lib.mvvm_set_double, "string": lib.mvvm_set_string}[kind]
+        setter(handle, encoded, checked)
+
+    def send(self, command: str, argument: Scalar = None) -> None:
+        """Sends ``command`` with ``argument`` (None when it takes none) (``mvvm_send``)."""
+        handle = self._h()
+        encoded = _encode(command, "command name")
+        if argument is None:
+            lib.mvvm_send(handle, encoded, None)
+        else:
+            value = _value_to_c(argument, "argument of %s" % command)
+            lib.mvvm_send(handle, encoded, byref(value))
+
+    def child(self, name: str) -> "MvvmObject":
+        """A new object for the child ``name`` (``mvvm_child``), owned by the caller; it keeps
+        this object alive. The attribute form (``vm.display``) is cached and closed with this."""
+        handle = self._h()
+        out = _lib.Handle()
+        lib.mvvm_child(handle, _encode(name, "child name"), byref(out))
+        return MvvmObject._wrap(out.value, self._loop, (self,))
+
+    def _cached_child(self, name: str, function: Callable[..., int]) -> "MvvmObject":
+        existing = self._children.get(name)
+        if existing is not None and not existing.closed:
+            return existing
+        out = _lib.Handle()
+        function(self._h(), byref(out))
+        made = MvvmObject._wrap(out.value, self._loop, (self,))
+        kept = self._children.setdefault(name, made)
+        if kept is not made:
+            if kept.closed:
+                self._children[name] = kept = made
+            else:
+                made.close()
+        return kept
+
+    # -- notifications ------------------------------------------------------------------------
+
+    def subscribe(self, name: Optional[str], fn: EventCallback, *,
+                  on_end: Optional[Callable[[], Any]] = None) -> "Subscription":
+        """Calls ``fn(name, value)`` for each change of the property or signal ``name`` (None:
+        every property and signal), with the new value as a Python object. Returns the
+        :class:`Subscription`; the callback stays subscribed even if it is not kept.
+        ``on_end()``, when given, is called once when the subscription ends (unsubscribed, or
+        its object or loop closed), possibly on the loop's thread."""
+        if not callable(fn):
+            raise TypeError("the callback must be callable, not %s" % type(fn).__name__)
+        handle = self._h()
+        encoded = None if name is None else _encode(name, "property or signal name")
+        what = "%s of %s" % ("every change" if name is None else repr(name), type(self).__name__)
+        key = registry.add(_Entry(fn, what, on_end=on_end))
+        out = _lib.Handle()
+        try:
+            lib.mvvm_subscribe(handle, encoded, _EVENT_TRAMPOLINE, key, _DESTROY_TRAMPOLINE, byref(out))
+        except BaseException:
+            registry.pop(key)  # if the library did not run the destroy function already
+            raise
+        return Subscription(self, name, out.value, key)
+
+
+def _get_generic(handle: int, encoded: bytes, kind: str, name: str) -> Scalar:
+    if kind == "bool":
+        flag = c_bool()
+        lib.mvvm_get_bool(handle, encoded, byref(flag))
+        return flag.value
+    if kind == "int":
+        number = c_int64()
+        lib.mvvm_get_int(handle, encoded, byref(number))
+        return number.value
+    if kind == "double":
+        real = c_double()
+        lib.mvvm_get_double(handle, encoded, byref(real))
+        return real.value
+    if kind == "string":
+        text = c_void_p()
+        lib.mvvm_get_string(handle, encoded, byref(text))
+        return _take_string(text, name)
+    raise InternalError("%s: unknown property type %r" % (name, kind))
+
+
+class Subscription:
+    """A subscription of a callback to an object. ``unsubscribe()`` (or leaving ``with``) ends
+    it; it also ends when its object or the object's loop is closed. Not ended by garbage
+    collection: dropping the Subscription keeps the callback subscribed."""
+
+    __slots__ = ("source", "name", "_handle", "_key", "__weakref__")
+
+    def __init__(self, source: MvvmObject, name: Optional[str], handle: int, key: int) -> None:
+        self.source: MvvmObject = source
+        self.name: Optional[str] = name
+        self._handle = handle
+        self._key = key
+
+    @property
+    def handle(self) -> int:
+        return self._handle
+
+    @property
+    def active(self) -> bool:
+        """Whether the library may still call the callback (its destroy function has not run)."""
+        return self._key in registry
+
+    def unsubscribe(self) -> None:
+        """Ends the subscription; the callback is not called again. Idempotent."""
+        if self._key not in registry:
+            return
+        try:
+            lib.mvvm_unsubscribe(self._handle)
+        except InvalidHandleError:
+            pass  # ended meanwhile (its object or loop was released)
+
+    close = unsubscribe
+
+    def __enter__(self) -> "Subscription":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.unsubscribe()
+
+    def __repr__(self) -> str:
+        return "<mvvm.Subscription %r of %r %s>" % (self.name, self.source,
+                                                    "active" if self.active else "ended")
+
+
+# ------------------------------------------------------------------------------------------------
+# Typed descriptors (used by the catalog)
+# ------------------------------------------------------------------------------------------------
+
+
+class Output(Generic[T]):
+    """A read-only property: ``obj.name`` calls the typed C getter ``mvvm_<class>_get_<name>``.
+    Setting it raises :class:`~mvvm.ReadOnlyError` (an ``AttributeError``) before C."""
+
+    def __init__(self, type_name: str, doc: str = "") -> None:
+        self.type_name = type_name
+        self.__doc__ = doc
+        self.name = ""
+        self.owner_name = ""
+        self._getter: Optional[Callable[..., int]] = None
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+        self.owner_name = owner.__name__
+        self._getter = getattr(lib, "mvvm_%s_get_%s" % (getattr(owner, "c_class"), name))
+
+    @overload
+    def __get__(self, obj: None, owner: Any) -> "Output[T]": ...
+
+    @overload
+    def __get__(self, obj: MvvmObject, owner: Any) -> T: ...
+
+    def __get__(self, obj: Optional[MvvmObject], owner: Any) -> Any:
+        if obj is None:
+            return self
+        handle = obj._h()
+        assert self._getter is not None
+        if self.type_name == "bool":
+            flag = c_bool()
+            self._getter(handle, byref(flag))
+            return flag.value
+        if self.type_name == "int":
+            number = c_int64()
+            self._getter(handle, byref(number))
+            return number.value
+        if self.type_name == "string":
+            text = c_void_p()
+            self._getter(handle, byref(text))
+            return _take_string(text, "%s.%s" % (self.owner_name, self.name))
+        raise InternalError("unknown property type %r" % self.type_name)
+
+    def __set__(self, obj: MvvmObject, value: Any) -> None:
+        raise ReadOnlyError("%s.%s is an output (read-only); only bindings can be set"
+                            % (self.owner_name, self.name))
+
+
+class Binding(Output[T]):
+    """A read-write property: the typed C getter and setter; the value's type is checked
+    before C (:class:`~mvvm.TypeMismatchError`, a ``TypeError``)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        super().__set_name__(owner, name)
+        self._setter = getattr(lib, "mvvm_%s_set_%s" % (getattr(owner, "c_class"), name))
+
+    def __set__(self, obj: MvvmObject, value: T) -> None:  # type: ignore[override]
+        what = "%s.%s" % (self.owner_name, self.name)
+        checked = _check_typed(self.type_name, value, what)
+        self._setter(obj._h(), checked)
+
+
+class Child(Generic[T]):
+    """A child view model: ``obj.name`` calls ``mvvm_<class>_<name>`` once and caches the
+    object, which keeps its parent alive and is closed with it."""
+
+    def __init__(self, doc: str = "") -> None:
+        self.__doc__ = doc
+        self.name = ""
+        self._function: Optional[Callable[..., int]] = None
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+        self._function = getattr(lib, "mvvm_%s_%s" % (getattr(owner, "c_class"), name))
+
+    @overload
+    def __get__(self, obj: None, owner: Any) -> "Child[T]": ...
+
+    @overload
+    def __get__(self, obj: MvvmObject, owner: Any) -> T: ...
+
+    def __get__(self, obj: Optional[MvvmObject], owner: Any) -> Any:
+        if obj is None:
+            return self
+        assert self._function is not None
+        return obj._cached_child(self.name, self._function)
+
+    def __set__(self, obj: MvvmObject, value: Any) -> None:
+        raise AttributeError("the child %s cannot be replaced" % self.name)
+
+
+def _construct(function: Callable[..., int], loop: Loop, *args: Any) -> int:
+    """Calls a C constructor ``function(loop, *args, &out)`` and gives the new handle."""
+    if not isinstance(loop, Loop):
+        raise TypeError("the first argument must be an mvvm.Loop, not %s" % type(loop).__name__)
+    out = _lib.Handle()
+    function(loop._h(), *args, byref(out))
+    return out.value
+
+
+def _model_handle(model: Any, what: str) -> int:
+    if not isinstance(model, MvvmObject):
+        raise TypeError("%s must be an mvvm object, not %s" % (what, type(model).__name__))
+    return model._h()
+
+
+# ------------------------------------------------------------------------------------------------
+# Host-service requests
+# ------------------------------------------------------------------------------------------------
+
+
+class Request:
+    """A question a view model asks the host's service. Answer once with :meth:`complete`:
+    at once inside the service, later, from any thread, or from asyncio. A request nobody
+    keeps and nobody answered is cancelled when it is garbage-collected."""
+
+    __slots__ = ("_handle", "_done", "_finalizer", "view_model", "argument", "__weakref__")
+
+    def __init__(self, handle: int, view_model: Optional[MvvmObject], argument: Scalar) -> None:
+        self._handle = handle
+        self._done = False
+        #: The Python view model that asked (kept alive while the request lives).
+        self.view_model: Optional[MvvmObject] = view_model
+        #: The argument the library passed (sign-up: the user id; welcome: None).
+        self.argument: Scalar = argument
+        self._finalizer = weakref.finalize(self, _release_soon, handle)
+
+    @classmethod
+    def _make(cls, view_model_handle: int, handle: int, argument: Scalar,
+              view_model: Optional[MvvmObject]) -> "Request":
+        return cls(handle, view_model, argument)
+
+    @property
+    def handle(self) -> int:
+        return self._handle
+
+    @property
+    def done(self) -> bool:
+        """Answered or cancelled."""
+        return self._done
+
+    def complete(self, result: Scalar) -> None:
+        """Answers the request (``mvvm_complete``). Raises UnknownRequestError if it was
+        answered, cancelled, or its view model closed; TypeMismatchError (the request stays
+        open) for an answer of the wrong type."""
+        value = _value_to_c(result, "the answer")
+        if _pending:
+            release_pending()
+        try:
+            lib.mvvm_complete(self._handle, byref(value))
+        except (UnknownRequestError, InvalidHandleError):
+            self._done = True
+            self._finalizer.detach()
+            raise
+        self._done = True
+        self._finalizer.detach()
+
+    def cancel(self) -> None:
+        """Cancels the request (releases it); its answer is never awaited. Idempotent."""
+        self._done = True
+        if self._finalizer.detach() is not None:
+            _release_now(self._handle)
+
+    def __repr__(self) -> str:
+        return "<mvvm.%s argument=%r %s>" % (type(self).__name__, self.argument, "done" if self._done else "open")
+
+
+class SignUpRequest(Request):
+    """A sign-up: answer ``complete(True)`` for success, ``complete(False)`` for failure."""
+
+    __slots__ = ("user_id", "password")
+
+    def __init__(self, handle: int, view_model: Optional[MvvmObject], argument: Scalar, password: str) -> None:
+        super().__init__(handle, view_model, argument)
+        self.user_id: str = argument if isinstance(argument, str) else ""
+        self.password: str = password
+
+    @classmethod
+    def _make(cls, view_model_handle: int, handle: int, argument: Scalar,
+              view_model: Optional[MvvmObject]) -> "SignUpRequest":
+        text = c_void_p()
+        lib.mvvm_get_string(view_model_handle, b"password", byref(text))  # during the call, as documented
+        return cls(handle, view_model, argument, _take_string(text, "password"))
+
+    def complete(self, result: bool) -> None:  # type: ignore[override]
+        super().complete(result)
+
+
+class WelcomeRequest(Request):
+    """A welcome message: answer ``complete("Welcome!")``."""
+
+    __slots__ = ()
+
+    def complete(self, result: str) -> None:  # type: ignore[override]
+        super().complete(result)
+
+
+def _service_entry(fn: Callable[[Any], Any], what: str, request_class: Type[Request]) -> Tuple[int, _Entry]:
+    if not callable(fn):
+        raise TypeError("the service must be callable, not %s" % type(fn).__name__)
+    entry = _Entry(fn, what, request_class)
+    return registry.add(entry), entry
+
+
+def _construct_with_service(function: Callable[..., int], loop: Loop, fn: Callable[[Any], Any], what: str,
+                            request_class: Type[Request]) -> Tuple[int, _Entry]:
+    key, entry = _service_entry(fn, what, request_class)
+    try:
+        handle = _construct(function, loop, _REQUEST_TRAMPOLINE, key, _DESTROY_TRAMPOLINE)
+    except BaseException:
+        registry.pop(key)
+        raise
+    return handle, entry
+
+
+# ------------------------------------------------------------------------------------------------
+# Interpreter exit
+# ------------------------------------------------------------------------------------------------
+
+
+class _Sentinel:
+    pass
+
+
+# weakref.finalize registers its own atexit hook on first use; make sure it is registered before
+# ours, so ours (LIFO) runs first: loops stop before the objects' finalizers release them.
+_sentinel = _Sentinel()
+weakref.finalize(_sentinel, lambda: None)
+
+
+def _at_exit() -> None:
+    for loop in list(_live_loops):
+        try:
+            loop.close()
+        except BaseException:
+            pass
+    release_pending()
+
+
+atexit.register(_at_exit)
+
+
+def _iter_registry() -> Iterator[int]:  # for tests
+    return iter(registry.keys())

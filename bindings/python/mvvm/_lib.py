@@ -1,0 +1,319 @@
+"""Loading ``libmvvm.so`` and declaring every C function, once, in one table.
+
+Where the library is looked for, in order:
+
+1. ``MVVM_LIBRARY``: a path to ``libmvvm.so`` or to the folder holding it. When set, it is the
+   only place tried: an explicit choice is never silently replaced by another library.
+2. ``libmvvm.so`` inside this package's folder (a copy shipped with the package).
+3. The repository's build folders, ``.build/release/libmvvm.so`` then ``.build/debug/libmvvm.so``,
+   under the first folder holding ``Package.swift`` found by walking up from this package.
+
+The first library that loads and whose ``mvvm_version()`` has the major version
+:data:`EXPECTED_VERSION` has and a minor no lower than its minor is used. Otherwise
+:class:`~mvvm.MvvmLibraryError` (an ``ImportError``) names every path tried, what happened
+there, and the version found.
+
+Every status-returning function gets an ``errcheck`` that turns a failure into the
+:class:`~mvvm.MvvmError` subclass of its status, reading ``mvvm_last_error()`` on the same
+thread right after the call.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+from ctypes import POINTER, c_bool, c_char_p, c_double, c_int, c_int64, c_uint64, c_void_p
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from ._errors import MvvmLibraryError, error_for_status
+
+__all__ = [
+    "EXPECTED_VERSION",
+    "LIBRARY_NAME",
+    "lib",
+    "path",
+    "version",
+    "candidates",
+    "load_library",
+    "parse_version",
+    "Value",
+    "Event",
+    "CALLBACK",
+    "DESTROY_FN",
+    "REQUEST_FN",
+    "SIGNATURES",
+]
+
+#: (major, minor) these bindings were written for: ``include/mvvm.h``'s MVVM_VERSION_MAJOR/MINOR.
+EXPECTED_VERSION: Tuple[int, int] = (0, 1)
+LIBRARY_NAME = "libmvvm.so"
+
+# mvvm_type
+TYPE_NONE, TYPE_BOOL, TYPE_INT, TYPE_DOUBLE, TYPE_STRING = 0, 1, 2, 3, 4
+# mvvm_event_kind
+EVENT_PROPERTY, EVENT_SIGNAL = 1, 2
+# mvvm_loop_kind
+LOOP_MANUAL, LOOP_THREAD, LOOP_VIRTUAL = 0, 1, 2
+
+
+class Value(ctypes.Structure):
+    """``mvvm_value``."""
+
+    _fields_ = [
+        ("type", c_int),
+        ("boolean", c_bool),
+        ("integer", c_int64),
+        ("number", c_double),
+        ("string", c_char_p),
+    ]
+
+
+class Event(ctypes.Structure):
+    """``mvvm_event``."""
+
+    _fields_ = [("kind", c_int), ("name", c_char_p), ("value", Value)]
+
+
+Handle = c_uint64
+Status_t = c_int
+#: mvvm_callback(source, event, user_data)
+CALLBACK = ctypes.CFUNCTYPE(None, Handle, POINTER(Event), c_void_p)
+#: mvvm_destroy_fn(user_data)
+DESTROY_FN = ctypes.CFUNCTYPE(None, c_void_p)
+#: mvvm_request_fn(view_model, request, argument, user_data)
+REQUEST_FN = ctypes.CFUNCTYPE(None, Handle, Handle, POINTER(Value), c_void_p)
+
+_H = Handle
+_PH = POINTER(Handle)
+_S = c_char_p  # a string in (NUL-terminated UTF-8, copied by the library)
+_POUT_S = POINTER(c_void_p)  # a string out, allocated by the library: freed with mvvm_string_free
+_PB = POINTER(c_bool)
+_PI = POINTER(c_int64)
+_PD = POINTER(c_double)
+_PV = POINTER(Value)
+_ST = Status_t
+
+# The one table: every function of include/mvvm.h, name -> (restype, argtypes).
+# A restype of _ST (mvvm_status) also gets the errcheck that raises MvvmError subclasses.
+SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
+    # Library
+    "mvvm_version": (c_char_p, []),
+    "mvvm_last_error": (c_char_p, []),
+    "mvvm_status_name": (c_char_p, [c_int]),
+    "mvvm_string_free": (None, [c_void_p]),
+    # Loops
+    "mvvm_loop_new": (_ST, [c_int, _PH]),
+    "mvvm_loop_fd": (_ST, [_H, POINTER(c_int)]),
+    "mvvm_loop_dispatch": (_ST, [_H, _PI]),
+    "mvvm_loop_next_timeout_ms": (_ST, [_H, _PI]),
+    "mvvm_loop_run_for": (_ST, [_H, c_int64]),
+    "mvvm_loop_advance": (_ST, [_H, c_int64]),
+    "mvvm_loop_now_ms": (_ST, [_H, _PI]),
+    # Objects: generic calls
+    "mvvm_get_bool": (_ST, [_H, _S, _PB]),
+    "mvvm_get_int": (_ST, [_H, _S, _PI]),
+    "mvvm_get_double": (_ST, [_H, _S, _PD]),
+    "mvvm_get_string": (_ST, [_H, _S, _POUT_S]),
+    "mvvm_set_bool": (_ST, [_H, _S, c_bool]),
+    "mvvm_set_int": (_ST, [_H, _S, c_int64]),
+    "mvvm_set_double": (_ST, [_H, _S, c_double]),
+    "mvvm_set_string": (_ST, [_H, _S, _S]),
+    "mvvm_send": (_ST, [_H, _S, _PV]),
+    "mvvm_child": (_ST, [_H, _S, _PH]),
+    "mvvm_class_name": (_ST, [_H, POINTER(c_char_p)]),
+    "mvvm_describe": (_ST, [_H, _POUT_S]),
+    "mvvm_snapshot": (_ST, [_H, _POUT_S]),
+    "mvvm_release": (_ST, [_H]),
+    # Notifications
+    "mvvm_subscribe": (_ST, [_H, _S, CALLBACK, c_void_p, DESTROY_FN, _PH]),
+    "mvvm_unsubscribe": (_ST, [_H]),
+    "mvvm_complete": (_ST, [_H, _PV]),
+    # count_down_timer
+    "mvvm_count_down_timer_new": (_ST, [_H, c_int64, _PH]),
+    "mvvm_count_down_timer_start": (_ST, [_H]),
+    "mvvm_count_down_timer_pause": (_ST, [_H]),
+    "mvvm_count_down_timer_stop": (_ST, [_H]),
+    "mvvm_count_down_timer_reset": (_ST, [_H]),
+    "mvvm_count_down_timer_get_full_count": (_ST, [_H, _PI]),
+    "mvvm_count_down_timer_get_count": (_ST, [_H, _PI]),
+    "mvvm_count_down_timer_get_remaining_time": (_ST, [_H, _PI]),
+    "mvvm_count_down_timer_get_is_doing": (_ST, [_H, _PB]),
+    # timer_view_model, display_view_model, player_view_model
+    "mvvm_timer_view_model_new": (_ST, [_H, _H, _PH]),
+    "mvvm_timer_view_model_get_is_show_alert": (_ST, [_H, _PB]),
+    "mvvm_timer_view_model_set_is_show_alert": (_ST, [_H, c_bool]),
+    "mvvm_timer_view_model_display": (_ST, [_H, _PH]),
+    "mvvm_timer_view_model_player": (_ST, [_H, _PH]),
+    "mvvm_display_view_model_get_remaining_time": (_ST, [_H, _PI]),
+    "mvvm_player_view_model_get_is_stop_enabled": (_ST, [_H, _PB]),
+    "mvvm_player_view_model_get_is_play_timer": (_ST, [_H, _PB]),
+    "mvvm_player_view_model_tapped": (_ST, [_H, _S]),
+    # stop_watch
+    "mvvm_stop_watch_new": (_ST, [_H, _PH]),
+    "mvvm_stop_watch_start": (_ST, [_H]),
+    "mvvm_stop_watch_stop": (_ST, [_H]),
+    "mvvm_stop_watch_resume": (_ST, [_H]),
+    "mvvm_stop_watch_clear": (_ST, [_H]),
+    "mvvm_stop_watch_get_time_ms": (_ST, [_H, _PI]),
+    "mvvm_stop_watch_get_state": (_ST, [_H, _POUT_S]),
+    # stop_watch_view_model
+    "mvvm_stop_watch_view_model_new": (_ST, [_H, _PH]),
+    "mvvm_stop_watch_view_model_main_action": (_ST, [_H]),
+    "mvvm_stop_watch_view_model_clear_action": (_ST, [_H]),
+    "mvvm_stop_watch_view_model_get_time": (_ST, [_H, _POUT_S]),
+    "mvvm_stop_watch_view_model_get_main_action_title": (_ST, [_H, _POUT_S]),
+    "mvvm_stop_watch_view_model_get_clear_action_title": (_ST, [_H, _POUT_S]),
+    "mvvm_stop_watch_view_model_get_main_action_enabled": (_ST, [_H, _PB]),
+    "mvvm_stop_watch_view_model_get_clear_action_enabled": (_ST, [_H, _PB]),
+    # input_echo_view_model
+    "mvvm_input_echo_view_model_new": (_ST, [_H, _PH]),
+    "mvvm_input_echo_view_model_get_input": (_ST, [_H, _POUT_S]),
+    "mvvm_input_echo_view_model_set_input": (_ST, [_H, _S]),
+    "mvvm_input_echo_view_model_get_label": (_ST, [_H, _POUT_S]),
+    "mvvm_input_echo_view_model_get_message": (_ST, [_H, _POUT_S]),
+    # sign_up_view_model
+    "mvvm_sign_up_view_model_new": (_ST, [_H, _PH]),
+    "mvvm_sign_up_view_model_new_with_service": (_ST, [_H, REQUEST_FN, c_void_p, DESTROY_FN, _PH]),
+    "mvvm_sign_up_view_model_get_user_id": (_ST, [_H, _POUT_S]),
+    "mvvm_sign_up_view_model_set_user_id": (_ST, [_H, _S]),
+    "mvvm_sign_up_view_model_get_password": (_ST, [_H, _POUT_S]),
+    "mvvm_sign_up_view_model_set_password": (_ST, [_H, _S]),
+    "mvvm_sign_up_view_model_get_confirm_password": (_ST, [_H, _POUT_S]),
+    "mvvm_sign_up_view_model_set_confirm_password": (_ST, [_H, _S]),
+    "mvvm_sign_up_view_model_get_agreed": (_ST, [_H, _PB]),
+    "mvvm_sign_up_view_model_set_agreed": (_ST, [_H, c_bool]),
+    "mvvm_sign_up_view_model_get_is_completion_alert_presented": (_ST, [_H, _PB]),
+    "mvvm_sign_up_view_model_set_is_completion_alert_presented": (_ST, [_H, c_bool]),
+    "mvvm_sign_up_view_model_get_is_sign_up_enabled": (_ST, [_H, _PB]),
+    "mvvm_sign_up_view_model_sign_up_tapped": (_ST, [_H]),
+    # welcome_view_model
+    "mvvm_welcome_view_model_new": (_ST, [_H, _PH]),
+    "mvvm_welcome_view_model_new_with_api": (_ST, [_H, REQUEST_FN, c_void_p, DESTROY_FN, _PH]),
+    "mvvm_welcome_view_model_view_did_load": (_ST, [_H]),
+    "mvvm_welcome_view_model_tap_button": (_ST, [_H, _S]),
+    # counter, random_counter
+    "mvvm_counter_new": (_ST, [_H, _PH]),
+    "mvvm_counter_increment": (_ST, [_H]),
+    "mvvm_counter_decrement": (_ST, [_H]),
+    "mvvm_counter_get_count": (_ST, [_H, _PI]),
+    "mvvm_random_counter_new": (_ST, [_H, c_uint64, _PH]),
+    "mvvm_random_counter_increment": (_ST, [_H]),
+    "mvvm_random_counter_decrement": (_ST, [_H]),
+    "mvvm_random_counter_get_count": (_ST, [_H, _PI]),
+    # counter_view_model, counter_page_view_model
+    "mvvm_counter_view_model_new": (_ST, [_H, _H, _PH]),
+    "mvvm_counter_view_model_increment": (_ST, [_H]),
+    "mvvm_counter_view_model_decrement": (_ST, [_H]),
+    "mvvm_counter_view_model_get_label": (_ST, [_H, _POUT_S]),
+    "mvvm_counter_view_model_get_count": (_ST, [_H, _POUT_S]),
+    "mvvm_counter_page_view_model_new": (_ST, [_H, _PH]),
+    "mvvm_counter_page_view_model_new_with_seed": (_ST, [_H, c_uint64, _PH]),
+    "mvvm_counter_page_view_model_get_read_me": (_ST, [_H, _POUT_S]),
+    "mvvm_counter_page_view_model_first_counter": (_ST, [_H, _PH]),
+    "mvvm_counter_page_view_model_second_counter": (_ST, [_H, _PH]),
+}
+
+
+def parse_version(text: str) -> Optional[Tuple[int, int, int]]:
+    """``"MAJOR.MINOR.PATCH"`` (a suffix such as ``-dev`` is allowed) as a tuple, or ``None``."""
+    match = re.match(r"^\s*(\d+)\.(\d+)\.(\d+)", text)
+    if not match:
+        return None
+    return int(match.group(1)), int(match.group(2)), int(match.group(3))
+
+
+def version_is_compatible(found: Tuple[int, int, int], expected: Tuple[int, int] = EXPECTED_VERSION) -> bool:
+    """Same major, and a minor no lower than the expected one."""
+    return found[0] == expected[0] and found[1] >= expected[1]
+
+
+def _repository_root(start: Path) -> Optional[Path]:
+    for folder in [start, *start.parents]:
+        if (folder / "Package.swift").is_file():
+            return folder
+    return None
+
+
+def candidates(environ: Optional[Dict[str, str]] = None, package_dir: Optional[Path] = None) -> List[Path]:
+    """The paths tried, in order (see the module's documentation)."""
+    env = os.environ if environ is None else environ
+    explicit = env.get("MVVM_LIBRARY")
+    if explicit:
+        given = Path(explicit).expanduser()
+        if given.is_dir():
+            given = given / LIBRARY_NAME
+        return [given.absolute()]
+    here = Path(__file__).resolve().parent if package_dir is None else Path(package_dir)
+    found = [here / LIBRARY_NAME]
+    root = _repository_root(here)
+    if root is not None:
+        found.append(root / ".build" / "release" / LIBRARY_NAME)
+        found.append(root / ".build" / "debug" / LIBRARY_NAME)
+    return found
+
+
+def _raise_for_status(result: int, func: Any, args: Tuple[Any, ...]) -> Tuple[Any, ...]:
+    if result != 0:
+        # Same thread, right after the failing call: this is this call's message.
+        raw = _last_error()
+        message = raw.decode("utf-8", "replace") if raw else ""
+        raise error_for_status(result, message or "(no message)", func.__name__)
+    return args
+
+
+_last_error: Callable[[], Optional[bytes]]
+
+
+def _declare(library: ctypes.CDLL) -> None:
+    global _last_error
+    for name, (restype, argtypes) in SIGNATURES.items():
+        func = getattr(library, name)
+        func.restype = restype
+        func.argtypes = argtypes
+        if restype is _ST:
+            func.errcheck = _raise_for_status
+    _last_error = library.mvvm_last_error
+
+
+def load_library(paths: Sequence[Path], expected: Tuple[int, int] = EXPECTED_VERSION) -> Tuple[ctypes.CDLL, Path, str]:
+    """Loads the first compatible library of ``paths``; raises :class:`MvvmLibraryError`."""
+    tried: List[Tuple[str, str]] = []
+    version_found: Optional[str] = None
+    for candidate in paths:
+        if not candidate.is_file():
+            tried.append((str(candidate), "not found"))
+            continue
+        try:
+            library = ctypes.CDLL(str(candidate))
+        except OSError as error:
+            tried.append((str(candidate), "cannot be loaded: %s" % error))
+            continue
+        try:
+            version_function = library.mvvm_version
+        except AttributeError:
+            tried.append((str(candidate), "has no mvvm_version(): not libmvvm"))
+            continue
+        version_function.restype = c_char_p
+        version_function.argtypes = []
+        raw = version_function() or b""
+        text = raw.decode("utf-8", "replace")
+        version_found = text
+        parsed = parse_version(text)
+        if parsed is None:
+            tried.append((str(candidate), "unreadable version %r" % text))
+            continue
+        if not version_is_compatible(parsed, expected):
+            tried.append((str(candidate), "version %s is incompatible" % text))
+            continue
+        missing = [name for name in SIGNATURES if not hasattr(library, name)]
+        if missing:
+            tried.append((str(candidate), "version %s lacks %s" % (text, ", ".join(missing))))
+            continue
+        return library, candidate, text
+    raise MvvmLibraryError(tried, expected, version_found)
+
+
+lib, path, version = load_library(candidates())
+_declare(lib)

@@ -1,0 +1,159 @@
+"""asyncio integration.
+
+* :func:`attach` plugs a manual :class:`~mvvm.Loop` into a running asyncio loop: its file
+  descriptor is watched with ``add_reader`` and :meth:`~mvvm.Loop.dispatch` runs whenever it is
+  readable, so timed work (a stopwatch's ticks, a throttled tap, the built-in welcome API) runs
+  on the asyncio thread and its callbacks arrive there.
+* :func:`changes` iterates over the changes of an object::
+
+      with mvvm.aio.attach(loop):
+          async for name, value in mvvm.aio.changes(stop_watch_vm, "time"):
+              ...
+
+  The subscription starts when :func:`changes` is called (nothing is missed before the first
+  ``await``) and ends with ``aclose()``, ``async with``, or garbage collection; the iteration
+  ends by itself when the object or its loop is closed. Changes may come from any thread (a
+  thread loop's): they are handed to the asyncio loop thread-safely.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import weakref
+from typing import Any, Optional, Tuple
+
+from ._core import Loop, LoopKind, MvvmObject, Scalar, _release_soon, _report
+from ._errors import MvvmError
+
+__all__ = ["Attachment", "attach", "Changes", "changes"]
+
+
+class Attachment:
+    """A manual loop attached to an asyncio loop. ``detach()`` (or leaving ``with``) removes
+    the reader; closing the :class:`~mvvm.Loop` detaches it first."""
+
+    def __init__(self, loop: Loop, asyncio_loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
+        if not isinstance(loop, Loop):
+            raise TypeError("attach() needs an mvvm.Loop, not %s" % type(loop).__name__)
+        if loop.kind != LoopKind.MANUAL:
+            raise ValueError("only a manual loop can be attached to asyncio, not a %s loop" % loop.kind.name.lower())
+        self.loop: Loop = loop
+        self.asyncio_loop: asyncio.AbstractEventLoop = asyncio_loop or asyncio.get_running_loop()
+        self.dispatches: int = 0  # how many times dispatch() ran (tests, diagnostics)
+        self._fd: Optional[int] = loop.fileno()
+        self.asyncio_loop.add_reader(self._fd, self._on_readable)
+        loop._add_close_hook(self.detach)
+        # Dispatch whatever is due already (work scheduled before attaching).
+        self.asyncio_loop.call_soon(self._on_readable)
+
+    @property
+    def attached(self) -> bool:
+        return self._fd is not None
+
+    def _on_readable(self) -> None:
+        if self._fd is None:
+            return
+        try:
+            self.loop.dispatch()
+            self.dispatches += 1
+        except MvvmError as exc:
+            if self.loop.closed:
+                self.detach()
+            else:
+                _report(exc, "Exception ignored in mvvm.aio dispatch of %r" % self.loop, self.loop)
+
+    def detach(self) -> None:
+        """Stops watching the loop's file descriptor. Idempotent."""
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        self.loop._remove_close_hook(self.detach)
+        try:
+            self.asyncio_loop.remove_reader(fd)
+        except Exception:
+            pass  # the asyncio loop is closed already
+
+    close = detach
+
+    def __enter__(self) -> "Attachment":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.detach()
+
+    async def __aenter__(self) -> "Attachment":
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        self.detach()
+
+
+def attach(loop: Loop, asyncio_loop: Optional[asyncio.AbstractEventLoop] = None) -> Attachment:
+    """Runs the manual ``loop``'s due work on ``asyncio_loop`` (default: the running loop)."""
+    return Attachment(loop, asyncio_loop)
+
+
+_END = object()
+
+
+class Changes:
+    """An async iterator of ``(name, value)`` for the changes of ``obj`` (of the property or
+    signal ``name``, or of all of them when None). See :func:`changes`."""
+
+    def __init__(self, obj: MvvmObject, name: Optional[str] = None) -> None:
+        if not isinstance(obj, MvvmObject):
+            raise TypeError("changes() needs an mvvm object, not %s" % type(obj).__name__)
+        self.asyncio_loop = asyncio.get_running_loop()
+        self._queue: "asyncio.Queue[Any]" = asyncio.Queue()
+        self._ended = False
+        queue, asyncio_loop, thread = self._queue, self.asyncio_loop, threading.get_ident()
+
+        def put(item: Any) -> None:
+            if threading.get_ident() == thread:
+                queue.put_nowait(item)
+            else:
+                try:
+                    asyncio_loop.call_soon_threadsafe(queue.put_nowait, item)
+                except RuntimeError:
+                    pass  # the asyncio loop is closed: nobody is listening
+
+        def on_change(changed: str, value: Scalar) -> None:
+            put((changed, value))
+
+        self.subscription = obj.subscribe(name, on_change, on_end=lambda: put(_END))
+        # Garbage collection ends the subscription (the callback does not refer to self).
+        self._finalizer = weakref.finalize(self, _release_soon, self.subscription.handle)
+
+    def __aiter__(self) -> "Changes":
+        return self
+
+    async def __anext__(self) -> Tuple[str, Scalar]:
+        if self._ended:
+            raise StopAsyncIteration
+        item = await self._queue.get()
+        if item is _END:
+            self._ended = True
+            raise StopAsyncIteration
+        return item  # type: ignore[no-any-return]
+
+    async def aclose(self) -> None:
+        """Ends the subscription and the iteration."""
+        self._ended = True
+        self._finalizer.detach()
+        self.subscription.unsubscribe()
+
+    async def __aenter__(self) -> "Changes":
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        await self.aclose()
+
+
+def changes(obj: MvvmObject, name: Optional[str] = None) -> Changes:
+    """``async for name, value in changes(obj, name=None)``: the changes of ``obj``.
+
+    Must be called with an asyncio loop running. For timed changes of a manual loop, the loop
+    must be attached (:func:`attach`); thread and virtual loops need nothing more."""
+    return Changes(obj, name)
+

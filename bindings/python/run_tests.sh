@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs the Python bindings' tests: bash bindings/python/run_tests.sh [FOLDER_OF_libmvvm.so]
+# Makes the virtualenv build/venv (at the repository root) when missing, installs pytest,
+# hypothesis and the package (editable), then runs pytest with MVVM_LIBRARY set to the folder
+# given (e.g. .build/debug). Exits with pytest's status; "no tests ran" (5) is a failure.
+set -u
+caller_dir=$(pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+venv="$root/build/venv"
+python=${PYTHON:-python3}
+
+if [ $# -ge 1 ] && [ -n "$1" ]; then
+    case "$1" in
+        /*) library="$1" ;;
+        *) library="$caller_dir/$1" ;;
+    esac
+    if [ -d "$library" ]; then library="$library/libmvvm.so"; fi
+    if [ ! -f "$library" ]; then
+        echo "run_tests.sh: no libmvvm.so at $library (build it first: make lib)" >&2
+        exit 2
+    fi
+    export MVVM_LIBRARY="$library"
+fi
+
+if [ ! -x "$venv/bin/python" ]; then
+    if ! "$python" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+        echo "run_tests.sh: $python has no working venv module (ensurepip is missing)." >&2
+        echo "  On Debian or Ubuntu: apt-get install python3-venv (the Makefile's deps target installs it)." >&2
+        exit 2
+    fi
+    mkdir -p "$root/build"
+    "$python" -m venv "$venv" >&2 || { echo "run_tests.sh: cannot create $venv" >&2; exit 2; }
+fi
+
+pip() { "$venv/bin/python" -m pip --disable-pip-version-check -q "$@"; }
+
+if ! "$venv/bin/python" -c 'import pytest, hypothesis' >/dev/null 2>&1; then
+    pip install pytest hypothesis >&2 || { echo "run_tests.sh: cannot install pytest and hypothesis" >&2; exit 2; }
+fi
+# The package, editable, from this tree (reinstalled when the venv's copy points elsewhere).
+installed=$("$venv/bin/python" -c 'import importlib.util as u; s = u.find_spec("mvvm"); print(s.submodule_search_locations[0] if s and s.submodule_search_locations else "")' 2>/dev/null)
+if [ "$installed" != "$root/bindings/python/mvvm" ]; then
+    pip install -e "$root/bindings/python" >&2 || { echo "run_tests.sh: cannot install bindings/python" >&2; exit 2; }
+fi
+
+cd "$root"
+"$venv/bin/python" -m pytest bindings/python/tests -q -p no:cacheprovider
+status=$?
+if [ $status -eq 5 ]; then exit 1; fi
+exit $status

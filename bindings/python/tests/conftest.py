@@ -1,0 +1,90 @@
+"""Shared fixtures: a virtual loop, an event recorder, captured unraisable exceptions, and a
+check after every test that every callback the library held was released (destroy ran)."""
+
+from __future__ import annotations
+
+import gc
+import sys
+import threading
+from typing import Any, Iterator, List, Optional, Tuple
+
+import pytest
+
+import mvvm
+from mvvm import _core
+
+#: "👨‍👩‍👧‍👦": one grapheme cluster of seven scalars.
+FAMILY = "\U0001F468\u200D\U0001F469\u200D\U0001F467\u200D\U0001F466"
+#: "é" as "e" and a combining acute accent: one grapheme cluster of two scalars.
+E_ACUTE_DECOMPOSED = "e\u0301"
+
+
+class Recorder:
+    """A subscriber that records (name, value, thread id) of every event."""
+
+    def __init__(self) -> None:
+        self.events: List[Tuple[str, Any]] = []
+        self.threads: List[int] = []
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+
+    def __call__(self, name: str, value: Any) -> None:
+        with self.lock:
+            self.events.append((name, value))
+            self.threads.append(threading.get_ident())
+            self.changed.notify_all()
+
+    def values(self, name: Optional[str] = None) -> List[Any]:
+        with self.lock:
+            return [v for n, v in self.events if name is None or n == name]
+
+    def count(self, name: Optional[str] = None) -> int:
+        return len(self.values(name))
+
+    def wait_for(self, predicate: Any, timeout: float = 10.0) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: predicate(self), timeout)
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+def loop() -> Iterator[mvvm.Loop]:
+    with mvvm.Loop.virtual() as virtual:
+        yield virtual
+
+
+class Unraisables:
+    def __init__(self) -> None:
+        self.seen: List[Any] = []
+
+    def __call__(self, args: Any) -> None:
+        self.seen.append(args)
+
+    def messages(self) -> List[str]:
+        return [str(args.err_msg) for args in self.seen]
+
+
+@pytest.fixture
+def unraisables(monkeypatch: pytest.MonkeyPatch) -> Unraisables:
+    captured = Unraisables()
+    monkeypatch.setattr(sys, "unraisablehook", captured)
+    return captured
+
+
+@pytest.fixture(autouse=True)
+def every_callback_released() -> Iterator[None]:
+    """After each test: close the loops it left open, collect garbage, run the deferred
+    releases, and check that the library ran the destroy function of every callback."""
+    before = set(_core.registry.keys())
+    yield
+    for open_loop in list(_core._live_loops):
+        open_loop.close()
+    for _ in range(3):
+        gc.collect()
+        mvvm.release_pending()
+    leaked = set(_core.registry.keys()) - before
+    assert not leaked, "callbacks never destroyed: %r" % [_core.registry.get(k).what for k in leaked]

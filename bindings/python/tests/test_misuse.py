@@ -1,0 +1,355 @@
+"""Ownership and misuse: close, context managers, garbage collection, parents kept alive,
+closed loops, wrong types, unknown names, bad strings; errors carry the library's message."""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import subprocess
+import sys
+import textwrap
+from typing import Any, List
+
+import pytest
+
+import mvvm
+from mvvm import _core
+from mvvm._lib import Event, lib
+from conftest import Unraisables
+
+
+def is_released(handle: int) -> bool:
+    name = ctypes.c_char_p()
+    try:
+        lib.mvvm_class_name(handle, ctypes.byref(name))
+    except mvvm.InvalidHandleError:
+        return True
+    return False
+
+
+# --- close, with, garbage collection ------------------------------------------------------------
+
+
+def test_close_releases_once_and_use_after_close_raises(loop: mvvm.Loop) -> None:
+    counter = mvvm.Counter(loop)
+    handle = counter.handle
+    counter.close()
+    assert counter.closed and is_released(handle)
+    counter.close()  # a no-op
+    for use in (lambda: counter.count, counter.increment, lambda: counter.get("count"), counter.describe,
+                counter.snapshot, lambda: counter.subscribe(None, print), lambda: counter.send("increment"),
+                lambda: counter.handle, lambda: counter.class_name):
+        with pytest.raises(mvvm.ClosedError) as raised:
+            use()
+        assert "Counter is closed" in str(raised.value)
+        assert isinstance(raised.value, mvvm.InvalidHandleError)
+    vm = mvvm.SignUpViewModel(loop)
+    vm.close()
+    with pytest.raises(mvvm.ClosedError):
+        vm.user_id = "abcdef"
+    assert repr(vm) == "<mvvm.SignUpViewModel closed>"
+
+
+def test_context_managers_close(recorder: Any) -> None:
+    with mvvm.Loop.virtual() as loop:
+        with mvvm.StopWatch(loop) as watch:
+            handle = watch.handle
+            watch.start()
+        assert watch.closed and is_released(handle)
+    assert loop.closed
+    with pytest.raises(mvvm.ClosedError):
+        loop.advance(1)
+    loop.close()
+
+
+def test_garbage_collection_releases_the_handle(loop: mvvm.Loop) -> None:
+    handles = []
+    for _ in range(100):
+        handles.append(mvvm.StopWatchViewModel(loop).handle)  # dropped at once
+    gc.collect()
+    assert all(is_released(h) for h in handles)
+
+
+def test_children_keep_their_parent_and_view_models_their_models(loop: mvvm.Loop) -> None:
+    display = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 5)).display
+    parent = display._refs[0]
+    parent_handle, timer_handle = parent.handle, parent.timer.handle
+    del parent
+    gc.collect()
+    assert not is_released(parent_handle) and not is_released(timer_handle)
+    assert display.remaining_time == 5
+    del display
+    gc.collect()
+    assert is_released(parent_handle) and is_released(timer_handle)
+
+    vm = mvvm.CounterViewModel(loop, mvvm.Counter(loop))
+    gc.collect()
+    vm.increment()
+    assert vm.model is not None and vm.model.count == 1
+
+    orphan = mvvm.Counter(mvvm.Loop.virtual())  # the only reference to the loop is the object's
+    gc.collect()
+    orphan.increment()
+    assert orphan.count == 1 and not orphan.loop.closed
+
+
+def test_closing_a_parent_closes_its_attribute_children_not_the_handed_out_ones(loop: mvvm.Loop) -> None:
+    timer = mvvm.CountDownTimer(loop, 5)
+    vm = mvvm.TimerViewModel(loop, timer)
+    player = vm.player
+    own = vm.child("player")
+    vm.close()
+    assert player.closed
+    with pytest.raises(mvvm.ClosedError):
+        player.tapped("start")
+    own.tapped("start")  # its handle keeps the view model alive in the library
+    loop.advance(0)
+    assert timer.is_doing is True and own.is_play_timer is True
+    assert not timer.closed
+
+
+def test_a_finalizer_inside_a_callback_defers_its_release(loop: mvvm.Loop) -> None:
+    counter = mvvm.Counter(loop)
+    made: List[int] = []
+
+    def make_and_drop(name: str, value: Any) -> None:
+        made.append(mvvm.Counter(loop).handle)  # garbage at once, inside the callback
+
+    counter.subscribe("count", make_and_drop)
+    counter.increment()
+    assert len(made) == 1 and not is_released(made[0])  # deferred
+    assert len(_core._pending) == 1
+    assert counter.count == 1  # the next call from outside a callback releases it
+    assert is_released(made[0]) and len(_core._pending) == 0
+
+
+def test_objects_left_open_at_exit_are_released_cleanly() -> None:
+    program = textwrap.dedent("""
+        import mvvm
+        loops = [mvvm.Loop.virtual(), mvvm.Loop.manual(), mvvm.Loop.thread()]
+        keep = []
+        for loop in loops:
+            vm = mvvm.StopWatchViewModel(loop)
+            vm.subscribe(None, lambda name, value: keep.append(value))
+            vm.main_action()
+            form = mvvm.SignUpViewModel(loop, service=keep.append)  # requests never answered
+            form.user_id, form.password, form.confirm_password, form.agreed = "abcdef", "12345678", "12345678", True
+            form.sign_up_tapped()
+            keep.extend([vm, form, mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 3)).display])
+        loops[0].advance(100)
+        loops[1].run_for(30)
+        print("done", len(keep) > 10)
+    """)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "done True", "")
+
+
+# --- loops --------------------------------------------------------------------------------------
+
+
+def test_a_closed_loop_makes_its_objects_raise_loop_released() -> None:
+    loop = mvvm.Loop.virtual()
+    counter = mvvm.Counter(loop)
+    subscription = counter.subscribe("count", lambda n, v: None)
+    loop.close()
+    loop.close()
+    assert not subscription.active
+    with pytest.raises(mvvm.LoopReleasedError) as raised:
+        counter.increment()
+    assert raised.value.status == mvvm.Status.ERR_LOOP_RELEASED and raised.value.message
+    with pytest.raises(mvvm.LoopReleasedError):
+        _ = counter.count
+    with pytest.raises(mvvm.LoopReleasedError):
+        counter.snapshot()
+    with pytest.raises(mvvm.ClosedError):
+        mvvm.Counter(loop)
+    counter.close()  # still allowed
+
+
+def test_loop_calls_of_the_wrong_kind_and_bad_times() -> None:
+    with mvvm.Loop.virtual() as virtual, mvvm.Loop.manual() as manual:
+        assert (virtual.kind, manual.kind) == (mvvm.LoopKind.VIRTUAL, mvvm.LoopKind.MANUAL)
+        with pytest.raises(mvvm.WrongLoopKindError):
+            virtual.dispatch()
+        with pytest.raises(mvvm.WrongLoopKindError):
+            virtual.fileno()
+        with pytest.raises(mvvm.WrongLoopKindError):
+            manual.advance(10)
+        with pytest.raises(mvvm.InvalidArgumentError):
+            virtual.advance(-1)
+        with pytest.raises(mvvm.InvalidArgumentError):
+            manual.run_for(-1)
+        with pytest.raises(TypeError):
+            virtual.advance(1.5)  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            virtual.advance(True)
+        assert manual.fileno() >= 0
+        assert manual.dispatch() == 0
+        assert virtual.next_timeout() is None and virtual.now() == 0
+        watch = mvvm.StopWatch(virtual)
+        watch.start()
+        assert virtual.next_timeout() == 10
+        virtual.advance(4)
+        assert (virtual.next_timeout(), virtual.now()) == (6, 4)
+        with pytest.raises(ValueError):
+            mvvm.Loop(7)
+
+
+def test_dispatching_from_a_callback_of_the_same_loop_is_refused(loop: mvvm.Loop, unraisables: Unraisables) -> None:
+    watch = mvvm.StopWatch(loop)
+    errors: List[BaseException] = []
+
+    def advance_inside(name: str, value: Any) -> None:
+        try:
+            loop.advance(10)
+        except mvvm.MvvmError as error:
+            errors.append(error)
+
+    watch.subscribe("time_ms", advance_inside)
+    watch.start()
+    loop.advance(10)
+    assert len(errors) == 1 and isinstance(errors[0], mvvm.InvalidArgumentError)
+    assert watch.time_ms == 10
+
+
+# --- types and names ----------------------------------------------------------------------------
+
+
+def test_values_of_the_wrong_type_raise_before_c(loop: mvvm.Loop) -> None:
+    vm = mvvm.SignUpViewModel(loop)
+    for assign in (lambda: setattr(vm, "agreed", 1), lambda: setattr(vm, "agreed", "yes"),
+                   lambda: setattr(vm, "user_id", None), lambda: setattr(vm, "user_id", b"bytes"),
+                   lambda: setattr(vm, "user_id", 42), lambda: vm.set("agreed", "true"), lambda: vm.set("user_id", 1.5)):
+        with pytest.raises(mvvm.TypeMismatchError) as raised:
+            assign()
+        assert isinstance(raised.value, TypeError) and raised.value.function is None
+    assert vm.snapshot()["agreed"] is False and vm.user_id == ""
+    with pytest.raises(TypeError):
+        mvvm.CountDownTimer(loop, "5")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        mvvm.Counter("not a loop")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        mvvm.TimerViewModel(loop, 5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        mvvm.DisplayViewModel(loop)  # only a child
+    with pytest.raises(mvvm.InvalidArgumentError):
+        mvvm.CountDownTimer(loop, 2**63)
+    with pytest.raises(mvvm.InvalidArgumentError):
+        mvvm.RandomCounter(loop, -1)
+
+
+def test_the_library_refuses_what_only_it_can_check(loop: mvvm.Loop) -> None:
+    with pytest.raises(mvvm.InvalidArgumentError) as zero:
+        mvvm.CountDownTimer(loop, 0)
+    assert zero.value.function == "mvvm_count_down_timer_new" and zero.value.message
+    counter = mvvm.Counter(loop)
+    with pytest.raises(mvvm.WrongTypeError) as wrong:
+        mvvm.TimerViewModel(loop, counter)  # type: ignore[arg-type]
+    assert isinstance(wrong.value, TypeError) and wrong.value.status == mvvm.Status.ERR_WRONG_TYPE
+    with mvvm.Loop.virtual() as other:
+        with pytest.raises(mvvm.InvalidArgumentError):
+            mvvm.CounterViewModel(loop, mvvm.Counter(other))
+    with pytest.raises(mvvm.WrongTypeError):
+        mvvm.CounterViewModel(loop, mvvm.StopWatch(loop))  # type: ignore[arg-type]
+    player = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 3)).player
+    with pytest.raises(mvvm.InvalidArgumentError):
+        player.tapped("jump")
+    with pytest.raises(mvvm.TypeMismatchError):
+        player.send("tapped")  # the argument is missing
+    with pytest.raises(mvvm.TypeMismatchError):
+        player.send("tapped", 3)
+    with pytest.raises(mvvm.TypeMismatchError):
+        counter.send("increment", "extra")
+    with pytest.raises(mvvm.TypeMismatchError):
+        _core._get_generic(counter.handle, b"count", "bool", "count")  # get_bool on an int property
+    assert counter.count == 0
+
+
+def test_outputs_are_read_only(loop: mvvm.Loop) -> None:
+    timer = mvvm.CountDownTimer(loop, 5)
+    with pytest.raises(mvvm.ReadOnlyError) as raised:
+        timer.count = 3  # type: ignore[misc]
+    assert isinstance(raised.value, AttributeError) and "count" in str(raised.value)
+    with pytest.raises(AttributeError):
+        timer.count = 3  # type: ignore[misc]
+    with pytest.raises(mvvm.ReadOnlyError) as library:
+        timer.set("count", 3)  # the library's own refusal
+    assert library.value.function == "mvvm_set_int" and library.value.message
+    vm = mvvm.TimerViewModel(loop, timer)
+    with pytest.raises(AttributeError):
+        vm.display = None  # type: ignore[assignment]
+    with pytest.raises(AttributeError):
+        vm.is_show_alret = True  # type: ignore[attr-defined]  # a typo is not silently a new attribute
+    assert timer.count == 0
+
+
+def test_unknown_names_raise_with_the_library_message(loop: mvvm.Loop) -> None:
+    counter = mvvm.Counter(loop)
+    for use, function in ((lambda: counter.get("nope"), "mvvm_get_bool"), (lambda: counter.set("nope", 1), "mvvm_set_int"),
+                          (lambda: counter.send("nope"), "mvvm_send"), (lambda: counter.child("nope"), "mvvm_child"),
+                          (lambda: counter.subscribe("nope", print), "mvvm_subscribe")):
+        with pytest.raises(mvvm.UnknownNameError) as raised:
+            use()
+        assert raised.value.function == function
+        assert "nope" in raised.value.message
+        assert isinstance(raised.value, LookupError)
+
+
+def test_strings_python_cannot_give_as_utf8_raise_clearly(loop: mvvm.Loop) -> None:
+    vm = mvvm.SignUpViewModel(loop)
+    with pytest.raises(mvvm.InvalidArgumentError) as surrogate:
+        vm.user_id = "ab\ud800cd"
+    assert isinstance(surrogate.value, ValueError)
+    assert "index 2" in str(surrogate.value) and "surrogate" in str(surrogate.value)
+    with pytest.raises(mvvm.InvalidArgumentError) as nul:
+        vm.user_id = "ab\x00cd"
+    assert "NUL" in str(nul.value)
+    welcome = mvvm.WelcomeViewModel(loop)
+    for use in (lambda: welcome.tap_button("\udcff"), lambda: welcome.send("tap_button", "\udcff"),
+                lambda: vm.get("\ud800"), lambda: vm.set("user_id", "\ud800"), lambda: vm.subscribe("\ud800", print),
+                lambda: vm.send("sign_up\ud800")):
+        with pytest.raises(mvvm.InvalidArgumentError):
+            use()
+    assert vm.user_id == ""
+
+
+def test_invalid_utf8_from_c_is_an_error_not_a_crash(loop: mvvm.Loop, unraisables: Unraisables) -> None:
+    with pytest.raises(mvvm.InternalError):
+        _core._decode(b"\xff\xfe", "a string")
+    value = mvvm._lib.Value(type=4, string=b"\xc3")
+    with pytest.raises(mvvm.InternalError):
+        _core._value_from_c(value, "a value")
+    # An event with invalid UTF-8, through the real trampoline: reported, never raised into C.
+    seen: List[Any] = []
+    key = _core.registry.add(_core._Entry(lambda n, v: seen.append(v), "a forged event"))
+    try:
+        event = Event(kind=1, name=b"name", value=mvvm._lib.Value(type=4, string=b"\xff"))
+        _core._EVENT_TRAMPOLINE(1, ctypes.pointer(event), key)
+        event = Event(kind=1, name=b"name", value=mvvm._lib.Value(type=4, string="fine é".encode()))
+        _core._EVENT_TRAMPOLINE(1, ctypes.pointer(event), key)
+    finally:
+        _core.registry.pop(key)
+    assert seen == ["fine é"]
+    assert [r.exc_type for r in unraisables.seen] == [mvvm.InternalError]
+
+
+def test_errors_carry_status_and_names_as_the_library_does() -> None:
+    lib.mvvm_status_name.restype  # declared once in the table
+    for status in mvvm.Status:
+        assert lib.mvvm_status_name(int(status)).decode() == "MVVM_" + status.name
+        if status:
+            error = mvvm._errors.error_for_status(int(status), "message", "mvvm_x")
+            assert error.status == status and error.status_name == "MVVM_" + status.name
+            assert str(error) == "mvvm_x: message [MVVM_%s]" % status.name
+    assert type(mvvm._errors.error_for_status(99, "m")) is mvvm.MvvmError
+    handle = ctypes.c_uint64()
+    with pytest.raises(mvvm.InvalidHandleError) as forged:
+        lib.mvvm_counter_increment(0x1234567)
+    assert forged.value.message and forged.value.function == "mvvm_counter_increment"
+    with mvvm.Loop.virtual() as loop:
+        with pytest.raises(mvvm.WrongTypeError):
+            lib.mvvm_counter_increment(loop.handle)  # a loop is not a counter
+        lib.mvvm_counter_new(loop.handle, ctypes.byref(handle))
+        lib.mvvm_release(handle.value)
+        with pytest.raises(mvvm.InvalidHandleError):
+            lib.mvvm_release(handle.value)  # stale
