@@ -43,26 +43,21 @@ func resolveObject(_ handle: mvvm_handle, _ role: String = "the object") throws(
     try table.resolve(handle, as: ExportedObject.self, expecting: .object, role)
 }
 
-/// Runs `body` on the object's loop, as one operation whose changes are announced before it returns.
-func withObject<T>(_ handle: mvvm_handle, _ body: (ExportedObject) throws(ExportError) -> T) throws(ExportError) -> T {
+/// Runs `body` on the object's loop, as one operation whose changes are announced before it
+/// returns; the typed calls also name the class the object must be of.
+func withObject<T>(_ handle: mvvm_handle, of expected: ExportedClass? = nil,
+                   _ body: (ExportedObject) throws(ExportError) -> T) throws(ExportError) -> T {
     let object = try resolveObject(handle)
+    if let expected, object.exportedClass !== expected {
+        throw ExportError(MVVM_ERR_WRONG_TYPE,
+                          "\(HandleTable.describe(handle)) is a \(object.exportedClass.name.string), not a \(expected.name.string)")
+    }
     return try object.context.operation { () throws(ExportError) -> T in
         guard !object.isReleased else {
             throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) was released")
         }
         return try body(object)
     }
-}
-
-/// `withObject`, also checking the object is of `expected` class (the typed calls).
-func withObject<T>(_ handle: mvvm_handle, of expected: ExportedClass,
-                   _ body: (ExportedObject) throws(ExportError) -> T) throws(ExportError) -> T {
-    let object = try resolveObject(handle)
-    guard object.exportedClass === expected else {
-        throw ExportError(MVVM_ERR_WRONG_TYPE,
-                          "\(HandleTable.describe(handle)) is a \(object.exportedClass.name.string), not a \(expected.name.string)")
-    }
-    return try withObject(handle, body)
 }
 
 func loopError(_ error: LoopError) -> ExportError {
@@ -322,10 +317,7 @@ public func mvvm_release(_ handle: mvvm_handle) -> mvvm_status {
             context.release()
         case let object as ExportedObject:
             // Not an operation: an object of a released loop must still be releasable.
-            object.context.loop.perform {
-                object.release()
-                object.context.flush()
-            }
+            object.context.loop.perform { object.release() }
         case let subscription as Subscription:
             try unsubscribe(subscription)
         case let request as Request:

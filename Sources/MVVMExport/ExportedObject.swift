@@ -53,16 +53,15 @@ final class LoopContext: Handled, @unchecked Sendable {
     }
 
     /// Releasing the loop: its objects end their subscriptions and refuse further calls, then
-    /// the loop stops. Returns what must be let go of outside the lock.
+    /// the loop stops.
     func release() {
-        let detached: [ExportedObject] = loop.perform {
+        loop.perform {
             isReleased = true
-            let all = Array(objects.values)
+            let detached = objects.values
             objects = [:]
             dirty = []
-            return all
+            for object in detached { object.detach() }
         }
-        loop.perform { for object in detached { object.detach() } }
         turnObserver = nil
         loop.stop()
     }
