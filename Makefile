@@ -5,7 +5,7 @@ SWIFT ?= swift
 SYSTEM_PACKAGES := libffi-dev valgrind
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build lib test test-swift test-c demo clean
+.PHONY: all deps build build-dir lib test test-swift test-c test-views demo clean
 
 all: build
 
@@ -31,9 +31,13 @@ test-c: lib
 	bash Tests/C/run_c_tests.sh $(BIN) | tee build/c-tests.log; exit $${PIPESTATUS[0]}
 	bash Tests/C/run_c_tests.sh $(BIN) --valgrind | tee build/c-tests-valgrind.log; exit $${PIPESTATUS[0]}
 
+test-views: lib
+	bash examples/c/test_view.sh $(BIN) | tee build/c-view.log; exit $${PIPESTATUS[0]}
+
 # Every suite, then one closing line that sums them.
-test: build-dir test-swift test-c
-	@bash Tests/summarize.sh build/swift-test.log build/header-check.log build/c-tests.log build/c-tests-valgrind.log
+test: build-dir test-swift test-c test-views
+	@bash Tests/summarize.sh build/swift-test.log build/header-check.log build/c-tests.log build/c-tests-valgrind.log \
+	    build/c-view.log
 
 build-dir:
 	@mkdir -p build

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds the terminal view and checks its transcript of examples/c/demo.script, exactly.
+# Usage: examples/c/test_view.sh LIBDIR   (the folder holding libmvvm.so)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+libdir=$(cd "${1:?usage: test_view.sh LIBDIR}" && pwd)
+mkdir -p build
+cc -std=c11 -Wall -Wextra -Werror -pedantic examples/c/mvvm_view.c -Iinclude -L"$libdir" -lmvvm \
+    -Wl,-rpath,"$libdir" -o build/mvvm_view
+passed=0 failed=0
+if ./build/mvvm_view --script examples/c/demo.script | diff -u examples/c/demo.expected - ; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAILED: the transcript of demo.script differs (above)"
+fi
+# The same session given as arguments rather than a file gives the same transcript.
+mapfile -t actions < <(sed 's/#.*//' examples/c/demo.script | xargs -n1)
+if ./build/mvvm_view --script "${actions[@]}" | diff -q examples/c/demo.expected - >/dev/null; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAILED: the script given as arguments gives another transcript"
+fi
+# An unknown action is refused with a message and a failure status.
+if ! ./build/mvvm_view --script jump >/dev/null 2>build/mvvm_view.err && grep -q 'unknown action "jump"' build/mvvm_view.err; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAILED: an unknown action was not refused"
+fi
+echo "c-view: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
