@@ -10,6 +10,7 @@ final class LoopContext: Handled, @unchecked Sendable {
     private var objects: [ObjectIdentifier: ExportedObject] = [:]
     private var dirty: [ExportedObject] = []
     private var turnObserver: AnyCancellable?
+    private var nextSerial: UInt64 = 0
 
     init(loop: Loop) {
         self.loop = loop
@@ -29,7 +30,11 @@ final class LoopContext: Handled, @unchecked Sendable {
         }
     }
 
-    func adopt(_ object: ExportedObject) { objects[ObjectIdentifier(object)] = object }
+    func adopt(_ object: ExportedObject) {
+        nextSerial += 1
+        object.serial = nextSerial
+        objects[ObjectIdentifier(object)] = object
+    }
 
     func forget(_ object: ExportedObject) { objects[ObjectIdentifier(object)] = nil }
 
@@ -40,11 +45,14 @@ final class LoopContext: Handled, @unchecked Sendable {
     }
 
     /// Announces every pending change; changes made by callbacks are announced too, before
-    /// this returns.
+    /// this returns. Objects announce in the order they were created: the order in which they
+    /// became dirty follows OpenCombine's subscriber sets, which are hash-ordered and differ
+    /// from run to run.
     func flush() {
         while !dirty.isEmpty {
-            let batch = dirty
+            var batch = dirty
             dirty.removeAll(keepingCapacity: true)
+            if batch.count > 1 { batch.sort { $0.serial < $1.serial } }
             for object in batch {
                 object.isDirty = false
                 object.deliverChanges()
@@ -120,6 +128,8 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// Runs when the object is released or detached from its released loop.
     private var cleanups: [() -> Void] = []
     fileprivate(set) var isDirty = false
+    /// Creation order on its loop, which orders announcements across objects.
+    fileprivate(set) var serial: UInt64 = 0
     private(set) var isReleased = false
 
     init(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext, keepAlive: [AnyObject] = []) {
