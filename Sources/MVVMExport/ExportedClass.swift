@@ -21,6 +21,9 @@ struct ExportedProperty {
     let get: (AnyObject) -> Value
     /// Bindings only; receives a value already checked to be of `type`.
     let set: ((AnyObject, Value) -> Void)?
+    /// Subscribes to the property's own publisher (its `$property`), which sends the current
+    /// value at once and then each new value as it is set.
+    let watch: (AnyObject, @escaping (Value) -> Void) -> AnyCancellable
 }
 
 struct ExportedCommand {
@@ -49,8 +52,6 @@ final class ExportedClass: @unchecked Sendable {
     let commands: [ExportedCommand]
     let signals: [ExportedSignal]
     let children: [ExportedChild]
-    /// The target's change signal: fires before any of its properties changes.
-    let willChange: ((AnyObject) -> AnyPublisher<Void, Never>)?
     /// Connects the target's signals to `emit(signal index, payload)`.
     let connectSignals: ((AnyObject, @escaping (Int, Value) -> Void) -> [AnyCancellable])?
 
@@ -60,7 +61,6 @@ final class ExportedClass: @unchecked Sendable {
         commands = builder.commands
         signals = builder.signals
         children = builder.children
-        willChange = builder.willChange.map { watch in { watch(unsafeDowncast($0, to: Target.self)) } }
         connectSignals = builder.connectSignals.map { connect in
             { target, emit in connect(unsafeDowncast(target, to: Target.self), emit) }
         }
@@ -137,27 +137,47 @@ struct ClassBuilder<Target: AnyObject> {
     var commands: [ExportedCommand] = []
     var signals: [ExportedSignal] = []
     var children: [ExportedChild] = []
-    var willChange: ((Target) -> AnyPublisher<Void, Never>)?
     var connectSignals: ((Target, @escaping (Int, Value) -> Void) -> [AnyCancellable])?
 
     init(_ name: String) { self.name = name }
 
     private static func target(_ object: AnyObject) -> Target { unsafeDowncast(object, to: Target.self) }
 
-    mutating func bool(_ name: String, _ get: @escaping (Target) -> Bool, set: ((Target, Bool) -> Void)? = nil) {
+    /// A property read with `get`, watched through `publisher` (its `$property`), and, for a
+    /// binding, written with `set`; `value` and `unwrap` convert to and from the C value.
+    private mutating func property<Output, P: Publisher>(
+        _ name: String, _ type: ValueType, _ get: @escaping (Target) -> Output, _ publisher: @escaping (Target) -> P,
+        set: ((Target, Output) -> Void)?, value: @escaping (Output) -> Value, unwrap: @escaping (Value) -> Output?
+    ) where P.Output == Output, P.Failure == Never {
         properties.append(ExportedProperty(
-            name: CName(name), type: .bool, get: { .bool(get(Self.target($0))) },
-            set: set.map { set in { object, value in if case let .bool(flag) = value { set(Self.target(object), flag) } } }))
+            name: CName(name), type: type,
+            get: { value(get(Self.target($0))) },
+            set: set.map { set in { object, new in if let new = unwrap(new) { set(Self.target(object), new) } } },
+            watch: { object, changed in publisher(Self.target(object)).sink { changed(value($0)) } }))
     }
 
-    mutating func int(_ name: String, _ get: @escaping (Target) -> Int64) {
-        properties.append(ExportedProperty(name: CName(name), type: .int, get: { .int(get(Self.target($0))) }, set: nil))
+    mutating func bool<P: Publisher>(_ name: String, _ get: @escaping (Target) -> Bool, _ publisher: @escaping (Target) -> P,
+                                     set: ((Target, Bool) -> Void)? = nil) where P.Output == Bool, P.Failure == Never {
+        property(name, .bool, get, publisher, set: set, value: Value.bool) {
+            if case let .bool(flag) = $0 { return flag } else { return nil }
+        }
     }
 
-    mutating func string(_ name: String, _ get: @escaping (Target) -> String, set: ((Target, String) -> Void)? = nil) {
-        properties.append(ExportedProperty(
-            name: CName(name), type: .string, get: { .string(get(Self.target($0))) },
-            set: set.map { set in { object, value in if case let .string(text) = value { set(Self.target(object), text) } } }))
+    mutating func int<P: Publisher>(_ name: String, _ get: @escaping (Target) -> Int, _ publisher: @escaping (Target) -> P)
+    where P.Output == Int, P.Failure == Never {
+        property(name, .int, get, publisher, set: nil, value: { .int(Int64($0)) }) { _ in nil }
+    }
+
+    mutating func int<P: Publisher>(_ name: String, _ get: @escaping (Target) -> Int64, _ publisher: @escaping (Target) -> P)
+    where P.Output == Int64, P.Failure == Never {
+        property(name, .int, get, publisher, set: nil, value: Value.int) { _ in nil }
+    }
+
+    mutating func string<P: Publisher>(_ name: String, _ get: @escaping (Target) -> String, _ publisher: @escaping (Target) -> P,
+                                       set: ((Target, String) -> Void)? = nil) where P.Output == String, P.Failure == Never {
+        property(name, .string, get, publisher, set: set, value: Value.string) {
+            if case let .string(text) = $0 { return text } else { return nil }
+        }
     }
 
     mutating func command(_ name: String, _ run: @escaping (Target) -> Void) {
@@ -180,12 +200,5 @@ struct ClassBuilder<Target: AnyObject> {
     mutating func child<Child: AnyObject>(_ name: String, _ exportedClass: @escaping @autoclosure () -> ExportedClass,
                                           _ make: @escaping (Target) -> Child) {
         children.append(ExportedChild(name: CName(name), exportedClass: exportedClass) { make(Self.target($0)) })
-    }
-}
-
-extension ClassBuilder where Target: ObservableObject, Target.ObjectWillChangePublisher.Failure == Never {
-    /// Watches the target's `objectWillChange`, read once: OpenCombine finds it by reflection.
-    mutating func watchObjectWillChange() {
-        willChange = { $0.objectWillChange.map { _ in () }.eraseToAnyPublisher() }
     }
 }

@@ -119,10 +119,13 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// What must outlive this handle: the parent of a child view model, a host service.
     private let keepAlive: [AnyObject]
     private var subscriptions: [Subscription] = []
-    /// The values last announced, per property; refreshed while anyone subscribes.
-    private var announced: [Value] = []
-    /// Bumped at each announcement, so a callback's nested announcement supersedes an outer one.
-    private var announcementStamps: [UInt64] = []
+    /// Per property, from the first subscription that selects it: the subscription to its own
+    /// publisher, the value last announced, the newest value set since, and a stamp bumped at
+    /// each announcement so a callback's nested announcement supersedes an outer one.
+    private var watchers: [AnyCancellable?]
+    private var announced: [Value?]
+    private var latest: [Value?]
+    private var announcementStamps: [UInt64]
     private var pendingSignals: [(index: Int, payload: Value)] = []
     private var connections: [AnyCancellable] = []
     /// Runs when the object is released or detached from its released loop.
@@ -137,19 +140,18 @@ final class ExportedObject: Handled, @unchecked Sendable {
         self.target = target
         self.context = context
         self.keepAlive = keepAlive
+        let count = exportedClass.properties.count
+        watchers = Array(repeating: nil, count: count)
+        announced = Array(repeating: nil, count: count)
+        latest = Array(repeating: nil, count: count)
+        announcementStamps = Array(repeating: 0, count: count)
         super.init(kind: .object)
     }
 
-    /// Registers the object under a new handle and connects its change signal; on its loop.
+    /// Registers the object under a new handle and connects its signals; on its loop.
     static func register(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext,
                          keepAlive: [AnyObject] = []) -> ExportedObject {
         let object = ExportedObject(exportedClass, target: target, context: context, keepAlive: keepAlive)
-        if let willChange = exportedClass.willChange {
-            object.connections.append(willChange(target).sink { [unowned object] in
-                // Only objects someone listens to need their changes worked out.
-                if !object.subscriptions.isEmpty { object.context.markDirty(object) }
-            })
-        }
         if let connect = exportedClass.connectSignals {
             object.connections += connect(target) { [unowned object] index, payload in
                 guard !object.subscriptions.isEmpty else { return }
@@ -165,12 +167,27 @@ final class ExportedObject: Handled, @unchecked Sendable {
     func addCleanup(_ cleanup: @escaping () -> Void) { cleanups.append(cleanup) }
 
     func subscribe(_ subscription: Subscription) {
-        if subscriptions.isEmpty {
-            announced = exportedClass.properties.map { $0.get(target) }
-            announcementStamps = Array(repeating: 0, count: announced.count)
+        switch subscription.selector {
+        case let .property(index)?: watch(index)
+        case .signal?: break
+        case nil: exportedClass.properties.indices.forEach(watch)
         }
         subscription.object = self
         subscriptions.append(subscription)
+    }
+
+    /// Watches a property from now on: only properties someone subscribed to cost anything.
+    private func watch(_ index: Int) {
+        guard watchers[index] == nil else { return }
+        // The publisher sends the current value at once: that is the value already announced.
+        watchers[index] = exportedClass.properties[index].watch(target) { [unowned self] value in
+            if announced[index] == nil {
+                announced[index] = value
+            } else {
+                latest[index] = value
+                context.markDirty(self)
+            }
+        }
     }
 
     func unsubscribe(_ subscription: Subscription) {
@@ -178,21 +195,24 @@ final class ExportedObject: Handled, @unchecked Sendable {
         subscription.end()
     }
 
-    /// Announces each property whose value differs from the last announced one, then each
-    /// pending signal, to the subscribers in the order they subscribed.
+    /// Announces each property whose newest value differs from the last announced one, then
+    /// each pending signal, to the subscribers in the order they subscribed. The newest value is
+    /// what the property's publisher last sent: by now the operation has stored it.
     func deliverChanges() {
-        guard !isReleased, !subscriptions.isEmpty else {
-            pendingSignals = []
-            return
-        }
+        guard !isReleased else { return }
         var changed: [(index: Int, stamp: UInt64)] = []
-        for (index, property) in exportedClass.properties.enumerated() {
-            let value = property.get(target)
+        for index in latest.indices {
+            guard let value = latest[index] else { continue }
+            latest[index] = nil
             if value != announced[index] {
                 announced[index] = value
                 announcementStamps[index] &+= 1
                 changed.append((index, announcementStamps[index]))
             }
+        }
+        guard !subscriptions.isEmpty else {
+            pendingSignals = []
+            return
         }
         let signals = pendingSignals
         pendingSignals = []
@@ -200,7 +220,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
             // A callback may already have caused a newer announcement of this property.
             guard !isReleased, announcementStamps[index] == stamp else { continue }
             announce(.property(index), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[index].name,
-                     value: announced[index])
+                     value: announced[index]!)
         }
         for signal in signals where !isReleased {
             announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL, name: exportedClass.signals[signal.index].name,
@@ -222,6 +242,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         guard !isReleased else { return }
         isReleased = true
         connections = []
+        watchers = []
         let ending = subscriptions
         subscriptions = []
         for subscription in ending { subscription.end() }
