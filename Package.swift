@@ -45,6 +45,12 @@ let package = Package(
                            .product(name: "OpenCombine", package: "OpenCombine")],
             path: "examples/swift"
         ),
+        // The Swift-native baseline of the benchmarks (make bench).
+        .executableTarget(
+            name: "mvvm-bench",
+            dependencies: ["MVVMViewModels", .product(name: "OpenCombine", package: "OpenCombine")],
+            path: "Tests/bench/swift"
+        ),
         .testTarget(
             name: "MVVMCoreTests",
             dependencies: ["MVVMRuntime", "MVVMModels", "MVVMViewModels",

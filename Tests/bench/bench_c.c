@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mvvm.h"
 
@@ -139,8 +140,42 @@ static void stopwatch_ticks(int n) {
     must(mvvm_release(vm), "release");
 }
 
+static long rss_kib(void) {
+    long pages = 0, resident = 0;
+    FILE *statm = fopen("/proc/self/statm", "r");
+    if (!statm || fscanf(statm, "%ld %ld", &pages, &resident) != 2) { fprintf(stderr, "no statm\n"); exit(1); }
+    fclose(statm);
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* Memory and set-up cost of many live view models, and whether they slow one change down. */
+static void population(int live) {
+    mvvm_handle loop, *vms = malloc(sizeof(mvvm_handle) * (size_t)live);
+    must(mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop), "loop");
+    round_trip(loop, 2000, 1, "c_round_trip_alone");
+    long before = rss_kib();
+    deliveries = 0;
+    int64_t start = now_ns();
+    for (int i = 0; i < live; i++) {
+        mvvm_handle subscription;
+        must(mvvm_sign_up_view_model_new(loop, &vms[i]), "new");
+        must(mvvm_subscribe(vms[i], "is_sign_up_enabled", count_delivery, NULL, NULL, &subscription), "subscribe");
+    }
+    deliveries = live;
+    report("c_create_live_sign_up", now_ns() - start, live);
+    printf("c_memory_per_live_sign_up_bytes %.1f %d\n", (double)(rss_kib() - before) * 1024.0 / live, live);
+    round_trip(loop, 2000, 1, "c_round_trip_among_100k");
+    for (int i = 0; i < live; i++) must(mvvm_release(vms[i]), "release");
+    must(mvvm_release(loop), "release loop");
+    free(vms);
+}
+
 int main(int argc, char **argv) {
     int reps = argc > 1 ? atoi(argv[1]) : 7, n = argc > 2 ? atoi(argv[2]) : 20000;
+    if (argc > 3 && strcmp(argv[3], "population") == 0) {
+        for (int r = 0; r < reps; r++) population(100000);
+        return 0;
+    }
     mvvm_handle loop;
     must(mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop), "loop");
     for (int r = 0; r < reps; r++) {
