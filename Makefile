@@ -32,18 +32,26 @@ test-c: lib
 	bash Tests/C/run_c_tests.sh $(BIN) --valgrind | tee build/c-tests-valgrind.log; exit $${PIPESTATUS[0]}
 
 test-views: lib
-	bash examples/c/test_view.sh $(BIN) | tee build/c-view.log; exit $${PIPESTATUS[0]}
+	bash examples/test_views.sh $(BIN) | tee build/views.log; exit $${PIPESTATUS[0]}
 
 # Every suite, then one closing line that sums them.
 test: build-dir test-swift test-c test-views
 	@bash Tests/summarize.sh build/swift-test.log build/header-check.log build/c-tests.log build/c-tests-valgrind.log \
-	    build/c-view.log
+	    build/views.log
 
 build-dir:
 	@mkdir -p build
 
-demo: deps
-	$(SWIFT) run -q mvvm-swift-demo
+# The C view and the Python view over the same catalog, each a scripted session on a virtual loop.
+demo: lib build-dir
+	@cc -std=c11 examples/c/mvvm_view.c -Iinclude -L$(BIN) -lmvvm -Wl,-rpath,$(BIN) -o build/mvvm_view
+	@echo "== The C terminal view (examples/c/mvvm_view.c) running examples/c/demo.script =="
+	@./build/mvvm_view --script examples/c/demo.script
+	@echo
+	@echo "== The Python console view (examples/python/console_view.py) =="
+	@MVVM_LIBRARY=$(BIN)/libmvvm.so PYTHONPATH=bindings/python python3 examples/python/console_view.py
+	@echo
+	@echo "(Interactive: ./build/mvvm_view; the Swift view models without C: swift run mvvm-swift-demo)"
 
 clean:
 	rm -rf .build build

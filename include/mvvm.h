@@ -290,7 +290,8 @@ mvvm_status mvvm_release(mvvm_handle handle);
  *   a change caused by time on the thread that runs the loop.
  * - Subscribers are notified in the order they subscribed. Within one operation, objects
  *   announce in the order their handles were made, each object's properties in the order
- *   mvvm_describe() lists them, then its signals in the order they were emitted.
+ *   mvvm_describe() lists them, then its signals in that order too (one signal emitted twice
+ *   is delivered twice, in the order of emission).
  * - `destroy_fn_or_null(user_data)` runs exactly once, when the subscription ends: by
  *   mvvm_unsubscribe(), mvvm_release() of it, of its object or of the object's loop. It also
  *   runs, before this returns, when subscribing fails after checking `callback`.

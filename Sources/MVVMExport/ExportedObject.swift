@@ -214,7 +214,11 @@ final class ExportedObject: Handled, @unchecked Sendable {
             pendingSignals = []
             return
         }
-        let signals = pendingSignals
+        // Different signals of one operation come in the order the class lists them: the order
+        // they were emitted in follows OpenCombine's hash-ordered subscriber sets.
+        let signals = pendingSignals.enumerated()
+            .sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }
+            .map(\.element)
         pendingSignals = []
         for (index, stamp) in changed {
             // A callback may already have caused a newer announcement of this property.

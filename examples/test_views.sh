@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds the terminal view and checks its transcript of examples/c/demo.script, exactly.
-# Usage: examples/c/test_view.sh LIBDIR   (the folder holding libmvvm.so)
+# Builds the terminal view and checks its transcript of examples/c/demo.script, exactly; then
+# the Python console view's transcript.
+# Usage: examples/test_views.sh LIBDIR   (the folder holding libmvvm.so)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-libdir=$(cd "${1:?usage: test_view.sh LIBDIR}" && pwd)
+cd "$(dirname "$0")/.."
+libdir=$(cd "${1:?usage: test_views.sh LIBDIR}" && pwd)
 mkdir -p build
 cc -std=c11 -Wall -Wextra -Werror -pedantic examples/c/mvvm_view.c -Iinclude -L"$libdir" -lmvvm \
     -Wl,-rpath,"$libdir" -o build/mvvm_view
@@ -26,5 +27,12 @@ if ! ./build/mvvm_view --script jump >/dev/null 2>build/mvvm_view.err && grep -q
 else
     failed=$((failed + 1)); echo "FAILED: an unknown action was not refused"
 fi
-echo "c-view: $passed passed, $failed failed"
+# The Python console view over the same catalog, through the mvvm package only.
+if MVVM_LIBRARY="$libdir/libmvvm.so" PYTHONPATH=bindings/python python3 examples/python/console_view.py \
+        | diff -u examples/python/console_view.expected - ; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAILED: the Python console view's transcript differs (above)"
+fi
+echo "views: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
