@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+# Ruby bindings of libmvvm over Fiddle (Ruby's standard libffi binding).
+#
+#   require "mvvm"
+#
+#   Mvvm::Loop.virtual do |loop|
+#     Mvvm::SignUpViewModel.open(loop) do |vm|
+#       vm.subscribe(:is_sign_up_enabled) { |name, value| puts "#{name} = #{value}" }
+#       vm.user_id = "abcdef"
+#       vm.password = vm.confirm_password = "12345678"
+#       vm.agreed = true                 # prints "is_sign_up_enabled = true"
+#       vm.sign_up_tapped
+#       vm.is_completion_alert_presented? # => true
+#     end
+#   end
+#
+# The library is loaded on first use from MVVM_LIBRARY (libmvvm.so or its folder), else from
+# .build/debug or .build/release of the repository holding these files; Mvvm::LibraryError (a
+# LoadError) names every path tried. A failing call raises the Mvvm::Error subclass of its
+# status (Mvvm::ReadOnlyError, Mvvm::LoopReleasedError...) with the library's message.
+module Mvvm
+  # The library's version, "MAJOR.MINOR.PATCH".
+  def self.version
+    Native.version
+  end
+
+  # The path of the libmvvm.so in use.
+  def self.library_path
+    Native.library_path
+  end
+end
+
+require_relative "mvvm/errors"
+require_relative "mvvm/native"
+require_relative "mvvm/callbacks"
+require_relative "mvvm/handle"
+require_relative "mvvm/loop"
+require_relative "mvvm/base"
+require_relative "mvvm/catalog"

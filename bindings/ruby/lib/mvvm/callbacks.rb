@@ -1,0 +1,156 @@
+# frozen_string_literal: true
+
+require "fiddle"
+require "fiddle/closure"
+
+module Mvvm
+  # How C calls Ruby back, whatever Ruby's garbage collector does.
+  #
+  # There are exactly two C function pointers, TRAMPOLINE (an mvvm_callback) and DESTROY (an
+  # mvvm_destroy_fn): Fiddle closures created once, held by these constants for the life of the
+  # process, so C can never call freed code. A subscription's user_data is not a Ruby object
+  # but an integer key into the registry, which holds the Ruby block (and what it needs) until
+  # the library calls DESTROY with that key - exactly once, when the subscription ends. A block
+  # nobody else keeps is therefore alive exactly as long as C may call it.
+  #
+  # A block must not unwind through the library's C frames: an exception it raises (break from
+  # a block too: a LocalJumpError) is caught in the trampoline and raised again, on the same
+  # thread, when the library call that ran the block returns. (A `throw` to a `catch` outside
+  # that call cannot be intercepted by Ruby code: do not throw out of a subscriber's block.)
+  module Callbacks
+    Entry = Struct.new(:block, :source, :name)
+
+    # Single Hash operations are atomic under Ruby's GVL; only #register, which also counts,
+    # takes a lock. DESTROY may run from a finalizer (Ruby forbids locking there), so it never does.
+    @registry = {}
+    @next_key = 0
+    @unknown_destroys = 0
+    @lock = Mutex.new
+
+    class << self
+      # Registers `entry` and gives its key (1, 2, ...; never 0, which C would see as NULL).
+      def register(entry)
+        @lock.synchronize do
+          @next_key += 1
+          @registry[@next_key] = entry
+          @next_key
+        end
+      end
+
+      def registered?(key)
+        @registry.key?(key)
+      end
+
+      # How many callbacks the library still holds (destroy not yet run).
+      def size
+        @registry.size
+      end
+
+      # The entries still registered (a copy), for diagnostics.
+      def entries
+        @registry.dup
+      end
+
+      # {registered: callbacks registered so far, live: not destroyed yet, unknown_destroys:
+      # DESTROY calls for a key not registered (a second destroy of one callback would count
+      # here)}. Every callback was destroyed exactly once when live and unknown_destroys are 0.
+      def stats
+        @lock.synchronize do
+          { registered: @next_key, live: @registry.size, unknown_destroys: @unknown_destroys }
+        end
+      end
+
+      # Raises, on this thread, the first exception a block raised during the last library call.
+      def raise_pending
+        error = Thread.current[:mvvm_callback_error]
+        return unless error
+
+        Thread.current[:mvvm_callback_error] = nil
+        raise error
+      end
+
+      # mvvm_callback: source, event address, key.
+      def deliver(source, event_address, key)
+        entry = @registry[key]
+        return unless entry
+
+        kind, name, value = Native.read_event(event_address)
+        event = Event.new(name.to_sym, value, kind == Native::EVENT_SIGNAL ? :signal : :property,
+                          entry.source, source)
+        block = entry.block
+        args = [event.name, value, event]
+        args = args.first(block.arity) if block.lambda? && block.arity >= 0
+        block.call(*args)
+      rescue Exception => e # rubocop:disable Lint/RescueException -- nothing may unwind into C
+        Thread.current[:mvvm_callback_error] ||= e
+      end
+
+      # mvvm_destroy_fn: key.
+      def destroy(key)
+        @unknown_destroys += 1 unless @registry.delete(key)
+      rescue Exception => e # rubocop:disable Lint/RescueException
+        Thread.current[:mvvm_callback_error] ||= e
+      end
+    end
+
+    # void (*)(mvvm_handle source, const mvvm_event *event, void *user_data)
+    TRAMPOLINE = Fiddle::Closure::BlockCaller.new(
+      Fiddle::TYPE_VOID, [Native::HANDLE, Fiddle::TYPE_VOIDP, Fiddle::TYPE_VOIDP]
+    ) { |source, event, user_data| Callbacks.deliver(source, event.to_i, user_data.to_i) }
+
+    # void (*)(void *user_data)
+    DESTROY = Fiddle::Closure::BlockCaller.new(Fiddle::TYPE_VOID, [Fiddle::TYPE_VOIDP]) do |user_data|
+      Callbacks.destroy(user_data.to_i)
+    end
+
+    # Pinned: the closures must also never move. Fiddle 1.1.0 (Ruby 3.1) gives libffi the
+    # closure object's own address as its context, so GC.compact moving it would leave C calling
+    # into a stale object (a segmentation fault). Ruby's compactor never moves an object that has
+    # a finalizer (its finalizer table is keyed by address), so an empty finalizer pins each one.
+    PIN = proc {}
+    [TRAMPOLINE, DESTROY].each { |closure| ObjectSpace.define_finalizer(closure, PIN) }
+  end
+
+  # What a subscriber's block gets as its third argument: the event's name (a Symbol), its value
+  # (nil for a signal without payload), :property or :signal, the Ruby object subscribed to, and
+  # the C handle of the source.
+  Event = Struct.new(:name, :value, :kind, :object, :source_handle) do
+    def property? = kind == :property
+    def signal? = kind == :signal
+  end
+
+  # A subscription: ends with #unsubscribe (or #close), or when its object or loop is closed.
+  class Subscription
+    attr_reader :object, :name, :handle
+
+    def initialize(object, name, handle, key)
+      @object = object
+      @name = name
+      @handle = handle
+      @key = key
+    end
+
+    # True until the library ended it (its destroy function ran).
+    def active?
+      Callbacks.registered?(@key)
+    end
+
+    # Ends the subscription: its block is not called again. Does nothing when it has ended
+    # already (unsubscribed, or its object or loop closed). Returns true when it ended now.
+    def unsubscribe
+      return false unless active?
+
+      Native.call(:mvvm_unsubscribe, @handle)
+      true
+    rescue InvalidHandleError
+      raise if active?
+
+      false # ended meanwhile, on another thread
+    end
+    alias close unsubscribe
+
+    def inspect
+      "#<Mvvm::Subscription #{@object.class.name}##{@name || '*'} #{active? ? 'active' : 'ended'}>"
+    end
+  end
+end

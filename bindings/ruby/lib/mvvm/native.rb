@@ -1,0 +1,311 @@
+# frozen_string_literal: true
+
+require "fiddle"
+
+module Mvvm
+  # The C layer: finding and loading libmvvm.so, declaring its functions for Fiddle, turning
+  # statuses into Mvvm::Error subclasses, and converting strings, values and events.
+  # Nothing here is needed by a user of the classes; Mvvm::Native.library_path says which
+  # library was loaded.
+  module Native
+    LIBRARY_NAME = "libmvvm.so"
+    # (major, minor) of include/mvvm.h these bindings were written for.
+    EXPECTED_VERSION = [0, 1].freeze
+
+    # mvvm_type
+    TYPE_NONE = 0
+    TYPE_BOOL = 1
+    TYPE_INT = 2
+    TYPE_DOUBLE = 3
+    TYPE_STRING = 4
+    # mvvm_event_kind
+    EVENT_PROPERTY = 1
+    EVENT_SIGNAL = 2
+
+    # Fiddle types. Unsigned types are the negated signed ones.
+    HANDLE = -Fiddle::TYPE_INT64_T # mvvm_handle (uint64_t)
+    I64 = Fiddle::TYPE_INT64_T
+    U64 = -Fiddle::TYPE_INT64_T
+    INT = Fiddle::TYPE_INT
+    BOOL = -Fiddle::TYPE_CHAR # C bool: one byte, 0 or 1
+    DOUBLE = Fiddle::TYPE_DOUBLE
+    PTR = Fiddle::TYPE_VOIDP
+    VOID = Fiddle::TYPE_VOID
+    STATUS = Fiddle::TYPE_INT
+
+    # Layout of the structs on LP64 (checked against offsetof/sizeof of a C compiler):
+    # mvvm_value {int type @0; bool boolean @4; (pad 3) int64_t integer @8; double number @16;
+    #             const char *string @24} = 32 bytes.
+    # mvvm_event {int kind @0; (pad 4) const char *name @8; mvvm_value value @16} = 48 bytes.
+    VALUE_SIZE = 32
+    VALUE_PACK = "l C x3 q d Q"
+    EVENT_SIZE = 48
+    EVENT_PACK = "l x4 Q l C x3 q d Q"
+
+    # Every function of include/mvvm.h the bindings call: name => [argument types, return type].
+    H = HANDLE
+    P = PTR
+    SIGNATURES = {
+      mvvm_version: [[], P],
+      mvvm_last_error: [[], P],
+      mvvm_status_name: [[INT], P],
+      mvvm_string_free: [[P], VOID],
+      # loops
+      mvvm_loop_new: [[INT, P], STATUS],
+      mvvm_loop_fd: [[H, P], STATUS],
+      mvvm_loop_dispatch: [[H, P], STATUS],
+      mvvm_loop_next_timeout_ms: [[H, P], STATUS],
+      mvvm_loop_run_for: [[H, I64], STATUS],
+      mvvm_loop_advance: [[H, I64], STATUS],
+      mvvm_loop_now_ms: [[H, P], STATUS],
+      # generic object calls
+      mvvm_get_bool: [[H, P, P], STATUS],
+      mvvm_get_int: [[H, P, P], STATUS],
+      mvvm_get_double: [[H, P, P], STATUS],
+      mvvm_get_string: [[H, P, P], STATUS],
+      mvvm_set_bool: [[H, P, BOOL], STATUS],
+      mvvm_set_int: [[H, P, I64], STATUS],
+      mvvm_set_double: [[H, P, DOUBLE], STATUS],
+      mvvm_set_string: [[H, P, P], STATUS],
+      mvvm_send: [[H, P, P], STATUS],
+      mvvm_child: [[H, P, P], STATUS],
+      mvvm_class_name: [[H, P], STATUS],
+      mvvm_describe: [[H, P], STATUS],
+      mvvm_snapshot: [[H, P], STATUS],
+      mvvm_release: [[H], STATUS],
+      # notifications
+      mvvm_subscribe: [[H, P, P, P, P, P], STATUS],
+      mvvm_unsubscribe: [[H], STATUS],
+      # constructors
+      mvvm_count_down_timer_new: [[H, I64, P], STATUS],
+      mvvm_timer_view_model_new: [[H, H, P], STATUS],
+      mvvm_stop_watch_new: [[H, P], STATUS],
+      mvvm_stop_watch_view_model_new: [[H, P], STATUS],
+      mvvm_input_echo_view_model_new: [[H, P], STATUS],
+      mvvm_sign_up_view_model_new: [[H, P], STATUS],
+      mvvm_welcome_view_model_new: [[H, P], STATUS],
+      mvvm_counter_new: [[H, P], STATUS],
+      mvvm_random_counter_new: [[H, U64, P], STATUS],
+      mvvm_counter_view_model_new: [[H, H, P], STATUS],
+      mvvm_counter_page_view_model_new: [[H, P], STATUS],
+      mvvm_counter_page_view_model_new_with_seed: [[H, U64, P], STATUS]
+    }.freeze
+
+    @lock = Mutex.new
+    @functions = nil
+    @library_path = nil
+
+    class << self
+      # The path of the loaded library (loading it if needed).
+      def library_path
+        load!
+        @library_path
+      end
+
+      # The library's version string, "MAJOR.MINOR.PATCH".
+      def version
+        fn(:mvvm_version).call.to_s
+      end
+
+      # Where the library is looked for, in order: MVVM_LIBRARY alone when set (a path to
+      # libmvvm.so or to its folder), else .build/debug then .build/release under the first
+      # folder holding Package.swift above this file.
+      def candidates
+        env = ENV.fetch("MVVM_LIBRARY", "")
+        unless env.empty?
+          path = File.directory?(env) ? File.join(env, LIBRARY_NAME) : env
+          return [File.expand_path(path)]
+        end
+        root = repository_root
+        return [] unless root
+
+        %w[debug release].map { |config| File.join(root, ".build", config, LIBRARY_NAME) }
+      end
+
+      def repository_root(start = __dir__)
+        dir = File.expand_path(start)
+        loop do
+          return dir if File.file?(File.join(dir, "Package.swift"))
+
+          parent = File.dirname(dir)
+          return nil if parent == dir
+
+          dir = parent
+        end
+      end
+
+      # Loads the library once; raises Mvvm::LibraryError naming every path tried.
+      def load!
+        return @functions if @functions
+
+        @lock.synchronize do
+          @functions ||= begin
+            handle, path = open_library
+            functions = SIGNATURES.to_h do |name, (args, ret)|
+              [name, Fiddle::Function.new(handle[name.to_s], args, ret, name: name.to_s)]
+            end
+            @library_path = path
+            @handle = handle
+            functions
+          end
+        end
+      end
+
+      def fn(name)
+        (@functions || load!).fetch(name)
+      end
+
+      # Calls a status-returning function; raises the Error subclass of a failing status with
+      # this thread's mvvm_last_error(), then any exception a subscriber's block raised during
+      # the call (see Mvvm::Callbacks).
+      def call(name, *args)
+        status = fn(name).call(*args)
+        if status != 0
+          message = fn(:mvvm_last_error).call.to_s.dup.force_encoding(Encoding::UTF_8)
+          Callbacks.raise_pending
+          raise Error.class_for(status).new(message, status: status, function: name.to_s)
+        end
+        Callbacks.raise_pending
+        nil
+      end
+
+      # The C name of a status, such as "MVVM_ERR_READ_ONLY".
+      def status_name(status)
+        fn(:mvvm_status_name).call(status).to_s
+      end
+
+      # --- out-pointers --------------------------------------------------------------------
+
+      def out(size = 8)
+        ptr = Fiddle::Pointer.malloc(size, Fiddle::RUBY_FREE)
+        ptr[0, size] = "\0" * size
+        ptr
+      end
+
+      # Calls `name` with a trailing out-pointer and unpacks it with `format`.
+      def call_out(name, *args, format: "Q")
+        ptr = out
+        call(name, *args, ptr)
+        ptr[0, 8].unpack1(format)
+      end
+
+      def call_out_bool(name, *args)
+        ptr = out
+        call(name, *args, ptr)
+        ptr[0, 1].unpack1("C") != 0
+      end
+
+      # A string out: copied into a Ruby String (UTF-8), then freed with mvvm_string_free.
+      def call_out_string(name, *args)
+        address = call_out(name, *args)
+        begin
+          read_string(address)
+        ensure
+          fn(:mvvm_string_free).call(address) unless address.zero?
+        end
+      end
+
+      # --- strings and values --------------------------------------------------------------
+
+      # A NUL-terminated copy of `value` in C memory, freed when the pointer is collected.
+      # UTF-8 strings and binary strings go as their bytes (the library checks UTF-8); other
+      # encodings are converted to UTF-8. Symbols are taken by name.
+      def c_string(value)
+        string = value.is_a?(Symbol) ? value.name : value
+        raise TypeError, "no implicit conversion of #{value.class} into String" unless string.is_a?(String)
+
+        unless [Encoding::UTF_8, Encoding::BINARY, Encoding::US_ASCII].include?(string.encoding)
+          string = string.encode(Encoding::UTF_8)
+        end
+        bytes = string.b
+        raise ArgumentError, "string contains a NUL byte: #{value.inspect}" if bytes.include?("\0")
+
+        ptr = Fiddle::Pointer.malloc(bytes.bytesize + 1, Fiddle::RUBY_FREE)
+        ptr[0, bytes.bytesize + 1] = bytes + "\0"
+        ptr
+      end
+
+      def read_string(address)
+        return nil if address.zero?
+
+        Fiddle::Pointer.new(address).to_s.force_encoding(Encoding::UTF_8)
+      end
+
+      # An mvvm_value in C memory for a Ruby value: nil, true/false, Integer, Float, String.
+      # A string's own C copy lives as long as the returned pointer.
+      def c_value(value)
+        string = nil
+        fields =
+          case value
+          when nil then [TYPE_NONE, 0, 0, 0.0, 0]
+          when true, false then [TYPE_BOOL, value ? 1 : 0, 0, 0.0, 0]
+          when Integer then [TYPE_INT, 0, value, 0.0, 0]
+          when Float then [TYPE_DOUBLE, 0, 0, value, 0]
+          when String, Symbol
+            string = c_string(value)
+            [TYPE_STRING, 0, 0, 0.0, string.to_i]
+          else
+            raise TypeError, "#{value.class} is not a value of libmvvm (nil, true, false, Integer, Float, String)"
+          end
+        ptr = Fiddle::Pointer.malloc(VALUE_SIZE, Fiddle::RUBY_FREE)
+        ptr[0, VALUE_SIZE] = fields.pack(VALUE_PACK)
+        ptr.instance_variable_set(:@string, string)
+        ptr
+      end
+
+      # The Ruby value of the mvvm_value fields (type, boolean, integer, number, string address).
+      def ruby_value(type, boolean, integer, number, string)
+        case type
+        when TYPE_BOOL then boolean != 0
+        when TYPE_INT then integer
+        when TYPE_DOUBLE then number
+        when TYPE_STRING then read_string(string)
+        end
+      end
+
+      # Reads an mvvm_event at `address`: [kind, name (String), value].
+      def read_event(address)
+        kind, name, type, boolean, integer, number, string =
+          Fiddle::Pointer.new(address, EVENT_SIZE)[0, EVENT_SIZE].unpack(EVENT_PACK)
+        [kind, read_string(name), ruby_value(type, boolean, integer, number, string)]
+      end
+
+      private
+
+      def open_library
+        tried = []
+        paths = candidates
+        if paths.empty?
+          raise LibraryError.new(
+            "#{LIBRARY_NAME} not found: MVVM_LIBRARY is not set and no folder holding Package.swift " \
+            "was found above #{__dir__}. Set MVVM_LIBRARY to libmvvm.so or the folder holding it.", tried
+          )
+        end
+        paths.each do |path|
+          unless File.file?(path)
+            tried << [path, "no such file"]
+            next
+          end
+          begin
+            handle = Fiddle.dlopen(path)
+          rescue Fiddle::DLError => e
+            tried << [path, "cannot load: #{e.message}"]
+            next
+          end
+          version = Fiddle::Function.new(handle["mvvm_version"], [], PTR).call.to_s
+          major, minor = version.split(".").map(&:to_i)
+          if major == EXPECTED_VERSION[0] && minor >= EXPECTED_VERSION[1]
+            return [handle, path]
+          end
+
+          tried << [path, "version #{version}, these bindings need #{EXPECTED_VERSION.join('.')} or a later minor"]
+        rescue Fiddle::DLError => e
+          tried << [path, "not libmvvm: #{e.message}"]
+        end
+        where = tried.map { |path, what| "  #{path}: #{what}" }.join("\n")
+        hint = ENV.fetch("MVVM_LIBRARY", "").empty? ? "build it (swift build) or set MVVM_LIBRARY" : "MVVM_LIBRARY is set, so nothing else was tried"
+        raise LibraryError.new("cannot load #{LIBRARY_NAME}; tried:\n#{where}\n(#{hint})", tried)
+      end
+    end
+  end
+end

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs the Ruby bindings' tests: bash bindings/ruby/run_tests.sh [FOLDER_OF_libmvvm.so | PATH_TO_libmvvm.so]
+# Sets MVVM_LIBRARY to the library given (e.g. .build/debug), then runs every test/test_*.rb in
+# one Ruby process with minitest, whose closing line ("N runs, N assertions, 0 failures, 0 errors,
+# 0 skips") is the last line. Needs Debian's ruby (Fiddle and minitest come with it).
+# Exits non-zero when a test fails or errs, or when nothing ran.
+set -u
+caller_dir=$(pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ruby=${RUBY:-ruby}
+
+if [ $# -ge 1 ] && [ -n "$1" ]; then
+    case "$1" in
+        /*) library="$1" ;;
+        *) library="$caller_dir/$1" ;;
+    esac
+    if [ -d "$library" ]; then library="$library/libmvvm.so"; fi
+    if [ ! -f "$library" ]; then
+        echo "run_tests.sh: no libmvvm.so at $library (build it first: make lib)" >&2
+        exit 2
+    fi
+    export MVVM_LIBRARY="$library"
+fi
+
+if ! command -v "$ruby" >/dev/null 2>&1; then
+    echo "run_tests.sh: $ruby not found (Debian: apt-get install ruby)" >&2
+    exit 2
+fi
+
+cd "$here" || exit 2
+"$ruby" -w -Ilib -e '
+  files = Dir["test/test_*.rb"].sort
+  abort "run_tests.sh: no test/test_*.rb" if files.empty?
+  files.each { |f| require File.expand_path(f) }
+' -- "${@:2}"

@@ -1,0 +1,56 @@
+# frozen_string_literal: true
+
+# Shared by every test file: minitest, the library, a virtual loop per test, an event recorder,
+# and a check after each test that the library ran the destroy function of every callback.
+require "minitest/autorun"
+require "mvvm"
+
+# "👨‍👩‍👧‍👦": one grapheme cluster of seven scalars (25 bytes).
+FAMILY = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}"
+# "é" as "e" and a combining acute accent: one grapheme cluster of two scalars.
+E_ACUTE_DECOMPOSED = "e\u0301"
+
+# Records [name, value] of every event it is given; use it as a block: subscribe(:x, &recorder).
+class Recorder
+  attr_reader :events, :threads
+
+  def initialize
+    @events = []
+    @threads = []
+  end
+
+  def to_proc
+    proc do |name, value|
+      @events << [name, value]
+      @threads << Thread.current
+    end
+  end
+
+  def values(name = nil)
+    @events.select { |n, _| name.nil? || n == name }.map(&:last)
+  end
+
+  def count(name = nil)
+    values(name).size
+  end
+end
+
+class MvvmTest < Minitest::Test
+  def setup
+    @loops = []
+    @stats_before = Mvvm::Callbacks.stats
+    @loop = new_loop(:virtual)
+  end
+
+  # A loop closed after the test.
+  def new_loop(kind = :virtual)
+    Mvvm::Loop.new(kind).tap { |loop| @loops << loop }
+  end
+
+  def teardown
+    @loops.each(&:close)
+    after = Mvvm::Callbacks.stats
+    assert_equal 0, after[:live], "callbacks never destroyed: #{Mvvm::Callbacks.entries.values.map(&:name).inspect}"
+    assert_equal @stats_before[:unknown_destroys], after[:unknown_destroys], "a callback destroyed twice"
+  end
+end

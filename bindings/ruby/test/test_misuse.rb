@@ -1,0 +1,155 @@
+# frozen_string_literal: true
+
+require_relative "helper"
+
+# Misuse raises the Mvvm::Error subclass of the library's status, with the library's message.
+class TestMisuse < MvvmTest
+  def test_one_error_class_per_status_named_as_the_library_names_it
+    expected = {
+      1 => Mvvm::InvalidHandleError, 2 => Mvvm::WrongTypeError, 3 => Mvvm::NullPointerError,
+      4 => Mvvm::InvalidArgumentError, 5 => Mvvm::UnknownNameError, 6 => Mvvm::ReadOnlyError,
+      7 => Mvvm::TypeMismatchError, 8 => Mvvm::WrongLoopKindError, 9 => Mvvm::UnknownRequestError,
+      10 => Mvvm::InternalError, 11 => Mvvm::LoopReleasedError
+    }
+    expected.each do |status, klass|
+      assert_same klass, Mvvm::Error.class_for(status)
+      assert_operator klass, :<, Mvvm::Error
+      assert_equal status, klass::STATUS
+      assert_equal Mvvm::Native.status_name(status), klass::STATUS_NAME
+    end
+    assert_operator Mvvm::Error, :<, StandardError
+    assert_same Mvvm::Error, Mvvm::Error.class_for(99)
+    assert_equal "MVVM_UNKNOWN_STATUS", Mvvm::Native.status_name(99)
+  end
+
+  def test_a_closed_object_raises_invalid_handle
+    vm = Mvvm::SignUpViewModel.new(@loop)
+    vm.close
+    assert vm.closed?
+    error = assert_raises(Mvvm::InvalidHandleError) { vm.user_id }
+    assert_match(/not a live handle/, error.message)
+    assert_equal [1, "MVVM_ERR_INVALID_HANDLE", "mvvm_get_string"], [error.status, error.status_name, error.function]
+    assert_raises(Mvvm::InvalidHandleError) { vm.user_id = "abcdef" }
+    assert_raises(Mvvm::InvalidHandleError) { vm.sign_up_tapped }
+    assert_raises(Mvvm::InvalidHandleError) { vm.subscribe { flunk } }
+    vm.close # twice: nothing
+  end
+
+  def test_unknown_names_raise_unknown_name_with_the_library_message
+    vm = Mvvm::SignUpViewModel.new(@loop)
+    error = assert_raises(Mvvm::UnknownNameError) { vm[:nope] }
+    assert_equal 'sign_up_view_model has no property named "nope"', error.message
+    assert_raises(Mvvm::UnknownNameError) { vm[:nope] = "x" }
+    assert_raises(Mvvm::UnknownNameError) { vm.perform(:nope) }
+    assert_raises(Mvvm::UnknownNameError) { vm.child_object(:nope) }
+    before = Mvvm::Callbacks.stats
+    error = assert_raises(Mvvm::UnknownNameError) { vm.subscribe(:nope) { flunk } }
+    assert_match(/nope/, error.message)
+    after = Mvvm::Callbacks.stats
+    assert_equal [1, before[:live], before[:unknown_destroys]],
+                 [after[:registered] - before[:registered], after[:live], after[:unknown_destroys]],
+                 "a failed subscribe runs its destroy (once) before it returns"
+  end
+
+  def test_setting_an_output_raises_read_only
+    vm = Mvvm::SignUpViewModel.new(@loop)
+    error = assert_raises(Mvvm::ReadOnlyError) { vm[:is_sign_up_enabled] = true }
+    assert_equal "sign_up_view_model.is_sign_up_enabled is read-only", error.message
+    refute_respond_to vm, :is_sign_up_enabled=
+    assert_respond_to vm, :user_id=
+    assert_raises(Mvvm::ReadOnlyError) { Mvvm::Counter.new(@loop)[:count] = 3 }
+  end
+
+  def test_values_of_the_wrong_type_raise_type_mismatch
+    vm = Mvvm::SignUpViewModel.new(@loop)
+    error = assert_raises(Mvvm::TypeMismatchError) { vm.user_id = 5 }
+    assert_equal "sign_up_view_model.user_id is of type string, not int", error.message
+    assert_raises(Mvvm::TypeMismatchError) { vm.agreed = "yes" }
+    assert_raises(Mvvm::TypeMismatchError) { vm.agreed = 1.5 }
+    assert_raises(TypeError) { vm.agreed = nil }
+    assert_raises(Mvvm::TypeMismatchError) { Mvvm::TimerViewModel.new(@loop, Mvvm::CountDownTimer.new(@loop, 1)).player.perform(:tapped, 1) }
+    assert_equal "", vm.user_id, "nothing changed"
+  end
+
+  def test_bad_arguments_raise_invalid_argument
+    vm = Mvvm::SignUpViewModel.new(@loop)
+    error = assert_raises(Mvvm::InvalidArgumentError) { vm.user_id = "ab\xFFcd".b }
+    refute_empty error.message
+    assert_raises(ArgumentError) { vm.user_id = "ab\0cd" }
+    player = Mvvm::TimerViewModel.new(@loop, Mvvm::CountDownTimer.new(@loop, 5)).player
+    assert_raises(Mvvm::InvalidArgumentError) { player.tapped("jump") }
+    assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CountDownTimer.new(@loop, 0) }
+    assert_raises(TypeError) { Mvvm::CountDownTimer.new(@loop, "5") }
+    assert_raises(Mvvm::InvalidArgumentError) { @loop.advance(-1) }
+    assert_equal 0, @loop.now
+  end
+
+  def test_models_of_the_wrong_class_or_loop
+    error = assert_raises(Mvvm::WrongTypeError) { Mvvm::CounterViewModel.new(@loop, Mvvm::StopWatch.new(@loop)) }
+    refute_empty error.message
+    other = new_loop
+    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CounterViewModel.new(@loop, Mvvm::Counter.new(other)) }
+    refute_empty error.message
+    assert_raises(TypeError) { Mvvm::TimerViewModel.new(@loop, 5) }
+    assert_raises(TypeError) { Mvvm::Counter.new(:not_a_loop) }
+  end
+
+  def test_loop_calls_of_the_wrong_kind_raise_wrong_loop_kind
+    error = assert_raises(Mvvm::WrongLoopKindError) { @loop.dispatch }
+    assert_equal "dispatch is not available on a virtual loop", error.message
+    assert_raises(Mvvm::WrongLoopKindError) { @loop.fileno }
+    assert_raises(Mvvm::WrongLoopKindError) { @loop.run_for(1) }
+    manual = new_loop(:manual)
+    assert_raises(Mvvm::WrongLoopKindError) { manual.advance(1) }
+    thread = new_loop(:thread)
+    assert_raises(Mvvm::WrongLoopKindError) { thread.advance(1) }
+    assert_raises(Mvvm::WrongLoopKindError) { thread.dispatch }
+    assert_raises(ArgumentError) { Mvvm::Loop.new(:sometimes) }
+  end
+
+  def test_objects_of_a_released_loop_raise_loop_released_and_can_still_be_closed
+    vm = Mvvm::SignUpViewModel.new(@loop)
+    counter = Mvvm::Counter.new(@loop)
+    events = Recorder.new
+    subscription = vm.subscribe(&events)
+    @loop.close
+    refute subscription.active?, "closing the loop ended the subscription"
+    error = assert_raises(Mvvm::LoopReleasedError) { vm.user_id }
+    assert_equal "the object's loop was released", error.message
+    assert_raises(Mvvm::LoopReleasedError) { vm.user_id = "abcdef" }
+    assert_raises(Mvvm::LoopReleasedError) { counter.increment }
+    assert_raises(Mvvm::LoopReleasedError) { vm.subscribe { flunk } }
+    assert_raises(Mvvm::InvalidHandleError) { @loop.advance(1) }
+    assert_raises(Mvvm::InvalidHandleError) { Mvvm::Counter.new(@loop) }
+    assert_equal false, subscription.unsubscribe
+    assert_equal [], events.events
+    vm.close
+    counter.close
+    assert_raises(Mvvm::InvalidHandleError) { vm.user_id }
+  end
+
+  def test_a_block_that_raises_raises_from_the_call_that_ran_it_and_the_others_still_run
+    vm = Mvvm::InputEchoViewModel.new(@loop)
+    after = Recorder.new
+    vm.subscribe(:label) { |_, value| raise ArgumentError, "bad #{value}" }
+    vm.subscribe(:label, &after)
+    error = assert_raises(ArgumentError) { vm.input = "x" }
+    assert_equal "bad x", error.message
+    assert_equal [[:label, "x"]], after.events
+    assert_equal "x", vm.label
+    vm.input = "x" # no change, no event: nothing pending any more
+  end
+
+  def test_advancing_the_loop_from_its_own_callback_is_refused
+    vm = Mvvm::StopWatchViewModel.new(@loop)
+    vm.subscribe(:time) { @loop.advance(10) }
+    vm.main_action
+    error = assert_raises(Mvvm::InvalidArgumentError) { @loop.advance(10) }
+    refute_empty error.message
+    assert_equal "00:00:00.01", vm.time
+  end
+
+  def test_subscribe_needs_a_block
+    assert_raises(ArgumentError) { Mvvm::Counter.new(@loop).subscribe(:count) }
+  end
+end

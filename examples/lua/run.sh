@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs the LuaJIT demo: bash examples/lua/run.sh [FOLDER_OF_libmvvm.so | PATH_TO_libmvvm.so]
+# (default: .build/debug). Declares the API from include/mvvm.h passed through the C preprocessor
+# (cpp -P -E; CPP=... to choose another, clang -E -P when cpp is missing), then runs
+# mvvm_demo.lua with luajit (Debian: apt-get install luajit). Its last line is
+# "lua: N passed, N failed"; the exit status is non-zero when a check failed.
+set -euo pipefail
+caller_dir=$(pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+library=${1:-$root/.build/debug}
+case "$library" in
+    /*) ;;
+    *) library="$caller_dir/$library" ;;
+esac
+if [ -d "$library" ]; then library="$library/libmvvm.so"; fi
+if [ ! -f "$library" ]; then
+    echo "run.sh: no libmvvm.so at $library (build it first: make lib)" >&2
+    exit 2
+fi
+command -v luajit >/dev/null 2>&1 || { echo "run.sh: luajit not found (Debian: apt-get install luajit)" >&2; exit 2; }
+
+if [ -n "${CPP:-}" ]; then
+    read -r -a preprocess <<<"$CPP"
+elif command -v cpp >/dev/null 2>&1; then
+    preprocess=(cpp)
+elif command -v clang >/dev/null 2>&1; then
+    preprocess=(clang -E -x c)
+else
+    echo "run.sh: no C preprocessor (Debian: apt-get install cpp)" >&2
+    exit 2
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# -P: no line markers, which ffi.cdef does not read. Nothing else is changed.
+"${preprocess[@]}" -P -E "$root/include/mvvm.h" >"$work/mvvm.i"
+luajit "$here/mvvm_demo.lua" "$library" "$work/mvvm.i"
