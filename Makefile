@@ -2,10 +2,10 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the project needs; installed by `make deps` when missing (root, as on CI).
-SYSTEM_PACKAGES := libffi-dev valgrind ruby luajit
+SYSTEM_PACKAGES := libffi-dev valgrind python3-venv ruby luajit
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build build-dir lib test test-swift test-c test-views test-ruby test-lua demo clean
+.PHONY: all deps build build-dir lib test test-swift test-c test-views test-python test-ruby test-lua demo clean
 
 all: build
 
@@ -31,6 +31,9 @@ test-c: lib
 	bash Tests/C/run_c_tests.sh $(BIN) | tee build/c-tests.log; exit $${PIPESTATUS[0]}
 	bash Tests/C/run_c_tests.sh $(BIN) --valgrind | tee build/c-tests-valgrind.log; exit $${PIPESTATUS[0]}
 
+test-python: lib build-dir
+	bash bindings/python/run_tests.sh $(BIN) 2>&1 | tee build/python-tests.log; exit $${PIPESTATUS[0]}
+
 test-ruby: lib build-dir
 	bash bindings/ruby/run_tests.sh $(BIN) 2>&1 | tee build/ruby-tests.log; exit $${PIPESTATUS[0]}
 
@@ -41,9 +44,9 @@ test-views: lib
 	bash examples/test_views.sh $(BIN) | tee build/views.log; exit $${PIPESTATUS[0]}
 
 # Every suite, then one closing line that sums them.
-test: build-dir test-swift test-c test-views test-ruby test-lua
+test: build-dir test-swift test-c test-views test-python test-ruby test-lua
 	@bash Tests/summarize.sh build/swift-test.log build/header-check.log build/c-tests.log build/c-tests-valgrind.log \
-	    build/views.log build/ruby-tests.log build/lua-demo.log
+	    build/views.log build/python-tests.log build/ruby-tests.log build/lua-demo.log
 
 build-dir:
 	@mkdir -p build

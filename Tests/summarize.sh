@@ -17,6 +17,11 @@ for log in "$@"; do
         passed=$((passed + runs - fails - errs - skips)) failed=$((failed + fails + errs))
         continue
     fi
+    # pytest: "N passed[, N skipped] in X s" (make stops before this on a failure).
+    if py=$(grep -oE '^=*? ?[0-9]+ passed(, [0-9]+ skipped)?(, [0-9]+ warnings?)? in [0-9.]+s' "$log" | tail -1) && [ -n "$py" ]; then
+        passed=$((passed + $(grep -oE '^[=[:space:]]*[0-9]+' <<<"$py" | tr -dc '0-9')))
+        continue
+    fi
     counts=$(grep -oE '[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
     [ -n "$counts" ] || { echo "no closing line in $log" >&2; exit 1; }
     read -r p _ f _ <<<"${counts//,/}"

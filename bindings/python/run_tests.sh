@@ -22,14 +22,23 @@ if [ $# -ge 1 ] && [ -n "$1" ]; then
     export MVVM_LIBRARY="$library"
 fi
 
-if [ ! -x "$venv/bin/python" ]; then
+venv_hint() {
+    echo "run_tests.sh: $python cannot make a virtualenv (its venv module or ensurepip is missing)." >&2
+    echo "  On Debian or Ubuntu: apt-get install python3-venv (the Makefile's deps target installs it)." >&2
+}
+# A venv without a working pip (a failed earlier attempt) is made again.
+if ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
     if ! "$python" -c 'import venv, ensurepip' >/dev/null 2>&1; then
-        echo "run_tests.sh: $python has no working venv module (ensurepip is missing)." >&2
-        echo "  On Debian or Ubuntu: apt-get install python3-venv (the Makefile's deps target installs it)." >&2
+        venv_hint
         exit 2
     fi
+    rm -rf "$venv"
     mkdir -p "$root/build"
-    "$python" -m venv "$venv" >&2 || { echo "run_tests.sh: cannot create $venv" >&2; exit 2; }
+    if ! "$python" -m venv "$venv" >&2; then
+        rm -rf "$venv"
+        venv_hint
+        exit 2
+    fi
 fi
 
 pip() { "$venv/bin/python" -m pip --disable-pip-version-check -q "$@"; }

@@ -295,8 +295,8 @@ def load_library(paths: Sequence[Path], expected: Tuple[int, int] = EXPECTED_VER
         except AttributeError:
             tried.append((str(candidate), "has no mvvm_version(): not libmvvm"))
             continue
-        version_function.restype = c_char_p
-        version_function.argtypes = []
+        # Probed with the table's own signature (the table stays the one source of signatures).
+        version_function.restype, version_function.argtypes = SIGNATURES["mvvm_version"]
         raw = version_function() or b""
         text = raw.decode("utf-8", "replace")
         version_found = text

@@ -286,3 +286,33 @@ def test_callbacks_are_released_when_their_destroy_runs(loop: mvvm.Loop) -> None
     subscription.unsubscribe()
     gc.collect()
     assert alive() is None
+
+
+def test_callbacks_see_a_consistent_state(loop: mvvm.Loop) -> None:
+    timer = mvvm.CountDownTimer(loop, 3)
+    screen = mvvm.StopWatchViewModel(loop)
+    problems: List[Any] = []
+
+    def check_timer(name: str, value: Any) -> None:
+        snapshot = timer.snapshot()
+        if snapshot[name] != value or snapshot["remaining_time"] != snapshot["full_count"] - snapshot["count"]:
+            problems.append(("timer", name, value, snapshot))
+
+    def check_screen(name: str, value: Any) -> None:
+        snapshot = screen.snapshot()
+        titles = {"Start": False, "Stop": False, "Resume": True}
+        if snapshot[name] != value or titles[snapshot["main_action_title"]] != snapshot["clear_action_enabled"]:
+            problems.append(("screen", name, value, snapshot))
+
+    timer.subscribe(None, check_timer)
+    screen.subscribe(None, check_screen)
+    timer.start()
+    screen.main_action()
+    loop.advance(1500)
+    timer.pause()
+    screen.main_action()
+    screen.clear_action()
+    timer.start()
+    screen.main_action()
+    loop.advance(5000)
+    assert problems == []

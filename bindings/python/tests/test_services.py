@@ -244,3 +244,14 @@ def test_the_service_callable_is_freed_after_the_view_model(loop: mvvm.Loop) -> 
     vm.close()
     gc.collect()
     assert alive() is None
+
+
+def test_answering_after_the_loop_is_closed_is_an_error_not_a_crash() -> None:
+    service = Service()
+    loop = mvvm.Loop.virtual()
+    vm = filled_form(loop, service)
+    vm.sign_up_tapped()
+    loop.close()
+    with pytest.raises((mvvm.UnknownRequestError, mvvm.LoopReleasedError)):
+        service.requests[0].complete(True)
+    vm.close()

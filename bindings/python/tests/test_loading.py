@@ -1,0 +1,204 @@
+"""Loading: where the library is looked for, the version check, the clear error naming every
+path tried and the version found; the one table of C signatures matches include/mvvm.h."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import pytest
+
+import mvvm
+from mvvm import _lib
+
+PACKAGE = Path(mvvm.__file__).resolve().parent
+REPOSITORY = _lib._repository_root(PACKAGE)
+HEADER = REPOSITORY / "include" / "mvvm.h" if REPOSITORY else None
+
+
+def run_import(code: str, env_changes: Dict[str, Optional[str]], cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    for key, value in env_changes.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=str(cwd),
+                          timeout=60)
+
+
+def test_the_library_loaded_is_compatible() -> None:
+    parsed = _lib.parse_version(mvvm.library_version)
+    assert parsed is not None and _lib.version_is_compatible(parsed)
+    assert mvvm.library_path.is_file()
+    if os.environ.get("MVVM_LIBRARY"):
+        assert mvvm.library_path == _lib.candidates()[0]
+
+
+def test_version_rules() -> None:
+    assert _lib.parse_version("0.1.0") == (0, 1, 0)
+    assert _lib.parse_version("1.22.333-dev") == (1, 22, 333)
+    assert _lib.parse_version("one") is None
+    assert _lib.version_is_compatible((0, 1, 0), (0, 1))
+    assert _lib.version_is_compatible((0, 7, 2), (0, 1))
+    assert not _lib.version_is_compatible((0, 0, 9), (0, 1))
+    assert not _lib.version_is_compatible((1, 1, 0), (0, 1))
+
+
+def header_functions() -> Dict[str, int]:
+    """Every function declared in mvvm.h, with its number of parameters."""
+    assert HEADER is not None
+    text = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.S)
+    found = {}
+    for match in re.finditer(r"\b(?:mvvm_status|const char \*|void)\s*(mvvm_\w+)\s*\(([^)]*)\)\s*;", text):
+        params = match.group(2).strip()
+        found[match.group(1)] = 0 if params in ("", "void") else params.count(",") + 1
+    return found
+
+
+@pytest.mark.skipif(HEADER is None or not HEADER.is_file(), reason="include/mvvm.h is not beside the package")
+def test_the_table_declares_every_function_of_the_header_once() -> None:
+    declared = header_functions()
+    assert len(declared) > 90
+    assert sorted(_lib.SIGNATURES) == sorted(declared)
+    for name, count in declared.items():
+        restype, argtypes = _lib.SIGNATURES[name]
+        assert len(argtypes) == count, name
+        function = getattr(_lib.lib, name)
+        assert function.argtypes == argtypes and function.restype is restype, name
+        if restype is _lib.Status_t:
+            assert function.errcheck is _lib._raise_for_status, name
+
+
+def test_candidates_in_order(tmp_path: Path) -> None:
+    library = tmp_path / "lib" / "libmvvm.so"
+    library.parent.mkdir()
+    assert _lib.candidates({"MVVM_LIBRARY": str(library)}) == [library]
+    assert _lib.candidates({"MVVM_LIBRARY": str(library.parent)}) == [library]
+    repo = tmp_path / "repo"
+    package = repo / "bindings" / "python" / "mvvm"
+    package.mkdir(parents=True)
+    (repo / "Package.swift").write_text("// swift-tools-version:5.9\n")
+    assert _lib.candidates({}, package) == [package / "libmvvm.so", repo / ".build" / "release" / "libmvvm.so",
+                                            repo / ".build" / "debug" / "libmvvm.so"]
+    alone = tmp_path / "alone" / "mvvm"
+    alone.mkdir(parents=True)
+    assert _lib.candidates({}, alone) == [alone / "libmvvm.so"]
+
+
+def test_a_missing_library_names_every_path_tried(tmp_path: Path) -> None:
+    paths = [tmp_path / "a" / "libmvvm.so", tmp_path / "b" / "libmvvm.so"]
+    with pytest.raises(mvvm.MvvmLibraryError) as raised:
+        _lib.load_library(paths)
+    assert isinstance(raised.value, ImportError)
+    message = str(raised.value)
+    for path in paths:
+        assert "%s: not found" % path in message
+    assert raised.value.tried == [(str(p), "not found") for p in paths]
+    assert raised.value.version_found is None
+
+
+def test_import_with_a_missing_library_raises_a_clear_import_error(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "libmvvm.so"
+    done = run_import("import mvvm", {"MVVM_LIBRARY": str(missing)}, tmp_path)
+    assert done.returncode != 0
+    assert "MvvmLibraryError" in done.stderr
+    assert str(missing) in done.stderr and "not found" in done.stderr
+    done = run_import("import mvvm\nprint('never')", {"MVVM_LIBRARY": str(tmp_path)}, tmp_path)  # a folder without it
+    assert str(tmp_path / "libmvvm.so") in done.stderr and "never" not in done.stdout
+
+
+def compile_fake(tmp_path: Path, name: str, version: str) -> Path:
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        pytest.skip("no C compiler to build a fake library")
+    source = tmp_path / (name + ".c")
+    source.write_text('const char *mvvm_version(void) { return "%s"; }\n' % version)
+    output = tmp_path / name / "libmvvm.so"
+    output.parent.mkdir()
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(output), str(source)], check=True)
+    return output
+
+
+@pytest.mark.parametrize("version, reason", [("0.0.9", "incompatible"), ("1.1.0", "incompatible"),
+                                             ("0.5.0", "lacks mvvm_")])
+def test_an_incompatible_library_names_the_version_found(tmp_path: Path, version: str, reason: str) -> None:
+    fake = compile_fake(tmp_path, "fake", version)
+    with pytest.raises(mvvm.MvvmLibraryError) as raised:
+        _lib.load_library([fake])
+    assert raised.value.version_found == version
+    assert "version found: %s" % version in str(raised.value)
+    assert reason in str(raised.value) and str(fake) in str(raised.value)
+    done = run_import("import mvvm", {"MVVM_LIBRARY": str(fake.parent)}, tmp_path)
+    assert done.returncode != 0 and "version found: %s" % version in done.stderr
+
+
+def test_a_library_that_is_not_libmvvm(tmp_path: Path) -> None:
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler")
+    source = tmp_path / "other.c"
+    source.write_text("int other(void) { return 1; }\n")
+    other = tmp_path / "libmvvm.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(other), str(source)], check=True)
+    garbage = tmp_path / "garbage" / "libmvvm.so"
+    garbage.parent.mkdir()
+    garbage.write_text("not an ELF file")
+    with pytest.raises(mvvm.MvvmLibraryError) as raised:
+        _lib.load_library([garbage, other])
+    tried = dict(raised.value.tried)
+    assert tried[str(garbage)].startswith("cannot be loaded")
+    assert "no mvvm_version" in tried[str(other)]
+
+
+def copy_package(destination: Path) -> Path:
+    shutil.copytree(PACKAGE, destination, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    return destination
+
+
+PRINT_PATH = "import sys; sys.path.insert(0, %r); import mvvm; print(mvvm.__file__); print(mvvm.library_path)"
+
+
+def test_a_copy_inside_the_package_folder_is_found(tmp_path: Path) -> None:
+    package = copy_package(tmp_path / "site" / "mvvm")
+    shutil.copy(mvvm.library_path, package / "libmvvm.so")
+    done = run_import(PRINT_PATH % str(package.parent), {"MVVM_LIBRARY": None}, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(package / "__init__.py"), str(package / "libmvvm.so")]
+
+
+def test_the_repository_build_folder_is_found_walking_up(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    package = copy_package(repo / "bindings" / "python" / "mvvm")
+    (repo / "Package.swift").write_text("// swift-tools-version:5.9\n")
+    build = repo / ".build" / "debug"
+    build.mkdir(parents=True)
+    (build / "libmvvm.so").symlink_to(mvvm.library_path)
+    done = run_import(PRINT_PATH % str(package.parent), {"MVVM_LIBRARY": None}, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[1] == str(build / "libmvvm.so")
+    (build / "libmvvm.so").unlink()
+    done = run_import(PRINT_PATH % str(package.parent), {"MVVM_LIBRARY": None}, tmp_path)
+    tried: List[str] = [str(package / "libmvvm.so"), str(repo / ".build" / "release" / "libmvvm.so"),
+                        str(build / "libmvvm.so")]
+    assert done.returncode != 0
+    positions = [done.stderr.find(path + ": not found") for path in tried]
+    assert -1 not in positions and positions == sorted(positions), done.stderr
+
+
+def test_the_package_is_typed() -> None:
+    assert (PACKAGE / "py.typed").is_file()
+    assert textwrap.dedent(mvvm.__doc__ or "").strip()
+
+
+def test_the_package_docstring_example_runs() -> None:
+    import doctest
+
+    failures, attempted = doctest.testmod(mvvm, verbose=False, report=True)
+    assert (failures, attempted > 0) == (0, True)
