@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the project needs; installed by `make deps` when missing (root, as on CI).
-SYSTEM_PACKAGES := libffi-dev valgrind python3-venv ruby luajit
+SYSTEM_PACKAGES := libffi-dev valgrind python3-venv ruby luajit pkgconf
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: all deps build build-dir lib test test-swift test-c test-views test-python test-ruby test-lua demo clean
@@ -44,12 +44,41 @@ test-views: lib
 	bash examples/test_views.sh $(BIN) | tee build/views.log; exit $${PIPESTATUS[0]}
 
 # Every suite, then one closing line that sums them.
-test: build-dir test-swift test-c test-views test-python test-ruby test-lua
+test: build-dir test-swift test-c test-views test-python test-ruby test-lua test-packaging
 	@bash Tests/summarize.sh build/swift-test.log build/header-check.log build/c-tests.log build/c-tests-valgrind.log \
-	    build/views.log build/python-tests.log build/ruby-tests.log build/lua-demo.log
+	    build/views.log build/python-tests.log build/ruby-tests.log build/lua-demo.log build/packaging.log
 
 build-dir:
 	@mkdir -p build
+
+# --- Packaging (Tests/packaging): a release libmvvm.so that needs no Swift, make install, a wheel.
+PREFIX ?= /usr/local
+DESTDIR ?=
+RELEASE_LIB := build/release-static/libmvvm.so
+
+.PHONY: release release-shared install wheel test-packaging
+
+# build/release-static/libmvvm.so: the Swift runtime linked in, for C, Python, hosts without Swift.
+release: deps
+	bash Tests/packaging/build_release.sh static build/release-static
+
+# build/release-shared/libmvvm.so: the toolchain's shared Swift runtime, for hosts that load Swift.
+release-shared: deps
+	bash Tests/packaging/build_release.sh shared build/release-shared
+
+# PREFIX/lib/libmvvm.so.MAJOR.MINOR.PATCH (+ libmvvm.so.MAJOR, libmvvm.so), PREFIX/include/mvvm.h,
+# PREFIX/lib/pkgconfig/mvvm.pc. Builds the library only when it is missing, so that
+# `make release && sudo make install` does not run the Swift build as root.
+install:
+	@[ -f $(RELEASE_LIB) ] || $(MAKE) release
+	DESTDIR="$(DESTDIR)" bash Tests/packaging/install.sh "$(PREFIX)" $(RELEASE_LIB)
+
+# build/wheel/mvvm-VERSION-py3-none-linux_x86_64.whl, the static library inside.
+wheel: release
+	bash Tests/packaging/build_wheel.sh build/wheel $(RELEASE_LIB)
+
+test-packaging: deps build-dir
+	bash Tests/packaging/test_packaging.sh | tee build/packaging.log; exit $${PIPESTATUS[0]}
 
 # The C view and the Python view over the same catalog, each a scripted session on a virtual loop.
 demo: lib build-dir

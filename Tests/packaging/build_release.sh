@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds libmvvm.so in release mode (with cross-module optimisation) and copies it into OUTDIR.
+#
+# Usage: Tests/packaging/build_release.sh [static|shared] OUTDIR
+#
+#   static  (the default) links the Swift runtime into the library: it needs only libc, libm,
+#           libstdc++ and libgcc_s, for C, Python or any other host without Swift.
+#   shared  links the toolchain's shared Swift runtime (libswiftCore.so...), for hosts that already
+#           load Swift: one Swift runtime in the process. Its RUNPATH names the toolchain's folder.
+#
+# Both set the soname libmvvm.so.MAJOR (include/mvvm.h) and export only mvvm_* symbols
+# (Sources/MVVMExport/exports.map); the script checks both, and for `static` that nothing of the
+# Swift toolchain is needed, and fails otherwise. The copy in OUTDIR has its DWARF debug
+# information stripped (MVVM_KEEP_DEBUG=1 keeps it); the unstripped library stays in the scratch
+# folder. Scratch folders: .build-static (static), .build-shared (shared), or $MVVM_SCRATCH.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. Tests/packaging/common.sh
+
+if [ $# -eq 1 ]; then variant=static outdir=$1
+elif [ $# -eq 2 ]; then variant=$1 outdir=$2
+else echo "usage: $0 [static|shared] OUTDIR" >&2; exit 2
+fi
+SWIFT=${SWIFT:-swift}
+major=$(mvvm_header_version major)
+soname=libmvvm.so.$major
+
+flags=(-c release --product mvvm
+       -Xswiftc -cross-module-optimization
+       -Xlinker "-soname=$soname")
+case $variant in
+    static) scratch=${MVVM_SCRATCH:-.build-static}; flags+=(-Xswiftc -static-stdlib) ;;
+    shared) scratch=${MVVM_SCRATCH:-.build-shared} ;;
+    *) echo "usage: $0 [static|shared] OUTDIR (not \"$variant\")" >&2; exit 2 ;;
+esac
+
+echo "== swift build ${flags[*]} --scratch-path $scratch"
+start=$SECONDS
+"$SWIFT" build --scratch-path "$scratch" "${flags[@]}"
+bin=$("$SWIFT" build --scratch-path "$scratch" "${flags[@]}" --show-bin-path)
+echo "== built in $((SECONDS - start)) s: $bin/libmvvm.so"
+
+mkdir -p "$outdir"
+out=$outdir/libmvvm.so
+rm -f "$out"
+cp "$bin/libmvvm.so" "$out"
+if [ "${MVVM_KEEP_DEBUG:-0}" != 1 ]; then
+    strip --strip-debug "$out"
+fi
+
+problems=0
+problem() { echo "ERROR: $*" >&2; problems=$((problems + 1)); }
+
+found_soname=$(mvvm_soname "$out")
+[ "$found_soname" = "$soname" ] || problem "soname is \"$found_soname\", not \"$soname\""
+
+symbols=$(mvvm_exported_symbols "$out")
+count=$(grep -c . <<<"$symbols" || true)
+others=$(grep -v '^mvvm_' <<<"$symbols" || true)
+[ "$count" -gt 0 ] || problem "no exported symbols"
+[ -z "$others" ] || problem "symbols other than mvvm_* are exported: $(head -5 <<<"$others" | tr '\n' ' ')"
+
+needed=$(readelf -d "$out" | sed -n 's/.*(NEEDED).*\[\(.*\)\].*/\1/p')
+ldd_output=$(ldd "$out")
+if [ "$variant" = static ]; then
+    if grep -E "$MVVM_SWIFT_RUNTIME_PATTERN" <<<"$needed" >/dev/null; then
+        problem "the static library still needs: $(grep -E "$MVVM_SWIFT_RUNTIME_PATTERN" <<<"$needed" | tr '\n' ' ')"
+    fi
+    if grep -E "$MVVM_SWIFT_RUNTIME_PATTERN" <<<"$ldd_output" >/dev/null; then
+        problem "ldd shows the Swift toolchain's libraries (above)"
+    fi
+fi
+if grep -q 'not found' <<<"$ldd_output"; then problem "ldd: a needed library is not found"; fi
+
+echo "== $out ($variant Swift runtime, $(du -h "$out" | cut -f1))"
+echo "soname: $found_soname"
+echo "ldd:"
+echo "$ldd_output"
+echo "exported symbols: $count (all mvvm_*: $([ -z "$others" ] && echo yes || echo no))"
+[ "$problems" -eq 0 ]

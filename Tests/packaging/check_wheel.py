@@ -1,0 +1,101 @@
+"""Checks an installed mvvm wheel, run by Tests/packaging/test_packaging.sh with the virtualenv's
+Python, from a folder outside the repository, with no MVVM_LIBRARY and no Swift toolchain on
+PATH or LD_LIBRARY_PATH. Prints one "PASS name" or "FAIL name: why" line per check; exits 1 if
+any failed.
+"""
+
+import os
+import sys
+import sysconfig
+import traceback
+from pathlib import Path
+
+results = []
+
+
+def check(name):
+    def run(fn):
+        try:
+            fn()
+        except Exception as error:  # noqa: BLE001 - every failure is reported, then counted
+            results.append(False)
+            print("FAIL %s: %s: %s" % (name, type(error).__name__, error))
+            traceback.print_exc(file=sys.stdout)
+        else:
+            results.append(True)
+            print("PASS %s" % name)
+        return fn
+
+    return run
+
+
+@check("import mvvm from the wheel, without MVVM_LIBRARY")
+def _():
+    assert "MVVM_LIBRARY" not in os.environ, "MVVM_LIBRARY is set"
+    import mvvm
+
+    site = Path(sysconfig.get_paths()["platlib"]).resolve()
+    package = Path(mvvm.__file__).resolve().parent
+    library = Path(mvvm.library_path).resolve()
+    assert package.parent == site, "mvvm imported from %s, not the virtualenv's %s" % (package, site)
+    assert library == package / "libmvvm.so", "library loaded from %s" % library
+    print("  mvvm %s, library %s (version %s)" % (mvvm.__version__, library, mvvm.library_version))
+
+
+@check("no Swift runtime in the process")
+def _():
+    import mvvm  # noqa: F401 - loaded: its library is mapped
+
+    with open("/proc/self/maps") as maps:
+        mapped = {line.split()[-1] for line in maps if len(line.split()) >= 6}
+    swift = sorted(p for p in mapped if "/opt/swift" in p or "libswift" in p or "libdispatch" in p
+                   or "libFoundation" in p or "libBlocksRuntime" in p)
+    assert not swift, "mapped: %s" % ", ".join(swift)
+    assert any(p.endswith("/mvvm/libmvvm.so") for p in mapped), "libmvvm.so is not mapped"
+
+
+@check("SignUpViewModel: validation enables sign-up; a subscription sees it")
+def _():
+    import mvvm
+
+    with mvvm.Loop.virtual() as loop, mvvm.SignUpViewModel(loop) as form:
+        seen = []
+        form.subscribe("is_sign_up_enabled", lambda name, value: seen.append((name, value)))
+        assert form.is_sign_up_enabled is False
+        form.user_id = "newuser"
+        form.password = "password1"
+        form.confirm_password = "password1"
+        assert form.is_sign_up_enabled is False, "enabled before agreeing"
+        form.agreed = True
+        loop.advance(0)
+        assert form.is_sign_up_enabled is True
+        assert seen == [("is_sign_up_enabled", True)], seen
+        form.confirm_password = "password2"
+        loop.advance(0)
+        assert form.is_sign_up_enabled is False
+        assert seen == [("is_sign_up_enabled", True), ("is_sign_up_enabled", False)], seen
+
+
+@check("StopWatchViewModel: 00:00:01.23 after 1230 ms")
+def _():
+    import mvvm
+
+    with mvvm.Loop.virtual() as loop, mvvm.StopWatchViewModel(loop) as watch:
+        times = []
+        watch.subscribe("time", lambda name, value: times.append(value))
+        assert watch.time == "00:00:00.00"
+        assert watch.main_action_title == "Start"
+        watch.main_action()
+        loop.advance(1230)
+        assert watch.time == "00:00:01.23", watch.time
+        assert times and times[-1] == "00:00:01.23", times[-3:]
+        assert watch.main_action_title == "Stop"
+        watch.main_action()
+        loop.advance(500)
+        assert watch.time == "00:00:01.23", watch.time
+        assert watch.clear_action_enabled is True
+
+
+failed = results.count(False)
+print("wheel check: %d passed, %d failed" % (results.count(True), failed))
+sys.exit(1 if failed else 0)

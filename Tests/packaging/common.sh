@@ -1,0 +1,33 @@
+# Shared by the packaging scripts (sourced, not run). Run from the repository root.
+
+# The library's version, from include/mvvm.h: mvvm_header_version major|minor|patch|full
+mvvm_header_version() {
+    local major minor patch
+    major=$(sed -n 's/^#define MVVM_VERSION_MAJOR \([0-9][0-9]*\).*/\1/p' include/mvvm.h)
+    minor=$(sed -n 's/^#define MVVM_VERSION_MINOR \([0-9][0-9]*\).*/\1/p' include/mvvm.h)
+    patch=$(sed -n 's/^#define MVVM_VERSION_PATCH \([0-9][0-9]*\).*/\1/p' include/mvvm.h)
+    if [ -z "$major" ] || [ -z "$minor" ] || [ -z "$patch" ]; then
+        echo "cannot read MVVM_VERSION_MAJOR/MINOR/PATCH from include/mvvm.h" >&2
+        return 1
+    fi
+    case $1 in
+        major) echo "$major" ;;
+        minor) echo "$minor" ;;
+        patch) echo "$patch" ;;
+        full) echo "$major.$minor.$patch" ;;
+    esac
+}
+
+# The dynamic symbols a library defines and exports (GLOBAL or WEAK, not UND), one a line.
+mvvm_exported_symbols() {
+    readelf --dyn-syms --wide "$1" |
+        awk '($5 == "GLOBAL" || $5 == "WEAK") && $7 != "UND" { sub(/@.*/, "", $8); print $8 }' | sort -u
+}
+
+# The SONAME of a library, or nothing.
+mvvm_soname() {
+    readelf -d "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p'
+}
+
+# What a self-contained library must not need: the Swift runtime and the toolchain's libraries.
+MVVM_SWIFT_RUNTIME_PATTERN='libswift|libFoundation|lib_Foundation|libCoreFoundation|libdispatch|libBlocksRuntime|libicu|/opt/swift'
