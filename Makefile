@@ -2,10 +2,10 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the project needs; installed by `make deps` when missing (root, as on CI).
-SYSTEM_PACKAGES := libffi-dev valgrind python3-venv ruby luajit pkgconf
+SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build build-dir lib test test-swift test-c test-views test-python test-ruby test-lua demo clean
+.PHONY: all deps build build-dir lib test test-swift test-c test-views test-python test-tk test-ruby test-lua demo clean
 
 all: build
 
@@ -34,6 +34,10 @@ test-c: lib
 test-python: lib build-dir
 	bash bindings/python/run_tests.sh $(BIN) 2>&1 | tee build/python-tests.log; exit $${PIPESTATUS[0]}
 
+# The Tk app under a private Xvfb, driven through its widgets; screenshots in build/screenshots/.
+test-tk: lib build-dir
+	bash examples/python/run_tk_tests.sh $(BIN) 2>&1 | tee build/tk-tests.log; exit $${PIPESTATUS[0]}
+
 test-ruby: lib build-dir
 	bash bindings/ruby/run_tests.sh $(BIN) 2>&1 | tee build/ruby-tests.log; exit $${PIPESTATUS[0]}
 
@@ -44,9 +48,10 @@ test-views: lib
 	bash examples/test_views.sh $(BIN) | tee build/views.log; exit $${PIPESTATUS[0]}
 
 # Every suite, then one closing line that sums them.
-test: build-dir test-swift test-c test-views test-python test-ruby test-lua test-packaging
+test: build-dir test-swift test-c test-views test-python test-tk test-ruby test-lua test-packaging
 	@bash Tests/summarize.sh build/swift-test.log build/header-check.log build/c-tests.log build/c-tests-valgrind.log \
-	    build/views.log build/python-tests.log build/ruby-tests.log build/lua-demo.log build/packaging.log
+	    build/views.log build/python-tests.log build/tk-tests.log build/ruby-tests.log build/lua-demo.log \
+	    build/packaging.log
 
 build-dir:
 	@mkdir -p build

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Runs the Tk app's tests (examples/python/test_tk_app.py) on a private virtual X server:
+#   bash examples/python/run_tk_tests.sh LIBDIR     (the folder of libmvvm.so, or the file)
+# Needs Xvfb (Debian: xvfb) and a python3 with tkinter (Debian: python3-tk); installs neither.
+# Uses the virtualenv build/venv (made as bindings/python/run_tests.sh makes it, with pytest,
+# when missing). Screenshots of every screen go to build/screenshots/. Pytest's closing line is
+# the last line of the output; the exit status is pytest's ("no tests ran" is a failure).
+set -u
+caller_dir=$(pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+venv="$root/build/venv"
+python=${PYTHON:-python3}
+me=run_tk_tests.sh
+
+if [ $# -lt 1 ] || [ -z "$1" ]; then
+    echo "usage: $me LIBDIR   (the folder holding libmvvm.so, e.g. .build/debug)" >&2
+    exit 2
+fi
+case "$1" in
+    /*) library="$1" ;;
+    *) library="$caller_dir/$1" ;;
+esac
+if [ -d "$library" ]; then library="$library/libmvvm.so"; fi
+if [ ! -f "$library" ]; then
+    echo "$me: no libmvvm.so at $library (build it first: make lib)" >&2
+    exit 2
+fi
+
+if ! command -v Xvfb >/dev/null 2>&1; then
+    echo "$me: Xvfb is missing. Install the Debian package xvfb (apt-get install xvfb)." >&2
+    exit 2
+fi
+
+# The project's virtualenv, with pytest.
+if ! "$venv/bin/python" -c 'import pytest' >/dev/null 2>&1; then
+    if ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
+        rm -rf "$venv"
+        mkdir -p "$root/build"
+        if ! "$python" -m venv "$venv" >&2; then
+            rm -rf "$venv"
+            echo "$me: $python cannot make a virtualenv: apt-get install python3-venv" >&2
+            exit 2
+        fi
+    fi
+    "$venv/bin/python" -m pip --disable-pip-version-check -q install pytest >&2 \
+        || { echo "$me: cannot install pytest into $venv" >&2; exit 2; }
+fi
+if ! "$venv/bin/python" -c 'import tkinter' >/dev/null 2>&1; then
+    echo "$me: $venv/bin/python has no tkinter. On Debian: apt-get install python3-tk" >&2
+    exit 2
+fi
+
+# A private X server: Xvfb picks a free display and writes its number to fd 3 once it accepts
+# connections; its screen is also a file (XWD) in $xdir, which the tests crop into screenshots.
+xdir=$(mktemp -d "${TMPDIR:-/tmp}/mvvm-xvfb.XXXXXX")
+xvfb_pid=
+cleanup() {
+    if [ -n "$xvfb_pid" ]; then
+        kill "$xvfb_pid" 2>/dev/null
+        { wait "$xvfb_pid"; } 2>/dev/null
+    fi
+    rm -rf "$xdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+Xvfb -displayfd 3 -screen 0 1024x768x24 -fbdir "$xdir" -nolisten tcp \
+    3>"$xdir/display" >"$xdir/Xvfb.log" 2>&1 </dev/null &
+xvfb_pid=$!
+display=
+for _ in $(seq 1 200); do
+    display=$(tr -dc 0-9 <"$xdir/display")
+    [ -n "$display" ] && break
+    if ! kill -0 "$xvfb_pid" 2>/dev/null; then break; fi
+    sleep 0.05
+done
+if [ -z "$display" ] || [ ! -f "$xdir/Xvfb_screen0" ]; then
+    echo "$me: Xvfb did not start:" >&2
+    cat "$xdir/Xvfb.log" >&2
+    exit 2
+fi
+
+cd "$root"
+mkdir -p build/screenshots
+DISPLAY=":$display" MVVM_XVFB_FB="$xdir/Xvfb_screen0" MVVM_SCREENSHOTS="$root/build/screenshots" \
+    MVVM_LIBRARY="$library" PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}" \
+    "$venv/bin/python" -m pytest examples/python/test_tk_app.py -v -p no:cacheprovider
+status=$?
+if [ $status -eq 5 ]; then exit 1; fi
+exit $status

@@ -1,0 +1,456 @@
+"""Tests of the Tk app (tk_app.py): built over a virtual loop so time is exact, driven by events
+generated on its widgets, checking that the widgets follow the view models; then screenshots of
+every screen; then a short real-time run over a manual loop plugged into Tk through its fd.
+
+Needs an X display: run ``bash examples/python/run_tk_tests.sh LIBDIR``, which starts a private
+Xvfb and gives its framebuffer (``MVVM_XVFB_FB``) for the screenshots, written to
+``MVVM_SCREENSHOTS`` (default: build/screenshots at the repository root).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tkinter
+import zlib
+from pathlib import Path
+from typing import Iterator, List, Tuple
+
+import pytest
+
+import mvvm
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import tk_app  # noqa: E402
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(os.environ.get("MVVM_SCREENSHOTS") or REPOSITORY / "build" / "screenshots")
+SEED = 2026  # the random counter's sequence with this seed: 9 after one increment, then 5
+
+
+# --- fixtures and helpers ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def root() -> Iterator[tkinter.Tk]:
+    """A Tk root; Tk callback errors and mvvm callback errors (unraisable) fail the test."""
+    try:
+        window = tkinter.Tk()
+    except tkinter.TclError as error:
+        pytest.fail("no X display (%s): run examples/python/run_tk_tests.sh, which starts Xvfb" % error)
+    errors: List[str] = []
+    window.report_callback_exception = lambda kind, value, tb: errors.append("Tk callback: %r" % value)
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = lambda unraisable: errors.append("%s: %r" % (unraisable.err_msg, unraisable.exc_value))
+    window.geometry("560x380+0+0")
+    try:
+        yield window
+    finally:
+        sys.unraisablehook = previous_hook
+        window.destroy()
+    assert not errors, "errors in callbacks:\n" + "\n".join(errors)
+
+
+@pytest.fixture
+def loop() -> Iterator[mvvm.Loop]:
+    with mvvm.Loop.virtual() as virtual:
+        yield virtual
+
+
+@pytest.fixture
+def app(root: tkinter.Tk, loop: mvvm.Loop) -> Iterator[tk_app.TkApp]:
+    built = tk_app.build_app(root, loop, timer_seconds=3, seed=SEED)
+    root.update()
+    try:
+        yield built
+    finally:
+        built.close()
+
+
+def click(widget: tkinter.Misc) -> None:
+    """A mouse click as the window system gives it: enter, press, release, in the middle."""
+    widget.update()
+    x, y = widget.winfo_width() // 2, widget.winfo_height() // 2
+    widget.event_generate("<Enter>", x=x, y=y)
+    widget.event_generate("<ButtonPress-1>", x=x, y=y)
+    widget.event_generate("<ButtonRelease-1>", x=x, y=y)
+    widget.update()
+
+
+def type_text(entry: tkinter.Misc, text: str) -> None:
+    """Text inserted into an entry at its cursor, then the key release a keyboard would give."""
+    entry.insert("insert", text)
+    entry.event_generate("<KeyRelease>")
+    entry.update()
+
+
+def show(app: tk_app.TkApp, screen: tk_app.Screen) -> None:
+    app.select(screen)
+    app.root.update()
+
+
+def enabled(widget: tkinter.Misc) -> bool:
+    return not widget.instate(["disabled"])
+
+
+def toplevels(root: tkinter.Misc) -> List[tkinter.Toplevel]:
+    """Every Toplevel that exists under root (the app's dialogs), found from the widget tree."""
+    found: List[tkinter.Toplevel] = []
+    pending = list(root.winfo_children())
+    while pending:
+        widget = pending.pop()
+        if isinstance(widget, tkinter.Toplevel) and widget.winfo_exists():
+            found.append(widget)
+        pending.extend(widget.winfo_children())
+    return found
+
+
+# --- screenshots: the X screen as XWD (Xvfb's -fbdir framebuffer, else `xwd -root`) to PNG -----
+
+
+def screen_xwd() -> bytes:
+    framebuffer = os.environ.get("MVVM_XVFB_FB")
+    if framebuffer:
+        return Path(framebuffer).read_bytes()
+    if shutil.which("xwd"):
+        return subprocess.run(["xwd", "-root", "-silent"], check=True, stdout=subprocess.PIPE).stdout
+    pytest.fail("no way to read the screen: set MVVM_XVFB_FB (run_tk_tests.sh does) or install xwd (x11-apps)")
+
+
+def crop_xwd(data: bytes, box: Tuple[int, int, int, int]) -> Tuple[int, int, List[bytes]]:
+    """The RGB rows of ``box`` (x, y, width, height) of a 32-bit TrueColor ZPixmap XWD image."""
+    (header_size, _version, pixmap_format, _depth, width, height, _xoffset, byte_order, _unit, _bit_order, _pad,
+     bits_per_pixel, bytes_per_line, visual_class, red_mask, green_mask, blue_mask, _bits_per_rgb, _entries,
+     ncolors) = struct.unpack(">20I", data[:80])
+    if pixmap_format != 2 or bits_per_pixel != 32 or visual_class not in (4, 5):
+        raise ValueError("unsupported XWD image: format %d, %d bits per pixel, visual class %d"
+                         % (pixmap_format, bits_per_pixel, visual_class))
+
+    def byte_of(mask: int) -> int:
+        shift = mask.bit_length() - 8
+        if shift < 0 or shift % 8 or mask != 0xFF << shift:
+            raise ValueError("unsupported colour mask 0x%x" % mask)
+        return shift // 8 if byte_order == 0 else 3 - shift // 8
+
+    red, green, blue = byte_of(red_mask), byte_of(green_mask), byte_of(blue_mask)
+    pixels = header_size + 12 * ncolors
+    x, y, w, h = box
+    x, y = max(0, x), max(0, y)
+    w, h = min(w, width - x), min(h, height - y)
+    rows = []
+    for line in range(y, y + h):
+        start = pixels + line * bytes_per_line + 4 * x
+        source = data[start:start + 4 * w]
+        row = bytearray(3 * w)
+        row[0::3], row[1::3], row[2::3] = source[red::4], source[green::4], source[blue::4]
+        rows.append(bytes(row))
+    return w, h, rows
+
+
+def write_png(path: Path, width: int, height: int, rows: List[bytes]) -> None:
+    def chunk(tag: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body) & 0xFFFFFFFF)
+
+    raw = b"".join(b"\x00" + row for row in rows)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+def grab(root: tkinter.Tk, name: str) -> Path:
+    """Saves the window (and any dialog over it) as SCREENSHOTS/name.png."""
+    root.update()  # draws, then XSync: the server has drawn everything once this returns
+    windows = [root] + toplevels(root)
+    left = min(w.winfo_rootx() for w in windows)
+    top = min(w.winfo_rooty() for w in windows)
+    right = max(w.winfo_rootx() + w.winfo_width() for w in windows)
+    bottom = max(w.winfo_rooty() + w.winfo_height() for w in windows)
+    width, height, rows = crop_xwd(screen_xwd(), (left, top, right - left, bottom - top))
+    path = SCREENSHOTS / (name + ".png")
+    write_png(path, width, height, rows)
+    return path
+
+
+# --- the screens, on a virtual loop ------------------------------------------------------------
+
+
+def test_sign_up_button_is_enabled_only_while_the_form_is_valid(app: tk_app.TkApp) -> None:
+    screen, form = app.sign_up, app.sign_up.view_model
+    show(app, screen)
+    assert not enabled(screen.sign_up_button)
+    click(screen.sign_up_button)  # a click on the disabled button does nothing
+    assert toplevels(app.root) == [] and form.is_completion_alert_presented is False
+
+    type_text(screen.user_id_entry, "newuser")
+    type_text(screen.password_entry, "password1")
+    type_text(screen.confirm_password_entry, "password2")
+    click(screen.agreed_check)
+    assert (form.user_id, form.password, form.confirm_password, form.agreed) == \
+        ("newuser", "password1", "password2", True)
+    assert not enabled(screen.sign_up_button)  # the passwords differ
+
+    screen.confirm_password_entry.delete(len("password"), "end")
+    type_text(screen.confirm_password_entry, "1")
+    assert form.is_sign_up_enabled and enabled(screen.sign_up_button)
+
+    click(screen.agreed_check)  # unticked: disabled again
+    assert form.agreed is False and not enabled(screen.sign_up_button)
+    click(screen.agreed_check)
+    assert enabled(screen.sign_up_button)
+
+    screen.user_id_entry.delete(0, "end")
+    type_text(screen.user_id_entry, "short")  # five characters
+    assert not enabled(screen.sign_up_button)
+    type_text(screen.user_id_entry, "\U0001F468\u200D\U0001F469\u200D\U0001F467")  # one more Character
+    assert form.user_id == "short\U0001F468\u200D\U0001F469\u200D\U0001F467"
+    assert enabled(screen.sign_up_button)
+
+
+def test_sign_up_shows_the_completion_dialog(app: tk_app.TkApp) -> None:
+    screen, form = app.sign_up, app.sign_up.view_model
+    show(app, screen)
+    for entry, text in ((screen.user_id_entry, "newuser"), (screen.password_entry, "password1"),
+                        (screen.confirm_password_entry, "password1")):
+        type_text(entry, text)
+    click(screen.agreed_check)
+    click(screen.sign_up_button)
+    assert form.is_completion_alert_presented is True
+    [dialog] = toplevels(app.root)
+    assert dialog is screen.completion_alert and dialog.winfo_viewable()
+    assert dialog.title() == "Sign up" and dialog.message_label.cget("text") == "Sign-up complete!"
+    click(dialog.ok_button)
+    assert form.is_completion_alert_presented is False
+    assert toplevels(app.root) == [] and screen.completion_alert is None
+
+
+def test_counters_show_their_labels_and_counts(app: tk_app.TkApp) -> None:
+    screen = app.counters
+    show(app, screen)
+    first, second = screen.first_row, screen.second_row
+    assert screen.read_me_label.cget("text") == screen.view_model.read_me != ""
+    assert (first.name_label.cget("text"), second.name_label.cget("text")) == ("Counter", "Random Counter")
+    assert (first.count_label.cget("text"), second.count_label.cget("text")) == ("0", "0")
+    click(first.plus_button)
+    click(second.plus_button)
+    assert (first.count_label.cget("text"), second.count_label.cget("text")) == ("1", "9")
+    click(first.plus_button)
+    assert first.count_label.cget("text") == "2" == first.view_model.count
+    click(first.minus_button)
+    click(first.minus_button)
+    click(second.minus_button)
+    assert (first.count_label.cget("text"), second.count_label.cget("text")) == ("0", "5")
+    assert second.count_label.cget("text") == second.view_model.count
+
+
+def test_stopwatch_follows_virtual_time(app: tk_app.TkApp, loop: mvvm.Loop) -> None:
+    screen = app.stopwatch
+    show(app, screen)
+    assert screen.time_label.cget("text") == "00:00:00.00"
+    assert str(screen.main_button.cget("text")) == "Start" and enabled(screen.main_button)
+    assert str(screen.clear_button.cget("text")) == "Clear" and not enabled(screen.clear_button)
+    click(screen.main_button)
+    assert str(screen.main_button.cget("text")) == "Stop"
+    loop.advance(1230)
+    app.root.update()
+    assert screen.time_label.cget("text") == "00:00:01.23"
+    click(screen.main_button)
+    assert str(screen.main_button.cget("text")) == "Resume" and enabled(screen.clear_button)
+    loop.advance(500)  # stopped: the time stays
+    app.root.update()
+    assert screen.time_label.cget("text") == "00:00:01.23"
+    click(screen.main_button)
+    loop.advance(61_000)
+    app.root.update()
+    assert screen.time_label.cget("text") == "00:01:02.23" == screen.view_model.time
+    click(screen.main_button)
+    click(screen.clear_button)
+    assert screen.time_label.cget("text") == "00:00:00.00"
+    assert str(screen.main_button.cget("text")) == "Start" and not enabled(screen.clear_button)
+
+
+def test_timer_counts_down_and_shows_the_alert(app: tk_app.TkApp, loop: mvvm.Loop) -> None:
+    screen = app.timer
+    show(app, screen)
+    assert screen.display_label.cget("text") == "3"
+    assert enabled(screen.start_button) and not enabled(screen.pause_button) and not enabled(screen.stop_button)
+    click(screen.start_button)
+    loop.advance(0)  # the throttled tap acts on the next dispatch
+    app.root.update()
+    assert not enabled(screen.start_button) and enabled(screen.pause_button)
+    loop.advance(1000)
+    app.root.update()
+    assert screen.display_label.cget("text") == "2" and enabled(screen.stop_button)
+    click(screen.pause_button)
+    loop.advance(5000)  # paused: no alert, the display stays
+    app.root.update()
+    assert screen.display_label.cget("text") == "2" and toplevels(app.root) == []
+    assert enabled(screen.start_button) and not enabled(screen.pause_button)
+    click(screen.start_button)
+    loop.advance(0)
+    loop.advance(1999)
+    app.root.update()
+    assert screen.display_label.cget("text") == "1" and toplevels(app.root) == []
+    loop.advance(1)
+    app.root.update()
+    assert screen.view_model.is_show_alert is True
+    [alert] = toplevels(app.root)
+    assert alert is screen.alert and alert.winfo_viewable()
+    assert alert.message_label.cget("text") == "Time's up!"
+    assert screen.display_label.cget("text") == "3" and not enabled(screen.stop_button)
+    assert enabled(screen.start_button)
+    click(alert.ok_button)
+    assert screen.view_model.is_show_alert is False and toplevels(app.root) == []
+
+
+def test_timer_stop_resets_the_display(app: tk_app.TkApp, loop: mvvm.Loop) -> None:
+    screen = app.timer
+    show(app, screen)
+    click(screen.start_button)
+    loop.advance(1000)
+    app.root.update()
+    assert screen.display_label.cget("text") == "2"
+    click(screen.stop_button)
+    loop.advance(1000)  # the throttle lets the tap act one second after the start tap
+    app.root.update()
+    assert screen.display_label.cget("text") == "3" and not enabled(screen.stop_button)
+    assert not enabled(screen.pause_button) and toplevels(app.root) == []
+
+
+def test_input_echo_echoes_what_is_typed(app: tk_app.TkApp) -> None:
+    screen = app.input_echo
+    show(app, screen)
+    assert screen.message_label.cget("text") == "Your input is ''!"
+    type_text(screen.entry, "hello")
+    assert screen.view_model.input == "hello"
+    assert screen.label_label.cget("text") == "hello"
+    assert screen.message_label.cget("text") == "Your input is 'hello'!"
+    # Keys as the keyboard sends them, to the focused entry.
+    screen.entry.focus_force()
+    app.root.update()
+    for keysym in ("exclam", "BackSpace", "BackSpace"):
+        screen.entry.event_generate("<KeyPress>", keysym=keysym)
+        screen.entry.event_generate("<KeyRelease>", keysym=keysym)
+    app.root.update()
+    assert screen.message_label.cget("text") == "Your input is 'hell'!"
+    # A binding set by the program shows in the entry.
+    screen.view_model.input = "from the model"
+    app.root.update()
+    assert screen.entry.get() == "from the model" and screen.label_label.cget("text") == "from the model"
+
+
+def test_welcome_loads_when_shown_and_echoes_taps(app: tk_app.TkApp, loop: mvvm.Loop) -> None:
+    screen = app.welcome
+    loop.advance(0)
+    app.root.update()
+    assert not screen.loaded and screen.welcome_label.cget("text") == "\u2026"
+    show(app, screen)
+    assert screen.loaded
+    loop.advance(0)  # the built-in API answers on the next dispatch
+    app.root.update()
+    assert screen.welcome_label.cget("text") == "Welcome!"
+    screen.text_entry.delete(0, "end")
+    type_text(screen.text_entry, "Hello")
+    click(screen.tap_button)
+    assert screen.text_label.cget("text") == "Hello show!!"
+    assert screen.only_first_label.cget("text") == "shown 1 time"
+    click(screen.tap_button)  # zip: one load pairs with one tap only
+    assert screen.only_first_label.cget("text") == "shown 1 time"
+    show(app, app.timer)
+    show(app, screen)  # shown again: no second load
+    loop.advance(0)
+    app.root.update()
+    assert screen.only_first_label.cget("text") == "shown 1 time"
+
+
+def test_the_app_polls_nothing(root: tkinter.Tk) -> None:
+    """Built over a manual loop, the app schedules no Tk timer: its fd handler does the work."""
+    with mvvm.Loop.manual() as manual:
+        built = tk_app.build_app(root, manual, seed=SEED)
+        try:
+            root.update()
+            click(built.stopwatch.main_button)
+            assert root.tk.call("after", "info") == ""
+        finally:
+            built.close()
+
+
+# --- screenshots ------------------------------------------------------------------------------
+
+
+def test_screenshots_of_every_screen(app: tk_app.TkApp, loop: mvvm.Loop) -> None:
+    shots = []
+    show(app, app.timer)
+    click(app.timer.start_button)
+    loop.advance(1000)
+    shots.append(grab(app.root, "timer"))
+    loop.advance(2000)
+    assert app.timer.alert is not None
+    shots.append(grab(app.root, "timer_alert"))
+    click(app.timer.alert.ok_button)
+
+    show(app, app.stopwatch)
+    click(app.stopwatch.main_button)
+    loop.advance(1230)
+    click(app.stopwatch.main_button)
+    shots.append(grab(app.root, "stopwatch"))
+
+    show(app, app.input_echo)
+    type_text(app.input_echo.entry, "hello")
+    shots.append(grab(app.root, "input_echo"))
+
+    show(app, app.sign_up)
+    for entry, text in ((app.sign_up.user_id_entry, "newuser"), (app.sign_up.password_entry, "password1"),
+                        (app.sign_up.confirm_password_entry, "password1")):
+        type_text(entry, text)
+    click(app.sign_up.agreed_check)
+    shots.append(grab(app.root, "sign_up"))
+    click(app.sign_up.sign_up_button)
+    shots.append(grab(app.root, "sign_up_completed"))
+    click(app.sign_up.completion_alert.ok_button)
+
+    show(app, app.welcome)
+    loop.advance(0)
+    click(app.welcome.tap_button)
+    shots.append(grab(app.root, "welcome"))
+
+    show(app, app.counters)
+    click(app.counters.first_row.plus_button)
+    click(app.counters.first_row.plus_button)
+    click(app.counters.second_row.plus_button)
+    shots.append(grab(app.root, "counters"))
+
+    for path in shots:
+        data = path.read_bytes()
+        assert data.startswith(b"\x89PNG\r\n\x1a\n")
+        width, height = struct.unpack(">II", data[16:24])
+        assert width >= app.root.winfo_width() and height >= app.root.winfo_height()
+        pixels = zlib.decompress(data[data.index(b"IDAT") + 4:])
+        assert len(pixels) == height * (1 + 3 * width)
+        assert len(set(pixels)) > 16, "%s is blank" % path
+
+
+# --- real time, on a manual loop plugged into Tk as main() plugs it ----------------------------
+
+
+def test_manual_loop_runs_in_tk_mainloop(root: tkinter.Tk) -> None:
+    with mvvm.Loop.manual() as manual:
+        built = tk_app.build_app(root, manual, seed=SEED)
+        try:
+            assert built.source is not None
+            show(built, built.stopwatch)
+            click(built.stopwatch.main_button)
+            started = manual.now()
+            root.after(300, root.quit)
+            root.mainloop()
+            elapsed = manual.now() - started
+            text = built.stopwatch.time_label.cget("text")
+            match = re.fullmatch(r"00:00:(\d\d)\.(\d\d)", text)
+            assert match, text
+            shown_ms = int(match.group(1)) * 1000 + int(match.group(2)) * 10
+            assert 200 <= shown_ms <= elapsed, (text, elapsed)
+            assert built.source.dispatches >= 5  # a tick every 10 ms: Tk woke up on the fd many times
+        finally:
+            built.close()

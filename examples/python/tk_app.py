@@ -1,0 +1,489 @@
+"""A Tk View over the whole catalog, through the mvvm package only: one window, one tab per screen
+(the countdown timer, the stopwatch, the input echo, the sign-up form, the welcome screen, the two
+counters).
+
+The widgets show what the view models say and send them the user's actions; there is no logic
+here (no validation, no timers, no formatting of times): every widget changes only from a
+subscription, one per view model, and every button or entry only calls a command or sets a
+binding. The manual loop that runs the view models' time (the countdown's seconds, the
+stopwatch's ticks, the player's 1 s tap throttle, the welcome API's answer) is plugged into Tk's
+event loop through its file descriptor (``createfilehandler``): Tk's own ``select`` wakes up when
+work is due and the handler runs ``loop.dispatch()``. Nothing polls.
+
+Run: python3 examples/python/tk_app.py [--seconds N] [--seed N]
+(MVVM_LIBRARY=.build/debug/libmvvm.so PYTHONPATH=bindings/python, or an installed mvvm package)
+
+Tests build the same window over a virtual loop (``build_app(root, mvvm.Loop.virtual())``) and
+move time with ``loop.advance(ms)``: see test_tk_app.py.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tkinter
+from tkinter import font as tkfont
+from tkinter import ttk
+from typing import Any, Callable, List, Literal, Optional, Sequence
+
+import mvvm
+
+__all__ = ["LoopSource", "Dialog", "TimerScreen", "StopWatchScreen", "InputEchoScreen", "SignUpScreen",
+           "WelcomeScreen", "CounterRow", "CountersScreen", "TkApp", "build_app", "main"]
+
+
+# --- plumbing ----------------------------------------------------------------------------------
+
+
+class LoopSource:
+    """A manual loop plugged into Tk's event loop: its fd is readable while work is due, so Tk's
+    ``select`` calls :meth:`on_readable`, which dispatches that work (and the notifications it
+    causes arrive on Tk's thread, where widgets may be touched)."""
+
+    def __init__(self, root: tkinter.Misc, loop: mvvm.Loop) -> None:
+        self.root, self.loop = root, loop
+        #: How many times Tk found the fd readable (for tests and diagnostics).
+        self.dispatches = 0
+        self.fd: Optional[int] = loop.fileno()
+        root.tk.createfilehandler(self.fd, tkinter.READABLE, self.on_readable)
+
+    def on_readable(self, fd: int, mask: int) -> None:
+        self.dispatches += 1
+        self.loop.dispatch()
+
+    def close(self) -> None:
+        """Takes the fd out of Tk (before the loop is closed). Idempotent."""
+        fd, self.fd = self.fd, None
+        if fd is not None:
+            try:
+                self.root.tk.deletefilehandler(fd)
+            except tkinter.TclError:
+                pass  # the interpreter is gone already
+
+
+def set_enabled(widget: ttk.Widget, enabled: bool) -> None:
+    widget.state(["!disabled"] if enabled else ["disabled"])
+
+
+class Dialog(tkinter.Toplevel):
+    """An alert that does not block (no grab, no nested event loop): a window with a message and
+    an OK button, over its screen. OK (or closing the window) calls ``on_ok``, which tells the
+    view model; the view model's notification then closes the dialog."""
+
+    def __init__(self, screen: ttk.Frame, title: str, message: str, on_ok: Callable[[], Any]) -> None:
+        super().__init__(screen, borderwidth=2, relief="raised")
+        self.title(title)
+        self.transient(screen.winfo_toplevel())
+        self.resizable(False, False)
+        body = ttk.Frame(self, padding=16)
+        body.pack(fill="both", expand=True)
+        self.message_label = ttk.Label(body, text=message, font=_font(self, "TkHeadingFont", 14, "bold"))
+        self.message_label.pack(padx=24, pady=(4, 12))
+        self.ok_button = ttk.Button(body, text="OK", command=on_ok)
+        self.ok_button.pack()
+        self.protocol("WM_DELETE_WINDOW", on_ok)
+        # Centred over the window (a window manager, if any, may place it otherwise).
+        top = screen.winfo_toplevel()
+        self.update_idletasks()
+        self.geometry("+%d+%d" % (top.winfo_rootx() + max(0, (top.winfo_width() - self.winfo_reqwidth()) // 2),
+                                  top.winfo_rooty() + max(0, (top.winfo_height() - self.winfo_reqheight()) // 2)))
+
+
+_fonts: dict = {}
+
+
+def _font(master: tkinter.Misc, base: str, size: int, weight: Literal["normal", "bold"] = "normal") -> tkfont.Font:
+    """One of Tk's standard fonts (TkDefaultFont, TkFixedFont...) at another size, kept per
+    interpreter (a Font object deletes its Tk font when it is garbage-collected)."""
+    key = (id(master.tk), base, size, weight)
+    if key not in _fonts:
+        made = tkfont.Font(root=master, font=base)
+        made.configure(size=size, weight=weight)
+        _fonts[key] = made
+    return _fonts[key]
+
+
+class Screen(ttk.Frame):
+    """One tab. ``bind(vm, on_change)`` shows the view model's current state, then subscribes
+    ``on_change(name, value)`` to every change of it: one subscription per view model."""
+
+    title = ""
+
+    def __init__(self, master: tkinter.Misc) -> None:
+        super().__init__(master, padding=16)
+        self.subscriptions: List[mvvm.Subscription] = []
+        self.view_models: List[mvvm.MvvmObject] = []
+
+    def bind_view_model(self, view_model: mvvm.MvvmObject, on_change: Callable[[str, Any], Any]) -> None:
+        for name, value in view_model.snapshot().items():
+            on_change(name, value)
+        self.subscriptions.append(view_model.subscribe(None, on_change))
+
+    def close(self) -> None:
+        for subscription in self.subscriptions:
+            try:
+                subscription.unsubscribe()
+            except mvvm.MvvmError:
+                pass  # ended already (its loop was closed)
+        self.subscriptions.clear()
+        for view_model in self.view_models:
+            view_model.close()
+
+
+# --- the screens -------------------------------------------------------------------------------
+
+
+class TimerScreen(Screen):
+    """The countdown: the display child's remaining time, the player child's buttons, and the
+    "time is up" alert while ``is_show_alert``."""
+
+    title = "Timer"
+
+    def __init__(self, master: tkinter.Misc, loop: mvvm.Loop, seconds: int) -> None:
+        super().__init__(master)
+        self.timer = mvvm.CountDownTimer(loop, seconds)
+        self.view_model = mvvm.TimerViewModel(loop, self.timer)
+        self.display, self.player = self.view_model.display, self.view_model.player
+        self.view_models += [self.view_model, self.timer]
+
+        ttk.Label(self, text="Countdown timer", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
+        self.display_label = ttk.Label(self, font=_font(self, "TkFixedFont", 48, "bold"), anchor="center")
+        self.display_label.pack(pady=(24, 0))
+        ttk.Label(self, text="seconds left").pack()
+        buttons = ttk.Frame(self)
+        buttons.pack(pady=24)
+        self.start_button = ttk.Button(buttons, text="Start", command=lambda: self.player.tapped("start"))
+        self.pause_button = ttk.Button(buttons, text="Pause", command=lambda: self.player.tapped("pause"))
+        self.stop_button = ttk.Button(buttons, text="Stop", command=lambda: self.player.tapped("stop"))
+        for button in (self.start_button, self.pause_button, self.stop_button):
+            button.pack(side="left", padx=6)
+        self.alert: Optional[Dialog] = None
+
+        self.bind_view_model(self.view_model, self.on_timer)
+        self.bind_view_model(self.display, self.on_display)
+        self.bind_view_model(self.player, self.on_player)
+
+    def on_timer(self, name: str, value: Any) -> None:
+        if name == "is_show_alert":
+            if value and self.alert is None:
+                self.alert = Dialog(self, "Timer", "Time's up!", self.dismiss_alert)
+            elif not value and self.alert is not None:
+                alert, self.alert = self.alert, None
+                alert.destroy()
+
+    def dismiss_alert(self) -> None:
+        self.view_model.is_show_alert = False
+
+    def on_display(self, name: str, value: Any) -> None:
+        if name == "remaining_time":
+            self.display_label.configure(text=str(value))
+
+    def on_player(self, name: str, value: Any) -> None:
+        if name == "is_stop_enabled":
+            set_enabled(self.stop_button, value)
+        elif name == "is_play_timer":
+            set_enabled(self.start_button, not value)
+            set_enabled(self.pause_button, value)
+
+    def close(self) -> None:
+        super().close()
+        if self.alert is not None:
+            self.alert.destroy()
+            self.alert = None
+
+
+class StopWatchScreen(Screen):
+    """The stopwatch: its time, the main button (Start / Stop / Resume) and Clear."""
+
+    title = "Stopwatch"
+
+    def __init__(self, master: tkinter.Misc, loop: mvvm.Loop) -> None:
+        super().__init__(master)
+        self.view_model = mvvm.StopWatchViewModel(loop)
+        self.view_models.append(self.view_model)
+        ttk.Label(self, text="Stopwatch", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
+        self.time_label = ttk.Label(self, font=_font(self, "TkFixedFont", 40, "bold"), anchor="center")
+        self.time_label.pack(pady=(36, 0))
+        buttons = ttk.Frame(self)
+        buttons.pack(pady=28)
+        self.main_button = ttk.Button(buttons, width=10, command=self.view_model.main_action)
+        self.clear_button = ttk.Button(buttons, width=10, command=self.view_model.clear_action)
+        self.main_button.pack(side="left", padx=6)
+        self.clear_button.pack(side="left", padx=6)
+        self.bind_view_model(self.view_model, self.on_change)
+
+    def on_change(self, name: str, value: Any) -> None:
+        if name == "time":
+            self.time_label.configure(text=value)
+        elif name == "main_action_title":
+            self.main_button.configure(text=value)
+        elif name == "main_action_enabled":
+            set_enabled(self.main_button, value)
+        elif name == "clear_action_title":
+            self.clear_button.configure(text=value)
+        elif name == "clear_action_enabled":
+            set_enabled(self.clear_button, value)
+
+
+class InputEchoScreen(Screen):
+    """An entry bound to ``input``; ``label`` and ``message`` shown below it."""
+
+    title = "Input echo"
+
+    def __init__(self, master: tkinter.Misc, loop: mvvm.Loop) -> None:
+        super().__init__(master)
+        self.view_model = mvvm.InputEchoViewModel(loop)
+        self.view_models.append(self.view_model)
+        ttk.Label(self, text="Input echo", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
+        self.input_var = tkinter.StringVar(self)
+        self.entry = ttk.Entry(self, textvariable=self.input_var, width=40)
+        self.entry.pack(anchor="w", pady=(16, 12))
+        grid = ttk.Frame(self)
+        grid.pack(anchor="w")
+        ttk.Label(grid, text="label:").grid(row=0, column=0, sticky="w", padx=(0, 8))
+        self.label_label = ttk.Label(grid, font=_font(self, "TkDefaultFont", 12, "bold"))
+        self.label_label.grid(row=0, column=1, sticky="w")
+        ttk.Label(grid, text="message:").grid(row=1, column=0, sticky="w", padx=(0, 8), pady=(6, 0))
+        self.message_label = ttk.Label(grid, font=_font(self, "TkDefaultFont", 12))
+        self.message_label.grid(row=1, column=1, sticky="w", pady=(6, 0))
+        self.bind_view_model(self.view_model, self.on_change)
+        # Every edit of the entry (typed, pasted, inserted) sets the binding.
+        self.input_var.trace_add("write", lambda *args: setattr(self.view_model, "input", self.input_var.get()))
+
+    def on_change(self, name: str, value: Any) -> None:
+        if name == "input":
+            if self.input_var.get() != value:
+                self.input_var.set(value)
+        elif name == "label":
+            self.label_label.configure(text=value)
+        elif name == "message":
+            self.message_label.configure(text=value)
+
+
+class SignUpScreen(Screen):
+    """The sign-up form: three entries and a checkbox bound to the view model, a Sign Up button
+    enabled while ``is_sign_up_enabled``, and a completion alert while
+    ``is_completion_alert_presented``."""
+
+    title = "Sign up"
+
+    def __init__(self, master: tkinter.Misc, loop: mvvm.Loop) -> None:
+        super().__init__(master)
+        self.view_model = mvvm.SignUpViewModel(loop)
+        self.view_models.append(self.view_model)
+        ttk.Label(self, text="Sign up", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
+        form = ttk.Frame(self)
+        form.pack(anchor="w", pady=(12, 0))
+        self.vars = {}
+        self.entries = {}
+        for row, (name, caption, show) in enumerate((("user_id", "User ID", ""), ("password", "Password", "\u2022"),
+                                                    ("confirm_password", "Confirm password", "\u2022"))):
+            ttk.Label(form, text=caption).grid(row=row, column=0, sticky="w", padx=(0, 12), pady=4)
+            var = tkinter.StringVar(self)
+            entry = ttk.Entry(form, textvariable=var, show=show, width=28)
+            entry.grid(row=row, column=1, sticky="w", pady=4)
+            self.vars[name], self.entries[name] = var, entry
+        self.user_id_entry = self.entries["user_id"]
+        self.password_entry = self.entries["password"]
+        self.confirm_password_entry = self.entries["confirm_password"]
+        self.agreed_var = tkinter.BooleanVar(self, value=False)
+        self.agreed_check = ttk.Checkbutton(form, text="I agree to the terms of service", variable=self.agreed_var,
+                                            command=lambda: setattr(self.view_model, "agreed", self.agreed_var.get()))
+        self.agreed_check.grid(row=3, column=1, sticky="w", pady=(8, 4))
+        self.sign_up_button = ttk.Button(self, text="Sign Up", command=self.view_model.sign_up_tapped)
+        self.sign_up_button.pack(anchor="w", pady=(16, 0))
+        self.completion_alert: Optional[Dialog] = None
+        self.bind_view_model(self.view_model, self.on_change)
+        for name, var in self.vars.items():
+            var.trace_add("write", lambda *args, name=name, var=var: setattr(self.view_model, name, var.get()))
+
+    def on_change(self, name: str, value: Any) -> None:
+        if name in self.vars:
+            if self.vars[name].get() != value:
+                self.vars[name].set(value)
+        elif name == "agreed":
+            if self.agreed_var.get() != value:
+                self.agreed_var.set(value)
+        elif name == "is_sign_up_enabled":
+            set_enabled(self.sign_up_button, value)
+        elif name == "is_completion_alert_presented":
+            if value and self.completion_alert is None:
+                self.completion_alert = Dialog(self, "Sign up", "Sign-up complete!", self.dismiss_completion_alert)
+            elif not value and self.completion_alert is not None:
+                alert, self.completion_alert = self.completion_alert, None
+                alert.destroy()
+
+    def dismiss_completion_alert(self) -> None:
+        self.view_model.is_completion_alert_presented = False
+
+    def close(self) -> None:
+        super().close()
+        if self.completion_alert is not None:
+            self.completion_alert.destroy()
+            self.completion_alert = None
+
+
+class WelcomeScreen(Screen):
+    """The ``transform(input) -> output`` screen: ``view_did_load`` when the tab is first shown,
+    ``tap_button(text)`` from the button, and its three signals shown in labels."""
+
+    title = "Welcome"
+
+    def __init__(self, master: tkinter.Misc, loop: mvvm.Loop) -> None:
+        super().__init__(master)
+        self.view_model = mvvm.WelcomeViewModel(loop)
+        self.view_models.append(self.view_model)
+        self.loaded = False
+        self.only_first_count = 0
+        ttk.Label(self, text="Welcome", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
+        self.welcome_label = ttk.Label(self, text="\u2026", font=_font(self, "TkHeadingFont", 22, "bold"))
+        self.welcome_label.pack(anchor="w", pady=(14, 14))
+        row = ttk.Frame(self)
+        row.pack(anchor="w")
+        self.text_var = tkinter.StringVar(self, value="Button")
+        self.text_entry = ttk.Entry(row, textvariable=self.text_var, width=20)
+        self.text_entry.pack(side="left")
+        self.tap_button = ttk.Button(row, text="Tap", command=lambda: self.view_model.tap_button(self.text_var.get()))
+        self.tap_button.pack(side="left", padx=8)
+        grid = ttk.Frame(self)
+        grid.pack(anchor="w", pady=(16, 0))
+        ttk.Label(grid, text="on_show_text:").grid(row=0, column=0, sticky="w", padx=(0, 8))
+        self.text_label = ttk.Label(grid, text="\u2014", font=_font(self, "TkDefaultFont", 12, "bold"))
+        self.text_label.grid(row=0, column=1, sticky="w")
+        ttk.Label(grid, text="on_show_only_first:").grid(row=1, column=0, sticky="w", padx=(0, 8), pady=(6, 0))
+        self.only_first_label = ttk.Label(grid, text="not yet", font=_font(self, "TkDefaultFont", 12))
+        self.only_first_label.grid(row=1, column=1, sticky="w", pady=(6, 0))
+        self.bind_view_model(self.view_model, self.on_change)
+
+    def view_did_load(self) -> None:
+        """The view's lifecycle: sent once, when the tab is first shown."""
+        if not self.loaded:
+            self.loaded = True
+            self.view_model.view_did_load()
+
+    def on_change(self, name: str, value: Any) -> None:
+        if name == "on_show_welcome":
+            self.welcome_label.configure(text=value)
+        elif name == "on_show_text":
+            self.text_label.configure(text=value)
+        elif name == "on_show_only_first":
+            self.only_first_count += 1
+            self.only_first_label.configure(text="shown %d time%s" % (self.only_first_count,
+                                                                     "" if self.only_first_count == 1 else "s"))
+
+
+class CounterRow(ttk.Frame):
+    """One counter view model: its label, its count, and its − and + buttons."""
+
+    def __init__(self, master: tkinter.Misc, view_model: mvvm.CounterViewModel) -> None:
+        super().__init__(master, padding=(0, 8))
+        self.view_model = view_model
+        self.name_label = ttk.Label(self, width=16, font=_font(self, "TkDefaultFont", 12, "bold"))
+        self.name_label.pack(side="left")
+        self.minus_button = ttk.Button(self, text="\u2212", width=3, command=view_model.decrement)
+        self.minus_button.pack(side="left")
+        self.count_label = ttk.Label(self, width=4, anchor="center", font=_font(self, "TkFixedFont", 20, "bold"))
+        self.count_label.pack(side="left", padx=10)
+        self.plus_button = ttk.Button(self, text="+", width=3, command=view_model.increment)
+        self.plus_button.pack(side="left")
+
+    def on_change(self, name: str, value: Any) -> None:
+        if name == "label":
+            self.name_label.configure(text=value)
+        elif name == "count":
+            self.count_label.configure(text=value)
+
+
+class CountersScreen(Screen):
+    """The counter page: its read-me and a row for each of its two counter children."""
+
+    title = "Counters"
+
+    def __init__(self, master: tkinter.Misc, loop: mvvm.Loop, seed: Optional[int]) -> None:
+        super().__init__(master)
+        self.view_model = mvvm.CounterPageViewModel(loop, seed)
+        self.view_models.append(self.view_model)
+        ttk.Label(self, text="Counters", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
+        self.read_me_label = ttk.Label(self, wraplength=480, justify="left")
+        self.read_me_label.pack(anchor="w", pady=(8, 12))
+        self.rows = [CounterRow(self, self.view_model.first_counter), CounterRow(self, self.view_model.second_counter)]
+        for row in self.rows:
+            row.pack(anchor="w")
+        self.first_row, self.second_row = self.rows
+        self.bind_view_model(self.view_model, self.on_change)
+        for row in self.rows:
+            self.bind_view_model(row.view_model, row.on_change)
+
+    def on_change(self, name: str, value: Any) -> None:
+        if name == "read_me":
+            self.read_me_label.configure(text=value)
+
+
+# --- the window --------------------------------------------------------------------------------
+
+
+class TkApp:
+    """The window's content: a notebook of the screens over view models of ``loop``. A manual
+    loop is plugged into Tk through its fd; a virtual loop (tests) is left to its owner."""
+
+    def __init__(self, root: tkinter.Tk, loop: mvvm.Loop, *, timer_seconds: int = 10,
+                 seed: Optional[int] = None) -> None:
+        self.root, self.loop = root, loop
+        root.title("libmvvm \u2014 the MVVM catalog in Tk")
+        style = ttk.Style(root)
+        if "clam" in style.theme_names():
+            style.theme_use("clam")
+        self.notebook = ttk.Notebook(root)
+        self.notebook.pack(fill="both", expand=True, padx=8, pady=8)
+        self.timer = TimerScreen(self.notebook, loop, timer_seconds)
+        self.stopwatch = StopWatchScreen(self.notebook, loop)
+        self.input_echo = InputEchoScreen(self.notebook, loop)
+        self.sign_up = SignUpScreen(self.notebook, loop)
+        self.welcome = WelcomeScreen(self.notebook, loop)
+        self.counters = CountersScreen(self.notebook, loop, seed)
+        self.screens: Sequence[Screen] = (self.timer, self.stopwatch, self.input_echo, self.sign_up, self.welcome,
+                                          self.counters)
+        for screen in self.screens:
+            self.notebook.add(screen, text=screen.title)
+        self.notebook.bind("<<NotebookTabChanged>>", self.on_tab_changed)
+        self.source = LoopSource(root, loop) if loop.kind == mvvm.LoopKind.MANUAL else None
+
+    def select(self, screen: Screen) -> None:
+        self.notebook.select(screen)
+
+    def on_tab_changed(self, event: Any = None) -> None:
+        if self.notebook.select() == str(self.welcome):
+            self.welcome.view_did_load()
+
+    def close(self) -> None:
+        """Ends the subscriptions, closes the view models and takes the loop's fd out of Tk;
+        the loop itself belongs to the caller."""
+        if self.source is not None:
+            self.source.close()
+        for screen in self.screens:
+            screen.close()
+
+
+def build_app(root: tkinter.Tk, loop: mvvm.Loop, *, timer_seconds: int = 10, seed: Optional[int] = None) -> TkApp:
+    """Builds the window's content in ``root`` over view models on ``loop`` (manual: plugged into
+    Tk; virtual: time moves with ``loop.advance``). ``seed`` seeds the random counter."""
+    return TkApp(root, loop, timer_seconds=timer_seconds, seed=seed)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=int, default=10, help="the countdown's length (default 10)")
+    parser.add_argument("--seed", type=int, default=None, help="the random counter's seed (default: random)")
+    args = parser.parse_args(argv)
+    root = tkinter.Tk()
+    root.geometry("560x380")
+    with mvvm.Loop.manual() as loop:
+        app = build_app(root, loop, timer_seconds=args.seconds, seed=args.seed)
+        try:
+            root.mainloop()
+        finally:
+            app.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
