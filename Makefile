@@ -61,7 +61,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 RELEASE_LIB := build/release-static/libmvvm.so
 
-.PHONY: release release-shared install wheel test-packaging
+.PHONY: release release-shared install wheel test-packaging bench
 
 # build/release-static/libmvvm.so: the Swift runtime linked in, for C, Python, hosts without Swift.
 release: deps
@@ -84,6 +84,10 @@ wheel: release
 
 test-packaging: deps build-dir
 	bash Tests/packaging/test_packaging.sh | tee build/packaging.log; exit $${PIPESTATUS[0]}
+
+# Release builds and the benchmarks' table (BENCHMARKS.md); not part of `make test`.
+bench: deps build-dir
+	bash Tests/bench/run.sh
 
 # The C view and the Python view over the same catalog, each a scripted session on a virtual loop.
 demo: lib build-dir
