@@ -5,7 +5,8 @@ SWIFT ?= swift
 SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build build-dir lib test test-swift test-c test-views test-python test-tk test-ruby test-lua demo clean
+.PHONY: all deps build build-dir lib test test-swift test-c test-views test-python test-tk test-ruby test-lua demo clean \
+	test-sanitize test-fuzz-seeds test-soak fuzz
 
 all: build
 
@@ -47,11 +48,33 @@ test-lua: lib build-dir
 test-views: lib
 	bash examples/test_views.sh $(BIN) | tee build/views.log; exit $${PIPESTATUS[0]}
 
+# --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
+FUZZ_SECONDS ?= 300
+
+# The Swift and C tests under AddressSanitizer (+ LeakSanitizer), then ThreadSanitizer; scratch
+# builds in .build-asan and .build-tsan.
+test-sanitize: deps build-dir
+	bash Tests/sanitize.sh address | tee build/sanitize-address.log; exit $${PIPESTATUS[0]}
+	bash Tests/sanitize.sh thread | tee build/sanitize-thread.log; exit $${PIPESTATUS[0]}
+
+# Every committed fuzzer input (Tests/fuzz/corpus: the seeds and past findings) replayed once.
+test-fuzz-seeds: deps build-dir
+	bash Tests/fuzz/run.sh 0 | tee build/fuzz-seeds.log; exit $${PIPESTATUS[0]}
+
+# A million create/subscribe/notify/release cycles with flat memory; an hour of stopwatch ticks.
+test-soak: lib build-dir
+	bash Tests/soak.sh $(BIN) | tee build/soak.log; exit $${PIPESTATUS[0]}
+
+# Coverage-guided fuzzing of the C ABI for FUZZ_SECONDS; findings in build/fuzz-artifacts/.
+fuzz: deps build-dir
+	bash Tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 # Every suite, then one closing line that sums them.
-test: build-dir test-swift test-c test-views test-python test-tk test-ruby test-lua test-packaging
+test: build-dir test-swift test-c test-views test-python test-tk test-ruby test-lua test-packaging \
+	    test-sanitize test-fuzz-seeds test-soak
 	@bash Tests/summarize.sh build/swift-test.log build/header-check.log build/c-tests.log build/c-tests-valgrind.log \
 	    build/views.log build/python-tests.log build/tk-tests.log build/ruby-tests.log build/lua-demo.log \
-	    build/packaging.log
+	    build/packaging.log build/sanitize-address.log build/sanitize-thread.log build/fuzz-seeds.log build/soak.log
 
 build-dir:
 	@mkdir -p build
@@ -101,4 +124,4 @@ demo: lib build-dir
 	@echo "(Interactive: ./build/mvvm_view; the Swift view models without C: swift run mvvm-swift-demo)"
 
 clean:
-	rm -rf .build build
+	rm -rf .build .build-asan .build-tsan .build-fuzz build

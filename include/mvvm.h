@@ -23,6 +23,16 @@
  *    serialised: a call waits while the loop runs due work or another thread works on that
  *    loop's objects. Callbacks may call back into the library (read, set, send, subscribe,
  *    unsubscribe, release the source), but not dispatch or advance the loop that runs them.
+ *    Host code the library calls (callbacks, request functions) nests at most
+ *    MVVM_MAX_NESTED_CALLS deep on one loop: the innermost may read (get, describe, snapshot),
+ *    release and unsubscribe; its other calls on that loop's objects give
+ *    MVVM_ERR_INVALID_ARGUMENT, so a callback that keeps causing the change it is told about
+ *    ends in an error status, not a stack overflow.
+ *  - fork().  The child of a fork() may create loops and objects of its own. What it inherited
+ *    from the parent is the parent's: every inherited loop is stopped in the child (no work runs,
+ *    its file descriptor, shared with the parent, is not touched), calls on its objects give
+ *    MVVM_ERR_LOOP_RELEASED, and mvvm_release() or mvvm_unsubscribe() of an inherited handle
+ *    gives MVVM_OK and only forgets it: no callback and no destroy function runs in the child.
  */
 #ifndef MVVM_H
 #define MVVM_H
@@ -106,6 +116,12 @@ typedef struct mvvm_event {
     mvvm_value value;
 } mvvm_event;
 
+/**
+ * How deep callbacks and request functions may nest on one loop, each calling into the library
+ * and so causing the next; see "Threads" above.
+ */
+#define MVVM_MAX_NESTED_CALLS 64
+
 /** Called for each change of a subscribed object (`source`). */
 typedef void (*mvvm_callback)(mvvm_handle source, const mvvm_event *event, void *user_data);
 
@@ -155,6 +171,12 @@ typedef enum mvvm_loop_kind {
 } mvvm_loop_kind;
 
 /**
+ * The last instant of every loop's time, in milliseconds since the loop was created (2^62 ns,
+ * about 146 years). mvvm_loop_advance() and mvvm_loop_run_for() refuse to go past it.
+ */
+#define MVVM_LOOP_TIME_LIMIT_MS INT64_C(4611686018427)
+
+/**
  * Creates a loop of `kind` in *out. Release it with mvvm_release(), which stops it: pending
  * work is dropped, a thread loop's thread ends, and the loop's objects end their subscriptions
  * and answer MVVM_ERR_LOOP_RELEASED to every call but mvvm_release().
@@ -187,7 +209,8 @@ mvvm_status mvvm_loop_next_timeout_ms(mvvm_handle loop, int64_t *out);
 /**
  * Manual loops: dispatches due work on the calling thread for `ms` milliseconds, sleeping
  * between pieces of work. Errors: INVALID_HANDLE, WRONG_TYPE, WRONG_LOOP_KIND,
- * INVALID_ARGUMENT (negative ms, or called from a callback this loop is running).
+ * INVALID_ARGUMENT (negative ms, ms that would end past the loop's time limit, or called from
+ * a callback this loop is running).
  */
 mvvm_status mvvm_loop_run_for(mvvm_handle loop, int64_t ms);
 
@@ -195,8 +218,9 @@ mvvm_status mvvm_loop_run_for(mvvm_handle loop, int64_t ms);
  * Virtual loops: moves time forward by `ms` milliseconds, running everything due up to then in
  * time order (work due at the same instant in the order it was scheduled); 0 runs what is due
  * now. Changes are notified on the calling thread, once per instant at which work ran.
- * Errors: INVALID_HANDLE, WRONG_TYPE, WRONG_LOOP_KIND, INVALID_ARGUMENT (negative ms, or
- * called from a callback this loop is running).
+ * A loop's time ends at MVVM_LOOP_TIME_LIMIT_MS: an advance past it does nothing and fails.
+ * Errors: INVALID_HANDLE, WRONG_TYPE, WRONG_LOOP_KIND, INVALID_ARGUMENT (negative ms, ms past
+ * MVVM_LOOP_TIME_LIMIT_MS, or called from a callback this loop is running).
  */
 mvvm_status mvvm_loop_advance(mvvm_handle loop, int64_t ms);
 

@@ -44,15 +44,16 @@ func resolveObject(_ handle: mvvm_handle, _ role: String = "the object") throws(
 }
 
 /// Runs `body` on the object's loop, as one operation whose changes are announced before it
-/// returns; the typed calls also name the class the object must be of.
-func withObject<T>(_ handle: mvvm_handle, of expected: ExportedClass? = nil,
+/// returns; the typed calls also name the class the object must be of. A `reading` body changes
+/// nothing, so it works even where host calls are nested as deep as they may go.
+func withObject<T>(_ handle: mvvm_handle, of expected: ExportedClass? = nil, reading: Bool = false,
                    _ body: (ExportedObject) throws(ExportError) -> T) throws(ExportError) -> T {
     let object = try resolveObject(handle)
     if let expected, object.exportedClass !== expected {
         throw ExportError(MVVM_ERR_WRONG_TYPE,
                           "\(HandleTable.describe(handle)) is a \(object.exportedClass.name.string), not a \(expected.name.string)")
     }
-    return try object.context.operation { () throws(ExportError) -> T in
+    return try object.context.operation(reading: reading) { () throws(ExportError) -> T in
         guard !object.isReleased else {
             throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) was released")
         }
@@ -63,7 +64,7 @@ func withObject<T>(_ handle: mvvm_handle, of expected: ExportedClass? = nil,
 func loopError(_ error: LoopError) -> ExportError {
     switch error {
     case .wrongKind: return ExportError(MVVM_ERR_WRONG_LOOP_KIND, error.description)
-    case .reentrantDispatch, .negativeDuration: return ExportError(MVVM_ERR_INVALID_ARGUMENT, error.description)
+    case .reentrantDispatch, .negativeDuration, .beyondTimeLimit: return ExportError(MVVM_ERR_INVALID_ARGUMENT, error.description)
     case .stopped: return ExportError(MVVM_ERR_LOOP_RELEASED, error.description)
     case .system: return ExportError(MVVM_ERR_INTERNAL, error.description)
     }
@@ -143,7 +144,7 @@ public func mvvm_loop_now_ms(_ loop: mvvm_handle, _ out: UnsafeMutablePointer<In
 // MARK: - Properties
 
 func getProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType) throws(ExportError) -> Value {
-    try withObject(handle) { object throws(ExportError) -> Value in
+    try withObject(handle, reading: true) { object throws(ExportError) -> Value in
         try get(try object.exportedClass.property(named: name).property, of: object, as: type)
     }
 }
@@ -290,7 +291,7 @@ public func mvvm_class_name(_ handle: mvvm_handle, _ out: UnsafeMutablePointer<U
 public func mvvm_describe(_ object: mvvm_handle, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         try requireOut(out)
-        write(CString.copy(try withObject(object) { $0.exportedClass.descriptionJSON }), to: out)
+        write(CString.copy(try withObject(object, reading: true) { $0.exportedClass.descriptionJSON }), to: out)
     }
 }
 
@@ -298,7 +299,7 @@ public func mvvm_describe(_ object: mvvm_handle, _ out: UnsafeMutablePointer<Uns
 public func mvvm_snapshot(_ object: mvvm_handle, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         try requireOut(out)
-        write(CString.copy(try withObject(object) { $0.snapshotJSON }), to: out)
+        write(CString.copy(try withObject(object, reading: true) { $0.snapshotJSON }), to: out)
     }
 }
 
@@ -310,6 +311,10 @@ public func mvvm_release(_ handle: mvvm_handle) -> mvvm_status {
         guard handle != 0, let target = table.lookup(handle) else {
             throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) is not a live handle "
                               + "(released already, stale or never issued)")
+        }
+        if inheritedAcrossFork(target) {
+            table.remove(handle, abandoning: true)
+            return
         }
         switch target {
         case let context as LoopContext:
@@ -328,7 +333,25 @@ public func mvvm_release(_ handle: mvvm_handle) -> mvvm_status {
     }
 }
 
+/// Whether `target` belongs to a loop this fork child inherited: releasing it then only forgets
+/// it, with no callback and no destroy function run, since the thread that may have been
+/// changing it is not in the child.
+private func inheritedAcrossFork(_ target: Handled) -> Bool {
+    let context: LoopContext? = switch target {
+    case let context as LoopContext: context
+    case let object as ExportedObject: object.context
+    case let subscription as Subscription: subscription.object?.context
+    case let request as Request: request.service.owner?.context
+    default: nil
+    }
+    return context?.loop.isInheritedAcrossFork ?? false
+}
+
 func unsubscribe(_ subscription: Subscription) throws(ExportError) {
+    if inheritedAcrossFork(subscription) {
+        HandleTable.shared.remove(subscription.handle, abandoning: true)
+        return
+    }
     guard let object = subscription.object else {
         subscription.end()
         return

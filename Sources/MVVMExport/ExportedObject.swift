@@ -11,6 +11,8 @@ final class LoopContext: Handled, @unchecked Sendable {
     private var dirty: [ExportedObject] = []
     private var turnObserver: AnyCancellable?
     private var nextSerial: UInt64 = 0
+    /// How many calls into host code (callbacks, request functions) are running, nested.
+    private var hostCallDepth = 0
 
     init(loop: Loop) {
         self.loop = loop
@@ -20,14 +22,32 @@ final class LoopContext: Handled, @unchecked Sendable {
     }
 
     /// Runs a host call on this loop: serialised with the loop's work, and announcing the
-    /// changes it made before it returns.
-    func operation<T>(_ body: () throws(ExportError) -> T) throws(ExportError) -> T {
+    /// changes it made before it returns. Only a `reading` call may run at the deepest nesting.
+    func operation<T>(reading: Bool = false, _ body: () throws(ExportError) -> T) throws(ExportError) -> T {
         try loop.perform { () throws(ExportError) -> T in
             guard !isReleased else { throw ExportError(MVVM_ERR_LOOP_RELEASED, "the object's loop was released") }
+            guard !loop.isInheritedAcrossFork else {
+                throw ExportError(MVVM_ERR_LOOP_RELEASED, "the object's loop was inherited from the parent process "
+                                  + "by fork(): only the parent can use it; the child may only release it")
+            }
+            // Each level costs stack: a runaway feedback loop must end in a status, not a crash.
+            guard reading || hostCallDepth < MVVM_MAX_NESTED_CALLS else {
+                throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "callbacks and request functions are nested "
+                                  + "\(MVVM_MAX_NESTED_CALLS) deep on this loop: one keeps causing the change "
+                                  + "it is told about (only reads, release and unsubscribe work this deep)")
+            }
             let result = try body()
             flush()
             return result
         }
+    }
+
+    /// Calls host code; calls it makes into the library nest one level deeper.
+    @inline(__always)
+    func callingHost<T>(_ body: () -> T) -> T {
+        hostCallDepth += 1
+        defer { hostCallDepth -= 1 }
+        return body()
     }
 
     func adopt(_ object: ExportedObject) {
@@ -200,43 +220,51 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// what the property's publisher last sent: by now the operation has stored it.
     func deliverChanges() {
         guard !isReleased else { return }
-        var changed: [(index: Int, stamp: UInt64)] = []
-        for index in latest.indices {
-            guard let value = latest[index] else { continue }
-            latest[index] = nil
-            if value != announced[index] {
-                announced[index] = value
-                announcementStamps[index] &+= 1
-                changed.append((index, announcementStamps[index]))
+        // At most one entry per property, on the stack: this runs for every change.
+        withUnsafeTemporaryAllocation(of: (index: Int, stamp: UInt64).self, capacity: latest.count) { changed in
+            var changedCount = 0
+            for index in latest.indices {
+                guard let value = latest[index] else { continue }
+                latest[index] = nil
+                if value != announced[index] {
+                    announced[index] = value
+                    announcementStamps[index] &+= 1
+                    changed[changedCount] = (index, announcementStamps[index])
+                    changedCount += 1
+                }
             }
-        }
-        guard !subscriptions.isEmpty else {
-            pendingSignals = []
-            return
-        }
-        // Different signals of one operation come in the order the class lists them: the order
-        // they were emitted in follows OpenCombine's hash-ordered subscriber sets.
-        let signals = pendingSignals.enumerated()
-            .sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }
-            .map(\.element)
-        pendingSignals = []
-        for (index, stamp) in changed {
-            // A callback may already have caused a newer announcement of this property.
-            guard !isReleased, announcementStamps[index] == stamp else { continue }
-            announce(.property(index), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[index].name,
-                     value: announced[index]!)
-        }
-        for signal in signals where !isReleased {
-            announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL, name: exportedClass.signals[signal.index].name,
-                     value: signal.payload)
+            guard !subscriptions.isEmpty else {
+                pendingSignals = []
+                return
+            }
+            // Different signals of one operation come in the order the class lists them: the
+            // order they were emitted in follows OpenCombine's hash-ordered subscriber sets.
+            let signals = pendingSignals.isEmpty ? [] : pendingSignals.enumerated()
+                .sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }
+                .map(\.element)
+            if !signals.isEmpty { pendingSignals = [] }
+            for (index, stamp) in changed[..<changedCount] {
+                // A callback may already have caused a newer announcement of this property.
+                guard !isReleased, announcementStamps[index] == stamp else { continue }
+                announce(.property(index), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[index].name,
+                         value: announced[index]!, stamp: stamp)
+            }
+            for signal in signals where !isReleased {
+                announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL,
+                         name: exportedClass.signals[signal.index].name, value: signal.payload)
+            }
         }
     }
 
-    private func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: CName, value: Value) {
+    private func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: CName, value: Value,
+                          stamp: UInt64? = nil) {
         for subscription in subscriptions where subscription.isActive {
             if let wanted = subscription.selector, wanted != selector { continue }
-            subscription.deliver(source: handle, kind: kind, name: name, value: value)
+            context.callingHost { subscription.deliver(source: handle, kind: kind, name: name, value: value) }
             if isReleased { return }
+            // A callback caused a newer announcement of this property, which every subscriber
+            // has had by now: the rest must not get this older value after it.
+            if let stamp, case let .property(index) = selector, announcementStamps[index] != stamp { return }
         }
     }
 
@@ -245,6 +273,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
     func detach() {
         guard !isReleased else { return }
         isReleased = true
+        // Released from inside its own delivery (a host service's request, a callback), the
+        // chains must not be cancelled mid-way; their closures reference this object unowned.
+        context.loop.keepUntilWorkEnds([self, connections, watchers] as [Any])
         connections = []
         watchers = []
         let ending = subscriptions

@@ -37,6 +37,13 @@ final class HandleTable: @unchecked Sendable {
     private let lock = PThreadLock()
     private var slots: [Slot] = []
     private var freeSlots: [UInt32] = []
+    /// In a fork's child: what was released there but inherited from the parent. Kept for good,
+    /// since deinitialising it could run code on objects another thread was changing at the fork.
+    private var abandoned: [Handled] = []
+
+    private init() {
+        _ = ForkSafety.inChild { [lock] in lock.repairInForkChild() }
+    }
 
     func insert(_ target: Handled) -> mvvm_handle {
         lock.withLock {
@@ -68,12 +75,14 @@ final class HandleTable: @unchecked Sendable {
     }
 
     /// Frees the handle's slot for reuse under a new generation; false if it was not live.
+    /// `abandoning` keeps the target alive for good (see `abandoned`).
     @discardableResult
-    func remove(_ handle: mvvm_handle) -> Bool {
+    func remove(_ handle: mvvm_handle, abandoning: Bool = false) -> Bool {
         let index = Int(truncatingIfNeeded: handle & 0xFFFF_FFFF) - 1
         return lock.withLock {
             guard index >= 0, index < slots.count, let target = slots[index].target,
                   target.handle == handle else { return false }
+            if abandoning { abandoned.append(target) }
             slots[index].target = nil
             var next = (slots[index].generation + 1) & 0xFF_FFFF
             if next == 0 { next = 1 }

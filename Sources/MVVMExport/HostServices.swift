@@ -49,9 +49,11 @@ final class HostService: @unchecked Sendable {
         let request = Request(service: self, resultType: resultType, fulfil: fulfil)
         _ = HandleTable.shared.insert(request)
         pending.append(request)
-        argument.withCValue { value in
-            var value = value
-            requestFunction(owner.handle, request.handle, &value, userData)
+        owner.context.callingHost {
+            argument.withCValue { value in
+                var value = value
+                requestFunction(owner.handle, request.handle, &value, userData)
+            }
         }
     }
 

@@ -16,7 +16,7 @@ func typedGet<T>(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ name: 
                  _ out: UnsafeMutablePointer<T>?, _ convert: (Value) -> T?) -> mvvm_status {
     exporting { () throws(ExportError) in
         try requireOut(out)
-        let value = try withObject(handle, of: exportedClass) { object throws(ExportError) in
+        let value = try withObject(handle, of: exportedClass, reading: true) { object throws(ExportError) in
             try get(exportedClass.property(name), of: object, as: type)
         }
         if let converted = convert(value) { write(converted, to: out) }

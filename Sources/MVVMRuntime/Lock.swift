@@ -7,16 +7,14 @@ import Glibc
 /// is the honest tool here.
 public final class PThreadLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let recursive: Bool
 
     /// - Parameter recursive: whether the owning thread may lock again, as callbacks that
     ///   call back into the library from inside loop work must.
     public init(recursive: Bool = false) {
         mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(recursive ? PTHREAD_MUTEX_RECURSIVE : PTHREAD_MUTEX_NORMAL))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
+        self.recursive = recursive
+        initialiseMutex()
     }
 
     deinit {
@@ -27,6 +25,27 @@ public final class PThreadLock: @unchecked Sendable {
     public func lock() { pthread_mutex_lock(mutex) }
 
     public func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// In the child of a `fork()`: a lock that another thread held at the fork would stay held
+    /// for good, since that thread is not in the child, so it is made anew. A lock this thread
+    /// holds (only a recursive one can tell) is left as it is. Returns whether it was remade.
+    @discardableResult
+    public func repairInForkChild() -> Bool {
+        if pthread_mutex_trylock(mutex) == 0 {
+            pthread_mutex_unlock(mutex)
+            return false
+        }
+        initialiseMutex()
+        return true
+    }
+
+    private func initialiseMutex() {
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(recursive ? PTHREAD_MUTEX_RECURSIVE : PTHREAD_MUTEX_NORMAL))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
 
     @inline(__always)
     public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {

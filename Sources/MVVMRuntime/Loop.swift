@@ -22,6 +22,8 @@ public enum LoopError: Error, Equatable, Sendable, CustomStringConvertible {
     case reentrantDispatch(operation: String)
     /// A negative duration.
     case negativeDuration(operation: String, milliseconds: Int64)
+    /// A duration that would take the loop's time past ``LoopTime/limit``.
+    case beyondTimeLimit(operation: String, milliseconds: Int64)
     /// The loop was stopped.
     case stopped(operation: String)
     /// The operating system refused a resource the loop needs.
@@ -35,6 +37,9 @@ public enum LoopError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(operation) was called from work the loop is already running"
         case let .negativeDuration(operation, milliseconds):
             return "\(operation) needs a duration of 0 ms or more, got \(milliseconds) ms"
+        case let .beyondTimeLimit(operation, milliseconds):
+            return "\(operation) by \(milliseconds) ms would take the loop's time past its limit of "
+                + "\(LoopTime.limit.milliseconds) ms (about 146 years)"
         case let .stopped(operation):
             return "\(operation) on a loop that was stopped"
         case let .system(call, errno):
@@ -69,6 +74,11 @@ public final class Loop: Scheduler, @unchecked Sendable {
 
     /// Stops the loop (see ``stop()``); the file descriptor closes when the thread, if any, has ended.
     deinit { core.stop() }
+
+    /// Whether this is the child of a `fork()` and the loop was inherited from the parent. Such a
+    /// loop is stopped, and its objects must be left alone: the thread that may have been
+    /// changing them is not in the child (see ``ForkSafety``).
+    public var isInheritedAcrossFork: Bool { core.isInheritedAcrossFork }
 
     // MARK: Scheduler
 
@@ -110,11 +120,9 @@ public final class Loop: Scheduler, @unchecked Sendable {
     @discardableResult
     public func advance(byMilliseconds milliseconds: Int64) throws(LoopError) -> Int {
         try requireKind(.virtual, "advance")
-        guard milliseconds >= 0 else { throw .negativeDuration(operation: "advance", milliseconds: milliseconds) }
-        let (product, overflow) = milliseconds.multipliedReportingOverflow(by: 1_000_000)
-        let target = overflow ? Int64.max : core.now().addingReportingOverflow(product).partialValue
-        let ran = try core.runDue(operation: "advance", limit: target < 0 ? Int64.max : target)
-        core.moveVirtualTime(to: target < 0 ? Int64.max : target)
+        let target = try timeAfter(milliseconds, "advance")
+        let ran = try core.runDue(operation: "advance", limit: target)
+        core.moveVirtualTime(to: target)
         return ran
     }
 
@@ -124,8 +132,7 @@ public final class Loop: Scheduler, @unchecked Sendable {
     @discardableResult
     public func run(forMilliseconds milliseconds: Int64) throws(LoopError) -> Int {
         try requireKind(.manual, "run_for")
-        guard milliseconds >= 0 else { throw .negativeDuration(operation: "run_for", milliseconds: milliseconds) }
-        let deadline = core.now() + milliseconds * 1_000_000
+        let deadline = try timeAfter(milliseconds, "run_for")
         var ran = 0
         while true {
             ran += try core.runDue(operation: "run_for", limit: core.now())
@@ -172,6 +179,15 @@ public final class Loop: Scheduler, @unchecked Sendable {
         try core.holdingWorkLock(body)
     }
 
+    /// Keeps `things` alive until the outermost work in progress on this loop ends (a turn of due
+    /// work or a `perform`), then lets go of them still holding the work lock; at once when no
+    /// work is in progress. Call it holding the work lock, from inside `perform` or loop work.
+    ///
+    /// Cancelling a subscription chain from inside its own delivery can strand work the chain
+    /// is about to do: a `flatMap` that receives its inner publisher after being cancelled keeps
+    /// that inner subscription for good. Letting go once the delivery has unwound avoids that.
+    public func keepUntilWorkEnds(_ things: Any) { core.keepUntilWorkEnds(things) }
+
     /// Calls `observer` after each turn of due work (all work due at one instant), still holding
     /// the work lock: the point at which a turn's changes are complete and can be announced.
     public func addTurnObserver(_ observer: @escaping () -> Void) -> AnyCancellable {
@@ -183,6 +199,16 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// is subscribed: the loop's counterpart of `Timer.publish(every:on:in:).autoconnect()`.
     public func timerPublisher(every interval: LoopTime.Stride) -> Publishers.LoopTimer {
         Publishers.LoopTimer(loop: self, interval: interval)
+    }
+
+    /// The loop's time `milliseconds` from now, in nanoseconds, within ``LoopTime/limit``.
+    private func timeAfter(_ milliseconds: Int64, _ operation: String) throws(LoopError) -> Int64 {
+        guard milliseconds >= 0 else { throw .negativeDuration(operation: operation, milliseconds: milliseconds) }
+        let limit = LoopTime.limit.nanoseconds
+        guard milliseconds <= limit / 1_000_000, core.now() <= limit - milliseconds * 1_000_000 else {
+            throw .beyondTimeLimit(operation: operation, milliseconds: milliseconds)
+        }
+        return core.now() + milliseconds * 1_000_000
     }
 
     private func requireKind(_ expected: LoopKind, _ operation: String) throws(LoopError) {
@@ -209,11 +235,16 @@ final class LoopCore: @unchecked Sendable {
     /// reads it, so a non-zero depth on entry means this very thread is already inside, and a
     /// dispatch from there would run timed work in the middle of another operation.
     private var workDepth = 0
+    /// Guarded by `workLock`: what `keepUntilWorkEnds` keeps until `workDepth` is back to zero.
+    private var keptUntilWorkEnds: [Any] = []
     /// Manual and thread loops: armed for the earliest due work, so it is readable while work is due.
     let timerFD: Int32
     /// Thread loops: written to wake the thread so it stops.
     private let wakeFD: Int32
     private var thread: pthread_t?
+    /// Set only in a fork's child, while it has a single thread.
+    private(set) var isInheritedAcrossFork = false
+    private var forkHandler = 0
 
     init(kind: LoopKind) throws(LoopError) {
         self.kind = kind
@@ -248,6 +279,7 @@ final class LoopCore: @unchecked Sendable {
         } else {
             wakeFD = -1
         }
+        forkHandler = ForkSafety.inChild { [weak self] in self?.inheritAcrossFork() }
     }
 
     static func monotonicNanoseconds() -> Int64 {
@@ -303,23 +335,45 @@ final class LoopCore: @unchecked Sendable {
         _ = removed
     }
 
-    /// Runs work due at or before `limit` in time order, one turn (one due instant) at a time,
-    /// calling the turn observers after each turn.
     @inline(__always)
     func holdingWorkLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         try workLock.withLock { () throws(E) -> T in
             workDepth += 1
-            defer { workDepth -= 1 }
+            defer { leaveWork() }
             return try body()
         }
     }
 
+    /// Called holding the work lock. What was kept goes before the depth reaches zero, so the
+    /// deinitialisers it runs count as work too.
+    @inline(__always)
+    private func leaveWork() {
+        if workDepth == 1 && !keptUntilWorkEnds.isEmpty { releaseKept() }
+        workDepth -= 1
+    }
+
+    /// Letting go may run deinitialisers that keep more: repeat until nothing is kept.
+    private func releaseKept() {
+        while !keptUntilWorkEnds.isEmpty {
+            let kept = keptUntilWorkEnds
+            keptUntilWorkEnds = []
+            _ = kept
+        }
+    }
+
+    func keepUntilWorkEnds(_ things: Any) {
+        guard workDepth > 0 else { return }
+        keptUntilWorkEnds.append(things)
+    }
+
+    /// Runs work due at or before `limit` in time order, one turn (one due instant) at a time,
+    /// calling the turn observers after each turn.
     func runDue(operation: String, limit: Int64) throws(LoopError) -> Int {
         try workLock.withLock { () throws(LoopError) -> Int in
             guard workDepth == 0 else { throw .reentrantDispatch(operation: operation) }
             guard !isStopped else { throw .stopped(operation: operation) }
             workDepth += 1
-            defer { workDepth -= 1 }
+            defer { leaveWork() }
             var ran = 0
             while let turnDue = startTurn(limit: limit) {
                 while let work = takeWork(dueAtOrBefore: turnDue) {
@@ -411,7 +465,19 @@ final class LoopCore: @unchecked Sendable {
         _ = (dropped, observers)
     }
 
+    /// In a fork's child, which has only the forking thread. The loop stops without touching its
+    /// descriptors, which are shared with the parent; whatever it held is kept, never released,
+    /// since releasing it could run code on objects another thread was changing at the fork.
+    private func inheritAcrossFork() {
+        if workLock.repairInForkChild() { workDepth = 0 }
+        stateLock.repairInForkChild()
+        isInheritedAcrossFork = true
+        stopped = true
+        thread = nil
+    }
+
     deinit {
+        ForkSafety.remove(forkHandler)
         if timerFD >= 0 { close(timerFD) }
         if wakeFD >= 0 { close(wakeFD) }
     }

@@ -11,6 +11,11 @@ public struct LoopTime: Strideable, Hashable, Sendable, CustomStringConvertible 
 
     public static let zero = LoopTime(nanoseconds: 0)
 
+    /// The latest time a loop reaches: 2^62 ns, about 146 years after its start. `advance` and
+    /// `run(forMilliseconds:)` refuse to go past it, so that adding any interval the library
+    /// schedules stays far from `Int64` overflow.
+    public static let limit = LoopTime(nanoseconds: 1 << 62)
+
     /// Whole milliseconds since the loop's start, rounded down.
     public var milliseconds: Int64 { nanoseconds / 1_000_000 }
 
@@ -18,8 +23,10 @@ public struct LoopTime: Strideable, Hashable, Sendable, CustomStringConvertible 
         Stride(nanoseconds: other.nanoseconds - nanoseconds)
     }
 
+    /// Saturates rather than overflowing: work scheduled that far out simply never comes due.
     public func advanced(by stride: Stride) -> LoopTime {
-        LoopTime(nanoseconds: nanoseconds + stride.nanoseconds)
+        let (sum, overflow) = nanoseconds.addingReportingOverflow(stride.nanoseconds)
+        return LoopTime(nanoseconds: overflow ? (stride.nanoseconds > 0 ? .max : .min) : sum)
     }
 
     public var description: String { "\(nanoseconds) ns" }

@@ -8,13 +8,17 @@
 # the sum, "N passed, N failed". A program that does not compile, crashes outside its tests or
 # prints no summary counts as one failed test. With --valgrind each program runs under valgrind
 # (memory errors and definite leaks fail). Exits non-zero when anything failed.
+# Optional environment: CC (the compiler, default cc), EXTRA_CFLAGS (added to every compile, e.g.
+# -fsanitize=address, as Tests/sanitize.sh does) and C_TESTS_OUTDIR (default build/c-tests).
 set -u
 
 LIBDIR="${1:-.build/debug}"
 MODE="${2:-}"
 SRCDIR="Tests/C"
-OUTDIR="build/c-tests"
+OUTDIR="${C_TESTS_OUTDIR:-build/c-tests}"
 CC="${CC:-cc}"
+# Word-split on purpose: several flags may be given.
+read -r -a EXTRA_FLAGS <<< "${EXTRA_CFLAGS:-}"
 
 if [ ! -d "$SRCDIR" ] || [ ! -f include/mvvm.h ]; then
     echo "run_c_tests.sh: run it from the repository root (no $SRCDIR or include/mvvm.h here)" >&2
@@ -56,7 +60,7 @@ for source in "$SRCDIR"/test_*.c; do
     name="$(basename "$source" .c)"
     program="$OUTDIR/$name"
     echo "== $name"
-    if ! "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include \
+    if ! "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include "${EXTRA_FLAGS[@]+"${EXTRA_FLAGS[@]}"}" \
             "$source" -o "$program" -L "$LIBDIR" -lmvvm -Wl,-rpath,"$LIBDIR"; then
         echo "$name: did not compile"
         broken+=("$name (did not compile)")

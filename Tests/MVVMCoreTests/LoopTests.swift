@@ -75,6 +75,34 @@ import MVVMRuntime
         #expect(throws: LoopError.wrongKind(operation: "advance", kind: .manual)) { try manual.advance(byMilliseconds: 1) }
     }
 
+    @Test func timeStopsAtItsLimitAndSchedulingNearItCannotOverflow() throws {
+        let loop = try Loop(kind: .virtual)
+        let limitMs = LoopTime.limit.milliseconds
+        #expect(throws: LoopError.beyondTimeLimit(operation: "advance", milliseconds: limitMs + 1)) {
+            try loop.advance(byMilliseconds: limitMs + 1)
+        }
+        #expect(throws: LoopError.beyondTimeLimit(operation: "advance", milliseconds: .max)) {
+            try loop.advance(byMilliseconds: .max)
+        }
+        #expect(loop.now == .zero)
+        var ran = 0
+        loop.schedule(after: loop.now.advanced(by: .seconds(1))) { ran += 1 }
+        #expect(try loop.advance(byMilliseconds: limitMs - 1) == 1)
+        #expect(throws: LoopError.beyondTimeLimit(operation: "advance", milliseconds: 2)) {
+            try loop.advance(byMilliseconds: 2)
+        }
+        #expect(loop.now.milliseconds == limitMs - 1)
+        try loop.advance(byMilliseconds: 1)
+        #expect(loop.now.milliseconds == limitMs)
+        // At the limit, a repeating timer can still be scheduled; it never comes due.
+        let timer = loop.schedule(after: loop.now.advanced(by: .seconds(1)), interval: .seconds(1)) { ran += 1 }
+        #expect(try loop.advance(byMilliseconds: 0) == 0)
+        #expect(ran == 1)
+        // Time arithmetic past Int64 saturates instead of trapping.
+        #expect(loop.now.advanced(by: LoopTime.Stride(nanoseconds: .max)).nanoseconds == .max)
+        timer.cancel()
+    }
+
     @Test func refusesReentrantAdvance() throws {
         let loop = try Loop(kind: .virtual)
         var inner: Result<Int, LoopError>?

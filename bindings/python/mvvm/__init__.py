@@ -22,6 +22,8 @@ Public API:
 * Errors: :class:`MvvmError` and one subclass per ``mvvm_status``; :class:`MvvmLibraryError`
   (an ImportError) when the library cannot be loaded.
 * :mod:`mvvm.aio`: asyncio integration.
+* :data:`MAX_NESTED_CALLS`: how deep callbacks may nest, each changing what notifies the next;
+  a deeper change raises :class:`InvalidArgumentError` (in that callback).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from ._errors import (
     WrongLoopKindError,
     WrongTypeError,
 )
-from ._lib import EXPECTED_VERSION
+from ._lib import EXPECTED_VERSION, MAX_NESTED_CALLS
 from ._lib import path as library_path
 from ._lib import version as library_version
 from ._core import (
@@ -77,6 +79,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "EXPECTED_VERSION",
+    "MAX_NESTED_CALLS",
     "library_path",
     "library_version",
     "Loop",

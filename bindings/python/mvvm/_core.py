@@ -469,9 +469,14 @@ _live_loops: "weakref.WeakSet[Loop]" = weakref.WeakSet()
 class Loop:
     """Where objects live and who runs time: :meth:`virtual`, :meth:`manual` or :meth:`thread`.
 
-    Times are integer milliseconds. Closing a loop stops it; its objects stay open but every
-    call on them raises :class:`~mvvm.LoopReleasedError` (only ``close()`` works).
+    Times are integer milliseconds, up to :attr:`TIME_LIMIT_MS`. Closing a loop stops it; its
+    objects stay open but every call on them raises :class:`~mvvm.LoopReleasedError` (only
+    ``close()`` works).
     """
+
+    #: The last instant of every loop's time; :meth:`advance` and :meth:`run_for` past it raise
+    #: :class:`~mvvm.InvalidArgumentError`.
+    TIME_LIMIT_MS: int = _lib.LOOP_TIME_LIMIT_MS
 
     def __init__(self, kind: Union[LoopKind, int]) -> None:
         self.kind: LoopKind = LoopKind(kind)

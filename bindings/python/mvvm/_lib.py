@@ -56,6 +56,10 @@ TYPE_NONE, TYPE_BOOL, TYPE_INT, TYPE_DOUBLE, TYPE_STRING = 0, 1, 2, 3, 4
 EVENT_PROPERTY, EVENT_SIGNAL = 1, 2
 # mvvm_loop_kind
 LOOP_MANUAL, LOOP_THREAD, LOOP_VIRTUAL = 0, 1, 2
+#: ``MVVM_LOOP_TIME_LIMIT_MS``: the last instant of every loop's time (2^62 ns, about 146 years).
+LOOP_TIME_LIMIT_MS = 4611686018427
+#: ``MVVM_MAX_NESTED_CALLS``: how deep callbacks and host services may nest, each calling in.
+MAX_NESTED_CALLS = 64
 
 
 class Value(ctypes.Structure):

@@ -76,6 +76,16 @@ def test_the_table_declares_every_function_of_the_header_once() -> None:
             assert function.errcheck is _lib._raise_for_status, name
 
 
+@pytest.mark.skipif(HEADER is None or not HEADER.is_file(), reason="include/mvvm.h is not beside the package")
+def test_the_limits_are_the_headers() -> None:
+    assert HEADER is not None
+    defined = re.search(r"#define MVVM_LOOP_TIME_LIMIT_MS INT64_C\((\d+)\)", HEADER.read_text())
+    assert defined is not None
+    assert mvvm.Loop.TIME_LIMIT_MS == _lib.LOOP_TIME_LIMIT_MS == int(defined.group(1))
+    nested = re.search(r"#define MVVM_MAX_NESTED_CALLS (\d+)", HEADER.read_text())
+    assert nested is not None and mvvm.MAX_NESTED_CALLS == int(nested.group(1))
+
+
 def test_candidates_in_order(tmp_path: Path) -> None:
     library = tmp_path / "lib" / "libmvvm.so"
     library.parent.mkdir()

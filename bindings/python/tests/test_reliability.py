@@ -1,0 +1,327 @@
+"""Reliability at the edges of a Python process (RELIABILITY.md): interpreter exit with everything
+still live, callbacks and services raising KeyboardInterrupt, and fork() of a process whose thread
+loop is ticking. Child interpreters run under a time limit, so a hang fails the test instead of
+hanging the suite."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from typing import Any, List
+
+import pytest
+
+import mvvm
+from conftest import Recorder, Unraisables
+
+#: How long a child interpreter may take before it counts as hung.
+CHILD_TIMEOUT_S = 60
+
+
+def run_child(program: str, timeout: float = CHILD_TIMEOUT_S) -> "subprocess.CompletedProcess[str]":
+    """Runs `program` in a new interpreter with this one's environment (MVVM_LIBRARY included);
+    a hang becomes a test failure with what the child printed so far."""
+    try:
+        return subprocess.run([sys.executable, "-c", textwrap.dedent(program)], capture_output=True, text=True,
+                              timeout=timeout, env=dict(os.environ, PYTHONFAULTHANDLER="1"))
+    except subprocess.TimeoutExpired as expired:
+        pytest.fail("the child interpreter hung for %s s; it printed %r and %r"
+                    % (timeout, expired.stdout, expired.stderr))
+
+
+# ------------------------------------------------------------------------------------------------
+# Interpreter exit
+# ------------------------------------------------------------------------------------------------
+
+#: A program that leaves everything live: a thread loop ticking five stopwatches whose callbacks
+#: call back in, a virtual and a manual loop with objects, host-service requests never answered,
+#: subscriptions never ended, a Python thread calling in; then it exits (how: the `EXIT` line).
+LIVE_EVERYTHING = """
+    import sys, threading, time
+    import mvvm
+
+    thread_loop = mvvm.Loop.thread()
+    ticks = []
+    watches = [mvvm.StopWatchViewModel(thread_loop) for _ in range(5)]
+    for watch in watches:
+        # Each tick reads back into the library from the loop's thread.
+        watch.subscribe(None, lambda name, value, watch=watch: ticks.append(watch.time))
+        watch.main_action()
+
+    virtual = mvvm.Loop.virtual()
+    manual = mvvm.Loop.manual()
+    pending = []
+    sign_up = mvvm.SignUpViewModel(virtual, service=pending.append)
+    sign_up.user_id, sign_up.password, sign_up.confirm_password = "abcdef", "password1", "password1"
+    sign_up.agreed = True
+    sign_up.sign_up_tapped()                          # a request nobody answers
+    welcome = mvvm.WelcomeViewModel(manual, api=pending.append)
+    welcome.subscribe(None, lambda name, value: None)
+    welcome.view_did_load()                           # another
+    threaded_welcome = mvvm.WelcomeViewModel(thread_loop, api=pending.append)
+    threaded_welcome.view_did_load()                  # and one on the thread loop
+    assert len(pending) == 3, pending
+    page = mvvm.CounterPageViewModel(virtual)
+    first = page.first_counter
+    first.subscribe("count", lambda name, value: page.read_me)
+    first.increment()
+    timer = mvvm.CountDownTimer(thread_loop, 1)
+    screen = mvvm.TimerViewModel(thread_loop, timer)
+    screen.player.tapped("start")
+
+    counter = mvvm.Counter(thread_loop)
+    def hammer():
+        # Still calling while the interpreter exits: once the exit handlers have closed the loop
+        # or released the counter, the library's error (LoopReleasedError, InvalidHandleError)
+        # ends it; a crash or a hang would not.
+        try:
+            while True:
+                counter.increment()
+        except mvvm.MvvmError:
+            pass
+    threading.Thread(target=hammer, daemon=True).start()
+
+    while len(ticks) < 40:
+        time.sleep(0.005)
+    print("exiting", flush=True)
+    EXIT
+"""
+
+
+@pytest.mark.parametrize("exit_how", ["pass", "sys.exit(0)", "raise SystemExit(0)"])
+def test_interpreter_exit_with_everything_live_is_prompt_and_clean(exit_how: str) -> None:
+    for _ in range(3):
+        started = time.monotonic()
+        done = run_child(LIVE_EVERYTHING.replace("EXIT", exit_how))
+        took = time.monotonic() - started
+        assert (done.returncode, done.stdout, done.stderr) == (0, "exiting\n", "")
+        assert took < 20, "exiting took %.1f s" % took
+
+
+def test_interpreter_exit_from_a_thread_loop_callback() -> None:
+    """os._exit from inside a callback on the loop's thread: the process ends at once, code 0."""
+    done = run_child("""
+        import os, mvvm
+        loop = mvvm.Loop.thread()
+        watch = mvvm.StopWatch(loop)
+        def tick(name, value):
+            if value >= 50:
+                print("leaving from the loop thread", flush=True)
+                os._exit(0)
+        watch.subscribe("time_ms", tick)
+        watch.start()
+        import time
+        time.sleep(30)
+        print("not reached")
+    """)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "leaving from the loop thread\n", "")
+
+
+# ------------------------------------------------------------------------------------------------
+# KeyboardInterrupt in callbacks
+# ------------------------------------------------------------------------------------------------
+
+
+def interrupt(*_: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def test_keyboard_interrupt_in_callbacks_does_not_break_the_library(loop: mvvm.Loop, recorder: Recorder,
+                                                                    unraisables: Unraisables) -> None:
+    echo = mvvm.InputEchoViewModel(loop)
+    echo.subscribe("input", interrupt)         # before the recorder: the recorder still hears
+    echo.subscribe(None, recorder)
+    for text in ("a", "b", "c"):
+        echo.input = text                      # no KeyboardInterrupt reaches the caller
+    assert echo.message == "Your input is 'c'!"
+    assert recorder.values("input") == ["a", "b", "c"]
+    assert recorder.values("message") == ["Your input is '%s'!" % t for t in "abc"]
+    assert [r.exc_type for r in unraisables.seen] == [KeyboardInterrupt] * 3
+
+    # Time-driven callbacks too, and a subscription ended from the callback that raised.
+    watch = mvvm.StopWatchViewModel(loop)
+    box: List[Any] = []
+
+    def interrupt_then_leave(name: str, value: Any) -> None:
+        box[0].unsubscribe()
+        raise KeyboardInterrupt
+
+    box.append(watch.subscribe("time", interrupt_then_leave))
+    watch.subscribe("time", recorder)
+    watch.main_action()
+    loop.advance(1000)
+    assert watch.time == "00:00:01.00"
+    assert recorder.values("time")[-1] == "00:00:01.00" and len(recorder.values("time")) == 100
+    assert not box[0].active
+    assert [r.exc_type for r in unraisables.seen] == [KeyboardInterrupt] * 4
+
+
+def test_keyboard_interrupt_in_a_host_service_cancels_nothing_else(loop: mvvm.Loop, unraisables: Unraisables) -> None:
+    requests: List[Any] = []
+
+    def service(request: Any) -> None:
+        requests.append(request)
+        raise KeyboardInterrupt
+
+    vm = mvvm.SignUpViewModel(loop, service=service)
+    vm.user_id, vm.password, vm.confirm_password, vm.agreed = "abcdef", "password1", "password1", True
+    vm.sign_up_tapped()
+    assert [r.exc_type for r in unraisables.seen] == [KeyboardInterrupt]
+    assert len(requests) == 1
+    requests[0].complete(True)                 # the request survived the interrupt
+    assert vm.is_completion_alert_presented is True
+
+
+def test_keyboard_interrupt_on_the_loop_thread_leaves_it_running(unraisables: Unraisables, recorder: Recorder) -> None:
+    with mvvm.Loop.thread() as loop:
+        watch = mvvm.StopWatch(loop)
+        watch.subscribe("time_ms", interrupt)
+        watch.subscribe("time_ms", recorder)
+        watch.start()
+        assert recorder.wait_for(lambda r: r.count() >= 10)  # the loop thread kept ticking
+        watch.stop()
+        counter = mvvm.Counter(loop)
+        counter.increment()                    # and host calls still work
+        assert counter.count == 1
+    assert len(unraisables.seen) >= 10
+    assert {r.exc_type for r in unraisables.seen} == {KeyboardInterrupt}
+    values = recorder.values("time_ms")
+    assert values == sorted(values)
+
+
+def test_a_real_sigint_during_notifications_is_reported_and_breaks_nothing() -> None:
+    """SIGINT arriving while the main thread is inside the library, delivering callbacks: the
+    interrupt surfaces (as the callback's reported KeyboardInterrupt, or in the program at the
+    next bytecode) and the library keeps working afterwards."""
+    done = run_child("""
+        import os, signal, sys, mvvm
+        reports = []
+        sys.unraisablehook = lambda args: reports.append(args.exc_type.__name__)
+        loop = mvvm.Loop.virtual()
+        counter = mvvm.Counter(loop)
+        sent = []
+        def on_count(name, value):
+            if value == 3 and not sent:
+                sent.append(True)
+                os.kill(os.getpid(), signal.SIGINT)
+        counter.subscribe("count", on_count)
+        interrupted = False
+        try:
+            for _ in range(10):
+                counter.increment()
+        except KeyboardInterrupt:
+            interrupted = True
+        for _ in range(5):
+            counter.increment()
+        print(interrupted or reports == ["KeyboardInterrupt"], counter.count >= 8, flush=True)
+    """)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "True True\n", "")
+
+
+# ------------------------------------------------------------------------------------------------
+# fork()
+# ------------------------------------------------------------------------------------------------
+
+#: A parent whose thread loop ticks eight stopwatches (so that its locks are often held at the
+#: moment of the fork); each child uses the library a little and exits normally (its interpreter
+#: runs the library's exit handlers, which close the loops it inherited). A child that does not
+#: end within CHILD_S is killed and counted as hung.
+FORKING_PARENT = """
+    import os, sys, time, warnings
+    warnings.simplefilter("ignore", DeprecationWarning)   # 3.12: fork() with threads running
+    import mvvm
+    CHILD_S = 10
+    loop = mvvm.Loop.thread()
+    watches = [mvvm.StopWatchViewModel(loop) for _ in range(8)]
+    ticks = [0]
+    for watch in watches:
+        watch.subscribe(None, lambda name, value: ticks.__setitem__(0, ticks[0] + 1))
+        watch.main_action()
+    while ticks[0] < 20:
+        time.sleep(0.002)
+    hung = failed = 0
+    for i in range(FORKS):
+        pid = os.fork()
+        if pid == 0:
+            with mvvm.Loop.virtual() as virtual:       # simple work with the library
+                counter = mvvm.Counter(virtual)
+                counter.increment()
+                ok = counter.count == 1
+            CHILD_END
+        deadline = time.monotonic() + CHILD_S
+        while True:
+            ended, status = os.waitpid(pid, os.WNOHANG)
+            if ended:
+                failed += status != 0
+                break
+            if time.monotonic() > deadline:
+                hung += 1
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+                break
+            time.sleep(0.001)
+        time.sleep(0.003 * (i % 5))                   # fork at different moments of the ticking
+    loop.close()
+    print("forks", FORKS, "hung", hung, "failed", failed, flush=True)
+"""
+
+
+@pytest.mark.parametrize("child_end", ["sys.exit(0 if ok else 1)", "os._exit(0 if ok else 1)"])
+def test_fork_of_a_process_with_a_ticking_thread_loop_does_not_hang_the_child(child_end: str) -> None:
+    forks = 40
+    program = FORKING_PARENT.replace("FORKS", str(forks)).replace("CHILD_END", child_end)
+    done = run_child(program, timeout=forks * 12 + 60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "forks %d hung 0 failed 0\n" % forks, "")
+
+
+def test_the_parent_keeps_working_after_forks() -> None:
+    with mvvm.Loop.thread() as loop:
+        watch = mvvm.StopWatch(loop)
+        recorder = Recorder()
+        watch.subscribe("time_ms", recorder)
+        watch.start()
+        assert recorder.wait_for(lambda r: r.count() >= 3)
+        for _ in range(5):
+            pid = os.fork()
+            if pid == 0:
+                os._exit(0)
+            assert os.waitpid(pid, 0)[1] == 0
+        seen = recorder.count()
+        assert recorder.wait_for(lambda r: r.count() >= seen + 3)  # the parent's loop still ticks
+        watch.stop()
+
+
+def test_time_stops_at_its_limit_and_a_stopwatch_there_is_safe(loop: mvvm.Loop) -> None:
+    with pytest.raises(mvvm.InvalidArgumentError, match="limit"):
+        loop.advance(2**63 - 1)
+    assert loop.now() == 0
+    loop.advance(mvvm.Loop.TIME_LIMIT_MS)
+    assert loop.now() == mvvm.Loop.TIME_LIMIT_MS
+    with pytest.raises(mvvm.InvalidArgumentError):
+        loop.advance(1)
+    with mvvm.StopWatch(loop) as watch:
+        watch.start()
+        loop.advance(0)
+        assert watch.time_ms == 0
+
+
+def test_a_callback_that_keeps_causing_its_change_ends_in_an_error(loop: mvvm.Loop,
+                                                                    unraisables: Unraisables) -> None:
+    counter = mvvm.Counter(loop)
+    seen: List[int] = []
+
+    def increment_again(name: str, value: Any) -> None:
+        seen.append(value)
+        counter.increment()
+
+    with counter.subscribe("count", increment_again):
+        counter.increment()                    # no RecursionError, no crash: a status, deep down
+    assert seen == list(range(1, mvvm.MAX_NESTED_CALLS + 1))
+    assert [type(r.exc_value) for r in unraisables.seen] == [mvvm.InvalidArgumentError]
+    assert "nested" in str(unraisables.seen[0].exc_value)
+    counter.increment()                        # and the counter works on
+    assert counter.count == mvvm.MAX_NESTED_CALLS + 1
