@@ -15,7 +15,9 @@ struct CName: @unchecked Sendable {
     func matches(_ other: UnsafePointer<CChar>) -> Bool { strcmp(pointer, other) == 0 }
 }
 
-struct ExportedProperty {
+/// A class, not a struct: every get and set looks one up, and a struct of four closures would be
+/// copied, retaining each, every time.
+final class ExportedProperty: @unchecked Sendable {
     let name: CName
     let type: ValueType
     let get: (AnyObject) -> Value
@@ -24,6 +26,15 @@ struct ExportedProperty {
     /// Subscribes to the property's own publisher (its `$property`), which sends the current
     /// value at once and then each new value as it is set.
     let watch: (AnyObject, @escaping (Value) -> Void) -> AnyCancellable
+
+    init(name: CName, type: ValueType, get: @escaping (AnyObject) -> Value, set: ((AnyObject, Value) -> Void)?,
+         watch: @escaping (AnyObject, @escaping (Value) -> Void) -> AnyCancellable) {
+        self.name = name
+        self.type = type
+        self.get = get
+        self.set = set
+        self.watch = watch
+    }
 }
 
 struct ExportedCommand {

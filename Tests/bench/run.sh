@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# make bench: release builds (cross-module optimisation, in .build-release), then the C, Swift
-# and Python benchmarks, each case repeated REPS times (default 7), then one table.
+# make bench: release builds (as shipped: MVVM_RELEASE_SWIFT_FLAGS of Tests/packaging/common.sh,
+# in .build-release), then the C, Swift and Python benchmarks, each case repeated REPS times
+# (default 7), then one table.
 # Usage: Tests/bench/run.sh [REPS] [N]     (N: operations per repetition, default 20000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 reps=${1:-7} n=${2:-20000}
-release=(-c release -Xswiftc -cross-module-optimization --scratch-path .build-release)
+. Tests/packaging/common.sh
+release=("${MVVM_RELEASE_SWIFT_FLAGS[@]}" --scratch-path .build-release)
 swift build "${release[@]}" --product mvvm
 swift build "${release[@]}" --product mvvm-bench
 libdir=$(swift build "${release[@]}" --show-bin-path)

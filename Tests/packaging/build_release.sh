@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds libmvvm.so in release mode (with cross-module optimisation) and copies it into OUTDIR.
+# Builds libmvvm.so in release mode (MVVM_RELEASE_SWIFT_FLAGS of common.sh) and copies it into OUTDIR.
 #
 # Usage: Tests/packaging/build_release.sh [static|shared] OUTDIR
 #
@@ -25,9 +25,7 @@ SWIFT=${SWIFT:-swift}
 major=$(mvvm_header_version major)
 soname=libmvvm.so.$major
 
-flags=(-c release --product mvvm
-       -Xswiftc -cross-module-optimization
-       -Xlinker "-soname=$soname")
+flags=("${MVVM_RELEASE_SWIFT_FLAGS[@]}" --product mvvm -Xlinker "-soname=$soname")
 case $variant in
     static) scratch=${MVVM_SCRATCH:-.build-static}; flags+=(-Xswiftc -static-stdlib) ;;
     shared) scratch=${MVVM_SCRATCH:-.build-shared} ;;
