@@ -167,14 +167,17 @@ def _encode(text: Any, what: str) -> bytes:
                                    % (what, text[error.start:error.end], error.start, error.reason)) from None
 
 
-def _decode(raw: Optional[bytes], what: str) -> str:
-    """UTF-8 from C as a Python string; invalid UTF-8 raises InternalError (never crashes)."""
-    if raw is None:
-        raise InternalError("%s: the library gave a NULL string" % what)
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InternalError("%s: the library gave invalid UTF-8 (%s)" % (what, error)) from None
+def _decode(raw: Optional[bytes], what: str, *what_arguments: Any) -> str:
+    """UTF-8 from C as a Python string; invalid UTF-8 raises InternalError (never crashes).
+    ``what % what_arguments`` names the string in errors, formatted only then."""
+    if raw is not None:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            problem = "the library gave invalid UTF-8 (%s)" % error
+    else:
+        problem = "the library gave a NULL string"
+    raise InternalError("%s: %s" % (what % what_arguments if what_arguments else what, problem))
 
 
 def _take_string(pointer: c_void_p, what: str) -> str:
@@ -189,7 +192,9 @@ def _take_string(pointer: c_void_p, what: str) -> str:
     return _decode(raw, what)
 
 
-def _value_from_c(value: Value, what: str) -> Scalar:
+def _value_from_c(value: Value, what: str, *what_arguments: Any) -> Scalar:
+    """A value from C; ``what % what_arguments`` names it in errors (formatted only then: this
+    runs for every event)."""
     kind = value.type
     if kind == _lib.TYPE_NONE:
         return None
@@ -200,8 +205,8 @@ def _value_from_c(value: Value, what: str) -> Scalar:
     if kind == _lib.TYPE_DOUBLE:
         return float(value.number)
     if kind == _lib.TYPE_STRING:
-        return _decode(value.string, what)
-    raise InternalError("%s: unknown mvvm_type %d" % (what, kind))
+        return _decode(value.string, what, *what_arguments)
+    raise InternalError("%s: unknown mvvm_type %d" % (what % what_arguments if what_arguments else what, kind))
 
 
 def _value_to_c(value: Scalar, what: str) -> Value:
@@ -381,7 +386,7 @@ def _deliver(user_data: Optional[int], event_pointer: Any) -> None:
     try:
         event: Event = event_pointer[0]
         name = _decode(event.name, "event name")
-        value = _value_from_c(event.value, "value of %r" % name)
+        value = _value_from_c(event.value, "value of %r", name)
         entry.fn(name, value)
     except BaseException as exc:
         _report(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
@@ -927,11 +932,10 @@ class Binding(Output[T]):
     def __set_name__(self, owner: type, name: str) -> None:
         super().__set_name__(owner, name)
         self._setter = getattr(lib, "mvvm_%s_set_%s" % (getattr(owner, "c_class"), name))
+        self._what = "%s.%s" % (self.owner_name, name)
 
     def __set__(self, obj: MvvmObject, value: T) -> None:
-        what = "%s.%s" % (self.owner_name, self.name)
-        checked = _check_typed(self.type_name, value, what)
-        self._setter(obj._h(), checked)
+        self._setter(obj._h(), _check_typed(self.type_name, value, self._what))
 
 
 class Child(Generic[T]):
