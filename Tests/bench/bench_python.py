@@ -9,8 +9,13 @@ import time
 import mvvm
 
 
+#: While warming up (first-use costs in Python and in the library), nothing is reported.
+warming_up = False
+
+
 def report(name: str, elapsed_ns: int, operations: int, deliveries: int) -> None:
-    print(f"{name} {elapsed_ns / operations:.1f} {deliveries}", flush=True)
+    if not warming_up:
+        print(f"{name} {elapsed_ns / operations:.1f} {deliveries}", flush=True)
 
 
 def round_trip(n: int) -> None:
@@ -117,11 +122,14 @@ def stopwatch_ticks(n: int) -> None:
 def main() -> None:
     repetitions = int(sys.argv[1]) if len(sys.argv) > 1 else 7
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
-    for _ in range(repetitions):
-        round_trip(n)
-        ctypes_floor(n)
-        pure_python(n)
-        stopwatch_ticks(n)
+    global warming_up
+    for repetition in range(-1, repetitions):  # -1: every case once, a tenth as long, unreported
+        warming_up = repetition < 0
+        ops = n // 10 if warming_up else n
+        round_trip(ops)
+        ctypes_floor(ops)
+        pure_python(ops)
+        stopwatch_ticks(ops)
 
 
 if __name__ == "__main__":

@@ -66,7 +66,7 @@ from ._errors import (
     TypeMismatchError,
     UnknownRequestError,
 )
-from ._lib import CALLBACK, DESTROY_FN, REQUEST_FN, Event, Value, lib
+from ._lib import CALLBACK, DESTROY_FN, REQUEST_FN, FlatEvent, Value, lib
 
 __all__ = [
     "LoopKind",
@@ -95,17 +95,21 @@ _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 # Callback depth and deferred releases
 # ------------------------------------------------------------------------------------------------
 
-_state = threading.local()
+class _State(threading.local):
+    depth = 0  # per thread: how many libmvvm callbacks are running on it
+
+
+_state = _State()
 _pending: Deque[Callable[[], Any]] = collections.deque()
 
 
 def in_callback() -> bool:
     """Whether this thread is running inside a libmvvm callback (event, destroy or request)."""
-    return getattr(_state, "depth", 0) > 0
+    return _state.depth > 0
 
 
 def _enter() -> None:
-    _state.depth = getattr(_state, "depth", 0) + 1
+    _state.depth += 1
 
 
 def _leave() -> None:
@@ -378,27 +382,51 @@ class _Registry:
 registry = _Registry()
 
 
-def _deliver(user_data: Optional[int], event_pointer: Any) -> None:
+#: Event names, decoded once: the library's names are a few static strings.
+_event_names: Dict[bytes, str] = {}
+
+
+def _deliver(user_data: Optional[int], event_address: Optional[int]) -> None:
+    """Hands one event to its Python callable. This runs for every event, so it reads the event
+    with one ctypes object and formats nothing unless something is wrong."""
     entry = registry.get(user_data)
     if entry is None:
         registry.late_calls += 1
         return
     try:
-        event: Event = event_pointer[0]
-        name = _decode(event.name, "event name")
-        value = _value_from_c(event.value, "value of %r", name)
+        if not event_address:
+            raise InternalError("the library gave a NULL event")
+        event = FlatEvent.from_address(event_address)
+        raw_name = event.name
+        name = _event_names.get(raw_name) if raw_name is not None else None
+        if name is None:
+            name = _event_names[raw_name] = _decode(raw_name, "event name")  # type: ignore[index]
+        kind = event.type
+        value: Scalar
+        if kind == _lib.TYPE_BOOL:
+            value = event.boolean
+        elif kind == _lib.TYPE_STRING:
+            value = _decode(event.string, "value of %r", name)
+        elif kind == _lib.TYPE_INT:
+            value = event.integer
+        elif kind == _lib.TYPE_DOUBLE:
+            value = event.number
+        elif kind == _lib.TYPE_NONE:
+            value = None
+        else:
+            raise InternalError("value of %r: unknown mvvm_type %d" % (name, kind))
         entry.fn(name, value)
     except BaseException as exc:
         _report(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
                 % (_callable_name(entry.fn), entry.what), entry.fn)
 
 
-def _on_event(source: int, event_pointer: Any, user_data: Optional[int]) -> None:
-    _enter()
+def _on_event(source: int, event_address: Optional[int], user_data: Optional[int]) -> None:
+    _state.depth += 1
     try:
-        _deliver(user_data, event_pointer)
+        _deliver(user_data, event_address)
     finally:
-        _leave()
+        _state.depth -= 1
 
 
 def _drop(user_data: Optional[int]) -> None:

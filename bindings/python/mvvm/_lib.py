@@ -40,6 +40,7 @@ __all__ = [
     "parse_version",
     "Value",
     "Event",
+    "FlatEvent",
     "CALLBACK",
     "DESTROY_FN",
     "REQUEST_FN",
@@ -80,10 +81,26 @@ class Event(ctypes.Structure):
     _fields_ = [("kind", c_int), ("name", c_char_p), ("value", Value)]
 
 
+class FlatEvent(ctypes.Structure):
+    """``mvvm_event`` with its value's fields inline (the same layout): what the event trampoline
+    reads, one ctypes object per event where ``Event`` makes two."""
+
+    _fields_ = [
+        ("kind", c_int),
+        ("name", c_char_p),
+        ("type", c_int),
+        ("boolean", c_bool),
+        ("integer", c_int64),
+        ("number", c_double),
+        ("string", c_char_p),
+    ]
+
+
 Handle = c_uint64
 Status_t = c_int
-#: mvvm_callback(source, event, user_data)
-CALLBACK = ctypes.CFUNCTYPE(None, Handle, POINTER(Event), c_void_p)
+#: mvvm_callback(source, event, user_data); the event comes as its address (``FlatEvent``
+#: reads it), which ctypes hands over faster than a pointer object.
+CALLBACK = ctypes.CFUNCTYPE(None, Handle, c_void_p, c_void_p)
 #: mvvm_destroy_fn(user_data)
 DESTROY_FN = ctypes.CFUNCTYPE(None, c_void_p)
 #: mvvm_request_fn(view_model, request, argument, user_data)

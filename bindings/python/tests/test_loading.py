@@ -3,6 +3,7 @@ path tried and the version found; the one table of C signatures matches include/
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 import shutil
@@ -84,6 +85,14 @@ def test_the_limits_are_the_headers() -> None:
     assert mvvm.Loop.TIME_LIMIT_MS == _lib.LOOP_TIME_LIMIT_MS == int(defined.group(1))
     nested = re.search(r"#define MVVM_MAX_NESTED_CALLS (\d+)", HEADER.read_text())
     assert nested is not None and mvvm.MAX_NESTED_CALLS == int(nested.group(1))
+
+
+def test_the_flat_event_reads_mvvm_event_as_laid_out() -> None:
+    flat, event, value = _lib.FlatEvent, _lib.Event, _lib.Value
+    assert ctypes.sizeof(flat) == ctypes.sizeof(event)
+    assert flat.name.offset == event.name.offset
+    for field in ("type", "boolean", "integer", "number", "string"):
+        assert getattr(flat, field).offset == event.value.offset + getattr(value, field).offset, field
 
 
 def test_candidates_in_order(tmp_path: Path) -> None:

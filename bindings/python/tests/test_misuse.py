@@ -324,13 +324,18 @@ def test_invalid_utf8_from_c_is_an_error_not_a_crash(loop: mvvm.Loop, unraisable
     key = _core.registry.add(_core._Entry(lambda n, v: seen.append(v), "a forged event"))
     try:
         event = Event(kind=1, name=b"name", value=mvvm._lib.Value(type=4, string=b"\xff"))
-        _core._EVENT_TRAMPOLINE(1, ctypes.pointer(event), key)
+        _core._EVENT_TRAMPOLINE(1, ctypes.addressof(event), key)
         event = Event(kind=1, name=b"name", value=mvvm._lib.Value(type=4, string="fine é".encode()))
-        _core._EVENT_TRAMPOLINE(1, ctypes.pointer(event), key)
+        _core._EVENT_TRAMPOLINE(1, ctypes.addressof(event), key)
+        event = Event(kind=1, name=b"name", value=mvvm._lib.Value(type=99))
+        _core._EVENT_TRAMPOLINE(1, ctypes.addressof(event), key)
+        _core._EVENT_TRAMPOLINE(1, None, key)
     finally:
         _core.registry.pop(key)
     assert seen == ["fine é"]
-    assert [r.exc_type for r in unraisables.seen] == [mvvm.InternalError]
+    assert [r.exc_type for r in unraisables.seen] == [mvvm.InternalError] * 3
+    assert "unknown mvvm_type 99" in str(unraisables.seen[1].exc_value)
+    assert "NULL event" in str(unraisables.seen[2].exc_value)
 
 
 def test_errors_carry_status_and_names_as_the_library_does() -> None:
