@@ -236,7 +236,7 @@ mvvm_status mvvm_loop_now_ms(mvvm_handle loop, int64_t *out);
  * set with mvvm_set_<type>(h, name, value). Errors common to all eight: INVALID_HANDLE,
  * WRONG_TYPE (h is a loop, subscription or request), NULL_POINTER, UNKNOWN_NAME,
  * TYPE_MISMATCH (the property is of another type), LOOP_RELEASED; setters also READ_ONLY,
- * and INVALID_ARGUMENT for bad UTF-8. A setter that changes a value notifies the subscribers
+ * and INVALID_ARGUMENT for bad UTF-8 or when called MVVM_MAX_NESTED_CALLS deep. A setter that changes a value notifies the subscribers
  * on the calling thread before it returns.
  */
 mvvm_status mvvm_get_bool(mvvm_handle object, const char *name, bool *out);
@@ -254,7 +254,7 @@ mvvm_status mvvm_set_string(mvvm_handle object, const char *name, const char *va
  * value of MVVM_TYPE_NONE when it takes none). Changes are notified before it returns.
  * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, UNKNOWN_NAME, TYPE_MISMATCH (argument of
  * the wrong type, or missing), INVALID_ARGUMENT (a string argument that is not one the
- * command knows, or bad UTF-8), LOOP_RELEASED.
+ * command knows, bad UTF-8, or called MVVM_MAX_NESTED_CALLS deep), LOOP_RELEASED.
  */
 mvvm_status mvvm_send(mvvm_handle object, const char *command, const mvvm_value *argument_or_null);
 
@@ -262,7 +262,7 @@ mvvm_status mvvm_send(mvvm_handle object, const char *command, const mvvm_value 
  * A new handle in *out to the child view model `name` (timer_view_model's "display"...). The
  * child keeps its parent's view model alive; the caller releases the handle. Each call gives a
  * new handle to the same child. Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, UNKNOWN_NAME,
- * LOOP_RELEASED.
+ * INVALID_ARGUMENT (bad UTF-8, or called MVVM_MAX_NESTED_CALLS deep), LOOP_RELEASED.
  */
 mvvm_status mvvm_child(mvvm_handle object, const char *name, mvvm_handle *out);
 
@@ -321,7 +321,7 @@ mvvm_status mvvm_release(mvvm_handle handle);
  *   runs, before this returns, when subscribing fails after checking `callback`.
  *
  * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER (object, callback or out), UNKNOWN_NAME,
- * INVALID_ARGUMENT (bad UTF-8), LOOP_RELEASED.
+ * INVALID_ARGUMENT (bad UTF-8, or called MVVM_MAX_NESTED_CALLS deep), LOOP_RELEASED.
  */
 mvvm_status mvvm_subscribe(mvvm_handle object, const char *name_or_null, mvvm_callback callback,
                            void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *out);
@@ -338,7 +338,8 @@ mvvm_status mvvm_unsubscribe(mvvm_handle subscription);
  * Changes the answer causes are notified on the calling thread before this returns.
  * Errors: UNKNOWN_REQUEST (answered already, cancelled, or its view model released),
  * INVALID_HANDLE (0, or a handle of no request ever issued), WRONG_TYPE, NULL_POINTER,
- * TYPE_MISMATCH (the request stays open), INVALID_ARGUMENT (bad UTF-8), LOOP_RELEASED.
+ * TYPE_MISMATCH (the request stays open), INVALID_ARGUMENT (bad UTF-8, or called
+ * MVVM_MAX_NESTED_CALLS deep), LOOP_RELEASED.
  */
 mvvm_status mvvm_complete(mvvm_handle request, const mvvm_value *result);
 
@@ -349,8 +350,8 @@ mvvm_status mvvm_complete(mvvm_handle request, const mvvm_value *result);
 /*
  * Constructors take the loop first and give the new object's handle in *out; the caller
  * releases it. Errors common to all: INVALID_HANDLE, WRONG_TYPE (a handle of the wrong class),
- * NULL_POINTER (out), INVALID_ARGUMENT (a model of another loop, a value out of range),
- * LOOP_RELEASED.
+ * NULL_POINTER (out), INVALID_ARGUMENT (a model of another loop, a value out of range, or
+ * called MVVM_MAX_NESTED_CALLS deep), LOOP_RELEASED.
  *
  * Typed calls are thin wrappers over the generic calls, with the same errors:
  * mvvm_<class>_<command>(h) is mvvm_send(h, "<command>", NULL);
