@@ -164,7 +164,8 @@ func setProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: 
 }
 
 func set(_ property: ExportedProperty, of object: ExportedObject, to value: Value) throws(ExportError) {
-    let qualified = "\(object.exportedClass.name.string).\(property.name.string)"
+    // The messages are built only on failure: this runs for every set.
+    var qualified: String { "\(object.exportedClass.name.string).\(property.name.string)" }
     guard let set = property.set else { throw ExportError(MVVM_ERR_READ_ONLY, "\(qualified) is read-only") }
     guard property.type == value.type else {
         throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(qualified) is of type \(property.type.name), not \(value.type.name)")
@@ -234,7 +235,8 @@ func send(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ argument: Valu
 }
 
 func run(_ command: ExportedCommand, on object: ExportedObject, _ argument: Value) throws(ExportError) {
-    let qualified = "\(object.exportedClass.name.string).\(command.name.string)"
+    // The messages are built only on failure: this runs for every command.
+    var qualified: String { "\(object.exportedClass.name.string).\(command.name.string)" }
     guard argument.type == command.argument else {
         throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(qualified) takes an argument of type \(command.argument.name), "
                           + "not \(argument.type.name)")
@@ -392,8 +394,10 @@ public func mvvm_unsubscribe(_ subscription: mvvm_handle) -> mvvm_status {
 @_cdecl("mvvm_complete")
 public func mvvm_complete(_ request: mvvm_handle, _ result: UnsafePointer<mvvm_value>?) -> mvvm_status {
     exporting { () throws(ExportError) in
-        let unknown = ExportError(MVVM_ERR_UNKNOWN_REQUEST, "request \(HandleTable.describe(request)) was answered "
-                                  + "already, cancelled, or its view model was released")
+        var unknown: ExportError {
+            ExportError(MVVM_ERR_UNKNOWN_REQUEST, "request \(HandleTable.describe(request)) was answered "
+                        + "already, cancelled, or its view model was released")
+        }
         if request != 0, HandleTable.kind(of: request) == .request, table.lookup(request) == nil { throw unknown }
         let open = try table.resolve(request, as: Request.self, expecting: .request, "the request")
         guard let result else { throw .nullPointer("result") }

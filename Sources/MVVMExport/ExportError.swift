@@ -61,11 +61,11 @@ enum CString {
         strdup(string)!
     }
 
-    /// Reads a NUL-terminated UTF-8 argument.
-    static func read(_ pointer: UnsafePointer<CChar>?, _ what: String) throws(ExportError) -> String {
-        guard let pointer else { throw .nullPointer(what) }
+    /// Reads a NUL-terminated UTF-8 argument; `what` names it in errors, made only then.
+    static func read(_ pointer: UnsafePointer<CChar>?, _ what: @autoclosure () -> String) throws(ExportError) -> String {
+        guard let pointer else { throw .nullPointer(what()) }
         guard let string = String(validatingCString: pointer) else {
-            throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what) is not valid UTF-8")
+            throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what()) is not valid UTF-8")
         }
         return string
     }
