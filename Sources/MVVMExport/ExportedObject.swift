@@ -200,7 +200,10 @@ final class ExportedObject: Handled, @unchecked Sendable {
     private func watch(_ index: Int) {
         guard watchers[index] == nil else { return }
         // The publisher sends the current value at once: that is the value already announced.
-        watchers[index] = exportedClass.properties[index].watch(target) { [unowned self] value in
+        // `unowned(unsafe)` skips a checked retain on every change: this object owns the watcher
+        // and outlives it (`detach` keeps both until the loop's work ends, and values change
+        // only inside that work).
+        watchers[index] = exportedClass.properties[index].watch(target) { [unowned(unsafe) self] value in
             if announced[index] == nil {
                 announced[index] = value
             } else {
