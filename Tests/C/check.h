@@ -173,6 +173,26 @@ static inline bool check_get_string(mvvm_handle h, const char *name, const char 
 #define CHECK_GET_STRING(h, name, expected) check_get_string((h), (name), (expected), __FILE__, __LINE__)
 
 /* ------------------------------------------------------------------------------------------ */
+/* Objects the tests share                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+static inline mvvm_handle new_virtual_loop(void) {
+    mvvm_handle loop = 0;
+    CHECK_STATUS(mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop), MVVM_OK);
+    CHECK(loop != 0);
+    return loop;
+}
+
+/* Sets the four bindings of a sign-up form through its typed setters. */
+static inline void fill_sign_up(mvvm_handle vm, const char *user_id, const char *password, const char *confirm,
+                                bool agreed) {
+    CHECK_STATUS(mvvm_sign_up_view_model_set_user_id(vm, user_id), MVVM_OK);
+    CHECK_STATUS(mvvm_sign_up_view_model_set_password(vm, password), MVVM_OK);
+    CHECK_STATUS(mvvm_sign_up_view_model_set_confirm_password(vm, confirm), MVVM_OK);
+    CHECK_STATUS(mvvm_sign_up_view_model_set_agreed(vm, agreed), MVVM_OK);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Values                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 

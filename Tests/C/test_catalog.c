@@ -10,12 +10,6 @@
 /* "é" as "e" and a combining acute accent: one grapheme cluster of two scalars. */
 #define E_ACUTE_DECOMPOSED "e\u0301"
 
-static mvvm_handle new_virtual_loop(void) {
-    mvvm_handle loop = 0;
-    CHECK_STATUS(mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop), MVVM_OK);
-    CHECK(loop != 0);
-    return loop;
-}
 
 static int64_t now_ms(mvvm_handle loop) {
     int64_t now = -1;
@@ -499,13 +493,6 @@ static void input_echo_echoes_utf8_input(void) {
 /* ------------------------------------------------------------------------------------------ */
 /* sign_up_view_model                                                                         */
 /* ------------------------------------------------------------------------------------------ */
-
-static void fill_sign_up(mvvm_handle vm, const char *user_id, const char *password, const char *confirm, bool agreed) {
-    CHECK_STATUS(mvvm_sign_up_view_model_set_user_id(vm, user_id), MVVM_OK);
-    CHECK_STATUS(mvvm_sign_up_view_model_set_password(vm, password), MVVM_OK);
-    CHECK_STATUS(mvvm_sign_up_view_model_set_confirm_password(vm, confirm), MVVM_OK);
-    CHECK_STATUS(mvvm_sign_up_view_model_set_agreed(vm, agreed), MVVM_OK);
-}
 
 static void sign_up_enabled_only_at_the_boundaries(void) {
     mvvm_handle loop = new_virtual_loop(), vm = 0;

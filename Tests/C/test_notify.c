@@ -7,11 +7,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 
-static mvvm_handle new_virtual_loop(void) {
-    mvvm_handle loop = 0;
-    CHECK_STATUS(mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop), MVVM_OK);
-    return loop;
-}
 
 static mvvm_handle subscribe(mvvm_handle object, const char *name, recorder *r) {
     mvvm_handle subscription = 0;

@@ -5,11 +5,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 
-static mvvm_handle new_virtual_loop(void) {
-    mvvm_handle loop = 0;
-    CHECK_STATUS(mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop), MVVM_OK);
-    return loop;
-}
 
 /* A subscriber that, on seeing `when`, sets the property it watches to `to`. */
 typedef struct setter {
@@ -98,14 +93,6 @@ static bool rss_tells_leaks(void) {
     return !(preload && strstr(preload, "vgpreload"));
 }
 
-/* Makes a sign-up form valid, so that sign_up_tapped asks its service. */
-static void fill_valid_sign_up(mvvm_handle form) {
-    CHECK_STATUS(mvvm_set_string(form, "user_id", "abcdef"), MVVM_OK);
-    CHECK_STATUS(mvvm_set_string(form, "password", "password1"), MVVM_OK);
-    CHECK_STATUS(mvvm_set_string(form, "confirm_password", "password1"), MVVM_OK);
-    CHECK_STATUS(mvvm_set_bool(form, "agreed", true), MVVM_OK);
-}
-
 static void release_the_view_model(mvvm_handle view_model, mvvm_handle request, const mvvm_value *argument,
                                    void *user_data) {
     (void)request;
@@ -164,7 +151,7 @@ static void a_view_model_released_by_its_own_service_leaks_nothing(void) {
     mvvm_handle form = 0;
     int form_calls = 0;
     CHECK_STATUS(mvvm_sign_up_view_model_new_with_service(loop, release_the_view_model, &form_calls, NULL, &form), MVVM_OK);
-    fill_valid_sign_up(form);
+    fill_sign_up(form, "abcdef", "password1", "password1", true); /* valid: a tap asks the service */
     CHECK_STATUS(mvvm_send(form, "sign_up_tapped", NULL), MVVM_OK);
     CHECK_EQ_INT(form_calls, 1);
     CHECK_STATUS(mvvm_release(form), MVVM_ERR_INVALID_HANDLE);
@@ -366,7 +353,7 @@ static void a_service_that_keeps_asking_again_ends_in_a_status(void) {
     mvvm_handle loop = new_virtual_loop(), form = 0;
     feedback f = { 0, MVVM_OK, MVVM_ERR_INTERNAL };
     CHECK_STATUS(mvvm_sign_up_view_model_new_with_service(loop, tap_again, &f, NULL, &form), MVVM_OK);
-    fill_valid_sign_up(form);
+    fill_sign_up(form, "abcdef", "password1", "password1", true); /* valid: a tap asks the service */
     CHECK_STATUS(mvvm_send(form, "sign_up_tapped", NULL), MVVM_OK);
     CHECK_EQ_INT(f.calls, MVVM_MAX_NESTED_CALLS);
     CHECK_STATUS(f.refused, MVVM_ERR_INVALID_ARGUMENT);

@@ -343,10 +343,12 @@ typedef struct sub_data {
 static sub_data subs[SUBS];
 static int nsubs;
 
-static void sub_destroy(void *user_data) {
-    sub_data *d = user_data;
-    if (atomic_fetch_add(&d->destroyed, 1) != 0) FAIL("a subscription's destroy function ran twice");
+/* Counts a destroy function's run; a second run of the same one breaks the rule. */
+static void count_destroy(atomic_int *destroyed, const char *whose) {
+    if (atomic_fetch_add(destroyed, 1) != 0) FAIL("a %s's destroy function ran twice", whose);
 }
+
+static void sub_destroy(void *user_data) { count_destroy(&((sub_data *)user_data)->destroyed, "subscription"); }
 
 /* The getter of a notified property returns the event's value. */
 static void read_back(mvvm_handle source, const mvvm_event *event) {
@@ -509,10 +511,7 @@ typedef struct svc_data {
 static svc_data svcs[SVCS];
 static int nsvcs;
 
-static void svc_destroy(void *user_data) {
-    svc_data *s = user_data;
-    if (atomic_fetch_add(&s->destroyed, 1) != 0) FAIL("a service's destroy function ran twice");
-}
+static void svc_destroy(void *user_data) { count_destroy(&((svc_data *)user_data)->destroyed, "service"); }
 
 static void request_fn(mvvm_handle vm, mvvm_handle request, const mvvm_value *argument, void *user_data) {
     svc_data *s = user_data;

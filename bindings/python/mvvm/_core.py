@@ -196,7 +196,7 @@ def _take_string(pointer: c_void_p, what: str) -> str:
     return _decode(raw, what)
 
 
-def _value_from_c(value: Value, what: str, *what_arguments: Any) -> Scalar:
+def _value_from_c(value: Union[Value, FlatEvent], what: str, *what_arguments: Any) -> Scalar:
     """A value from C; ``what % what_arguments`` names it in errors (formatted only then: this
     runs for every event)."""
     kind = value.type
@@ -401,20 +401,7 @@ def _deliver(user_data: Optional[int], event_address: Optional[int]) -> None:
         name = _event_names.get(raw_name) if raw_name is not None else None
         if name is None:
             name = _event_names[raw_name] = _decode(raw_name, "event name")  # type: ignore[index]
-        kind = event.type
-        value: Scalar
-        if kind == _lib.TYPE_BOOL:
-            value = event.boolean
-        elif kind == _lib.TYPE_STRING:
-            value = _decode(event.string, "value of %r", name)
-        elif kind == _lib.TYPE_INT:
-            value = event.integer
-        elif kind == _lib.TYPE_DOUBLE:
-            value = event.number
-        elif kind == _lib.TYPE_NONE:
-            value = None
-        else:
-            raise InternalError("value of %r: unknown mvvm_type %d" % (name, kind))
+        value = _value_from_c(event, "value of %r", name)  # FlatEvent has Value's fields
         entry.fn(name, value)
     except BaseException as exc:
         _report(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
@@ -422,11 +409,11 @@ def _deliver(user_data: Optional[int], event_address: Optional[int]) -> None:
 
 
 def _on_event(source: int, event_address: Optional[int], user_data: Optional[int]) -> None:
-    _state.depth += 1
+    _enter()
     try:
         _deliver(user_data, event_address)
     finally:
-        _state.depth -= 1
+        _leave()
 
 
 def _drop(user_data: Optional[int]) -> None:
