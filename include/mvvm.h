@@ -13,7 +13,9 @@
  *  - Handles.  Every object (loop, model, view model, subscription, host-service request) is an
  *    mvvm_handle. 0 is never a valid handle. A released, stale, forged or zero handle gives
  *    MVVM_ERR_INVALID_HANDLE; a handle of the wrong class gives MVVM_ERR_WRONG_TYPE. Neither
- *    ever crashes or reaches another object's data.
+ *    ever crashes or reaches another object's data, however often its slot is reused: a
+ *    handle's generation never wraps back to an earlier handle (a slot whose generations are
+ *    spent is retired).
  *  - Strings in are NUL-terminated UTF-8 and are copied: the caller keeps ownership. Invalid
  *    UTF-8 gives MVVM_ERR_INVALID_ARGUMENT.
  *  - Strings out are allocated by the library; the caller frees them with mvvm_string_free().
@@ -146,7 +148,9 @@ const char *mvvm_version(void);
 
 /**
  * This thread's message for its last failed call, or "" when no call failed on this thread.
- * Owned by the library; valid until the next failing call on this thread.
+ * Owned by the library; valid until the next failing call on this thread. A message that
+ * repeats a name or string the caller passed quotes at most its first 100 characters (and
+ * says how many bytes it had), so it stays short whatever was passed.
  */
 const char *mvvm_last_error(void);
 
@@ -208,9 +212,11 @@ mvvm_status mvvm_loop_next_timeout_ms(mvvm_handle loop, int64_t *out);
 
 /**
  * Manual loops: dispatches due work on the calling thread for `ms` milliseconds, sleeping
- * between pieces of work. Errors: INVALID_HANDLE, WRONG_TYPE, WRONG_LOOP_KIND,
- * INVALID_ARGUMENT (negative ms, ms that would end past the loop's time limit, or called from
- * a callback this loop is running).
+ * between pieces of work. Releasing the loop from another thread (or from a callback) wakes it:
+ * it returns promptly with LOOP_RELEASED, even when the loop was idle.
+ * Errors: INVALID_HANDLE, WRONG_TYPE, WRONG_LOOP_KIND, LOOP_RELEASED (the loop was released
+ * before or during the call), INVALID_ARGUMENT (negative ms, ms that would end past the loop's
+ * time limit, or called from a callback this loop is running).
  */
 mvvm_status mvvm_loop_run_for(mvvm_handle loop, int64_t ms);
 
@@ -218,7 +224,9 @@ mvvm_status mvvm_loop_run_for(mvvm_handle loop, int64_t ms);
  * Virtual loops: moves time forward by `ms` milliseconds, running everything due up to then in
  * time order (work due at the same instant in the order it was scheduled); 0 runs what is due
  * now. Changes are notified on the calling thread, once per instant at which work ran.
- * A loop's time ends at MVVM_LOOP_TIME_LIMIT_MS: an advance past it does nothing and fails.
+ * Concurrent advances of one loop are serialised: each moves time by its whole `ms`, from the
+ * time the loop had when that advance began its turn (two threads advancing 1 ms 50,000 times
+ * each move it exactly 100,000 ms). A loop's time ends at MVVM_LOOP_TIME_LIMIT_MS: an advance past it does nothing and fails.
  * Errors: INVALID_HANDLE, WRONG_TYPE, WRONG_LOOP_KIND, INVALID_ARGUMENT (negative ms, ms past
  * MVVM_LOOP_TIME_LIMIT_MS, or called from a callback this loop is running).
  */
@@ -292,7 +300,9 @@ mvvm_status mvvm_snapshot(mvvm_handle object, char **out);
  * Releases any handle: a loop (see mvvm_loop_new), an object (its subscriptions end, each
  * destroy function running once, and its pending host-service requests are cancelled), a
  * subscription (as mvvm_unsubscribe) or a request (cancels it; its answer is never awaited).
- * The handle is invalid afterwards; releasing it again gives INVALID_HANDLE.
+ * The handle is invalid afterwards; releasing it again gives INVALID_HANDLE. The handle
+ * becomes invalid before any destroy function or request cancellation runs, so releasing the
+ * object again from one of its own destroy functions gives INVALID_HANDLE: one release, one OK.
  * May be called from a callback, including on the callback's own source.
  * Errors: INVALID_HANDLE.
  */
@@ -336,8 +346,9 @@ mvvm_status mvvm_unsubscribe(mvvm_handle subscription);
  * Answers a host-service request with `result` (sign-up: MVVM_TYPE_BOOL, true for success;
  * welcome API: MVVM_TYPE_STRING, the message), from any thread. The request handle is released.
  * Changes the answer causes are notified on the calling thread before this returns.
- * Errors: UNKNOWN_REQUEST (answered already, cancelled, or its view model released),
- * INVALID_HANDLE (0, or a handle of no request ever issued), WRONG_TYPE, NULL_POINTER,
+ * Errors: UNKNOWN_REQUEST (a request handle that was issued and has been answered, cancelled,
+ * or whose view model was released), INVALID_HANDLE (0, or a handle of no request ever issued:
+ * a forged value), WRONG_TYPE, NULL_POINTER,
  * TYPE_MISMATCH (the request stays open), INVALID_ARGUMENT (bad UTF-8, or called
  * MVVM_MAX_NESTED_CALLS deep), LOOP_RELEASED.
  */

@@ -243,7 +243,7 @@ func run(_ command: ExportedCommand, on object: ExportedObject, _ argument: Valu
     }
     if let allowed = command.allowed, case let .string(text) = argument, !allowed.contains(text) {
         throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) takes one of \(allowed.joined(separator: ", ")), "
-                          + "not \(JSON.quote(text))")
+                          + "not \(CString.echo(text))")
     }
     command.run(object.target, argument)
 }
@@ -398,7 +398,10 @@ public func mvvm_complete(_ request: mvvm_handle, _ result: UnsafePointer<mvvm_v
             ExportError(MVVM_ERR_UNKNOWN_REQUEST, "request \(HandleTable.describe(request)) was answered "
                         + "already, cancelled, or its view model was released")
         }
-        if request != 0, HandleTable.kind(of: request) == .request, table.lookup(request) == nil { throw unknown }
+        // A request handle issued once and closed since is answered, cancelled or abandoned; one
+        // never issued (forged) is an invalid handle, as for any other call.
+        if request != 0, HandleTable.kind(of: request) == .request, table.lookup(request) == nil,
+           table.wasReleased(request) { throw unknown }
         let open = try table.resolve(request, as: Request.self, expecting: .request, "the request")
         guard let result else { throw .nullPointer("result") }
         let value = try Value(reading: result.pointee, "result")

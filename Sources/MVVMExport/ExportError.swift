@@ -61,6 +61,24 @@ enum CString {
         strdup(string)!
     }
 
+    /// The most of a caller's string an error message repeats, in characters.
+    static let echoLimit = 100
+
+    /// `text` quoted for an error message, cut to `echoLimit` characters: a message repeats
+    /// what the caller passed so they can find it, not a copy of a 10 MB argument.
+    static func echo(_ text: String) -> String {
+        var prefix = ""
+        var count = 0
+        for character in text {
+            guard count < echoLimit else {
+                return JSON.quote(prefix) + "… (\(text.utf8.count) bytes in all)"
+            }
+            prefix.append(character)
+            count += 1
+        }
+        return JSON.quote(text)
+    }
+
     /// Reads a NUL-terminated UTF-8 argument; `what` names it in errors, made only then.
     static func read(_ pointer: UnsafePointer<CChar>?, _ what: @autoclosure () -> String) throws(ExportError) -> String {
         guard let pointer else { throw .nullPointer(what()) }

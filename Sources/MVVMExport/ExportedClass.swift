@@ -118,7 +118,7 @@ final class ExportedClass: @unchecked Sendable {
         guard let text = String(validatingCString: name) else {
             return ExportError(MVVM_ERR_INVALID_ARGUMENT, "the \(what) name is not valid UTF-8")
         }
-        return ExportError(MVVM_ERR_UNKNOWN_NAME, "\(self.name.string) has no \(what) named \"\(text)\"")
+        return ExportError(MVVM_ERR_UNKNOWN_NAME, "\(self.name.string) has no \(what) named \(CString.echo(text))")
     }
 
     var descriptionJSON: String {

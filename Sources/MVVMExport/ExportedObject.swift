@@ -289,11 +289,13 @@ final class ExportedObject: Handled, @unchecked Sendable {
         for cleanup in cleanups { cleanup() }
     }
 
-    /// `mvvm_release`: detaches and frees the handle.
+    /// `mvvm_release`: frees the handle, then detaches. The handle goes first, so a destroy
+    /// function or a cancelled request that releases the object again gets INVALID_HANDLE: one
+    /// release, one OK.
     func release() {
+        HandleTable.shared.remove(handle)
         detach()
         context.forget(self)
-        HandleTable.shared.remove(handle)
     }
 
     var snapshotJSON: String {

@@ -1,4 +1,5 @@
 import CMVVM
+import Glibc
 import MVVMRuntime
 
 /// What a handle names; kept in the handle's top byte, so even a stale handle tells what it was.
@@ -25,23 +26,47 @@ class Handled {
 }
 
 /// Every live handle: a slot and a generation, so a released, stale or forged handle is refused
-/// and never reaches another object. Layout: kind (8 bits) | generation (24) | slot + 1 (32).
+/// and never reaches another object.
+///
+/// Layout: kind (8 bits) | generation (32) | slot + 1 (24). A slot's generation goes up by one at
+/// each release; a slot whose generations are spent is retired, never reused, so a generation
+/// never wraps back to a handle that was issued before (retiring costs one table entry per 2^32
+/// releases of one slot). 24 bits of slot allow 16,777,215 slots, live or retired: far more
+/// handles than fit in memory at once (each names an object of its own).
 final class HandleTable: @unchecked Sendable {
     static let shared = HandleTable()
 
     private struct Slot {
         var generation: UInt32 = 1
+        /// The kinds of handle this slot has issued (bit per `HandleKind`), so that a request
+        /// handle never issued is told from one answered already.
+        var issuedKinds: UInt8 = 0
         var target: Handled?
     }
+
+    static let slotBits = 24
+    static let slotMask: UInt64 = (1 << UInt64(slotBits)) - 1
 
     private let lock = PThreadLock()
     private var slots: [Slot] = []
     private var freeSlots: [UInt32] = []
+    /// The last generation a slot may use, 2^32 - 1. Tests may make it tiny, so that retiring a
+    /// slot is seen in a few releases, through `MVVM_TESTING_HANDLE_GENERATION_BITS` (1 to 32),
+    /// read once, when the table is first used. Not for production: no host needs it.
+    private let lastGeneration: UInt32
+    /// Slots retired because their generations are spent.
+    private(set) var retiredSlots = 0
     /// In a fork's child: what was released there but inherited from the parent. Kept for good,
     /// since deinitialising it could run code on objects another thread was changing at the fork.
     private var abandoned: [Handled] = []
 
     private init() {
+        var bits = 32
+        if let text = getenv("MVVM_TESTING_HANDLE_GENERATION_BITS"), let asked = Int(String(cString: text)),
+           (1...32).contains(asked) {
+            bits = asked
+        }
+        lastGeneration = UInt32((UInt64(1) << UInt64(bits)) - 1)
         _ = ForkSafety.inChild { [lock] in lock.repairInForkChild() }
     }
 
@@ -51,22 +76,29 @@ final class HandleTable: @unchecked Sendable {
             if let reused = freeSlots.popLast() {
                 index = reused
             } else {
+                // Unreachable in practice: 16 million live objects need gigabytes. A trap with
+                // a message beats handing out a handle that could name another object.
+                precondition(UInt64(slots.count) < Self.slotMask, "libmvvm: the handle table is full (16,777,215 slots)")
                 index = UInt32(slots.count)
                 slots.append(Slot())
             }
             slots[Int(index)].target = target
+            slots[Int(index)].issuedKinds |= 1 << target.kind.rawValue
             let handle = UInt64(target.kind.rawValue) << 56
-                | UInt64(slots[Int(index)].generation) << 32
+                | UInt64(slots[Int(index)].generation) << UInt64(Self.slotBits)
                 | UInt64(index + 1)
             target.handle = handle
             return handle
         }
     }
 
+    private static func parts(_ handle: mvvm_handle) -> (index: Int, generation: UInt32) {
+        (Int(truncatingIfNeeded: handle & slotMask) - 1, UInt32(truncatingIfNeeded: handle >> UInt64(slotBits)))
+    }
+
     /// The live target of `handle`, or nil.
     func lookup(_ handle: mvvm_handle) -> Handled? {
-        let index = Int(truncatingIfNeeded: handle & 0xFFFF_FFFF) - 1
-        let generation = UInt32(truncatingIfNeeded: handle >> 32) & 0xFF_FFFF
+        let (index, generation) = Self.parts(handle)
         return lock.withLock {
             guard index >= 0, index < slots.count, slots[index].generation == generation,
                   let target = slots[index].target, target.handle == handle else { return nil }
@@ -74,20 +106,41 @@ final class HandleTable: @unchecked Sendable {
         }
     }
 
-    /// Frees the handle's slot for reuse under a new generation; false if it was not live.
-    /// `abandoning` keeps the target alive for good (see `abandoned`).
+    /// Whether `handle` was issued once and has been released since (answered, for a request);
+    /// false for a live handle and for one never issued. A forged value whose slot, generation
+    /// and kind all match a handle issued before is taken for that handle.
+    func wasReleased(_ handle: mvvm_handle) -> Bool {
+        let (index, generation) = Self.parts(handle)
+        guard let kind = Self.kind(of: handle) else { return false }
+        return lock.withLock {
+            guard index >= 0, index < slots.count, generation >= 1, generation <= lastGeneration,
+                  slots[index].issuedKinds & (1 << kind.rawValue) != 0 else { return false }
+            // Generations below the slot's current one were each issued once; a retired slot
+            // (generation 0) issued all of them.
+            let current = slots[index].generation
+            return current == 0 || generation < current
+        }
+    }
+
+    /// Frees the handle's slot for reuse under a new generation, or retires it when its
+    /// generations are spent; false if it was not live. `abandoning` keeps the target alive for
+    /// good (see `abandoned`).
     @discardableResult
     func remove(_ handle: mvvm_handle, abandoning: Bool = false) -> Bool {
-        let index = Int(truncatingIfNeeded: handle & 0xFFFF_FFFF) - 1
+        let (index, _) = Self.parts(handle)
         return lock.withLock {
             guard index >= 0, index < slots.count, let target = slots[index].target,
                   target.handle == handle else { return false }
             if abandoning { abandoned.append(target) }
             slots[index].target = nil
-            var next = (slots[index].generation + 1) & 0xFF_FFFF
-            if next == 0 { next = 1 }
-            slots[index].generation = next
-            freeSlots.append(UInt32(index))
+            if slots[index].generation >= lastGeneration {
+                // Generation 0 is never issued: the retired slot matches no handle ever again.
+                slots[index].generation = 0
+                retiredSlots += 1
+            } else {
+                slots[index].generation += 1
+                freeSlots.append(UInt32(index))
+            }
             return true
         }
     }

@@ -120,10 +120,12 @@ public final class Loop: Scheduler, @unchecked Sendable {
     @discardableResult
     public func advance(byMilliseconds milliseconds: Int64) throws(LoopError) -> Int {
         try requireKind(.virtual, "advance")
-        let target = try timeAfter(milliseconds, "advance")
-        let ran = try core.runDue(operation: "advance", limit: target)
-        core.moveVirtualTime(to: target)
-        return ran
+        guard milliseconds >= 0 else { throw .negativeDuration(operation: "advance", milliseconds: milliseconds) }
+        // The target is taken from the time found once the work lock is held, and time moves to
+        // it before the lock is let go: two threads advancing at once each add their whole step.
+        return try core.runDue(operation: "advance", limit: { () throws(LoopError) -> Int64 in
+            try timeAfter(milliseconds, "advance")
+        }, then: { target in core.moveVirtualTime(to: target) })
     }
 
     /// Manual loops: dispatches due work on the calling thread for `milliseconds`, sleeping in
@@ -135,14 +137,17 @@ public final class Loop: Scheduler, @unchecked Sendable {
         let deadline = try timeAfter(milliseconds, "run_for")
         var ran = 0
         while true {
+            // Once the loop is stopped (released), this throws `.stopped`: the wake descriptor
+            // below ends the sleep, so a release on another thread returns this promptly.
             ran += try core.runDue(operation: "run_for", limit: core.now())
             let now = core.now()
             guard now < deadline else { return ran }
             var wait = deadline - now
             if let due = core.nextDue() { wait = min(wait, max(due - now, 0)) }
             // Round up so we never wake just before the work is due and spin.
-            var descriptor = pollfd(fd: core.timerFD, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32(clamping: (wait + 999_999) / 1_000_000))
+            var descriptors = [pollfd(fd: core.timerFD, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: core.wakeFD, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&descriptors, 2, Int32(clamping: (wait + 999_999) / 1_000_000))
         }
     }
 
@@ -239,8 +244,9 @@ final class LoopCore: @unchecked Sendable {
     private var keptUntilWorkEnds: [Any] = []
     /// Manual and thread loops: armed for the earliest due work, so it is readable while work is due.
     let timerFD: Int32
-    /// Thread loops: written to wake the thread so it stops.
-    private let wakeFD: Int32
+    /// Manual and thread loops: written once, by `stop`, to wake the loop's thread or a
+    /// `run(forMilliseconds:)` sleeping in `poll`; it stays readable from then on.
+    let wakeFD: Int32
     private var thread: pthread_t?
     /// Set only in a fork's child, while it has a single thread.
     private(set) var isInheritedAcrossFork = false
@@ -255,13 +261,17 @@ final class LoopCore: @unchecked Sendable {
             timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
             guard timerFD >= 0 else { throw .system(call: "timerfd_create", errno: errno) }
         }
-        if kind == .thread {
+        if kind != .virtual {
             wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
             guard wakeFD >= 0 else {
                 let error = errno
                 close(timerFD)
                 throw .system(call: "eventfd", errno: error)
             }
+        } else {
+            wakeFD = -1
+        }
+        if kind == .thread {
             let retained = Unmanaged.passRetained(self).toOpaque()
             var handle = pthread_t()
             let result = pthread_create(&handle, nil, { argument in
@@ -276,8 +286,6 @@ final class LoopCore: @unchecked Sendable {
                 throw .system(call: "pthread_create", errno: result)
             }
             thread = handle
-        } else {
-            wakeFD = -1
         }
         forkHandler = ForkSafety.inChild { [weak self] in self?.inheritAcrossFork() }
     }
@@ -369,9 +377,16 @@ final class LoopCore: @unchecked Sendable {
     /// Runs work due at or before `limit` in time order, one turn (one due instant) at a time,
     /// calling the turn observers after each turn.
     func runDue(operation: String, limit: Int64) throws(LoopError) -> Int {
+        try runDue(operation: operation, limit: { () throws(LoopError) -> Int64 in limit }, then: { _ in })
+    }
+
+    /// `runDue`, with the limit worked out and `then` run while the work lock is held.
+    func runDue(operation: String, limit limitFunction: () throws(LoopError) -> Int64,
+                then: (Int64) -> Void) throws(LoopError) -> Int {
         try workLock.withLock { () throws(LoopError) -> Int in
             guard workDepth == 0 else { throw .reentrantDispatch(operation: operation) }
             guard !isStopped else { throw .stopped(operation: operation) }
+            let limit = try limitFunction()
             workDepth += 1
             defer { leaveWork() }
             var ran = 0
@@ -383,6 +398,7 @@ final class LoopCore: @unchecked Sendable {
                 for observer in stateLock.withLock({ turnObservers }) { observer.body() }
             }
             stateLock.withLock { armTimer() }
+            then(limit)
             return ran
         }
     }
@@ -456,11 +472,12 @@ final class LoopCore: @unchecked Sendable {
                 return (queue.removeAll(), observers)
             }
         }
-        if let runner = stateLock.withLock({ () -> pthread_t? in defer { thread = nil }; return thread }) {
+        let runner = stateLock.withLock { () -> pthread_t? in defer { thread = nil }; return thread }
+        if wakeFD >= 0 {
             var one: UInt64 = 1
             _ = write(wakeFD, &one, 8)
-            pthread_detach(runner)
         }
+        if let runner { pthread_detach(runner) }
         // Released here, outside every lock: dropping work may run deinitialisers.
         _ = (dropped, observers)
     }
