@@ -26,6 +26,9 @@ public final class PThreadLock: @unchecked Sendable {
 
     public func unlock() { pthread_mutex_unlock(mutex) }
 
+    /// Takes the lock if that needs no wait; whether it did.
+    public func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
+
     /// In the child of a `fork()`: a lock that another thread held at the fork would stay held
     /// for good, since that thread is not in the child, so it is made anew. A lock this thread
     /// holds (only a recursive one can tell) is left as it is. Returns whether it was remade.

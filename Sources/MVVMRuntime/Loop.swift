@@ -57,7 +57,9 @@ public enum LoopError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// Work on the objects of one loop is serialised: the loop holds its work lock while it runs
 /// due work, and a host call takes the same lock with ``perform(_:)``. The lock is recursive,
-/// so work may call back into the loop's objects.
+/// so work may call back into the loop's objects. A thread that holds one loop's work lock and
+/// needs another's that is busy lets go of the ones it holds while it waits (see
+/// ``HeldWorkLocks``), so two loops whose callbacks call each other's objects never deadlock.
 public final class Loop: Scheduler, @unchecked Sendable {
     public typealias SchedulerTimeType = LoopTime
     public typealias SchedulerOptions = Never
@@ -240,8 +242,13 @@ final class LoopCore: @unchecked Sendable {
     /// reads it, so a non-zero depth on entry means this very thread is already inside, and a
     /// dispatch from there would run timed work in the middle of another operation.
     private var workDepth = 0
-    /// Guarded by `workLock`: what `keepUntilWorkEnds` keeps until `workDepth` is back to zero.
+    /// Guarded by `workLock`: what `keepUntilWorkEnds` keeps until `workDepth` is back to zero
+    /// and no thread has work of this loop suspended (see `suspendedHolders`).
     private var keptUntilWorkEnds: [Any] = []
+    /// Guarded by `workLock`: how many threads let go of this loop's work lock in the middle of
+    /// its work, to wait for another loop's (see ``HeldWorkLocks``). What was kept stays kept
+    /// until they are back and done: their stacks may still be inside it.
+    private var suspendedHolders = 0
     /// Manual and thread loops: armed for the earliest due work, so it is readable while work is due.
     let timerFD: Int32
     /// Manual and thread loops: written once, by `stop`, to wake the loop's thread or a
@@ -345,19 +352,34 @@ final class LoopCore: @unchecked Sendable {
 
     @inline(__always)
     func holdingWorkLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        try workLock.withLock { () throws(E) -> T in
-            workDepth += 1
-            defer { leaveWork() }
-            return try body()
-        }
+        let suspended = HeldWorkLocks.acquire(self)
+        defer { HeldWorkLocks.release(self, resuming: suspended) }
+        workDepth += 1
+        defer { leaveWork() }
+        return try body()
     }
 
     /// Called holding the work lock. What was kept goes before the depth reaches zero, so the
     /// deinitialisers it runs count as work too.
     @inline(__always)
     private func leaveWork() {
-        if workDepth == 1 && !keptUntilWorkEnds.isEmpty { releaseKept() }
+        if workDepth == 1 && suspendedHolders == 0 && !keptUntilWorkEnds.isEmpty { releaseKept() }
         workDepth -= 1
+    }
+
+    /// Called holding the work lock, before letting go of it in the middle of work: the next
+    /// holder starts at depth zero. Returns what `resume` restores.
+    func suspend() -> Int {
+        let depth = workDepth
+        workDepth = 0
+        suspendedHolders += 1
+        return depth
+    }
+
+    /// Called holding the work lock again, after `suspend`.
+    func resume(depth: Int) {
+        workDepth = depth
+        suspendedHolders -= 1
     }
 
     /// Letting go may run deinitialisers that keep more: repeat until nothing is kept.
@@ -383,8 +405,14 @@ final class LoopCore: @unchecked Sendable {
     /// `runDue`, with the limit worked out and `then` run while the work lock is held.
     func runDue(operation: String, limit limitFunction: () throws(LoopError) -> Int64,
                 then: (Int64) -> Void) throws(LoopError) -> Int {
-        try workLock.withLock { () throws(LoopError) -> Int in
-            guard workDepth == 0 else { throw .reentrantDispatch(operation: operation) }
+        let suspended = HeldWorkLocks.acquire(self)
+        defer { HeldWorkLocks.release(self, resuming: suspended) }
+        return try { () throws(LoopError) -> Int in
+            // Depth zero on a loop this thread suspended (from a callback of it that called
+            // another loop) still means this thread is inside that loop's work.
+            guard workDepth == 0, !HeldWorkLocks.hasSuspended(self) else {
+                throw .reentrantDispatch(operation: operation)
+            }
             guard !isStopped else { throw .stopped(operation: operation) }
             let limit = try limitFunction()
             workDepth += 1
@@ -400,7 +428,7 @@ final class LoopCore: @unchecked Sendable {
             stateLock.withLock { armTimer() }
             then(limit)
             return ran
-        }
+        }()
     }
 
     /// The due time of the next turn, if one is due by `limit`; moves virtual time to it.
@@ -459,7 +487,8 @@ final class LoopCore: @unchecked Sendable {
     /// before this returns, and no work runs after it. The thread is detached rather than
     /// joined: a caller may hold the work lock, which the thread could be waiting for.
     func stop() {
-        let (dropped, observers) = workLock.withLock {
+        let suspended = HeldWorkLocks.acquire(self)
+        let (dropped, observers) = {
             stateLock.withLock { () -> ([WorkQueue.Entry], [(id: Int, body: () -> Void)]) in
                 guard !stopped else { return ([], []) }
                 stopped = true
@@ -471,7 +500,8 @@ final class LoopCore: @unchecked Sendable {
                 turnObservers = []
                 return (queue.removeAll(), observers)
             }
-        }
+        }()
+        HeldWorkLocks.release(self, resuming: suspended)
         let runner = stateLock.withLock { () -> pthread_t? in defer { thread = nil }; return thread }
         if wakeFD >= 0 {
             var one: UInt64 = 1
@@ -497,5 +527,139 @@ final class LoopCore: @unchecked Sendable {
         ForkSafety.remove(forkHandler)
         if timerFD >= 0 { close(timerFD) }
         if wakeFD >= 0 { close(wakeFD) }
+    }
+}
+
+/// The loops' work locks the calling thread holds, and the protocol that takes them without
+/// deadlock.
+///
+/// Callbacks run holding their loop's work lock (the rules need it: a change is announced in a
+/// consistent state, to subscribers in order, and a callback may call back in). A callback on
+/// loop A that calls loop B's objects needs B's lock; if B's thread, delivering, calls A's
+/// objects, each would wait for the other's lock for ever. So a thread never waits for a work
+/// lock while it holds another: when it holds some and the one it needs is busy, it lets go of
+/// all it holds (`LoopCore.suspend` keeps each loop's depth), waits for the one it needs, does
+/// that call, and once it has let go of that one, takes its own back (`reacquire`) and carries
+/// on where it was. Letting go happens only inside a call into the library made from host code
+/// (a callback or a request function), where the loop's state is as complete as the callback
+/// itself sees it; meanwhile another thread may run operations on that loop, as the callback
+/// itself could have (a nested call), and they announce their own changes on their own thread.
+/// A thread that holds no lock waits as usual, so the uncontended path is a trylock-free
+/// `pthread_mutex_lock` plus this record.
+final class HeldWorkLocks {
+    fileprivate struct Entry {
+        let core: LoopCore
+        var count: Int
+    }
+
+    /// Innermost last.
+    private var entries: [Entry] = []
+    /// Loops this thread let go of in the middle of their work, waiting to take them back.
+    private var suspended: [ObjectIdentifier] = []
+
+    /// What a thread let go of to take another lock: taken back after it.
+    struct Suspended {
+        fileprivate let entries: [Entry]
+        fileprivate let depths: [Int]
+    }
+
+    nonisolated(unsafe) private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { record in
+            if let record { Unmanaged<HeldWorkLocks>.fromOpaque(record).release() }
+        }
+        return key
+    }()
+
+    @inline(__always)
+    private static var current: HeldWorkLocks {
+        if let record = pthread_getspecific(key) {
+            return Unmanaged<HeldWorkLocks>.fromOpaque(record).takeUnretainedValue()
+        }
+        let record = HeldWorkLocks()
+        pthread_setspecific(key, Unmanaged.passRetained(record).toOpaque())
+        return record
+    }
+
+    /// Takes `core`'s work lock for the calling thread; what it let go of to do so, if anything,
+    /// goes back to `release`.
+    static func acquire(_ core: LoopCore) -> Suspended? {
+        let held = current
+        if let index = held.entries.lastIndex(where: { $0.core === core }) {
+            core.workLock.lock()
+            held.entries[index].count += 1
+            return nil
+        }
+        if held.entries.isEmpty {
+            core.workLock.lock()
+            held.entries.append(Entry(core: core, count: 1))
+            return nil
+        }
+        if core.workLock.tryLock() {
+            held.entries.append(Entry(core: core, count: 1))
+            return nil
+        }
+        // Busy, and this thread holds other loops: let go of them all, then wait.
+        let letGo = held.entries
+        var depths: [Int] = []
+        for entry in letGo.reversed() {
+            depths.append(entry.core.suspend())
+            for _ in 0..<entry.count { entry.core.workLock.unlock() }
+        }
+        held.entries = []
+        held.suspended += letGo.map { ObjectIdentifier($0.core) }
+        core.workLock.lock()
+        held.entries.append(Entry(core: core, count: 1))
+        return Suspended(entries: letGo, depths: depths.reversed())
+    }
+
+    /// Lets go of `core`'s work lock once; then takes back what `acquire` let go of.
+    static func release(_ core: LoopCore, resuming suspended: Suspended?) {
+        let held = current
+        let index = held.entries.lastIndex { $0.core === core }!
+        held.entries[index].count -= 1
+        if held.entries[index].count == 0 { held.entries.remove(at: index) }
+        core.workLock.unlock()
+        if let suspended { held.reacquire(suspended) }
+    }
+
+    /// Whether this thread let go of `core` in the middle of its work and has not taken it back.
+    static func hasSuspended(_ core: LoopCore) -> Bool {
+        let held = current
+        return !held.suspended.isEmpty && held.suspended.contains(ObjectIdentifier(core))
+    }
+
+    /// Takes back every lock of `suspended`, holding none of them while it waits for one: it
+    /// waits for one, tries the others, and when one is busy lets go of all and waits for that one.
+    private func reacquire(_ suspended: Suspended) {
+        let wanted = suspended.entries
+        var first = 0
+        while true {
+            // Holds nothing of `wanted` here (locks this thread still holds beyond them, if
+            // any, were taken after they were let go of, by this same protocol).
+            wanted[first].core.workLock.lock()
+            var taken = [first]
+            var busy: Int?
+            for index in wanted.indices where index != first {
+                if wanted[index].core.workLock.tryLock() {
+                    taken.append(index)
+                } else {
+                    busy = index
+                    break
+                }
+            }
+            guard let busy else { break }
+            for index in taken { wanted[index].core.workLock.unlock() }
+            first = busy
+            sched_yield()
+        }
+        for (entry, depth) in zip(wanted, suspended.depths) {
+            for _ in 1..<entry.count { entry.core.workLock.lock() }
+            entry.core.resume(depth: depth)
+        }
+        entries = wanted + entries
+        suspended.entries.forEach { entry in
+            if let index = self.suspended.lastIndex(of: ObjectIdentifier(entry.core)) { self.suspended.remove(at: index) }
+        }
     }
 }

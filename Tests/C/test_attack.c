@@ -1,6 +1,7 @@
 /*
  * test_attack.c - the failures an independent attack on the C ABI found (issue 16), each kept
- * as a test so it stays fixed: stale handles after the generation wraps, run_for not woken by a release, concurrent advances losing time, forged request
+ * as a test so it stays fixed: stale handles after the generation wraps, cross-loop calls from
+ * callbacks, run_for not woken by a release, concurrent advances losing time, forged request
  * handles, long names copied whole into the last error, release inside a destroy function.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -94,6 +95,92 @@ static void a_stale_handle_never_comes_back_when_generations_run_out(void) {
     int status = 0;
     CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 2. Cross-loop calls from callbacks                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* One side: a stopwatch ticking on a thread loop, and the other side's objects its callbacks use. */
+typedef struct side {
+    mvvm_handle loop, stop_watch, echo, counter;
+    struct side *other;
+    atomic_int ticks, cross_ok, cross_failed, echo_heard;
+} side;
+
+static void tick_callback(mvvm_handle source, const mvvm_event *event, void *user_data) {
+    (void)source;
+    (void)event;
+    side *s = user_data;
+    atomic_fetch_add(&s->ticks, 1);
+    int64_t time_ms = 0;
+    char text[32];
+    int n = atomic_load(&s->ticks);
+    snprintf(text, sizeof text, "%d", n);
+    /* Read, set and send on the other loop's objects while this loop delivers. */
+    bool ok = mvvm_get_int(s->other->stop_watch, "time_ms", &time_ms) == MVVM_OK
+        && mvvm_set_string(s->other->echo, "input", text) == MVVM_OK
+        && mvvm_send(s->other->counter, "increment", NULL) == MVVM_OK;
+    atomic_fetch_add(ok ? &s->cross_ok : &s->cross_failed, 1);
+}
+
+/* The echo's subscriber, run on whichever thread set it: calls back across once more. */
+static void echo_callback(mvvm_handle source, const mvvm_event *event, void *user_data) {
+    (void)source;
+    (void)event;
+    side *s = user_data;
+    int64_t time_ms = 0;
+    if (mvvm_get_int(s->other->stop_watch, "time_ms", &time_ms) == MVVM_OK) atomic_fetch_add(&s->echo_heard, 1);
+}
+
+static void cross_loop_scenario(void *sides_) {
+    side *sides = sides_;
+    mvvm_handle subscriptions[4] = { 0 };
+    for (int i = 0; i < 2; i++) {
+        CHECK_STATUS(mvvm_loop_new(MVVM_LOOP_THREAD, &sides[i].loop), MVVM_OK);
+        CHECK_STATUS(mvvm_stop_watch_new(sides[i].loop, &sides[i].stop_watch), MVVM_OK);
+        CHECK_STATUS(mvvm_input_echo_view_model_new(sides[i].loop, &sides[i].echo), MVVM_OK);
+        CHECK_STATUS(mvvm_counter_new(sides[i].loop, &sides[i].counter), MVVM_OK);
+    }
+    for (int i = 0; i < 2; i++) {
+        CHECK_STATUS(mvvm_subscribe(sides[i].stop_watch, "time_ms", tick_callback, &sides[i], NULL, &subscriptions[i]),
+                     MVVM_OK);
+        CHECK_STATUS(mvvm_subscribe(sides[i].echo, "label", echo_callback, &sides[i], NULL, &subscriptions[2 + i]),
+                     MVVM_OK);
+    }
+    for (int i = 0; i < 2; i++) CHECK_STATUS(mvvm_send(sides[i].stop_watch, "start", NULL), MVVM_OK);
+    /* The attack deadlocked within 2 s; a host thread calls in too, and the test waits until
+       both sides have called across many times. */
+    int64_t deadline = check_now_ms() + 3000;
+    while (check_now_ms() < deadline) {
+        int64_t time_ms = 0;
+        CHECK_STATUS(mvvm_get_int(sides[0].stop_watch, "time_ms", &time_ms), MVVM_OK);
+        CHECK_STATUS(mvvm_set_string(sides[1].echo, "input", "host"), MVVM_OK);
+        check_sleep_ms(5);
+    }
+    for (int i = 0; i < 4; i++) RELEASE(subscriptions[i]);
+    for (int i = 0; i < 2; i++) {
+        RELEASE(sides[i].stop_watch);
+        RELEASE(sides[i].echo);
+        RELEASE(sides[i].counter);
+        RELEASE(sides[i].loop);
+    }
+}
+
+static void two_thread_loops_calling_each_other_from_callbacks_do_not_deadlock(void) {
+    static side sides[2];
+    memset(sides, 0, sizeof sides);
+    sides[0].other = &sides[1];
+    sides[1].other = &sides[0];
+    finishes_within(60, "two thread loops calling each other's objects from their callbacks",
+                    cross_loop_scenario, sides);
+    for (int i = 0; i < 2; i++) {
+        /* Each side ticked and called across many times (every 10 ms for 3 s: ~300), every call OK. */
+        CHECK(atomic_load(&sides[i].ticks) >= 20);
+        CHECK_EQ_INT(atomic_load(&sides[i].cross_failed), 0);
+        CHECK_EQ_INT(atomic_load(&sides[i].cross_ok), atomic_load(&sides[i].ticks));
+        CHECK(atomic_load(&sides[i].echo_heard) >= 20);
+    }
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -287,6 +374,7 @@ int main(int argc, char **argv) {
     self_path = argv[0];
     static const check_test tests[] = {
         CHECK_TEST(a_stale_handle_never_comes_back_when_generations_run_out),
+        CHECK_TEST(two_thread_loops_calling_each_other_from_callbacks_do_not_deadlock),
         CHECK_TEST(releasing_a_manual_loop_wakes_its_run_for),
         CHECK_TEST(concurrent_advances_each_move_time_by_their_whole_step),
         CHECK_TEST(a_forged_request_handle_is_invalid_and_an_answered_one_unknown),
