@@ -23,7 +23,15 @@ callback stays alive as long as C may call it, whether or not anyone keeps the
 it is unsubscribed (or the source or its loop is closed).
 
 An exception raised by a callback or a service is reported to ``sys.unraisablehook`` with a
-message naming the callback; the library carries on.
+message naming the callback; the library carries on. ``KeyboardInterrupt`` and ``SystemExit``
+are not swallowed: the library finishes the C call it is in (so its objects stay consistent and
+the other subscribers hear the change), then the Python call that entered the library on that
+thread raises it. On a thread of the library's own (a thread loop's), where no Python call is
+waiting, they are reported like any exception. :meth:`Loop.run_for` waits in short slices, so
+Ctrl-C stops it promptly.
+
+Objects own C handles: copying or pickling one raises ``TypeError`` (a copy would share the
+handle, and a pickle would name a handle of another process).
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ import itertools
 import json
 import sys
 import threading
+import time
 import weakref
 from ctypes import byref, c_bool, c_char_p, c_double, c_int, c_int64, c_void_p
 from typing import (
@@ -97,6 +106,7 @@ _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 class _State(threading.local):
     depth = 0  # per thread: how many libmvvm callbacks are running on it
+    interrupt: Optional[BaseException] = None  # a callback's KeyboardInterrupt/SystemExit, to re-raise
 
 
 _state = _State()
@@ -114,6 +124,38 @@ def _enter() -> None:
 
 def _leave() -> None:
     _state.depth -= 1
+
+
+def _keep_interrupt(exc: BaseException) -> bool:
+    """In a callback: keeps a KeyboardInterrupt or SystemExit for the Python call that entered
+    the library on this thread to raise once C returns; whether it was kept (false for other
+    exceptions, and on a thread of the library's own, where no Python call waits)."""
+    if not isinstance(exc, (KeyboardInterrupt, SystemExit)):
+        return False
+    if isinstance(threading.current_thread(), threading._DummyThread):  # a loop's own thread
+        return False
+    if _state.interrupt is None:
+        _state.interrupt = exc
+        _lib.interrupts_pending += 1
+    return True
+
+
+def _reraise_interrupt() -> None:
+    """Raises this thread's kept interrupt, once the outermost call into the library returned."""
+    exc = _state.interrupt
+    if exc is None or _state.depth > 0:
+        return
+    _state.interrupt = None
+    _lib.interrupts_pending -= 1
+    raise exc
+
+
+_lib.reraise_interrupt = _reraise_interrupt
+
+
+def _report_unless_interrupt(exc: BaseException, message: str, obj: Any) -> None:
+    if not _keep_interrupt(exc):
+        _report(exc, message, obj)
 
 
 def _release_now(handle: int) -> None:
@@ -404,7 +446,7 @@ def _deliver(user_data: Optional[int], event_address: Optional[int]) -> None:
         value = _value_from_c(event, "value of %r", name)  # FlatEvent has Value's fields
         entry.fn(name, value)
     except BaseException as exc:
-        _report(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
+        _report_unless_interrupt(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
                 % (_callable_name(entry.fn), entry.what), entry.fn)
 
 
@@ -422,7 +464,7 @@ def _drop(user_data: Optional[int]) -> None:
         try:
             entry.on_end()
         except BaseException as exc:
-            _report(exc, "Exception ignored in the end hook of mvvm callback %s (subscribed to %s)"
+            _report_unless_interrupt(exc, "Exception ignored in the end hook of mvvm callback %s (subscribed to %s)"
                     % (_callable_name(entry.fn), entry.what), entry.on_end)
     del entry  # the callable may be freed here: its finalizers see in_callback()
 
@@ -453,7 +495,7 @@ def _serve(view_model: int, request: int, argument_pointer: Any, user_data: Opti
     try:
         entry.fn(made)
     except BaseException as exc:
-        _report(exc, "Exception ignored in mvvm service %s (%s)" % (_callable_name(entry.fn), entry.what), entry.fn)
+        _report_unless_interrupt(exc, "Exception ignored in mvvm service %s (%s)" % (_callable_name(entry.fn), entry.what), entry.fn)
 
 
 def _on_request(view_model: int, request: int, argument_pointer: Any, user_data: Optional[int]) -> None:
@@ -475,6 +517,30 @@ _REQUEST_TRAMPOLINE = REQUEST_FN(_on_request)
 # ------------------------------------------------------------------------------------------------
 
 
+def _refuse_copy(obj: Any) -> TypeError:
+    return TypeError("cannot copy or pickle %s: it owns a handle of the C library, which a copy would "
+                     "share (closing one would kill the other) and another process cannot use; "
+                     "pass the object itself, or create a new one" % type(obj).__name__)
+
+
+class _NotCopyable:
+    """Refuses ``copy.copy``, ``copy.deepcopy`` and ``pickle`` with a TypeError, as GObject does."""
+
+    __slots__ = ()
+
+    def __copy__(self) -> Any:
+        raise _refuse_copy(self)
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        raise _refuse_copy(self)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise _refuse_copy(self)
+
+    def __reduce__(self) -> Any:
+        raise _refuse_copy(self)
+
+
 class LoopKind(enum.IntEnum):
     """``mvvm_loop_kind``."""
 
@@ -486,7 +552,7 @@ class LoopKind(enum.IntEnum):
 _live_loops: "weakref.WeakSet[Loop]" = weakref.WeakSet()
 
 
-class Loop:
+class Loop(_NotCopyable):
     """Where objects live and who runs time: :meth:`virtual`, :meth:`manual` or :meth:`thread`.
 
     Times are integer milliseconds, up to :attr:`TIME_LIMIT_MS`. Closing a loop stops it; its
@@ -550,9 +616,25 @@ class Loop:
         lib.mvvm_loop_dispatch(self._h(), byref(ran))
         return ran.value
 
+    #: :meth:`run_for` waits in slices this long, so that signal handlers (Ctrl-C) run.
+    RUN_SLICE_MS: ClassVar[int] = 50
+
     def run_for(self, ms: int) -> None:
-        """Manual loops: dispatches due work on this thread for ``ms`` milliseconds."""
-        lib.mvvm_loop_run_for(self._h(), _check_ms(ms))
+        """Manual loops: dispatches due work on this thread for ``ms`` milliseconds.
+
+        Waits in slices of :attr:`RUN_SLICE_MS` so that Ctrl-C (``KeyboardInterrupt``), or one
+        raised by a callback, stops it promptly; it is raised here."""
+        ms = _check_ms(ms)
+        handle = self._h()
+        if ms <= self.RUN_SLICE_MS or ms > self.TIME_LIMIT_MS - self.now():
+            lib.mvvm_loop_run_for(handle, ms)  # one call; the library refuses a time past its limit
+            return
+        deadline = time.monotonic() + ms / 1000.0
+        while True:
+            left = int((deadline - time.monotonic()) * 1000.0 + 0.999)
+            if left <= 0:
+                return
+            lib.mvvm_loop_run_for(self._h(), min(left, self.RUN_SLICE_MS))
 
     def fileno(self) -> int:
         """Manual loops: a file descriptor, owned by the loop, readable while work is due."""
@@ -622,7 +704,7 @@ _DESCRIPTIONS: Dict[str, Dict[str, Any]] = {}
 _DESCRIPTIONS_LOCK = threading.Lock()
 
 
-class MvvmObject:
+class MvvmObject(_NotCopyable):
     """Base of every catalog class: an owned handle on a loop, with generic access.
 
     ``get``/``set``/``send``/``child``/``subscribe`` work by name on any class; the catalog
@@ -684,7 +766,8 @@ class MvvmObject:
 
     @property
     def closed(self) -> bool:
-        return not self._handle
+        """Whether it was closed, or its loop was (then only ``close()`` works)."""
+        return not self._handle or self._loop.closed
 
     def close(self) -> None:
         """Releases the handle (once; again does nothing): its subscriptions end, its pending
@@ -841,7 +924,7 @@ def _get_generic(handle: int, encoded: bytes, kind: str, name: str) -> Scalar:
     raise InternalError("%s: unknown property type %r" % (name, kind))
 
 
-class Subscription:
+class Subscription(_NotCopyable):
     """A subscription of a callback to an object. ``unsubscribe()`` (or leaving ``with``) ends
     it; it also ends when its object or the object's loop is closed. Not ended by garbage
     collection: dropping the Subscription keeps the callback subscribed."""
@@ -1002,7 +1085,7 @@ def _model_handle(model: Any, what: str) -> int:
 # ------------------------------------------------------------------------------------------------
 
 
-class Request:
+class Request(_NotCopyable):
     """A question a view model asks the host's service. Answer once with :meth:`complete`:
     at once inside the service, later, from any thread, or from asyncio. A request nobody
     keeps and nobody answered is cancelled when it is garbage-collected."""

@@ -157,8 +157,11 @@ class InternalError(MvvmError):
     default_status = Status.ERR_INTERNAL
 
 
-class LoopReleasedError(MvvmError):
-    """The object's loop was released: the object can only be closed."""
+class LoopReleasedError(ClosedError):
+    """The object's loop was released: the object can only be closed.
+
+    A :class:`ClosedError`: an object whose loop was closed is closed too (its ``closed`` is
+    true), so ``except ClosedError`` catches both."""
 
     default_status = Status.ERR_LOOP_RELEASED
 

@@ -275,7 +275,16 @@ def candidates(environ: Optional[Dict[str, str]] = None, package_dir: Optional[P
     return found
 
 
+#: Set by ``_core``: raises the KeyboardInterrupt or SystemExit a callback of this call raised,
+#: once the outermost call into the library on this thread has returned. ``interrupts_pending``
+#: (how many are stored, on any thread) keeps that check off the common path.
+interrupts_pending = 0
+reraise_interrupt: Callable[[], None] = lambda: None
+
+
 def _raise_for_status(result: int, func: Any, args: Tuple[Any, ...]) -> Tuple[Any, ...]:
+    if interrupts_pending:
+        reraise_interrupt()
     if result != 0:
         # Same thread, right after the failing call: this is this call's message.
         raw = _last_error()

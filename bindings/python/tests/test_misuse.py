@@ -358,3 +358,56 @@ def test_errors_carry_status_and_names_as_the_library_does() -> None:
         lib.mvvm_release(handle.value)
         with pytest.raises(mvvm.InvalidHandleError):
             lib.mvvm_release(handle.value)  # stale
+
+
+# ------------------------------------------------------------------------------------------------
+# Copying and pickling (issue 16): a copy would share the C handle
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_objects_refuse_to_be_copied_or_pickled(how: str) -> None:
+    import copy
+    import pickle
+
+    duplicate = {"copy": copy.copy, "deepcopy": copy.deepcopy,
+                 "pickle": lambda obj: pickle.loads(pickle.dumps(obj))}[how]
+    loop = mvvm.Loop.virtual()
+    counter = mvvm.Counter(loop)
+    vm = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 5))
+    subscription = counter.subscribe("count", lambda n, v: None)
+    for obj in (loop, counter, vm, vm.player, subscription):
+        with pytest.raises(TypeError, match="cannot copy or pickle"):
+            duplicate(obj)
+    # Nothing was shared or closed by the attempts.
+    counter.increment()
+    assert counter.count == 1 and subscription.active and not loop.closed
+    loop.close()
+
+
+def test_a_request_refuses_to_be_pickled(loop: mvvm.Loop) -> None:
+    import pickle
+
+    requests: List[Any] = []
+    vm = mvvm.SignUpViewModel(loop, service=requests.append)
+    vm.user_id, vm.password, vm.confirm_password, vm.agreed = "abcdef", "password1", "password1", True
+    vm.sign_up_tapped()
+    with pytest.raises(TypeError, match="cannot copy or pickle"):
+        pickle.dumps(requests[0])
+    requests[0].complete(True)
+    assert vm.is_completion_alert_presented is True
+
+
+def test_objects_of_a_closed_loop_are_closed_and_raise_a_closed_error() -> None:
+    loop = mvvm.Loop.virtual()
+    counter = mvvm.Counter(loop)
+    assert not counter.closed
+    loop.close()
+    assert counter.closed                      # only close() works on it now
+    with pytest.raises(mvvm.ClosedError):      # what a user catching ClosedError expects
+        counter.increment()
+    with pytest.raises(mvvm.LoopReleasedError):
+        _ = counter.count
+    assert issubclass(mvvm.LoopReleasedError, mvvm.ClosedError)
+    counter.close()
+    assert counter.closed

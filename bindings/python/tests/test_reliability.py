@@ -130,17 +130,18 @@ def interrupt(*_: Any) -> None:
     raise KeyboardInterrupt
 
 
-def test_keyboard_interrupt_in_callbacks_does_not_break_the_library(loop: mvvm.Loop, recorder: Recorder,
-                                                                    unraisables: Unraisables) -> None:
+def test_keyboard_interrupt_in_callbacks_reaches_the_caller_and_breaks_nothing(loop: mvvm.Loop, recorder: Recorder,
+                                                                               unraisables: Unraisables) -> None:
     echo = mvvm.InputEchoViewModel(loop)
     echo.subscribe("input", interrupt)         # before the recorder: the recorder still hears
     echo.subscribe(None, recorder)
     for text in ("a", "b", "c"):
-        echo.input = text                      # no KeyboardInterrupt reaches the caller
+        with pytest.raises(KeyboardInterrupt):
+            echo.input = text                  # raised once the setter's C call returned
     assert echo.message == "Your input is 'c'!"
     assert recorder.values("input") == ["a", "b", "c"]
     assert recorder.values("message") == ["Your input is '%s'!" % t for t in "abc"]
-    assert [r.exc_type for r in unraisables.seen] == [KeyboardInterrupt] * 3
+    assert unraisables.seen == []
 
     # Time-driven callbacks too, and a subscription ended from the callback that raised.
     watch = mvvm.StopWatchViewModel(loop)
@@ -153,14 +154,34 @@ def test_keyboard_interrupt_in_callbacks_does_not_break_the_library(loop: mvvm.L
     box.append(watch.subscribe("time", interrupt_then_leave))
     watch.subscribe("time", recorder)
     watch.main_action()
-    loop.advance(1000)
+    with pytest.raises(KeyboardInterrupt):
+        loop.advance(1000)                     # the advance finishes: the loop's time is whole
     assert watch.time == "00:00:01.00"
     assert recorder.values("time")[-1] == "00:00:01.00" and len(recorder.values("time")) == 100
     assert not box[0].active
-    assert [r.exc_type for r in unraisables.seen] == [KeyboardInterrupt] * 4
+    assert unraisables.seen == []
+    loop.advance(10)                           # nothing is left pending
+    assert watch.time == "00:00:01.01"
 
 
-def test_keyboard_interrupt_in_a_host_service_cancels_nothing_else(loop: mvvm.Loop, unraisables: Unraisables) -> None:
+def test_system_exit_in_a_callback_reaches_the_caller(loop: mvvm.Loop, recorder: Recorder,
+                                                      unraisables: Unraisables) -> None:
+    counter = mvvm.Counter(loop)
+
+    def leave(name: str, value: Any) -> None:
+        raise SystemExit(3)
+
+    counter.subscribe("count", leave)
+    counter.subscribe("count", recorder)
+    with pytest.raises(SystemExit) as raised:
+        counter.increment()
+    assert raised.value.code == 3
+    assert recorder.values("count") == [1] and counter.count == 1
+    assert unraisables.seen == []
+
+
+def test_keyboard_interrupt_in_a_host_service_reaches_the_caller_and_cancels_nothing(
+        loop: mvvm.Loop, unraisables: Unraisables) -> None:
     requests: List[Any] = []
 
     def service(request: Any) -> None:
@@ -169,11 +190,64 @@ def test_keyboard_interrupt_in_a_host_service_cancels_nothing_else(loop: mvvm.Lo
 
     vm = mvvm.SignUpViewModel(loop, service=service)
     vm.user_id, vm.password, vm.confirm_password, vm.agreed = "abcdef", "password1", "password1", True
-    vm.sign_up_tapped()
-    assert [r.exc_type for r in unraisables.seen] == [KeyboardInterrupt]
+    with pytest.raises(KeyboardInterrupt):
+        vm.sign_up_tapped()
+    assert unraisables.seen == []
     assert len(requests) == 1
     requests[0].complete(True)                 # the request survived the interrupt
     assert vm.is_completion_alert_presented is True
+
+
+def test_keyboard_interrupt_in_a_callback_stops_run_for_promptly(unraisables: Unraisables) -> None:
+    with mvvm.Loop.manual() as loop:
+        watch = mvvm.StopWatch(loop)
+        ticks: List[int] = []
+
+        def tick(name: str, value: Any) -> None:
+            ticks.append(value)
+            if len(ticks) == 3:
+                raise KeyboardInterrupt
+
+        watch.subscribe("time_ms", tick)
+        watch.start()
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            loop.run_for(3000)
+        took = time.monotonic() - started
+        assert took < 1.5, "run_for went on for %.1f s after the interrupt" % took
+        assert len(ticks) >= 3
+    assert unraisables.seen == []
+
+
+#: SIGINT (Ctrl-C) from a timer thread while the main thread is in run_for(3000).
+CTRL_C_DURING_RUN_FOR = """
+    import os, signal, sys, threading, time, mvvm
+    loop = mvvm.Loop.manual()
+    watch = mvvm.StopWatch(loop)
+    ticks = []
+    if {subscribe}:
+        watch.subscribe("time_ms", lambda name, value: ticks.append(value))
+    watch.start()
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+    started = time.monotonic()
+    try:
+        loop.run_for(3000)
+        print("returned normally", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted after %.1f s" % (time.monotonic() - started), flush=True)
+    if {subscribe}:
+        assert ticks, "no tick was heard"
+    loop.close()
+"""
+
+
+@pytest.mark.parametrize("subscribe", [True, False])
+def test_ctrl_c_stops_run_for_promptly_and_is_raised(subscribe: bool) -> None:
+    done = run_child(CTRL_C_DURING_RUN_FOR.format(subscribe=subscribe))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.startswith("interrupted after "), done.stdout
+    took = float(done.stdout.split()[2])
+    assert took < 1.5, done.stdout
 
 
 def test_keyboard_interrupt_on_the_loop_thread_leaves_it_running(unraisables: Unraisables, recorder: Recorder) -> None:
