@@ -11,6 +11,13 @@
  * 2. An hour of stopwatch ticks compressed on a virtual loop: 3,600,000 ms advanced in uneven
  *    steps; at the end the time reads exactly "01:00:00.00" and "time" was notified exactly
  *    360,000 times (one per 10 ms tick, each a real change, in order).
+ * 3. Generations run out (issue 16): a handle is released, then one slot is used again and again
+ *    until its generations are spent and it is retired; the first handle must never come back.
+ *    Handles have 32-bit generations, so the full length is 2^32 create/release cycles (hours):
+ *    this runs in a child process with MVVM_TESTING_HANDLE_GENERATION_BITS=16 (the test-only
+ *    width), 65,536 + 1000 cycles, and checks the slot served exactly 2^16 - 2 more handles.
+ *    `soak generations CYCLES` runs that part alone, at the library's own width (against a
+ *    library before the fix, 16,777,214 cycles let the stale handle reach a new object).
  *
  * The last line is "soak: passed" or "soak: FAILED"; the exit status says the same.
  */
@@ -186,8 +193,68 @@ static bool soak_hour_of_stop_watch(void) {
     return check_failures == failures_before;
 }
 
+#define GENERATION_BITS 16
+
+/* Part 3, in this process: `cycles` create/release cycles after a first handle's release. */
+static int soak_generations(long cycles) {
+    int failures = 0;
+    mvvm_handle loop = 0, first = 0;
+    if (mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop) != MVVM_OK || mvvm_counter_new(loop, &first) != MVVM_OK ||
+        mvvm_release(first) != MVVM_OK) {
+        printf("generations: setup failed: %s\n", mvvm_last_error());
+        return 0;
+    }
+    long same_slot = 0;
+    for (long i = 0; i < cycles && failures < 5; i++) {
+        mvvm_handle next = 0;
+        const char *name = NULL;
+        if (mvvm_counter_new(loop, &next) != MVVM_OK) {
+            printf("generations: cycle %ld: no counter: %s\n", i, mvvm_last_error());
+            failures++;
+            break;
+        }
+        if (next == first || mvvm_class_name(first, &name) != MVVM_ERR_INVALID_HANDLE) {
+            printf("generations: after %ld cycles the first handle 0x%" PRIx64 " reaches a new object (0x%" PRIx64 ")\n",
+                   i + 1, first, next);
+            failures++;
+        }
+        if ((next & 0xFFFFFF) == (first & 0xFFFFFF)) same_slot++;
+        if (mvvm_release(next) != MVVM_OK) failures++;
+    }
+    const char *bits = getenv("MVVM_TESTING_HANDLE_GENERATION_BITS");
+    long expected = bits ? (1L << atoi(bits)) - 2 : -1;
+    printf("generations: %ld cycles; the first handle's slot served %ld more handles%s\n", cycles, same_slot,
+           expected >= 0 ? ", then was retired" : "");
+    if (expected >= 0 && same_slot != expected) {
+        printf("generations: expected the slot to serve exactly %ld (generations 2 .. 2^%s - 1)\n", expected, bits);
+        failures++;
+    }
+    mvvm_release(loop);
+    printf("generations: %s\n", failures ? "FAILED" : "passed");
+    return failures == 0;
+}
+
+/* Part 3, in a child process: the library reads the generation width once, at its first use. */
+static int soak_generations_in_child(const char *self) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char width[8], cycles[32];
+        snprintf(width, sizeof width, "%d", GENERATION_BITS);
+        snprintf(cycles, sizeof cycles, "%ld", (1L << GENERATION_BITS) + 1000);
+        setenv("MVVM_TESTING_HANDLE_GENERATION_BITS", width, 1);
+        execl(self, self, "generations", cycles, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) return 0;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc > 1 && strcmp(argv[1], "generations") == 0)
+        return soak_generations(argc > 2 ? strtol(argv[2], NULL, 10) : 1L << 24) ? 0 : 1;
     long cycles = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000;
     if (cycles <= 0) {
         fprintf(stderr, "usage: soak [CYCLES] (CYCLES > 0, default 1000000)\n");
@@ -196,6 +263,7 @@ int main(int argc, char **argv) {
     int passed = 0;
     passed += soak_cycles(cycles);
     passed += soak_hour_of_stop_watch();
-    printf("soak: %d passed, %d failed\n", passed, 2 - passed);
-    return passed == 2 ? 0 : 1;
+    passed += soak_generations_in_child(argv[0]);
+    printf("soak: %d passed, %d failed\n", passed, 3 - passed);
+    return passed == 3 ? 0 : 1;
 }

@@ -7,7 +7,9 @@
  * advances on virtual loops, dispatches of manual loops, thread loops ticking meanwhile, host
  * services that answer at once, late, wrongly or never, and callbacks that call back in (read,
  * set, send, subscribe, unsubscribe, release the source or anything else, complete requests,
- * and try to advance their own loop).
+ * try to advance their own loop, and read, set and send on objects of other loops, from the
+ * main thread and from thread loops' threads), two threads advancing one virtual loop at once,
+ * and a loop released while another thread is in its run_for.
  *
  * After every call it checks (and abort()s, which libFuzzer reports as a crash, when one fails):
  *  - the status is one mvvm.h documents for that function (and is within 0..11);
@@ -20,6 +22,9 @@
  *  - in callbacks: the event is well formed, the source is the subscribed object, the getter of
  *    the notified property returns the event's value, no call comes after the destroy function,
  *    and advancing or dispatching the loop that runs the callback is refused;
+ *  - two threads advancing a virtual loop 1 ms at a time move it exactly by the sum; a manual
+ *    loop released during a 1 s run_for on another thread wakes it (it returns well before 1 s);
+ *    a deadlock (callbacks of two loops calling each other's objects) is a libFuzzer timeout;
  *  - each destroy function (subscriptions, host services) runs exactly once: at the end of the
  *    input everything created is released and every destroy function has run once, and every
  *    handle the input ever saw is invalid (nothing leaks from one input to the next).
@@ -37,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mvvm.h"
 
@@ -321,8 +327,14 @@ static bool known_dead(int index) { return index >= 0 && pool[index].dead; }
 
 typedef enum cb_mode {
     CB_NOTHING, CB_SET, CB_SEND, CB_UNSUBSCRIBE_SELF, CB_RELEASE_SOURCE, CB_SUBSCRIBE_MORE, CB_ADVANCE_OWN_LOOP,
-    CB_RELEASE_ANY, CB_SNAPSHOT, CB_COMPLETE_ANY, CB_MODES
+    CB_RELEASE_ANY, CB_SNAPSHOT, CB_COMPLETE_ANY, CB_CROSS_LOOP, CB_MODES
 } cb_mode;
+
+/* The last objects made, for CB_CROSS_LOOP callbacks on any thread: calls on an object of
+ * another loop (a released one answers INVALID_HANDLE or LOOP_RELEASED). */
+#define CROSS_TARGETS 4
+static _Atomic mvvm_handle cross_targets[CROSS_TARGETS];
+static int ncross;
 
 typedef struct sub_data {
     atomic_int destroyed;
@@ -481,6 +493,19 @@ static void callback(mvvm_handle source, const mvvm_event *event, void *user_dat
         /* On a thread loop's thread: reads only (the pool belongs to the main thread). */
         char *json = NULL;
         if (CALL(mvvm_snapshot(source, &json), S_JSON) == MVVM_OK) mvvm_string_free(json);
+    }
+    if (d->mode == CB_CROSS_LOOP) {
+        /* Read, set and send on another object, most often of another loop, from whichever
+         * thread runs this callback: loops calling each other's objects must not deadlock. */
+        mvvm_handle other = atomic_load(&cross_targets[d->target % CROSS_TARGETS]);
+        if (other && other != source) {
+            char *json = NULL;
+            if (CALL(mvvm_snapshot(other, &json), S_JSON) == MVVM_OK) mvvm_string_free(json);
+            atomic_fetch_add(&mutations, 1);
+            (void)CALL(mvvm_set_string(other, "input", "cross"), S_SET);
+            (void)CALL(mvvm_send(other, "increment", NULL), S_SEND);
+            (void)CALL(mvvm_send(other, "main_action", NULL), S_SEND);
+        }
     }
     atomic_fetch_sub(&d->in_callback, 1);
     current_call = saved_call;
@@ -770,6 +795,7 @@ static void op_construct(reader *r) {
     }
     if (!class_of(out)) FAIL("a new object is not live");
     add_entry(out, K_OBJECT, loop_kind_of(loop), loop);
+    atomic_store(&cross_targets[ncross++ % CROSS_TARGETS], out);
 }
 
 /* A generic getter of any type. */
@@ -1004,6 +1030,74 @@ static void op_complete(reader *r) {
     }
 }
 
+/* A second thread on a loop: advancing it 1 ms at a time, or in a long run_for. */
+typedef struct helper {
+    mvvm_handle loop;
+    int steps;
+    int failed;
+    mvvm_status status;
+} helper;
+
+static void *helper_advance(void *h_) {
+    helper *h = h_;
+    current_call = "mvvm_loop_advance on a second thread";
+    for (int i = 0; i < h->steps; i++)
+        if (mvvm_loop_advance(h->loop, 1) != MVVM_OK) h->failed++;
+    return NULL;
+}
+
+static void *helper_run_for(void *h_) {
+    helper *h = h_;
+    current_call = "mvvm_loop_run_for on a second thread";
+    h->status = mvvm_loop_run_for(h->loop, 1000);
+    return NULL;
+}
+
+static int64_t monotonic_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Two threads advance one virtual loop 1 ms at a time: time moves by exactly the sum. */
+static void concurrent_advance(mvvm_handle h, int steps) {
+    int64_t before = 0, after = 0;
+    if (CALL(mvvm_loop_now_ms(h, &before), S_LOOP_QUERY) != MVVM_OK) return;
+    if (before > MVVM_LOOP_TIME_LIMIT_MS - 2 * steps) return;
+    helper other = { h, steps, 0, MVVM_OK };
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, helper_advance, &other) != 0) return;
+    int failed = 0;
+    for (int i = 0; i < steps; i++)
+        if (CALL(mvvm_loop_advance(h, 1), S_LOOP_RUN) != MVVM_OK) failed++;
+    pthread_join(thread, NULL);
+    /* A callback may have released the loop meanwhile; then nothing is promised. */
+    if (failed || other.failed || CALL(mvvm_loop_now_ms(h, &after), S_LOOP_QUERY) != MVVM_OK) return;
+    if (after != before + 2 * steps)
+        FAIL("two threads advancing %d x 1 ms each moved the loop from %" PRId64 " to %" PRId64 " ms", steps, before, after);
+}
+
+/* Another thread runs a manual loop for 1 s; this one releases the loop: run_for wakes. */
+static void release_during_run_for(mvvm_handle h, int index) {
+    helper other = { h, 0, 0, MVVM_ERR_INTERNAL };
+    pthread_t thread;
+    int64_t started = monotonic_ms();
+    if (pthread_create(&thread, NULL, helper_run_for, &other) != 0) return;
+    struct timespec pause = { 0, 2000000 };
+    nanosleep(&pause, NULL);
+    atomic_fetch_add(&mutations, 1);
+    mvvm_status status = CALL(mvvm_release(h), S_RELEASE);
+    pthread_join(thread, NULL);
+    int64_t took = monotonic_ms() - started;
+    if (status == MVVM_OK) {
+        check_released(h);
+        if (index >= 0) pool[index].dead = true;
+        if (took >= 900) FAIL("run_for went on for %" PRId64 " ms after its loop was released", took);
+        if (other.status != MVVM_OK && other.status != MVVM_ERR_LOOP_RELEASED && other.status != MVVM_ERR_INVALID_HANDLE)
+            FAIL("run_for on a loop released meanwhile gave %s", mvvm_status_name(other.status));
+    }
+}
+
 static void op_loop_run(reader *r) {
     int index;
     mvvm_handle h = take_handle(r, &index);
@@ -1011,6 +1105,11 @@ static void op_loop_run(reader *r) {
     uint8_t b = u8(r);
     int kind = index >= 0 && pool[index].kind == K_LOOP && !pool[index].dead ? pool[index].loop_kind : -1;
     mvvm_status status;
+    if (b >= 240 && b < 250) {
+        if (kind == MVVM_LOOP_VIRTUAL) concurrent_advance(h, 1 + u8(r) % 200);
+        else if (kind == MVVM_LOOP_MANUAL) release_during_run_for(h, index);
+        return;
+    }
     switch (b % 4) {
     case 0: {
         static const int64_t steps[] = { 0, 1, 9, 10, 11, 100, 999, 1000, 1001, 2500, 5000, 10000, -1, -1000 };
@@ -1208,7 +1307,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = { data, size, 0 };
     main_thread = pthread_self();
-    npool = nsubs = nsvcs = thread_loops = 0;
+    npool = nsubs = nsvcs = thread_loops = ncross = 0;
+    for (int i = 0; i < CROSS_TARGETS; i++) atomic_store(&cross_targets[i], 0);
     nside = 0;
     /* Most inputs start with a virtual loop, so that the rest has something to work on. */
     if (u8(&r) < 200) {

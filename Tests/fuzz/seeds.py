@@ -29,7 +29,7 @@ CLASSES = dict(count_down_timer=0, timer_view_model=1, stop_watch=2, stop_watch_
                welcome_with_api=8, counter=9, random_counter=10, counter_view_model=11,
                counter_page_view_model=12, counter_page_with_seed=13)
 CB = dict(nothing=0, set=1, send=2, unsubscribe_self=3, release_source=4, subscribe_more=5,
-          advance_own_loop=6, release_any=7, snapshot=8, complete_any=9)
+          advance_own_loop=6, release_any=7, snapshot=8, complete_any=9, cross_loop=10)
 SVC = dict(keep=0, answer_at_once=1, answer_wrong_type=2, release_vm=3, cancel=4)
 STEPS = [0, 1, 9, 10, 11, 100, 999, 1000, 1001, 2500, 5000, 10000, -1, -1000]
 
@@ -122,6 +122,20 @@ SEEDS = {
     "thread_loop_stop_watch": b"\x00" + bytes([OPS["loop_new"], 210]) + construct(1, "stop_watch_view_model")
     + subscribe(2, "time") + send(2, "main_action") + bytes([OPS["loop_run"], 0, 2, 3]) * 4
     + get(2, "time", "string") + release(1),
+    # pool: 0 loop, 1 and 2 thread loops, 3 and 4 their stopwatches, 5 echo on 1, 6 counter on 2,
+    # 7 and 8 subscriptions whose callbacks call the other loop's objects, 9 a manual loop whose
+    # run_for lets time pass (issue 16: this deadlocked within two seconds)
+    "thread_loops_call_each_other": b"\x00" + bytes([OPS["loop_new"], 210]) * 2 + construct(1, "stop_watch")
+    + construct(2, "stop_watch") + construct(1, "input_echo_view_model") + construct(2, "counter")
+    + subscribe(3, "time_ms", "cross_loop", target=1) + subscribe(4, "time_ms", "cross_loop", target=2)
+    + send(3, "start") + send(4, "start") + bytes([OPS["loop_new"], 150])
+    + bytes([OPS["loop_run"], 9, 2, 3]) * 100 + release(1) + release(2),
+    # pool: 0 loop, 1 stopwatch, 2 subscription; two threads advance the loop 200 x 1 ms each
+    "two_threads_advance_one_loop": b"\x00" + construct(0, "stop_watch") + subscribe(1, "time_ms")
+    + send(1, "start") + bytes([OPS["loop_run"], 0, 240, 199]) + get(1, "time_ms", "int"),
+    # pool: 0 loop, 1 manual loop, 2 stopwatch on it; a second thread runs it for 1 s, this one releases it
+    "manual_loop_released_during_run_for": b"\x00" + bytes([OPS["loop_new"], 150]) + construct(1, "stop_watch")
+    + send(2, "start") + bytes([OPS["loop_run"], 1, 241, 0]) + get(2, "time_ms", "int"),
 }
 
 os.makedirs(os.path.join(HERE, "corpus"), exist_ok=True)
