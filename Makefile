@@ -5,7 +5,7 @@ SWIFT ?= swift
 SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build build-dir lib test test-swift test-header test-c test-c-valgrind test-harness test-views \
+.PHONY: all deps build build-dir lib generate test test-swift test-generated test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua demo clean test-sanitize test-sanitize-address test-sanitize-thread \
 	test-fuzz-seeds test-soak fuzz
 
@@ -27,6 +27,17 @@ lib: deps
 
 test-swift: deps
 	$(SWIFT) test
+
+# Every typed surface generated from the registered classes (bindings/generate/mvvm_gen.py):
+# the typed C calls in include/mvvm.h and their definitions. `make test` fails when one is stale.
+GENERATED := --header include/mvvm.h --swift Sources/MVVMExport/Generated/TypedCalls.swift
+
+generate: lib
+	python3 bindings/generate/mvvm_gen.py --library $(BIN)/libmvvm.so $(GENERATED)
+
+test-generated: lib
+	@python3 bindings/generate/mvvm_gen.py --library $(BIN)/libmvvm.so $(GENERATED) --check \
+	  && echo "generated: 1 passed, 0 failed" || { echo "generated: 0 passed, 1 failed"; exit 1; }
 
 # The header compiles alone, as C and C++, and declares every exported symbol.
 test-header: lib
@@ -87,7 +98,7 @@ fuzz: deps build-dir
 
 # Every suite, each under a time limit in seconds that SIGKILL enforces; a failing suite does not
 # stop the others; the closing lines name the failed suites and sum every suite's tests.
-SUITES := swift:1200 header:300 c:900 c-valgrind:1800 harness:600 views:300 python:900 tk:600 ruby:600 \
+SUITES := swift:1200 generated:300 header:300 c:900 c-valgrind:1800 harness:600 views:300 python:900 tk:600 ruby:600 \
 	lua:300 packaging:1500 sanitize-address:2400 sanitize-thread:2400 fuzz-seeds:1200 soak:900
 
 test: lib build-dir
