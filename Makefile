@@ -5,8 +5,9 @@ SWIFT ?= swift
 SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build build-dir lib test test-swift test-c test-views test-python test-tk test-ruby test-lua demo clean \
-	test-sanitize test-fuzz-seeds test-soak fuzz
+.PHONY: all deps build build-dir lib generate test test-swift test-generated test-header test-c test-c-valgrind test-harness test-views \
+	test-python test-tk test-ruby test-lua demo clean test-sanitize test-sanitize-address test-sanitize-thread \
+	test-fuzz-seeds test-soak fuzz
 
 all: build
 
@@ -25,56 +26,83 @@ lib: deps
 	$(SWIFT) build --product mvvm
 
 test-swift: deps
-	$(SWIFT) test 2>&1 | tee build/swift-test.log; exit $${PIPESTATUS[0]}
+	$(SWIFT) test
+
+# Every typed surface generated from the registered classes (bindings/generate/mvvm_gen.py):
+# the typed C calls in include/mvvm.h and their definitions. `make test` fails when one is stale.
+GENERATED := --header include/mvvm.h --swift Sources/MVVMExport/Generated/TypedCalls.swift
+
+generate: lib
+	python3 bindings/generate/mvvm_gen.py --library $(BIN)/libmvvm.so $(GENERATED)
+
+test-generated: lib
+	@python3 bindings/generate/mvvm_gen.py --library $(BIN)/libmvvm.so $(GENERATED) --check \
+	  && echo "generated: 1 passed, 0 failed" || { echo "generated: 0 passed, 1 failed"; exit 1; }
+
+# The header compiles alone, as C and C++, and declares every exported symbol.
+test-header: lib
+	bash Tests/C/check_header.sh $(BIN)
 
 test-c: lib
-	bash Tests/C/check_header.sh $(BIN) | tee build/header-check.log; exit $${PIPESTATUS[0]}
-	bash Tests/C/run_c_tests.sh $(BIN) | tee build/c-tests.log; exit $${PIPESTATUS[0]}
-	bash Tests/C/run_c_tests.sh $(BIN) --valgrind | tee build/c-tests-valgrind.log; exit $${PIPESTATUS[0]}
+	bash Tests/C/run_c_tests.sh $(BIN)
+
+# The C tests under valgrind (memory errors and definite leaks fail), with a fair scheduler.
+test-c-valgrind: lib
+	bash Tests/C/run_c_tests.sh $(BIN) --valgrind
+
+# The harness itself: a hung test is killed and reported within its limit, natively and under
+# valgrind; a hung suite is killed and the suites after it still run.
+test-harness: lib
+	bash Tests/check_harness.sh $(BIN)
 
 test-python: lib build-dir
-	bash bindings/python/run_tests.sh $(BIN) 2>&1 | tee build/python-tests.log; exit $${PIPESTATUS[0]}
+	bash bindings/python/run_tests.sh $(BIN)
 
 # The Tk app under a private Xvfb, driven through its widgets; screenshots in build/screenshots/.
 test-tk: lib build-dir
-	bash examples/python/run_tk_tests.sh $(BIN) 2>&1 | tee build/tk-tests.log; exit $${PIPESTATUS[0]}
+	bash examples/python/run_tk_tests.sh $(BIN)
 
 test-ruby: lib build-dir
-	bash bindings/ruby/run_tests.sh $(BIN) 2>&1 | tee build/ruby-tests.log; exit $${PIPESTATUS[0]}
+	bash bindings/ruby/run_tests.sh $(BIN)
 
 test-lua: lib build-dir
-	bash examples/lua/run.sh $(BIN) | tee build/lua-demo.log; exit $${PIPESTATUS[0]}
+	bash examples/lua/run.sh $(BIN)
 
 test-views: lib
-	bash examples/test_views.sh $(BIN) | tee build/views.log; exit $${PIPESTATUS[0]}
+	bash examples/test_views.sh $(BIN)
 
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
 FUZZ_SECONDS ?= 300
 
 # The Swift and C tests under AddressSanitizer (+ LeakSanitizer), then ThreadSanitizer; scratch
 # builds in .build-asan and .build-tsan.
-test-sanitize: deps build-dir
-	bash Tests/sanitize.sh address | tee build/sanitize-address.log; exit $${PIPESTATUS[0]}
-	bash Tests/sanitize.sh thread | tee build/sanitize-thread.log; exit $${PIPESTATUS[0]}
+test-sanitize: test-sanitize-address test-sanitize-thread
+
+test-sanitize-address: deps build-dir
+	bash Tests/sanitize.sh address
+
+test-sanitize-thread: deps build-dir
+	bash Tests/sanitize.sh thread
 
 # Every committed fuzzer input (Tests/fuzz/corpus: the seeds and past findings) replayed once.
 test-fuzz-seeds: deps build-dir
-	bash Tests/fuzz/run.sh 0 | tee build/fuzz-seeds.log; exit $${PIPESTATUS[0]}
+	bash Tests/fuzz/run.sh 0
 
 # A million create/subscribe/notify/release cycles with flat memory; an hour of stopwatch ticks.
 test-soak: lib build-dir
-	bash Tests/soak.sh $(BIN) | tee build/soak.log; exit $${PIPESTATUS[0]}
+	bash Tests/soak.sh $(BIN)
 
 # Coverage-guided fuzzing of the C ABI for FUZZ_SECONDS; findings in build/fuzz-artifacts/.
 fuzz: deps build-dir
 	bash Tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-# Every suite, then one closing line that sums them.
-test: build-dir test-swift test-c test-views test-python test-tk test-ruby test-lua test-packaging \
-	    test-sanitize test-fuzz-seeds test-soak
-	@bash Tests/summarize.sh build/swift-test.log build/header-check.log build/c-tests.log build/c-tests-valgrind.log \
-	    build/views.log build/python-tests.log build/tk-tests.log build/ruby-tests.log build/lua-demo.log \
-	    build/packaging.log build/sanitize-address.log build/sanitize-thread.log build/fuzz-seeds.log build/soak.log
+# Every suite, each under a time limit in seconds that SIGKILL enforces; a failing suite does not
+# stop the others; the closing lines name the failed suites and sum every suite's tests.
+SUITES := swift:1200 generated:300 header:300 c:900 c-valgrind:1800 harness:600 views:300 python:900 tk:600 ruby:600 \
+	lua:300 packaging:1500 sanitize-address:2400 sanitize-thread:2400 fuzz-seeds:1200 soak:900
+
+test: lib build-dir
+	@bash Tests/run_suites.sh $(SUITES)
 
 build-dir:
 	@mkdir -p build
@@ -106,7 +134,7 @@ wheel: release
 	bash Tests/packaging/build_wheel.sh build/wheel $(RELEASE_LIB)
 
 test-packaging: deps build-dir
-	bash Tests/packaging/test_packaging.sh | tee build/packaging.log; exit $${PIPESTATUS[0]}
+	bash Tests/packaging/test_packaging.sh
 
 # Release builds and the benchmarks' table (BENCHMARKS.md); not part of `make test`.
 bench: deps build-dir

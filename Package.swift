@@ -4,8 +4,12 @@ import PackageDescription
 let package = Package(
     name: "libmvvm",
     products: [
-        // libmvvm.so: the C ABI of include/mvvm.h; only mvvm_* symbols are exported.
-        .library(name: "mvvm", type: .dynamic, targets: ["MVVMExport"]),
+        // libmvvm.so: the C ABI of include/mvvm.h with the catalog; only mvvm_* symbols are exported.
+        .library(name: "mvvm", type: .dynamic, targets: ["MVVMCatalog"]),
+        // For a package exporting its own view models: the export API, the engine behind the C
+        // ABI, and the catalog, which every libmvvm library carries. Its dynamic library product
+        // (of its own target) exports the whole ABI. README: "Export your own view model".
+        .library(name: "MVVMExport", targets: ["MVVMExport", "MVVMCatalog"]),
         .library(name: "MVVMRuntime", targets: ["MVVMRuntime"]),
         .library(name: "MVVMModels", targets: ["MVVMModels"]),
         .library(name: "MVVMViewModels", targets: ["MVVMViewModels"]),
@@ -34,10 +38,16 @@ let package = Package(
         .systemLibrary(name: "CMVVM", path: "include"),
         .target(
             name: "MVVMExport",
-            dependencies: ["CMVVM", "MVVMRuntime", "MVVMModels", "MVVMViewModels",
+            dependencies: ["CMVVM", "CMVVMSystem", "MVVMRuntime",
                            .product(name: "OpenCombine", package: "OpenCombine")],
             exclude: ["exports.map"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/MVVMExport/exports.map"])]
+        ),
+        // The catalog's classes, registered through the public export API as any user's are.
+        .target(
+            name: "MVVMCatalog",
+            dependencies: ["MVVMExport", "MVVMRuntime", "MVVMModels", "MVVMViewModels",
+                           .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         .executableTarget(
             name: "mvvm-swift-demo",

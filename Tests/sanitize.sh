@@ -127,7 +127,7 @@ fi
 # ---------------------------------------------------------------------------------------------
 echo "== C tests ($KIND)"
 CC="$CLANG" EXTRA_CFLAGS="$C_FLAGS" C_TESTS_OUTDIR="build/c-tests-$SHORT" CHECK_NO_FORK=1 \
-    timeout "${SANITIZE_TIMEOUT_S:-900}" bash Tests/C/run_c_tests.sh "$LIBDIR" > "$LOGS/c-tests.log" 2>&1
+    timeout --kill-after=30 "${SANITIZE_TIMEOUT_S:-900}" bash Tests/C/run_c_tests.sh "$LIBDIR" > "$LOGS/c-tests.log" 2>&1
 c_status=$?
 grep -E '^(== test_|test_[a-z_]+: |  FAIL|broken:)' "$LOGS/c-tests.log"
 counts=$(grep -oE '^[0-9]+ passed, [0-9]+ failed$' "$LOGS/c-tests.log" | tail -n 1)

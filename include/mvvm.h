@@ -41,6 +41,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,7 +88,10 @@ typedef enum mvvm_type {
     MVVM_TYPE_BOOL = 1,
     MVVM_TYPE_INT = 2,
     MVVM_TYPE_DOUBLE = 3,
-    MVVM_TYPE_STRING = 4
+    MVVM_TYPE_STRING = 4,
+    /** A handle in `object`: a model passed to a constructor (mvvm_new), or a host service
+     *  (mvvm_service_new). Never the type of a property, command argument or signal. */
+    MVVM_TYPE_OBJECT = 5
 } mvvm_type;
 
 /**
@@ -101,6 +105,9 @@ typedef struct mvvm_value {
     int64_t integer;
     double number;
     const char *string;
+    /** MVVM_TYPE_OBJECT: the handle. Appended in 0.2: a value the host builds must set it (or
+     *  zero the whole struct) only when it says MVVM_TYPE_OBJECT; the library reads it then only. */
+    mvvm_handle object;
 } mvvm_value;
 
 /** What a notification is about. */
@@ -355,177 +362,254 @@ mvvm_status mvvm_unsubscribe(mvvm_handle subscription);
 mvvm_status mvvm_complete(mvvm_handle request, const mvvm_value *result);
 
 /* ------------------------------------------------------------------------------------------ */
-/* The catalog: constructors and typed calls                                                  */
+/* Classes: introspection and construction                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * Every class this library exports (the catalog's and those of any package linked into it), as
+ * a new JSON array in *json_out, freed with mvvm_string_free. Each element is what
+ * mvvm_describe() gives for an object of the class — "class", "properties" (name, type,
+ * access "ro"/"rw", doc, and "values" when limited to some strings), "commands" (name,
+ * argument, doc, "values"), "signals" (name, type, doc), "children" (names) — plus "swift_name",
+ * "doc", "child_classes" (child name -> class name) and "constructors": each with its "name"
+ * ("new", "new_with_<suffix>": the typed call mvvm_<class>_<name>), "doc" and "arguments", each
+ * {"name", "type"} where type is "bool", "int", "double", "string" (with "c_type", the typed
+ * call's C type), "object" (a model: "classes" lists the classes it may be) or "service" (a
+ * host service: "request_argument" and "result" types). A class with no constructor is made
+ * only by its parent (mvvm_child). The list and its order are fixed once the library is loaded.
+ * Any thread. Errors: NULL_POINTER.
+ */
+mvvm_status mvvm_classes(char **json_out);
+
+/**
+ * Makes an object of the class `class_name` on `loop` and gives its new handle in *out (the
+ * caller releases it), with the constructor whose arguments `args[0 .. count-1]` fit, by count
+ * then by type: MVVM_TYPE_BOOL, _INT, _DOUBLE, _STRING for values (strings are copied), and
+ * MVVM_TYPE_OBJECT for a model (a handle of an object of one of the argument's classes, on the
+ * same loop) or a host service (a handle from mvvm_service_new()). `args` may be NULL when
+ * `count` is 0. Any thread; serialised with the loop's work.
+ * Errors: INVALID_HANDLE (loop, or an argument's handle, not live), WRONG_TYPE (loop is not a
+ * loop; a model of another class; a service argument that is no service), NULL_POINTER (out,
+ * class_name, or args with count > 0), UNKNOWN_NAME (no such class), INVALID_ARGUMENT (no
+ * constructor takes `count` arguments, or the class has none; an argument out of range, the
+ * message naming it; a model of another loop; bad UTF-8; an unknown mvvm_type; called
+ * MVVM_MAX_NESTED_CALLS deep), TYPE_MISMATCH (an argument of the wrong type: the message names
+ * it), LOOP_RELEASED.
+ */
+mvvm_status mvvm_new(mvvm_handle loop, const char *class_name, const mvvm_value *args, size_t count,
+                     mvvm_handle *out);
+
+/**
+ * A host service, to pass to constructors (mvvm_new) that take one: each view model made with
+ * it calls `request_fn(view_model, request, argument, user_data)` when its model asks something,
+ * and the host answers with mvvm_complete(). One service may serve several view models.
+ * `destroy_fn_or_null(user_data)` runs exactly once: when the service's handle has been
+ * released (mvvm_release) and every view model made with it has been released — or at once
+ * when this call fails. The handle gives nothing but construction. Any thread.
+ * Errors: NULL_POINTER (request_fn or out).
+ */
+mvvm_status mvvm_service_new(mvvm_request_fn request_fn, void *user_data, mvvm_destroy_fn destroy_fn_or_null,
+                             mvvm_handle *out);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Typed calls, generated from the registered classes                                         */
 /* ------------------------------------------------------------------------------------------ */
 
 /*
- * Constructors take the loop first and give the new object's handle in *out; the caller
+ * For each class, bindings/generate/mvvm_gen.py writes the part below from the class's own
+ * description (mvvm_classes); `make test` fails when it is stale.
+ *
+ * Constructors, mvvm_<class>_new[_with_<suffix>](loop, args…, &out), are mvvm_new() with that
+ * constructor: they take the loop first and give the new object's handle in *out; the caller
  * releases it. Errors common to all: INVALID_HANDLE, WRONG_TYPE (a handle of the wrong class),
  * NULL_POINTER (out), INVALID_ARGUMENT (a model of another loop, a value out of range, or
- * called MVVM_MAX_NESTED_CALLS deep), LOOP_RELEASED.
+ * called MVVM_MAX_NESTED_CALLS deep), LOOP_RELEASED. A service argument is given as its request
+ * function, user data and destroy function (see mvvm_service_new).
  *
- * Typed calls are thin wrappers over the generic calls, with the same errors:
- * mvvm_<class>_<command>(h) is mvvm_send(h, "<command>", NULL);
+ * Typed calls are thin wrappers over the generic calls, with the same errors, plus WRONG_TYPE
+ * for an object of another class:
+ * mvvm_<class>_<command>(h[, argument]) is mvvm_send(h, "<command>", argument);
  * mvvm_<class>_get_<property>(h, &out) is mvvm_get_<type>(h, "<property>", &out) (a string is
  * new, freed with mvvm_string_free); mvvm_<class>_set_<property>(h, v) is mvvm_set_<type>;
  * mvvm_<class>_<child>(h, &out) is mvvm_child(h, "<child>", &out).
  */
 
-/* count_down_timer: full_count, count, remaining_time: int ro; is_doing: bool ro.
- * Ticks once a second while running; at remaining_time 0 it stops and resets to count 0. */
-/** `full_count` is the seconds to count down from, 1 or more (else INVALID_ARGUMENT). */
+/* @generated typed calls begin: bindings/generate/mvvm_gen.py writes this part; do not edit. */
+
+/* count_down_timer (CountDownTimer): A countdown of whole seconds, ticking once a second while running.
+ * Properties: full_count: int ro; count: int ro; remaining_time: int ro; is_doing: bool ro. */
+/** A timer of `full_count` seconds, from 1 to 2147483647. */
 mvvm_status mvvm_count_down_timer_new(mvvm_handle loop, int64_t full_count, mvvm_handle *out);
 /** Starts or resumes; does nothing while running. */
-mvvm_status mvvm_count_down_timer_start(mvvm_handle timer);
+mvvm_status mvvm_count_down_timer_start(mvvm_handle object);
 /** Pauses, keeping the count; does nothing while paused. */
-mvvm_status mvvm_count_down_timer_pause(mvvm_handle timer);
+mvvm_status mvvm_count_down_timer_pause(mvvm_handle object);
 /** Stops and resets the count to 0. */
-mvvm_status mvvm_count_down_timer_stop(mvvm_handle timer);
-/** Resets the count to 0 without starting or stopping. */
-mvvm_status mvvm_count_down_timer_reset(mvvm_handle timer);
-mvvm_status mvvm_count_down_timer_get_full_count(mvvm_handle timer, int64_t *out);
-mvvm_status mvvm_count_down_timer_get_count(mvvm_handle timer, int64_t *out);
-mvvm_status mvvm_count_down_timer_get_remaining_time(mvvm_handle timer, int64_t *out);
-mvvm_status mvvm_count_down_timer_get_is_doing(mvvm_handle timer, bool *out);
+mvvm_status mvvm_count_down_timer_stop(mvvm_handle object);
+/** Resets the count to 0, running or not. */
+mvvm_status mvvm_count_down_timer_reset(mvvm_handle object);
+/** full_count: The seconds it counts down from. */
+mvvm_status mvvm_count_down_timer_get_full_count(mvvm_handle object, int64_t *out);
+/** count: Seconds elapsed. */
+mvvm_status mvvm_count_down_timer_get_count(mvvm_handle object, int64_t *out);
+/** remaining_time: full_count - count. */
+mvvm_status mvvm_count_down_timer_get_remaining_time(mvvm_handle object, int64_t *out);
+/** is_doing: Whether it is running. */
+mvvm_status mvvm_count_down_timer_get_is_doing(mvvm_handle object, bool *out);
 
-/* timer_view_model: is_show_alert: bool rw; children display, player.
- * is_show_alert becomes true when the timer runs out; the view sets it false to dismiss. */
-/** `timer` is a count_down_timer of the same loop. */
+/* timer_view_model (TimerViewModel): The timer screen: an alert when the time runs out, a display and a player.
+ * Properties: is_show_alert: bool rw. */
+/** Over `timer`, a count_down_timer of the same loop. */
 mvvm_status mvvm_timer_view_model_new(mvvm_handle loop, mvvm_handle timer, mvvm_handle *out);
-mvvm_status mvvm_timer_view_model_get_is_show_alert(mvvm_handle view_model, bool *out);
-mvvm_status mvvm_timer_view_model_set_is_show_alert(mvvm_handle view_model, bool value);
-/** A new handle to the display_view_model child. */
-mvvm_status mvvm_timer_view_model_display(mvvm_handle view_model, mvvm_handle *out);
-/** A new handle to the player_view_model child. */
-mvvm_status mvvm_timer_view_model_player(mvvm_handle view_model, mvvm_handle *out);
+/** is_show_alert: Becomes true when the timer runs out; the view sets it false to dismiss. */
+mvvm_status mvvm_timer_view_model_get_is_show_alert(mvvm_handle object, bool *out);
+mvvm_status mvvm_timer_view_model_set_is_show_alert(mvvm_handle object, bool value);
+/** A new handle to the display child (display_view_model); the caller releases it. */
+mvvm_status mvvm_timer_view_model_display(mvvm_handle object, mvvm_handle *out);
+/** A new handle to the player child (player_view_model); the caller releases it. */
+mvvm_status mvvm_timer_view_model_player(mvvm_handle object, mvvm_handle *out);
 
-/* display_view_model (a child): remaining_time: int ro. */
-mvvm_status mvvm_display_view_model_get_remaining_time(mvvm_handle view_model, int64_t *out);
+/* display_view_model (DisplayViewModel): What the timer screen shows.
+ * Properties: remaining_time: int ro.
+ * Made by its parent (a child): no constructor. */
+/** remaining_time: Seconds left. */
+mvvm_status mvvm_display_view_model_get_remaining_time(mvvm_handle object, int64_t *out);
 
-/* player_view_model (a child): is_stop_enabled, is_play_timer: bool ro; command tapped(string).
- * Taps act through throttle(for: 1 s, latest: false): a tap acts on the next dispatch; the first
- * tap within a second of the last one that acted waits until that second is over; taps that
- * arrive while one waits are dropped. */
-mvvm_status mvvm_player_view_model_get_is_stop_enabled(mvvm_handle view_model, bool *out);
-mvvm_status mvvm_player_view_model_get_is_play_timer(mvvm_handle view_model, bool *out);
-/** `action` is "start", "pause" or "stop" (else INVALID_ARGUMENT). */
-mvvm_status mvvm_player_view_model_tapped(mvvm_handle view_model, const char *action);
+/* player_view_model (PlayerViewModel): The timer's buttons.
+ * Properties: is_stop_enabled: bool ro; is_play_timer: bool ro.
+ * Made by its parent (a child): no constructor. */
+/** A button was tapped ("start", "pause" or "stop"), through throttle(for: 1 s, latest: false). */
+mvvm_status mvvm_player_view_model_tapped(mvvm_handle object, const char * argument);
+/** is_stop_enabled: remaining_time < full_count. */
+mvvm_status mvvm_player_view_model_get_is_stop_enabled(mvvm_handle object, bool *out);
+/** is_play_timer: Whether the timer runs. */
+mvvm_status mvvm_player_view_model_get_is_play_timer(mvvm_handle object, bool *out);
 
-/* stop_watch: time_ms: int ro; state: string ro ("startable", "stoppable", "resumable").
- * Integer milliseconds on the loop's clock, published every 10 ms while running. */
+/* stop_watch (StopWatch): Integer milliseconds on the loop's clock, published every 10 ms while running.
+ * Properties: time_ms: int ro; state: string ro. */
+/** A stopped stopwatch at zero. */
 mvvm_status mvvm_stop_watch_new(mvvm_handle loop, mvvm_handle *out);
 /** Starts from zero; only when startable. */
-mvvm_status mvvm_stop_watch_start(mvvm_handle stop_watch);
+mvvm_status mvvm_stop_watch_start(mvvm_handle object);
 /** Stops, keeping the time; only when stoppable. */
-mvvm_status mvvm_stop_watch_stop(mvvm_handle stop_watch);
+mvvm_status mvvm_stop_watch_stop(mvvm_handle object);
 /** Continues; only when resumable. */
-mvvm_status mvvm_stop_watch_resume(mvvm_handle stop_watch);
+mvvm_status mvvm_stop_watch_resume(mvvm_handle object);
 /** Back to zero and startable; only when resumable. */
-mvvm_status mvvm_stop_watch_clear(mvvm_handle stop_watch);
-mvvm_status mvvm_stop_watch_get_time_ms(mvvm_handle stop_watch, int64_t *out);
-mvvm_status mvvm_stop_watch_get_state(mvvm_handle stop_watch, char **out);
+mvvm_status mvvm_stop_watch_clear(mvvm_handle object);
+/** time_ms: Elapsed milliseconds. */
+mvvm_status mvvm_stop_watch_get_time_ms(mvvm_handle object, int64_t *out);
+/** state: startable, stoppable or resumable. One of: startable, stoppable, resumable. */
+mvvm_status mvvm_stop_watch_get_state(mvvm_handle object, char **out);
 
-/* stop_watch_view_model: time: string ro "HH:MM:SS.cc" (hours modulo 100);
- * main_action_title ("Start", "Stop", "Resume"), clear_action_title ("Clear"): string ro;
- * main_action_enabled, clear_action_enabled (only when resumable): bool ro. */
+/* stop_watch_view_model (StopWatchViewModel): The stopwatch screen.
+ * Properties: time: string ro; main_action_title: string ro; clear_action_title: string ro; main_action_enabled: bool ro; clear_action_enabled: bool ro. */
+/** Over a stopwatch of its own. */
 mvvm_status mvvm_stop_watch_view_model_new(mvvm_handle loop, mvvm_handle *out);
 /** Start, stop or resume, as the state allows. */
-mvvm_status mvvm_stop_watch_view_model_main_action(mvvm_handle view_model);
+mvvm_status mvvm_stop_watch_view_model_main_action(mvvm_handle object);
 /** Clears to 00:00:00.00; does nothing unless resumable. */
-mvvm_status mvvm_stop_watch_view_model_clear_action(mvvm_handle view_model);
-mvvm_status mvvm_stop_watch_view_model_get_time(mvvm_handle view_model, char **out);
-mvvm_status mvvm_stop_watch_view_model_get_main_action_title(mvvm_handle view_model, char **out);
-mvvm_status mvvm_stop_watch_view_model_get_clear_action_title(mvvm_handle view_model, char **out);
-mvvm_status mvvm_stop_watch_view_model_get_main_action_enabled(mvvm_handle view_model, bool *out);
-mvvm_status mvvm_stop_watch_view_model_get_clear_action_enabled(mvvm_handle view_model, bool *out);
+mvvm_status mvvm_stop_watch_view_model_clear_action(mvvm_handle object);
+/** time: "HH:MM:SS.cc", hours modulo 100. */
+mvvm_status mvvm_stop_watch_view_model_get_time(mvvm_handle object, char **out);
+/** main_action_title: Start, Stop or Resume. */
+mvvm_status mvvm_stop_watch_view_model_get_main_action_title(mvvm_handle object, char **out);
+/** clear_action_title: Clear. */
+mvvm_status mvvm_stop_watch_view_model_get_clear_action_title(mvvm_handle object, char **out);
+/** main_action_enabled: Always true. */
+mvvm_status mvvm_stop_watch_view_model_get_main_action_enabled(mvvm_handle object, bool *out);
+/** clear_action_enabled: Only when resumable. */
+mvvm_status mvvm_stop_watch_view_model_get_clear_action_enabled(mvvm_handle object, bool *out);
 
-/* input_echo_view_model: input: string rw; label: string ro (= input);
- * message: string ro ("Your input is '<input>'!"). */
+/* input_echo_view_model (InputEchoViewModel): Echoes its input.
+ * Properties: input: string rw; label: string ro; message: string ro. */
+/** Empty input. */
 mvvm_status mvvm_input_echo_view_model_new(mvvm_handle loop, mvvm_handle *out);
-mvvm_status mvvm_input_echo_view_model_get_input(mvvm_handle view_model, char **out);
-mvvm_status mvvm_input_echo_view_model_set_input(mvvm_handle view_model, const char *value);
-mvvm_status mvvm_input_echo_view_model_get_label(mvvm_handle view_model, char **out);
-mvvm_status mvvm_input_echo_view_model_get_message(mvvm_handle view_model, char **out);
+/** input: What the user typed. */
+mvvm_status mvvm_input_echo_view_model_get_input(mvvm_handle object, char **out);
+mvvm_status mvvm_input_echo_view_model_set_input(mvvm_handle object, const char * value);
+/** label: The input. */
+mvvm_status mvvm_input_echo_view_model_get_label(mvvm_handle object, char **out);
+/** message: "Your input is '<input>'!" */
+mvvm_status mvvm_input_echo_view_model_get_message(mvvm_handle object, char **out);
 
-/* sign_up_view_model: user_id, password, confirm_password: string rw; agreed,
- * is_completion_alert_presented: bool rw; is_sign_up_enabled: bool ro; command sign_up_tapped.
- * Enabled when user_id has 6 or more characters, password 8 or more (characters are grapheme
- * clusters), confirm_password equals password, and agreed. sign_up_tapped while disabled does
- * nothing; otherwise it asks the sign-up service, and success presents the completion alert. */
+/* sign_up_view_model (SignUpViewModel): A sign-up form: enabled when user_id has 6 or more characters, password 8 or more (grapheme clusters), confirm_password equals password, and agreed.
+ * Properties: user_id: string rw; password: string rw; confirm_password: string rw; agreed: bool rw; is_completion_alert_presented: bool rw; is_sign_up_enabled: bool ro. */
 /** With the built-in service, which accepts every sign-up at once. */
 mvvm_status mvvm_sign_up_view_model_new(mvvm_handle loop, mvvm_handle *out);
-/**
- * With the host's service: each sign_up_tapped that acts calls `request_fn` with the user id as
- * a string argument (the password is mvvm_get_string(view_model, "password") during the call),
- * and the host answers with mvvm_complete(request, bool). `destroy_fn_or_null(user_data)` runs
- * exactly once, when the view model is released or when this call fails.
- * Errors as for constructors, and NULL_POINTER for a NULL request_fn.
- */
-mvvm_status mvvm_sign_up_view_model_new_with_service(mvvm_handle loop, mvvm_request_fn request_fn,
-                                                     void *user_data, mvvm_destroy_fn destroy_fn_or_null,
-                                                     mvvm_handle *out);
-mvvm_status mvvm_sign_up_view_model_get_user_id(mvvm_handle view_model, char **out);
-mvvm_status mvvm_sign_up_view_model_set_user_id(mvvm_handle view_model, const char *value);
-mvvm_status mvvm_sign_up_view_model_get_password(mvvm_handle view_model, char **out);
-mvvm_status mvvm_sign_up_view_model_set_password(mvvm_handle view_model, const char *value);
-mvvm_status mvvm_sign_up_view_model_get_confirm_password(mvvm_handle view_model, char **out);
-mvvm_status mvvm_sign_up_view_model_set_confirm_password(mvvm_handle view_model, const char *value);
-mvvm_status mvvm_sign_up_view_model_get_agreed(mvvm_handle view_model, bool *out);
-mvvm_status mvvm_sign_up_view_model_set_agreed(mvvm_handle view_model, bool value);
-mvvm_status mvvm_sign_up_view_model_get_is_completion_alert_presented(mvvm_handle view_model, bool *out);
-mvvm_status mvvm_sign_up_view_model_set_is_completion_alert_presented(mvvm_handle view_model, bool value);
-mvvm_status mvvm_sign_up_view_model_get_is_sign_up_enabled(mvvm_handle view_model, bool *out);
-mvvm_status mvvm_sign_up_view_model_sign_up_tapped(mvvm_handle view_model);
+/** With the host's service: each sign-up asks it with the user id (the password is readable during the request) and expects a bool, true for success. `destroy_fn_or_null(user_data)` runs exactly once, when the object is released or when this call fails; NULL_POINTER for a NULL request_fn. */
+mvvm_status mvvm_sign_up_view_model_new_with_service(mvvm_handle loop, mvvm_request_fn request_fn, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *out);
+/** Asks the sign-up service; does nothing while disabled. */
+mvvm_status mvvm_sign_up_view_model_sign_up_tapped(mvvm_handle object);
+mvvm_status mvvm_sign_up_view_model_get_user_id(mvvm_handle object, char **out);
+mvvm_status mvvm_sign_up_view_model_set_user_id(mvvm_handle object, const char * value);
+mvvm_status mvvm_sign_up_view_model_get_password(mvvm_handle object, char **out);
+mvvm_status mvvm_sign_up_view_model_set_password(mvvm_handle object, const char * value);
+mvvm_status mvvm_sign_up_view_model_get_confirm_password(mvvm_handle object, char **out);
+mvvm_status mvvm_sign_up_view_model_set_confirm_password(mvvm_handle object, const char * value);
+/** agreed: The terms were agreed to. */
+mvvm_status mvvm_sign_up_view_model_get_agreed(mvvm_handle object, bool *out);
+mvvm_status mvvm_sign_up_view_model_set_agreed(mvvm_handle object, bool value);
+/** is_completion_alert_presented: Presented when a sign-up succeeds; the view dismisses it. */
+mvvm_status mvvm_sign_up_view_model_get_is_completion_alert_presented(mvvm_handle object, bool *out);
+mvvm_status mvvm_sign_up_view_model_set_is_completion_alert_presented(mvvm_handle object, bool value);
+mvvm_status mvvm_sign_up_view_model_get_is_sign_up_enabled(mvvm_handle object, bool *out);
 
-/* welcome_view_model: commands view_did_load, tap_button(string); signals
- * on_show_welcome(string), on_show_text(string "<text> show!!"), on_show_only_first(none),
- * the last pairing loads with taps as Combine's zip does. */
+/* welcome_view_model (WelcomeScreen): A transform(input) -> output screen: a welcome message on load, a text on each tap.
+ * Signals: on_show_welcome(string), on_show_text(string), on_show_only_first(none). */
 /** With the built-in API, which answers "Welcome!" on the loop's next dispatch. */
 mvvm_status mvvm_welcome_view_model_new(mvvm_handle loop, mvvm_handle *out);
-/**
- * With the host's API: each view_did_load calls `request_fn` (argument MVVM_TYPE_NONE) and the
- * host answers with mvvm_complete(request, string). `destroy_fn_or_null(user_data)` runs
- * exactly once, when the view model is released or when this call fails.
- */
-mvvm_status mvvm_welcome_view_model_new_with_api(mvvm_handle loop, mvvm_request_fn request_fn,
-                                                 void *user_data, mvvm_destroy_fn destroy_fn_or_null,
-                                                 mvvm_handle *out);
-mvvm_status mvvm_welcome_view_model_view_did_load(mvvm_handle view_model);
-mvvm_status mvvm_welcome_view_model_tap_button(mvvm_handle view_model, const char *text);
+/** With the host's API: each view_did_load asks it (no argument) and expects the message. `destroy_fn_or_null(user_data)` runs exactly once, when the object is released or when this call fails; NULL_POINTER for a NULL request_fn. */
+mvvm_status mvvm_welcome_view_model_new_with_api(mvvm_handle loop, mvvm_request_fn request_fn, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *out);
+/** The view loaded: asks the welcome API. */
+mvvm_status mvvm_welcome_view_model_view_did_load(mvvm_handle object);
+/** A tap with the text to show. */
+mvvm_status mvvm_welcome_view_model_tap_button(mvvm_handle object, const char * argument);
 
-/* counter: count: int ro; commands increment, decrement. */
+/* counter (Counter): A counter.
+ * Properties: count: int ro. */
+/** At 0. */
 mvvm_status mvvm_counter_new(mvvm_handle loop, mvvm_handle *out);
-mvvm_status mvvm_counter_increment(mvvm_handle counter);
-mvvm_status mvvm_counter_decrement(mvvm_handle counter);
-mvvm_status mvvm_counter_get_count(mvvm_handle counter, int64_t *out);
+/** Increments (a random counter draws). */
+mvvm_status mvvm_counter_increment(mvvm_handle object);
+/** Decrements (a random counter draws). */
+mvvm_status mvvm_counter_decrement(mvvm_handle object);
+mvvm_status mvvm_counter_get_count(mvvm_handle object, int64_t *out);
 
-/* random_counter: count: int ro; increment and decrement draw a count from 1 to 10 out of a
- * generator seeded with `seed`: a seed always repeats its sequence. */
+/* random_counter (RandomCounter): A counter whose increment and decrement draw a count from 1 to 10 out of a generator seeded with `seed`: a seed always repeats its sequence.
+ * Properties: count: int ro. */
+/** Seeded with `seed`. */
 mvvm_status mvvm_random_counter_new(mvvm_handle loop, uint64_t seed, mvvm_handle *out);
-mvvm_status mvvm_random_counter_increment(mvvm_handle counter);
-mvvm_status mvvm_random_counter_decrement(mvvm_handle counter);
-mvvm_status mvvm_random_counter_get_count(mvvm_handle counter, int64_t *out);
+/** Increments (a random counter draws). */
+mvvm_status mvvm_random_counter_increment(mvvm_handle object);
+/** Decrements (a random counter draws). */
+mvvm_status mvvm_random_counter_decrement(mvvm_handle object);
+mvvm_status mvvm_random_counter_get_count(mvvm_handle object, int64_t *out);
 
-/* counter_view_model: label: string ro ("Counter" / "Random Counter"); count: string ro;
- * commands increment, decrement. */
-/** `model` is a counter or random_counter of the same loop. */
+/* counter_view_model (CounterViewModel): A counter's screen.
+ * Properties: label: string ro; count: string ro. */
+/** Over `model`, a counter or random_counter of the same loop. */
 mvvm_status mvvm_counter_view_model_new(mvvm_handle loop, mvvm_handle model, mvvm_handle *out);
-mvvm_status mvvm_counter_view_model_increment(mvvm_handle view_model);
-mvvm_status mvvm_counter_view_model_decrement(mvvm_handle view_model);
-mvvm_status mvvm_counter_view_model_get_label(mvvm_handle view_model, char **out);
-mvvm_status mvvm_counter_view_model_get_count(mvvm_handle view_model, char **out);
+mvvm_status mvvm_counter_view_model_increment(mvvm_handle object);
+mvvm_status mvvm_counter_view_model_decrement(mvvm_handle object);
+/** label: "Counter" or "Random Counter". */
+mvvm_status mvvm_counter_view_model_get_label(mvvm_handle object, char **out);
+/** count: The count, as text. */
+mvvm_status mvvm_counter_view_model_get_count(mvvm_handle object, char **out);
 
-/* counter_page_view_model: read_me: string ro; children first_counter (over a counter) and
- * second_counter (over a random_counter). */
+/* counter_page_view_model (CounterPageViewModel): Two counters on one page.
+ * Properties: read_me: string ro. */
 /** The random counter is seeded from the system's random source. */
 mvvm_status mvvm_counter_page_view_model_new(mvvm_handle loop, mvvm_handle *out);
 /** The random counter is seeded with `seed`, for repeatable pages. */
 mvvm_status mvvm_counter_page_view_model_new_with_seed(mvvm_handle loop, uint64_t seed, mvvm_handle *out);
-mvvm_status mvvm_counter_page_view_model_get_read_me(mvvm_handle view_model, char **out);
-/** A new handle to the first_counter child. */
-mvvm_status mvvm_counter_page_view_model_first_counter(mvvm_handle view_model, mvvm_handle *out);
-/** A new handle to the second_counter child. */
-mvvm_status mvvm_counter_page_view_model_second_counter(mvvm_handle view_model, mvvm_handle *out);
+mvvm_status mvvm_counter_page_view_model_get_read_me(mvvm_handle object, char **out);
+/** A new handle to the first_counter child (counter_view_model); the caller releases it. */
+mvvm_status mvvm_counter_page_view_model_first_counter(mvvm_handle object, mvvm_handle *out);
+/** A new handle to the second_counter child (counter_view_model); the caller releases it. */
+mvvm_status mvvm_counter_page_view_model_second_counter(mvvm_handle object, mvvm_handle *out);
+
+/* @generated typed calls end */
 
 #ifdef __cplusplus
 }

@@ -245,25 +245,31 @@ func run(_ command: ExportedCommand, on object: ExportedObject, _ argument: Valu
         throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) takes one of \(allowed.joined(separator: ", ")), "
                           + "not \(CString.echo(text))")
     }
-    command.run(object.target, argument)
+    guard command.run(object.target, argument) else {
+        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) cannot take \(argument.json): out of its type's range")
+    }
 }
 
 @_cdecl("mvvm_send")
 public func mvvm_send(_ object: mvvm_handle, _ command: UnsafePointer<CChar>?, _ argument: UnsafePointer<mvvm_value>?) -> mvvm_status {
     exporting { () throws(ExportError) in
-        try send(object, command, try argument.map { value throws(ExportError) in try Value(reading: value.pointee, "argument") } ?? .none)
+        try send(object, command, try argument.map { value throws(ExportError) in try Value(reading: value, "argument") } ?? .none)
     }
 }
 
 func child(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?) throws(ExportError) -> mvvm_handle {
     try withObject(handle) { object throws(ExportError) -> mvvm_handle in
-        make(try object.exportedClass.child(named: name), of: object)
+        try make(try object.exportedClass.child(named: name), of: object)
     }
 }
 
-func make(_ child: ExportedChild, of object: ExportedObject) -> mvvm_handle {
-    ExportedObject.register(child.exportedClass(), target: child.make(object.target),
-                            context: object.context, keepAlive: [object.target]).handle
+func make(_ child: ExportedChild, of object: ExportedObject) throws(ExportError) -> mvvm_handle {
+    guard let childClass = Registry.shared.exportedClass(for: child.childType) else {
+        throw ExportError(MVVM_ERR_INTERNAL, "\(object.exportedClass.name.string).\(child.name.string) is a "
+                          + "\(child.childTypeName), which no package registers")
+    }
+    return ExportedObject.register(childClass, target: child.make(object.target),
+                                   context: object.context, keepAlive: [object.target]).handle
 }
 
 @_cdecl("mvvm_child")
@@ -276,6 +282,7 @@ public func mvvm_child(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ o
 
 nonisolated(unsafe) private let staticKindNames: [HandleKind: UnsafePointer<CChar>] = [
     .loop: CString.intern("loop"), .subscription: CString.intern("subscription"), .request: CString.intern("request"),
+    .service: CString.intern("service"),
 ]
 
 @_cdecl("mvvm_class_name")
@@ -329,6 +336,9 @@ public func mvvm_release(_ handle: mvvm_handle) -> mvvm_status {
             try unsubscribe(subscription)
         case let request as Request:
             request.service.owner?.context.loop.perform { request.close(answering: nil) }
+        case is ServiceFunctions:
+            // View models made with it keep it; its destroy function runs when the last one goes.
+            table.remove(handle)
         default:
             throw ExportError(MVVM_ERR_INTERNAL, "\(HandleTable.describe(handle)) names nothing releasable")
         }
@@ -404,7 +414,7 @@ public func mvvm_complete(_ request: mvvm_handle, _ result: UnsafePointer<mvvm_v
            table.wasReleased(request) { throw unknown }
         let open = try table.resolve(request, as: Request.self, expecting: .request, "the request")
         guard let result else { throw .nullPointer("result") }
-        let value = try Value(reading: result.pointee, "result")
+        let value = try Value(reading: result, "result")
         guard let owner = open.service.owner else { throw unknown }
         try owner.context.operation { () throws(ExportError) in
             guard open.isOpen, !owner.isReleased else { throw unknown }

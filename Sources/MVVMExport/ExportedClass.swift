@@ -1,5 +1,6 @@
 import CMVVM
 import Glibc
+import MVVMRuntime
 @preconcurrency import OpenCombine
 
 /// A name the C side sees, interned once so it can be handed out as a static string.
@@ -15,22 +16,40 @@ struct CName: @unchecked Sendable {
     func matches(_ other: UnsafePointer<CChar>) -> Bool { strcmp(pointer, other) == 0 }
 }
 
+/// Keeps a property watched until it is let go of. `rearm` runs after each delivered change:
+/// an Observation watch tracks one change at a time.
+protocol PropertyWatch: AnyObject {
+    func rearm()
+}
+
+/// A publisher's subscription as a watch: it hears every change by itself.
+final class PublisherWatch: PropertyWatch {
+    let cancellable: AnyCancellable
+    init(_ cancellable: AnyCancellable) { self.cancellable = cancellable }
+    func rearm() {}
+}
+
 /// A class, not a struct: every get and set looks one up, and a struct of four closures would be
 /// copied, retaining each, every time.
 final class ExportedProperty: @unchecked Sendable {
     let name: CName
     let type: ValueType
+    let doc: String
+    /// The strings a string property takes, when it is limited to some (an enum's cases).
+    let allowed: [String]?
     let get: (AnyObject) -> Value
     /// Bindings only; receives a value already checked to be of `type`.
     let set: ((AnyObject, Value) -> Void)?
-    /// Subscribes to the property's own publisher (its `$property`), which sends the current
-    /// value at once and then each new value as it is set.
-    let watch: (AnyObject, @escaping (Value) -> Void) -> AnyCancellable
+    /// Starts watching: `changed` gets each new value (or nil when the watch cannot tell it, and
+    /// the value is then read with `get` once the operation is complete).
+    let watch: (AnyObject, @escaping (Value?) -> Void) -> PropertyWatch
 
-    init(name: CName, type: ValueType, get: @escaping (AnyObject) -> Value, set: ((AnyObject, Value) -> Void)?,
-         watch: @escaping (AnyObject, @escaping (Value) -> Void) -> AnyCancellable) {
-        self.name = name
+    init(name: String, type: ValueType, doc: String, allowed: [String]?, get: @escaping (AnyObject) -> Value,
+         set: ((AnyObject, Value) -> Void)?, watch: @escaping (AnyObject, @escaping (Value?) -> Void) -> PropertyWatch) {
+        self.name = CName(name)
         self.type = type
+        self.doc = doc
+        self.allowed = allowed
         self.get = get
         self.set = set
         self.watch = watch
@@ -40,41 +59,80 @@ final class ExportedProperty: @unchecked Sendable {
 struct ExportedCommand {
     let name: CName
     let argument: ValueType
+    let doc: String
     /// The strings a string argument may take, when the command knows only some.
     let allowed: [String]?
-    let run: (AnyObject, Value) -> Void
+    /// Runs the command with an argument already checked to be of `argument`'s type; false when
+    /// the argument is not one the command's Swift type can hold.
+    let run: (AnyObject, Value) -> Bool
 }
 
 struct ExportedSignal {
     let name: CName
     let payload: ValueType
+    let doc: String
+    let connect: (AnyObject, @escaping (Value) -> Void) -> AnyCancellable
 }
 
 struct ExportedChild {
     let name: CName
-    let exportedClass: () -> ExportedClass
+    let doc: String
+    let childType: ObjectIdentifier
+    let childTypeName: String
     let make: (AnyObject) -> AnyObject
 }
 
-/// Everything the C side can do with one class of the catalog: what `mvvm_describe` tells.
+/// One argument of a constructor, as descriptions and `mvvm_new` see it.
+struct ExportedArgument {
+    enum Kind {
+        case value(ValueType, cType: String)
+        /// A model of one of these classes (by Swift type), on the constructor's loop.
+        case model([ObjectIdentifier])
+        /// A host service: its requests carry `argument` and expect `result`.
+        case service(argument: ValueType, result: ValueType)
+    }
+
+    let name: String
+    let kind: Kind
+}
+
+/// What a constructor got: checked values, resolved models and services.
+public struct ConstructorArguments {
+    let values: [Value]
+    let models: [Int: AnyObject]
+    let services: [Int: HostRequester]
+}
+
+struct ExportedConstructor {
+    /// "new", or "new_with_…" for the others; the typed C call is `mvvm_<class>_<name>`.
+    let name: String
+    let doc: String
+    let arguments: [ExportedArgument]
+    let make: (Loop, ConstructorArguments) throws(ExportFailure) -> AnyObject
+}
+
+/// Everything the C side can do with one exported class: what `mvvm_describe` tells.
 final class ExportedClass: @unchecked Sendable {
     let name: CName
+    let swiftName: String
+    let doc: String
+    let swiftType: ObjectIdentifier
     let properties: [ExportedProperty]
     let commands: [ExportedCommand]
     let signals: [ExportedSignal]
     let children: [ExportedChild]
-    /// Connects the target's signals to `emit(signal index, payload)`.
-    let connectSignals: ((AnyObject, @escaping (Int, Value) -> Void) -> [AnyCancellable])?
+    let constructors: [ExportedConstructor]
 
-    init<Target: AnyObject>(_ builder: ClassBuilder<Target>) {
+    init<Target: AnyObject>(_ builder: ExportBuilder<Target>) {
         name = CName(builder.name)
+        swiftName = builder.swiftName
+        doc = builder.doc
+        swiftType = ObjectIdentifier(Target.self)
         properties = builder.properties
         commands = builder.commands
         signals = builder.signals
         children = builder.children
-        connectSignals = builder.connectSignals.map { connect in
-            { target, emit in connect(unsafeDowncast(target, to: Target.self), emit) }
-        }
+        constructors = builder.constructors
     }
 
     func property(named name: UnsafePointer<CChar>?) throws(ExportError) -> (index: Int, property: ExportedProperty) {
@@ -97,10 +155,27 @@ final class ExportedClass: @unchecked Sendable {
         return child
     }
 
-    /// The members the typed calls name; they exist by construction of the catalog.
-    func property(_ name: String) -> ExportedProperty { properties.first { $0.name.string == name }! }
-    func command(_ name: String) -> ExportedCommand { commands.first { $0.name.string == name }! }
-    func child(_ name: String) -> ExportedChild { children.first { $0.name.string == name }! }
+    /// The members the typed calls name, by their names.
+    func property(_ name: String) throws(ExportError) -> ExportedProperty {
+        guard let property = properties.first(where: { $0.name.string == name }) else {
+            throw ExportError(MVVM_ERR_INTERNAL, "\(self.name.string) has no property \(name) (a stale typed call)")
+        }
+        return property
+    }
+
+    func command(_ name: String) throws(ExportError) -> ExportedCommand {
+        guard let command = commands.first(where: { $0.name.string == name }) else {
+            throw ExportError(MVVM_ERR_INTERNAL, "\(self.name.string) has no command \(name) (a stale typed call)")
+        }
+        return command
+    }
+
+    func child(_ name: String) throws(ExportError) -> ExportedChild {
+        guard let child = children.first(where: { $0.name.string == name }) else {
+            throw ExportError(MVVM_ERR_INTERNAL, "\(self.name.string) has no child \(name) (a stale typed call)")
+        }
+        return child
+    }
 
     /// What a subscription's name selects: a property's or a signal's index.
     enum Selector: Equatable {
@@ -121,95 +196,62 @@ final class ExportedClass: @unchecked Sendable {
         return ExportError(MVVM_ERR_UNKNOWN_NAME, "\(self.name.string) has no \(what) named \(CString.echo(text))")
     }
 
+    /// What `mvvm_describe` gives: the members.
     var descriptionJSON: String {
-        JSON.object([
+        JSON.object(memberFields)
+    }
+
+    /// What `mvvm_classes` gives for this class: the members, and what it takes to make one.
+    var fullDescriptionJSON: String {
+        var fields = memberFields
+        fields.insert(("swift_name", JSON.quote(swiftName)), at: 1)
+        fields.insert(("doc", JSON.quote(doc)), at: 2)
+        fields.append(("child_classes", JSON.object(children.map {
+            ($0.name.string, JSON.quote(Registry.shared.exportedClass(for: $0.childType)?.name.string ?? $0.childTypeName))
+        })))
+        fields.append(("constructors", JSON.array(constructors.map { constructor in
+            JSON.object([("name", JSON.quote(constructor.name)), ("doc", JSON.quote(constructor.doc)),
+                         ("arguments", JSON.array(constructor.arguments.map(\.json)))])
+        })))
+        return JSON.object(fields)
+    }
+
+    private var memberFields: [(String, String)] {
+        [
             ("class", JSON.quote(name.string)),
-            ("properties", JSON.array(properties.map {
-                JSON.object([("name", JSON.quote($0.name.string)), ("type", JSON.quote($0.type.name)),
-                             ("access", JSON.quote($0.set == nil ? "ro" : "rw"))])
+            ("properties", JSON.array(properties.map { property in
+                var members = [("name", JSON.quote(property.name.string)), ("type", JSON.quote(property.type.name)),
+                               ("access", JSON.quote(property.set == nil ? "ro" : "rw")), ("doc", JSON.quote(property.doc))]
+                if let allowed = property.allowed { members.append(("values", JSON.array(allowed.map(JSON.quote)))) }
+                return JSON.object(members)
             })),
             ("commands", JSON.array(commands.map { command in
-                var members = [("name", JSON.quote(command.name.string)), ("argument", JSON.quote(command.argument.name))]
+                var members = [("name", JSON.quote(command.name.string)), ("argument", JSON.quote(command.argument.name)),
+                               ("doc", JSON.quote(command.doc))]
                 if let allowed = command.allowed { members.append(("values", JSON.array(allowed.map(JSON.quote)))) }
                 return JSON.object(members)
             })),
             ("signals", JSON.array(signals.map {
-                JSON.object([("name", JSON.quote($0.name.string)), ("type", JSON.quote($0.payload.name))])
+                JSON.object([("name", JSON.quote($0.name.string)), ("type", JSON.quote($0.payload.name)),
+                             ("doc", JSON.quote($0.doc))])
             })),
             ("children", JSON.array(children.map { JSON.quote($0.name.string) })),
-        ])
+        ]
     }
 }
 
-/// Describes one class in a few typed lines; `ExportedClass` erases the target type.
-struct ClassBuilder<Target: AnyObject> {
-    let name: String
-    var properties: [ExportedProperty] = []
-    var commands: [ExportedCommand] = []
-    var signals: [ExportedSignal] = []
-    var children: [ExportedChild] = []
-    var connectSignals: ((Target, @escaping (Int, Value) -> Void) -> [AnyCancellable])?
-
-    init(_ name: String) { self.name = name }
-
-    private static func target(_ object: AnyObject) -> Target { unsafeDowncast(object, to: Target.self) }
-
-    /// A property read with `get`, watched through `publisher` (its `$property`), and, for a
-    /// binding, written with `set`; `value` and `unwrap` convert to and from the C value.
-    private mutating func property<Output, P: Publisher>(
-        _ name: String, _ type: ValueType, _ get: @escaping (Target) -> Output, _ publisher: @escaping (Target) -> P,
-        set: ((Target, Output) -> Void)?, value: @escaping (Output) -> Value, unwrap: @escaping (Value) -> Output?
-    ) where P.Output == Output, P.Failure == Never {
-        properties.append(ExportedProperty(
-            name: CName(name), type: type,
-            get: { value(get(Self.target($0))) },
-            set: set.map { set in { object, new in if let new = unwrap(new) { set(Self.target(object), new) } } },
-            watch: { object, changed in publisher(Self.target(object)).sink { changed(value($0)) } }))
-    }
-
-    mutating func bool<P: Publisher>(_ name: String, _ get: @escaping (Target) -> Bool, _ publisher: @escaping (Target) -> P,
-                                     set: ((Target, Bool) -> Void)? = nil) where P.Output == Bool, P.Failure == Never {
-        property(name, .bool, get, publisher, set: set, value: Value.bool) {
-            if case let .bool(flag) = $0 { return flag } else { return nil }
+extension ExportedArgument {
+    var json: String {
+        switch kind {
+        case let .value(type, cType):
+            return JSON.object([("name", JSON.quote(name)), ("type", JSON.quote(type.name)), ("c_type", JSON.quote(cType))])
+        case let .model(types):
+            let classes = types.map { Registry.shared.exportedClass(for: $0)?.name.string ?? "?" }
+            return JSON.object([("name", JSON.quote(name)), ("type", JSON.quote("object")),
+                                ("classes", JSON.array(classes.map(JSON.quote)))])
+        case let .service(argument, result):
+            return JSON.object([("name", JSON.quote(name)), ("type", JSON.quote("service")),
+                                ("request_argument", JSON.quote(argument.name)), ("result", JSON.quote(result.name))])
         }
-    }
-
-    mutating func int<P: Publisher>(_ name: String, _ get: @escaping (Target) -> Int, _ publisher: @escaping (Target) -> P)
-    where P.Output == Int, P.Failure == Never {
-        property(name, .int, get, publisher, set: nil, value: { .int(Int64($0)) }) { _ in nil }
-    }
-
-    mutating func int<P: Publisher>(_ name: String, _ get: @escaping (Target) -> Int64, _ publisher: @escaping (Target) -> P)
-    where P.Output == Int64, P.Failure == Never {
-        property(name, .int, get, publisher, set: nil, value: Value.int) { _ in nil }
-    }
-
-    mutating func string<P: Publisher>(_ name: String, _ get: @escaping (Target) -> String, _ publisher: @escaping (Target) -> P,
-                                       set: ((Target, String) -> Void)? = nil) where P.Output == String, P.Failure == Never {
-        property(name, .string, get, publisher, set: set, value: Value.string) {
-            if case let .string(text) = $0 { return text } else { return nil }
-        }
-    }
-
-    mutating func command(_ name: String, _ run: @escaping (Target) -> Void) {
-        commands.append(ExportedCommand(name: CName(name), argument: .none, allowed: nil) { object, _ in
-            run(Self.target(object))
-        })
-    }
-
-    /// A command with a string argument; `allowed` limits it to those strings.
-    mutating func command(_ name: String, allowed: [String]? = nil, _ run: @escaping (Target, String) -> Void) {
-        commands.append(ExportedCommand(name: CName(name), argument: .string, allowed: allowed) { object, value in
-            if case let .string(text) = value { run(Self.target(object), text) }
-        })
-    }
-
-    mutating func signal(_ name: String, _ payload: ValueType) {
-        signals.append(ExportedSignal(name: CName(name), payload: payload))
-    }
-
-    mutating func child<Child: AnyObject>(_ name: String, _ exportedClass: @escaping @autoclosure () -> ExportedClass,
-                                          _ make: @escaping (Target) -> Child) {
-        children.append(ExportedChild(name: CName(name), exportedClass: exportedClass) { make(Self.target($0)) })
     }
 }

@@ -142,9 +142,12 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// Per property, from the first subscription that selects it: the subscription to its own
     /// publisher, the value last announced, the newest value set since, and a stamp bumped at
     /// each announcement so a callback's nested announcement supersedes an outer one.
-    private var watchers: [AnyCancellable?]
+    private var watchers: [PropertyWatch?]
     private var announced: [Value?]
+    /// The newest value, or `.none` standing for "changed, read it when delivering" (a watch that
+    /// cannot tell the value, as Observation's); nil when unchanged.
     private var latest: [Value?]
+    private var latestUnread: [Bool]
     private var announcementStamps: [UInt64]
     private var pendingSignals: [(index: Int, payload: Value)] = []
     private var connections: [AnyCancellable] = []
@@ -164,6 +167,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         watchers = Array(repeating: nil, count: count)
         announced = Array(repeating: nil, count: count)
         latest = Array(repeating: nil, count: count)
+        latestUnread = Array(repeating: false, count: count)
         announcementStamps = Array(repeating: 0, count: count)
         super.init(kind: .object)
     }
@@ -172,12 +176,12 @@ final class ExportedObject: Handled, @unchecked Sendable {
     static func register(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext,
                          keepAlive: [AnyObject] = []) -> ExportedObject {
         let object = ExportedObject(exportedClass, target: target, context: context, keepAlive: keepAlive)
-        if let connect = exportedClass.connectSignals {
-            object.connections += connect(target) { [unowned object] index, payload in
+        for (index, signal) in exportedClass.signals.enumerated() {
+            object.connections.append(signal.connect(target) { [unowned object] payload in
                 guard !object.subscriptions.isEmpty else { return }
                 object.pendingSignals.append((index, payload))
                 object.context.markDirty(object)
-            }
+            })
         }
         _ = HandleTable.shared.insert(object)
         context.adopt(object)
@@ -199,17 +203,20 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// Watches a property from now on: only properties someone subscribed to cost anything.
     private func watch(_ index: Int) {
         guard watchers[index] == nil else { return }
-        // The publisher sends the current value at once: that is the value already announced.
-        // `unowned(unsafe)` skips a checked retain on every change: this object owns the watcher
-        // and outlives it (`detach` keeps both until the loop's work ends, and values change
-        // only inside that work).
-        watchers[index] = exportedClass.properties[index].watch(target) { [unowned(unsafe) self] value in
-            if announced[index] == nil {
-                announced[index] = value
-            } else {
+        // The value now is the value already announced. `unowned(unsafe)` skips a checked
+        // retain on every change: this object owns the watcher and outlives it (`detach` keeps
+        // both until the loop's work ends, and values change only inside that work).
+        let property = exportedClass.properties[index]
+        announced[index] = property.get(target)
+        watchers[index] = property.watch(target) { [unowned(unsafe) self] value in
+            if let value {
                 latest[index] = value
-                context.markDirty(self)
+                latestUnread[index] = false
+            } else {
+                latest[index] = announced[index]
+                latestUnread[index] = true
             }
+            context.markDirty(self)
         }
     }
 
@@ -227,8 +234,13 @@ final class ExportedObject: Handled, @unchecked Sendable {
         withUnsafeTemporaryAllocation(of: (index: Int, stamp: UInt64).self, capacity: latest.count) { changed in
             var changedCount = 0
             for index in latest.indices {
-                guard let value = latest[index] else { continue }
+                guard var value = latest[index] else { continue }
                 latest[index] = nil
+                if latestUnread[index] {
+                    latestUnread[index] = false
+                    value = exportedClass.properties[index].get(target)
+                    watchers[index]?.rearm()
+                }
                 if value != announced[index] {
                     announced[index] = value
                     announcementStamps[index] &+= 1

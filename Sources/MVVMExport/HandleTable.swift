@@ -4,7 +4,7 @@ import MVVMRuntime
 
 /// What a handle names; kept in the handle's top byte, so even a stale handle tells what it was.
 enum HandleKind: UInt8 {
-    case loop = 1, object, subscription, request
+    case loop = 1, object, subscription, request, service
 
     var name: String {
         switch self {
@@ -12,6 +12,7 @@ enum HandleKind: UInt8 {
         case .object: return "a model or view model"
         case .subscription: return "a subscription"
         case .request: return "a request"
+        case .service: return "a service"
         }
     }
 }

@@ -1,6 +1,5 @@
 import CMVVM
 @preconcurrency import OpenCombine
-import MVVMModels
 
 /// A question to the host, open until `mvvm_complete` answers it.
 final class Request: Handled, @unchecked Sendable {
@@ -27,73 +26,56 @@ final class Request: Handled, @unchecked Sendable {
     }
 }
 
-/// The host's side of a service: its request function, user data and destroy function.
-/// Touched only under the owning object's loop work lock.
+/// The host's side of a service, for one view model: the functions the host gave, and the
+/// requests it has yet to answer. Touched only under the owning object's loop work lock.
 final class HostService: @unchecked Sendable {
-    private let requestFunction: mvvm_request_fn
-    private let userData: UnsafeMutableRawPointer?
-    private var destroy: mvvm_destroy_fn?
+    private var functions: ServiceFunctions?
+    let requestType: ValueType
+    let resultType: ValueType
     private var pending: [Request] = []
     /// The view model that asks; set once it has a handle.
     weak var owner: ExportedObject?
 
-    init(requestFunction: @escaping mvvm_request_fn, userData: UnsafeMutableRawPointer?, destroy: mvvm_destroy_fn?) {
-        self.requestFunction = requestFunction
-        self.userData = userData
-        self.destroy = destroy
+    init(functions: ServiceFunctions, requestType: ValueType, resultType: ValueType) {
+        self.functions = functions
+        self.requestType = requestType
+        self.resultType = resultType
     }
 
     /// Issues a request to the host; `fulfil` gets its answer, of `resultType`.
-    func ask(_ argument: Value, resultType: ValueType, fulfil: @escaping (Value) -> Void) {
-        guard let owner, !owner.isReleased else { return }
+    func ask(_ argument: Value, fulfil: @escaping (Value) -> Void) {
+        guard let owner, !owner.isReleased, let functions else { return }
         let request = Request(service: self, resultType: resultType, fulfil: fulfil)
         _ = HandleTable.shared.insert(request)
         pending.append(request)
         owner.context.callingHost {
             argument.withCValue { value in
                 var value = value
-                requestFunction(owner.handle, request.handle, &value, userData)
+                functions.requestFunction(owner.handle, request.handle, &value, functions.userData)
             }
         }
     }
 
     func forget(_ request: Request) { pending.removeAll { $0 === request } }
 
-    /// Cancels every open request and runs the destroy function, exactly once.
+    /// Cancels every open request and lets go of the host's functions: their destroy function
+    /// runs once nothing else holds them.
     func end() {
         for request in pending { request.close(answering: nil) }
-        let destroy = self.destroy
-        self.destroy = nil
-        destroy?(userData)
+        functions = nil
     }
 }
 
-/// Sign-up through the host: the request's argument is the user id, its answer a bool.
-final class HostSignUpService: SignUpService {
+/// What a view model's service calls to ask the host: a constructor's ``Argument/service(_:request:result:)``.
+/// Use it on the view model's loop (inside its work), as a model's service runs.
+public final class HostRequester: @unchecked Sendable {
     let host: HostService
 
     init(host: HostService) { self.host = host }
 
-    func signUp(userID: String, password: String) -> AnyPublisher<Bool, Never> {
-        Future { [host] promise in
-            host.ask(.string(userID), resultType: .bool) { answer in
-                if case let .bool(succeeded) = answer { promise(.success(succeeded)) }
-            }
-        }.eraseToAnyPublisher()
-    }
-}
-
-/// The welcome API through the host: no argument, a string answer.
-final class HostWelcomeAPI: WelcomeAPI {
-    let host: HostService
-
-    init(host: HostService) { self.host = host }
-
-    func fetchWelcomeMessage() -> AnyPublisher<String, Never> {
-        Future { [host] promise in
-            host.ask(.none, resultType: .string) { answer in
-                if case let .string(message) = answer { promise(.success(message)) }
-            }
-        }.eraseToAnyPublisher()
+    /// Asks the host; `answer` runs with its answer (of the declared result type) when the host
+    /// completes the request, and never when the request is cancelled.
+    public func ask(_ argument: MVVMValue, answer: @escaping (MVVMValue) -> Void) {
+        host.ask(argument, fulfil: answer)
     }
 }

@@ -36,8 +36,8 @@ grep -E '^SWIFT_EXTERN .*\bmvvm_' "$emitted_header" \
 grep -oE '\bmvvm_[a-z0-9_]+\(' "$work/emitted.h" | tr -d '(' | sort -u > "$work/emitted"
 check swift-emits-every-declared-function diff "$work/declared" "$work/emitted"
 # Swift's generated header is an Objective-C one and prints Swift's Bool as BOOL; the @_cdecl
-# ABI of Bool is C's _Bool, so BOOL is read as bool here.
-printf '#include "mvvm.h"\n#define BOOL bool\n#include "emitted.h"\n' > "$work/agree.c"
+# ABI of Bool is C's _Bool, so BOOL is read as bool here; likewise UInt (NSUInteger there) is size_t.
+printf '#include "mvvm.h"\n#define BOOL bool\n#define NSUInteger size_t\n#include "emitted.h"\n' > "$work/agree.c"
 check prototypes-match-swift clang -std=c11 -Wall -Werror -Wno-nullability-completeness -Iinclude -I"$work" -fsyntax-only "$work/agree.c"
 
 echo "header-check: $passed passed, $failed failed"

@@ -16,6 +16,8 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 
+#include <sched.h>
+
 #include "check.h"
 
 #define HOST_THREADS 4
@@ -521,6 +523,9 @@ static void *racer_thread(void *arg) {
         if (watch) racer_saw(r, mvvm_release(watch), "mvvm_release(watch)");
         if (vm) racer_saw(r, mvvm_release(vm), "mvvm_release(vm)");
         racer_saw(r, mvvm_release(counter), "mvvm_release(counter)");
+        /* A racer never blocks: let the others (the test's main thread, asleep until it releases
+         * the loop) run, which a one-thread-at-a-time scheduler such as valgrind's needs. */
+        sched_yield();
     }
     return NULL;
 }

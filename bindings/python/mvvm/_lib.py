@@ -72,6 +72,7 @@ class Value(ctypes.Structure):
         ("integer", c_int64),
         ("number", c_double),
         ("string", c_char_p),
+        ("object", c_uint64),
     ]
 
 
@@ -93,6 +94,7 @@ class FlatEvent(ctypes.Structure):
         ("integer", c_int64),
         ("number", c_double),
         ("string", c_char_p),
+        ("object", c_uint64),
     ]
 
 
@@ -151,6 +153,10 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "mvvm_subscribe": (_ST, [_H, _S, CALLBACK, c_void_p, DESTROY_FN, _PH]),
     "mvvm_unsubscribe": (_ST, [_H]),
     "mvvm_complete": (_ST, [_H, _PV]),
+    # Classes
+    "mvvm_classes": (_ST, [_POUT_S]),
+    "mvvm_new": (_ST, [_H, _S, _PV, ctypes.c_size_t, _PH]),
+    "mvvm_service_new": (_ST, [REQUEST_FN, c_void_p, DESTROY_FN, _PH]),
     # count_down_timer
     "mvvm_count_down_timer_new": (_ST, [_H, c_int64, _PH]),
     "mvvm_count_down_timer_start": (_ST, [_H]),

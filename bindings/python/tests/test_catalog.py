@@ -549,7 +549,8 @@ def test_every_class_describes_itself_as_the_python_class_says(loop: mvvm.Loop) 
 def test_describe_and_snapshot_are_dicts_with_names_and_values(loop: mvvm.Loop) -> None:
     sign_up = mvvm.SignUpViewModel(loop)
     described = sign_up.describe()
-    assert described["commands"] == [{"name": "sign_up_tapped", "argument": "none"}]
+    assert [{k: c[k] for k in ("name", "argument")} for c in described["commands"]] == \
+        [{"name": "sign_up_tapped", "argument": "none"}]
     assert described["signals"] == [] and described["children"] == []
     sign_up.user_id = "abc"
     assert sign_up.snapshot() == {"user_id": "abc", "password": "", "confirm_password": "", "agreed": False,
@@ -564,7 +565,8 @@ def test_describe_and_snapshot_are_dicts_with_names_and_values(loop: mvvm.Loop) 
     assert tapped["argument"] == "string" and sorted(tapped["values"]) == ["pause", "start", "stop"]
     assert timer_vm.player.snapshot() == {"is_stop_enabled": True, "is_play_timer": True}
     welcome = mvvm.WelcomeViewModel(loop).describe()
-    assert welcome["signals"] == [{"name": "on_show_welcome", "type": "string"},
+    assert [{k: s[k] for k in ("name", "type")} for s in welcome["signals"]] == [
+                                  {"name": "on_show_welcome", "type": "string"},
                                   {"name": "on_show_text", "type": "string"},
                                   {"name": "on_show_only_first", "type": "none"}]
     assert mvvm.StopWatchViewModel(loop).snapshot() == {

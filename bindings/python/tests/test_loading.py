@@ -91,7 +91,7 @@ def test_the_flat_event_reads_mvvm_event_as_laid_out() -> None:
     flat, event, value = _lib.FlatEvent, _lib.Event, _lib.Value
     assert ctypes.sizeof(flat) == ctypes.sizeof(event)
     assert flat.name.offset == event.name.offset
-    for field in ("type", "boolean", "integer", "number", "string"):
+    for field in ("type", "boolean", "integer", "number", "string", "object"):
         assert getattr(flat, field).offset == event.value.offset + getattr(value, field).offset, field
 
 

@@ -1,0 +1,200 @@
+// The catalog of DESIGN.md, exported through the public export API exactly as a user exports
+// their own view models: one declaration per member, one registration per class.
+import MVVMExport
+import MVVMModels
+import MVVMRuntime
+import MVVMViewModels
+@preconcurrency import OpenCombine
+
+/// The library runs this once, before its first look-up of a class.
+@_cdecl("libmvvm_register_catalog")
+public func registerCatalog() {
+    Exports.register(CountDownTimer.self, doc: "A countdown of whole seconds, ticking once a second while running.") { c in
+        c.output("full_count", \.fullCount, \.$fullCount, doc: "The seconds it counts down from.")
+        c.output("count", \.count, \.$count, doc: "Seconds elapsed.")
+        c.output("remaining_time", \.remainingTime, \.$remainingTime, doc: "full_count - count.")
+        c.output("is_doing", \.isDoing, \.$isDoing, doc: "Whether it is running.")
+        c.command("start", doc: "Starts or resumes; does nothing while running.") { $0.start() }
+        c.command("pause", doc: "Pauses, keeping the count; does nothing while paused.") { $0.pause() }
+        c.command("stop", doc: "Stops and resets the count to 0.") { $0.stop() }
+        c.command("reset", doc: "Resets the count to 0, running or not.") { $0.reset() }
+        c.constructor(doc: "A timer of `full_count` seconds, from 1 to 2147483647.",
+                      .value("full_count")) { (loop, fullCount: Int64) throws(ExportFailure) in
+            guard fullCount >= 1, fullCount <= Int64(Int32.max) else {
+                throw ExportFailure("full_count must be from 1 to \(Int32.max), got \(fullCount)")
+            }
+            return CountDownTimer(loop: loop, fullCount: Int(fullCount))
+        }
+    }
+
+    Exports.register(TimerViewModel.self, doc: "The timer screen: an alert when the time runs out, a display and a player.") { c in
+        c.binding("is_show_alert", \.isShowAlert, \.$isShowAlert,
+                  doc: "Becomes true when the timer runs out; the view sets it false to dismiss.")
+        c.child("display", doc: "The remaining time.") { $0.display }
+        c.child("player", doc: "The start, pause and stop buttons.") { $0.player }
+        c.constructor(doc: "Over `timer`, a count_down_timer of the same loop.",
+                      .model("timer")) { (loop, timer: CountDownTimer) in TimerViewModel(loop: loop, timer: timer) }
+    }
+
+    Exports.register(DisplayViewModel.self, doc: "What the timer screen shows.") { c in
+        c.output("remaining_time", \.remainingTime, \.$remainingTime, doc: "Seconds left.")
+    }
+
+    Exports.register(PlayerViewModel.self, doc: "The timer's buttons.") { c in
+        c.output("is_stop_enabled", \.isStopEnabled, \.$isStopEnabled, doc: "remaining_time < full_count.")
+        c.output("is_play_timer", \.isPlayTimer, \.$isPlayTimer, doc: "Whether the timer runs.")
+        c.command("tapped", doc: "A button was tapped (\"start\", \"pause\" or \"stop\"), through "
+                  + "throttle(for: 1 s, latest: false).") { (player, action: PlayerViewModel.Action) in
+            player.tapped.send(action)
+        }
+    }
+
+    Exports.register(StopWatch.self, doc: "Integer milliseconds on the loop's clock, published every 10 ms while running.") { c in
+        c.output("time_ms", \.timeMilliseconds, \.$timeMilliseconds, doc: "Elapsed milliseconds.")
+        c.output("state", \.state, \.$state, doc: "startable, stoppable or resumable.")
+        c.command("start", doc: "Starts from zero; only when startable.") { $0.start() }
+        c.command("stop", doc: "Stops, keeping the time; only when stoppable.") { $0.stop() }
+        c.command("resume", doc: "Continues; only when resumable.") { $0.resume() }
+        c.command("clear", doc: "Back to zero and startable; only when resumable.") { $0.clear() }
+        c.constructor(doc: "A stopped stopwatch at zero.") { StopWatch(loop: $0) }
+    }
+
+    Exports.register(StopWatchViewModel.self, doc: "The stopwatch screen.") { c in
+        c.output("time", \.time, \.$time, doc: "\"HH:MM:SS.cc\", hours modulo 100.")
+        c.output("main_action_title", \.mainActionTitle, \.$mainActionTitle, doc: "Start, Stop or Resume.")
+        c.output("clear_action_title", \.clearActionTitle, \.$clearActionTitle, doc: "Clear.")
+        c.output("main_action_enabled", \.mainActionEnabled, \.$mainActionEnabled, doc: "Always true.")
+        c.output("clear_action_enabled", \.clearActionEnabled, \.$clearActionEnabled, doc: "Only when resumable.")
+        c.command("main_action", doc: "Start, stop or resume, as the state allows.") { $0.mainAction() }
+        c.command("clear_action", doc: "Clears to 00:00:00.00; does nothing unless resumable.") { $0.clearAction() }
+        c.constructor(doc: "Over a stopwatch of its own.") { StopWatchViewModel(loop: $0) }
+    }
+
+    Exports.register(InputEchoViewModel.self, doc: "Echoes its input.") { c in
+        c.binding("input", \.input, \.$input, doc: "What the user typed.")
+        c.output("label", \.label, \.$label, doc: "The input.")
+        c.output("message", \.message, \.$message, doc: "\"Your input is '<input>'!\"")
+        c.constructor(doc: "Empty input.") { _ in InputEchoViewModel() }
+    }
+
+    Exports.register(SignUpViewModel.self, doc: "A sign-up form: enabled when user_id has 6 or more characters, "
+                     + "password 8 or more (grapheme clusters), confirm_password equals password, and agreed.") { c in
+        c.binding("user_id", \.binding.userID, \.binding.$userID)
+        c.binding("password", \.binding.password, \.binding.$password)
+        c.binding("confirm_password", \.binding.confirmPassword, \.binding.$confirmPassword)
+        c.binding("agreed", \.binding.agreed, \.binding.$agreed, doc: "The terms were agreed to.")
+        c.binding("is_completion_alert_presented", \.binding.isCompletionAlertPresented,
+                  \.binding.$isCompletionAlertPresented, doc: "Presented when a sign-up succeeds; the view dismisses it.")
+        c.output("is_sign_up_enabled", \.output.isSignUpEnabled, \.output.$isSignUpEnabled)
+        c.command("sign_up_tapped", doc: "Asks the sign-up service; does nothing while disabled.") {
+            $0.input.signUpTapped.send()
+        }
+        c.constructor(doc: "With the built-in service, which accepts every sign-up at once.") { _ in SignUpViewModel() }
+        c.constructor("service", doc: "With the host's service: each sign-up asks it with the user id (the password is "
+                      + "readable during the request) and expects a bool, true for success.",
+                      .service("service", request: .string, result: .bool)) { (_, host: HostRequester) in
+            SignUpViewModel(service: HostSignUpService(host: host))
+        }
+    }
+
+    Exports.register(WelcomeScreen.self, as: "welcome_view_model",
+                     doc: "A transform(input) -> output screen: a welcome message on load, a text on each tap.") { c in
+        c.command("view_did_load", doc: "The view loaded: asks the welcome API.") { $0.viewDidLoad.send() }
+        c.command("tap_button", doc: "A tap with the text to show.") { (screen, text: String) in screen.tapButton.send(text) }
+        c.signal("on_show_welcome", doc: "The API's welcome message.") { $0.output.onShowWelcome }
+        c.signal("on_show_text", doc: "\"<text> show!!\" for each tap.") { $0.output.onShowText }
+        c.signal("on_show_only_first", doc: "Loads paired with taps, as Combine's zip pairs them.") { $0.output.onShowOnlyFirst }
+        c.constructor(doc: "With the built-in API, which answers \"Welcome!\" on the loop's next dispatch.") {
+            WelcomeScreen(viewModel: WelcomeViewModel(api: BuiltInWelcomeAPI(loop: $0)))
+        }
+        c.constructor("api", doc: "With the host's API: each view_did_load asks it (no argument) and expects the message.",
+                      .service("api", request: .none, result: .string)) { (_, host: HostRequester) in
+            WelcomeScreen(viewModel: WelcomeViewModel(api: HostWelcomeAPI(host: host)))
+        }
+    }
+
+    Exports.register(Counter.self, doc: "A counter.") { c in
+        exportCountable(&c)
+        c.constructor(doc: "At 0.") { _ in Counter() }
+    }
+
+    Exports.register(RandomCounter.self, doc: "A counter whose increment and decrement draw a count from 1 to 10 out of a "
+                     + "generator seeded with `seed`: a seed always repeats its sequence.") { c in
+        exportCountable(&c)
+        c.constructor(doc: "Seeded with `seed`.", .value("seed", cType: "uint64_t")) { (_, seed: UInt64) in
+            RandomCounter(seed: seed)
+        }
+    }
+
+    Exports.register(CounterViewModel.self, doc: "A counter's screen.") { c in
+        c.output("label", \.label, \.$label, doc: "\"Counter\" or \"Random Counter\".")
+        c.output("count", \.count, \.$count, doc: "The count, as text.")
+        c.command("increment") { $0.increment() }
+        c.command("decrement") { $0.decrement() }
+        c.constructor(doc: "Over `model`, a counter or random_counter of the same loop.",
+                      .model("model", oneOf: [Counter.self, RandomCounter.self])) { (_, model: any Countable) in
+            CounterViewModel(model: model)
+        }
+    }
+
+    Exports.register(CounterPageViewModel.self, doc: "Two counters on one page.") { c in
+        c.output("read_me", \.readMe, \.$readMe)
+        c.child("first_counter", doc: "Over a counter.") { $0.firstCounter }
+        c.child("second_counter", doc: "Over a random counter.") { $0.secondCounter }
+        c.constructor(doc: "The random counter is seeded from the system's random source.") { _ in CounterPageViewModel() }
+        c.constructor("seed", doc: "The random counter is seeded with `seed`, for repeatable pages.",
+                      .value("seed", cType: "uint64_t")) { (_, seed: UInt64) in CounterPageViewModel(seed: seed) }
+    }
+}
+
+private func exportCountable<Model: Countable>(_ c: inout ExportBuilder<Model>) {
+    c.output("count", get: { $0.count }, publisher: { $0.countPublisher })
+    c.command("increment", doc: "Increments (a random counter draws).") { $0.increment() }
+    c.command("decrement", doc: "Decrements (a random counter draws).") { $0.decrement() }
+}
+
+extension PlayerViewModel.Action: ExportableValue {}
+extension StopWatch.State: ExportableValue {}
+
+/// The welcome view model as a view drives it: the view's events as subjects, handed to
+/// `transform(input:)` once, and the outputs it gets back.
+final class WelcomeScreen {
+    let viewDidLoad = PassthroughSubject<Void, Never>()
+    let tapButton = PassthroughSubject<String, Never>()
+    let output: WelcomeViewModel.Output
+
+    init(viewModel: WelcomeViewModel) {
+        output = viewModel.transform(input: .init(viewDidLoad: viewDidLoad.eraseToAnyPublisher(),
+                                                  tapButton: tapButton.eraseToAnyPublisher()))
+    }
+}
+
+/// Sign-up through the host: the request's argument is the user id, its answer a bool.
+final class HostSignUpService: SignUpService {
+    let host: HostRequester
+
+    init(host: HostRequester) { self.host = host }
+
+    func signUp(userID: String, password: String) -> AnyPublisher<Bool, Never> {
+        Future { [host] promise in
+            host.ask(.string(userID)) { answer in
+                if case let .bool(succeeded) = answer { promise(.success(succeeded)) }
+            }
+        }.eraseToAnyPublisher()
+    }
+}
+
+/// The welcome API through the host: no argument, a string answer.
+final class HostWelcomeAPI: WelcomeAPI {
+    let host: HostRequester
+
+    init(host: HostRequester) { self.host = host }
+
+    func fetchWelcomeMessage() -> AnyPublisher<String, Never> {
+        Future { [host] promise in
+            host.ask(.none) { answer in
+                if case let .string(message) = answer { promise(.success(message)) }
+            }
+        }.eraseToAnyPublisher()
+    }
+}

@@ -1,0 +1,282 @@
+import MVVMRuntime
+import Observation
+@preconcurrency import OpenCombine
+
+/// Why a constructor refused its arguments; the host gets `MVVM_ERR_INVALID_ARGUMENT` and the
+/// message.
+public struct ExportFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Describes one exported class: one short declaration per property, command, signal, child
+/// and constructor. Handed to the closure of ``Exports/register(_:as:doc:_:)``.
+///
+/// ```swift
+/// Exports.register(Greeter.self) { c in
+///     c.binding("name", \.name, \.$name, doc: "Who to greet")
+///     c.output("greeting", \.greeting, \.$greeting)
+///     c.command("clear") { $0.name = "" }
+///     c.constructor { _ in Greeter() }
+/// }
+/// ```
+public struct ExportBuilder<Target: AnyObject> {
+    let name: String
+    let swiftName: String
+    let doc: String
+    var properties: [ExportedProperty] = []
+    var commands: [ExportedCommand] = []
+    var signals: [ExportedSignal] = []
+    var children: [ExportedChild] = []
+    var constructors: [ExportedConstructor] = []
+
+    init(name: String, swiftName: String, doc: String) {
+        self.name = name
+        self.swiftName = swiftName
+        self.doc = doc
+    }
+
+    @inline(__always)
+    private static func target(_ object: AnyObject) -> Target { unsafeDowncast(object, to: Target.self) }
+
+    // MARK: Properties of an ObservableObject (or any class with a publisher per property)
+
+    /// A read-only property: read with `get`, watched through `publisher` (its `$property`, which
+    /// sends the new value as it is set).
+    public mutating func output<V: ExportableValue, P: Publisher>(
+        _ name: String, get: @escaping (Target) -> V, publisher: @escaping (Target) -> P, doc: String = ""
+    ) where P.Output == V, P.Failure == Never {
+        addProperty(name, get: get, publisher: publisher, set: nil, doc: doc)
+    }
+
+    /// A binding: read with `get`, written with `set`, watched through `publisher`.
+    public mutating func binding<V: ExportableValue, P: Publisher>(
+        _ name: String, get: @escaping (Target) -> V, set: @escaping (Target, V) -> Void,
+        publisher: @escaping (Target) -> P, doc: String = ""
+    ) where P.Output == V, P.Failure == Never {
+        addProperty(name, get: get, publisher: publisher, set: set, doc: doc)
+    }
+
+    /// A read-only `@Published` property: `c.output("label", \.label, \.$label)`.
+    public mutating func output<V: ExportableValue, P: Publisher>(
+        _ name: String, _ value: KeyPath<Target, V>, _ publisher: KeyPath<Target, P>, doc: String = ""
+    ) where P.Output == V, P.Failure == Never {
+        output(name, get: { $0[keyPath: value] }, publisher: { $0[keyPath: publisher] }, doc: doc)
+    }
+
+    /// A `@Published` binding: `c.binding("input", \.input, \.$input)`.
+    public mutating func binding<V: ExportableValue, P: Publisher>(
+        _ name: String, _ value: ReferenceWritableKeyPath<Target, V>, _ publisher: KeyPath<Target, P>, doc: String = ""
+    ) where P.Output == V, P.Failure == Never {
+        binding(name, get: { $0[keyPath: value] }, set: { $0[keyPath: value] = $1 },
+                publisher: { $0[keyPath: publisher] }, doc: doc)
+    }
+
+    private mutating func addProperty<V: ExportableValue, P: Publisher>(
+        _ name: String, get: @escaping (Target) -> V, publisher: @escaping (Target) -> P,
+        set: ((Target, V) -> Void)?, doc: String
+    ) where P.Output == V, P.Failure == Never {
+        properties.append(ExportedProperty(
+            name: name, type: V.exportedType, doc: doc, allowed: V.allowedValues,
+            get: { get(Self.target($0)).exportedValue },
+            set: set.map { set in { object, new in if let new = V(exportedValue: new) { set(Self.target(object), new) } } },
+            // A `$property` sends the current value at once (announced already: it changes
+            // nothing), then each new one as it is set.
+            watch: { object, changed in
+                PublisherWatch(publisher(Self.target(object)).sink { changed($0.exportedValue) })
+            }))
+    }
+
+    // MARK: Commands
+
+    /// A command with no argument.
+    public mutating func command(_ name: String, doc: String = "", _ run: @escaping (Target) -> Void) {
+        commands.append(ExportedCommand(name: CName(name), argument: .none, doc: doc, allowed: nil) { object, _ in
+            run(Self.target(object))
+            return true
+        })
+    }
+
+    /// A command with one argument; an enum argument takes only its cases' raw values.
+    public mutating func command<A: ExportableValue>(_ name: String, doc: String = "",
+                                                    _ run: @escaping (Target, A) -> Void) {
+        commands.append(ExportedCommand(name: CName(name), argument: A.exportedType, doc: doc,
+                                        allowed: A.allowedValues) { object, value in
+            guard let argument = A(exportedValue: value) else { return false }
+            run(Self.target(object), argument)
+            return true
+        })
+    }
+
+    // MARK: Signals
+
+    /// A signal: each value `publisher` sends (a subject's, say) reaches the subscribers.
+    public mutating func signal<P: Publisher>(_ name: String, doc: String = "", _ publisher: @escaping (Target) -> P)
+    where P.Output: ExportableValue, P.Failure == Never {
+        signals.append(ExportedSignal(name: CName(name), payload: P.Output.exportedType, doc: doc) { object, emit in
+            publisher(Self.target(object)).sink { emit($0.exportedValue) }
+        })
+    }
+
+    /// A signal with no payload.
+    public mutating func signal<P: Publisher>(_ name: String, doc: String = "", _ publisher: @escaping (Target) -> P)
+    where P.Output == Void, P.Failure == Never {
+        signals.append(ExportedSignal(name: CName(name), payload: .none, doc: doc) { object, emit in
+            publisher(Self.target(object)).sink { emit(.none) }
+        })
+    }
+
+    // MARK: Children
+
+    /// A child view model, itself a registered class; `mvvm_child` gives a new handle to it.
+    public mutating func child<Child: AnyObject>(_ name: String, doc: String = "", _ make: @escaping (Target) -> Child) {
+        children.append(ExportedChild(name: CName(name), doc: doc, childType: ObjectIdentifier(Child.self),
+                                      childTypeName: String(describing: Child.self)) { make(Self.target($0)) })
+    }
+
+    // MARK: Constructors
+
+    /// A constructor; the first one registered is `mvvm_<class>_new`, others are named
+    /// `new_with_<suffix>`. `make` may throw ``ExportFailure`` for arguments out of range.
+    public mutating func constructor(_ suffix: String? = nil, doc: String = "",
+                                     _ make: @escaping (Loop) throws(ExportFailure) -> Target) {
+        addConstructor(suffix, doc, []) { loop, _ throws(ExportFailure) in try make(loop) }
+    }
+
+    public mutating func constructor<A>(_ suffix: String? = nil, doc: String = "", _ a: Argument<A>,
+                                        _ make: @escaping (Loop, A) throws(ExportFailure) -> Target) {
+        addConstructor(suffix, doc, [a.spec]) { loop, arguments throws(ExportFailure) in
+            try make(loop, a.take(arguments, 0))
+        }
+    }
+
+    public mutating func constructor<A, B>(_ suffix: String? = nil, doc: String = "", _ a: Argument<A>, _ b: Argument<B>,
+                                           _ make: @escaping (Loop, A, B) throws(ExportFailure) -> Target) {
+        addConstructor(suffix, doc, [a.spec, b.spec]) { loop, arguments throws(ExportFailure) in
+            try make(loop, a.take(arguments, 0), b.take(arguments, 1))
+        }
+    }
+
+    public mutating func constructor<A, B, C>(_ suffix: String? = nil, doc: String = "", _ a: Argument<A>,
+                                              _ b: Argument<B>, _ c: Argument<C>,
+                                              _ make: @escaping (Loop, A, B, C) throws(ExportFailure) -> Target) {
+        addConstructor(suffix, doc, [a.spec, b.spec, c.spec]) { loop, arguments throws(ExportFailure) in
+            try make(loop, a.take(arguments, 0), b.take(arguments, 1), c.take(arguments, 2))
+        }
+    }
+
+    private mutating func addConstructor(_ suffix: String?, _ doc: String, _ arguments: [ExportedArgument],
+                                         _ make: @escaping (Loop, ConstructorArguments) throws(ExportFailure) -> Target) {
+        let name = suffix.map { "new_with_\($0)" } ?? (constructors.isEmpty ? "new" : "new_\(constructors.count + 1)")
+        constructors.append(ExportedConstructor(name: name, doc: doc, arguments: arguments) { loop, arguments throws(ExportFailure) in
+            try make(loop, arguments)
+        })
+    }
+}
+
+// MARK: - @Observable classes
+
+extension ExportBuilder where Target: Observable {
+    /// A read-only property of an `@Observable` class: `c.output("count", \.count)`. Any
+    /// property the key path reads through counts, so computed properties work too.
+    public mutating func output<V: ExportableValue>(_ name: String, _ value: KeyPath<Target, V>, doc: String = "") {
+        addObserved(name, value, set: nil, doc: doc)
+    }
+
+    /// A binding of an `@Observable` class: `c.binding("title", \.title)`.
+    public mutating func binding<V: ExportableValue>(_ name: String, _ value: ReferenceWritableKeyPath<Target, V>,
+                                                    doc: String = "") {
+        addObserved(name, value, set: { $0[keyPath: value] = $1 }, doc: doc)
+    }
+
+    private mutating func addObserved<V: ExportableValue>(_ name: String, _ value: KeyPath<Target, V>,
+                                                         set: ((Target, V) -> Void)?, doc: String) {
+        properties.append(ExportedProperty(
+            name: name, type: V.exportedType, doc: doc, allowed: V.allowedValues,
+            get: { Self.target($0)[keyPath: value].exportedValue },
+            set: set.map { set in { object, new in if let new = V(exportedValue: new) { set(Self.target(object), new) } } },
+            watch: { object, changed in
+                ObservationWatch(Self.target(object), read: { _ = $0[keyPath: value] }) { changed(nil) }
+            }))
+    }
+}
+
+/// Watches what `read` reads of an `@Observable` object. Observation tells of one change, in
+/// `willSet`, before the value is stored: the export layer reads the value once the operation
+/// is complete, then arms the next watch.
+final class ObservationWatch<Target: AnyObject>: PropertyWatch, @unchecked Sendable {
+    private weak var target: Target?
+    private let read: (Target) -> Void
+    private let changed: () -> Void
+    private var armed = false
+
+    init(_ target: Target, read: @escaping (Target) -> Void, changed: @escaping () -> Void) {
+        self.target = target
+        self.read = read
+        self.changed = changed
+        rearm()
+    }
+
+    func rearm() {
+        guard !armed, let target else { return }
+        armed = true
+        withObservationTracking { read(target) } onChange: { [weak self] in
+            guard let self else { return }
+            self.armed = false
+            self.changed()
+        }
+    }
+}
+
+// MARK: - Constructor arguments
+
+/// One named, typed constructor argument: a value, a model (another exported object on the
+/// same loop), or a host service.
+public struct Argument<T> {
+    let spec: ExportedArgument
+    let read: (ConstructorArguments, Int) -> T
+
+    func take(_ arguments: ConstructorArguments, _ index: Int) -> T { read(arguments, index) }
+
+    /// A value argument (`Int64`, `String`, an enum…); `cType` is the typed C call's type.
+    public static func value(_ name: String, cType: String? = nil) -> Argument<T> where T: ExportableValue {
+        Argument(spec: ExportedArgument(name: name, kind: .value(T.exportedType, cType: cType ?? T.defaultCType))) {
+            arguments, index in T(exportedValue: arguments.values[index])!
+        }
+    }
+
+    /// A model: an exported object of class `T` on the constructor's loop.
+    public static func model(_ name: String) -> Argument<T> where T: AnyObject {
+        Argument(spec: ExportedArgument(name: name, kind: .model([ObjectIdentifier(T.self)]))) { arguments, index in
+            unsafeDowncast(arguments.models[index]!, to: T.self)
+        }
+    }
+
+    /// A model of any of `classes`, given to the constructor as `T` (a protocol they share).
+    public static func model(_ name: String, oneOf classes: [AnyObject.Type]) -> Argument<T> {
+        Argument(spec: ExportedArgument(name: name, kind: .model(classes.map { ObjectIdentifier($0) }))) {
+            arguments, index in arguments.models[index]! as! T
+        }
+    }
+
+    /// A host service (`mvvm_service_new`, or the typed call's request function): each request
+    /// carries an argument of `request` type and expects an answer of `result` type.
+    public static func service(_ name: String, request: MVVMValueType, result: MVVMValueType) -> Argument<T>
+    where T == HostRequester {
+        Argument(spec: ExportedArgument(name: name, kind: .service(argument: request, result: result))) {
+            arguments, index in arguments.services[index]!
+        }
+    }
+}
+
+extension ExportableValue {
+    static var defaultCType: String {
+        switch exportedType {
+        case .bool: return "bool"
+        case .int: return Self.self == UInt64.self ? "uint64_t" : "int64_t"
+        case .double: return "double"
+        case .string: return "const char *"
+        case .none, .object: return "mvvm_handle"
+        }
+    }
+}

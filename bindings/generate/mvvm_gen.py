@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""Generates every typed surface of a libmvvm library from the classes it registers.
+
+One source of truth: the library's own descriptions (`mvvm_classes`), so a class is declared
+once, in Swift, and every restatement of it is made here. Run it on libmvvm, or on a library
+of your own that links MVVMExport:
+
+    python3 bindings/generate/mvvm_gen.py --library PATH/libmvvm.so \\
+        --header include/mvvm.h --swift Sources/MVVMExport/Generated/TypedCalls.swift \\
+        --pyi bindings/python/mvvm/_classes.pyi [--check]
+
+--header rewrites the part of the header between the "@generated" markers: the typed C calls
+`mvvm_<class>_<verb>` with their documentation. --swift writes their definitions (@_cdecl
+functions over the generic calls; compiled into MVVMExport). --pyi writes Python type stubs of
+the classes the `mvvm` package builds at run time. --check writes nothing and exits 1, showing
+the difference, when a file is not what it would write (`make test` runs it so).
+Standard library only.
+"""
+import argparse
+import ctypes
+import difflib
+import json
+import sys
+from pathlib import Path
+
+BEGIN = "/* @generated typed calls begin: bindings/generate/mvvm_gen.py writes this part; do not edit. */"
+END = "/* @generated typed calls end */"
+
+C_OUT = {"bool": "bool *", "int": "int64_t *", "double": "double *", "string": "char **"}
+C_IN = {"bool": "bool", "int": "int64_t", "double": "double", "string": "const char *"}
+SWIFT_OUT = {"bool": "UnsafeMutablePointer<Bool>?", "int": "UnsafeMutablePointer<Int64>?",
+             "double": "UnsafeMutablePointer<Double>?", "string": "UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?"}
+SWIFT_IN = {"bool": "Bool", "int": "Int64", "uint64_t": "UInt64", "double": "Double", "string": "UnsafePointer<CChar>?"}
+SWIFT_CONVERT = {"bool": "asBool", "int": "asInt", "double": "asDouble", "string": "asString"}
+
+
+def load_classes(library):
+    lib = ctypes.CDLL(str(library))
+    lib.mvvm_classes.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+    lib.mvvm_classes.restype = ctypes.c_int
+    lib.mvvm_string_free.argtypes = [ctypes.c_void_p]
+    lib.mvvm_last_error.restype = ctypes.c_char_p
+    out = ctypes.c_void_p()
+    status = lib.mvvm_classes(ctypes.byref(out))
+    if status != 0:
+        sys.exit(f"mvvm_gen: mvvm_classes failed ({status}): {lib.mvvm_last_error().decode()}")
+    try:
+        return json.loads(ctypes.string_at(out.value).decode("utf-8"))
+    finally:
+        lib.mvvm_string_free(out)
+
+
+def c_comment(text, indent=""):
+    return text.replace("*/", "* /")
+
+
+def value_swift(type_name, c_type, name):
+    """A Swift expression making the Value of a C argument."""
+    if type_name == "string":
+        return f".string(try CString.read({name}, \"{name}\"))"
+    if type_name == "int" and c_type == "uint64_t":
+        return f".int(Int64(bitPattern: {name}))"
+    if type_name == "object":
+        return f".object({name})"
+    return f".{type_name}({name})"
+
+
+def c_arguments(arguments):
+    params = []
+    for argument in arguments:
+        if argument["type"] == "service":
+            params += ["mvvm_request_fn request_fn", "void *user_data", "mvvm_destroy_fn destroy_fn_or_null"]
+        elif argument["type"] == "object":
+            params.append(f"mvvm_handle {argument['name']}")
+        else:
+            params.append(f"{argument.get('c_type') or C_IN[argument['type']]} {argument['name']}")
+    return params
+
+
+def generate_header(classes):
+    out = [BEGIN, ""]
+    for cls in classes:
+        name = cls["class"]
+        props = "; ".join(f"{p['name']}: {p['type']} {p['access']}" for p in cls["properties"])
+        summary = [f"{name} ({cls['swift_name']}): {c_comment(cls['doc'])}".rstrip()]
+        if props:
+            summary.append(f"Properties: {props}.")
+        if cls["signals"]:
+            summary.append("Signals: " + ", ".join(f"{s['name']}({s['type']})" for s in cls["signals"]) + ".")
+        if not cls["constructors"]:
+            summary.append("Made by its parent (a child): no constructor.")
+        out.append("/* " + "\n * ".join(summary) + " */")
+        for constructor in cls["constructors"]:
+            if constructor["doc"]:
+                doc = c_comment(constructor["doc"])
+                if any(a["type"] == "service" for a in constructor["arguments"]):
+                    doc += (" `destroy_fn_or_null(user_data)` runs exactly once, when the object is released or when"
+                            " this call fails; NULL_POINTER for a NULL request_fn.")
+                out.append(f"/** {doc} */")
+            params = ["mvvm_handle loop"] + c_arguments(constructor["arguments"]) + ["mvvm_handle *out"]
+            out.append(f"mvvm_status mvvm_{name}_{constructor['name']}({', '.join(params)});")
+        for command in cls["commands"]:
+            if command["doc"]:
+                out.append(f"/** {c_comment(command['doc'])} */")
+            params = ["mvvm_handle object"]
+            if command["argument"] != "none":
+                params.append(f"{C_IN[command['argument']]} argument")
+            out.append(f"mvvm_status mvvm_{name}_{command['name']}({', '.join(params)});")
+        for prop in cls["properties"]:
+            doc = prop["doc"] or ""
+            if "values" in prop:
+                doc = (doc + " One of: " + ", ".join(prop["values"]) + ".").strip()
+            if doc:
+                out.append(f"/** {prop['name']}: {c_comment(doc)} */")
+            out.append(f"mvvm_status mvvm_{name}_get_{prop['name']}(mvvm_handle object, {C_OUT[prop['type']]}out);")
+            if prop["access"] == "rw":
+                out.append(f"mvvm_status mvvm_{name}_set_{prop['name']}(mvvm_handle object, {C_IN[prop['type']]} value);")
+        for child in cls["children"]:
+            out.append(f"/** A new handle to the {child} child ({cls['child_classes'][child]}); the caller releases it. */")
+            out.append(f"mvvm_status mvvm_{name}_{child}(mvvm_handle object, mvvm_handle *out);")
+        out.append("")
+    out.append(END)
+    return "\n".join(out)
+
+
+def generate_swift(classes):
+    out = ["// Generated by bindings/generate/mvvm_gen.py from the registered classes; do not edit.",
+           "// The typed C calls of include/mvvm.h, each a thin wrapper over the generic call of the same meaning.",
+           "import CMVVM", ""]
+    for cls in classes:
+        name = cls["class"]
+        var = f"class_{name}"
+        out.append(f"// MARK: {name}")
+        out.append(f"private let {var} = Registry.shared.typedClass(\"{name}\")")
+        for constructor in cls["constructors"]:
+            function = f"mvvm_{name}_{constructor['name']}"
+            arguments = constructor["arguments"]
+            out.append(f"@_cdecl(\"{function}\")")
+            if any(a["type"] == "service" for a in arguments):
+                out.append(f"public func {function}(_ loop: mvvm_handle, _ request: mvvm_request_fn?, "
+                           "_ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?, "
+                           "_ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {")
+                out.append(f"    typedConstructWithService(loop, {var}, \"{constructor['name']}\", request, userData, destroy, out)")
+            else:
+                params = ["_ loop: mvvm_handle"]
+                values = []
+                for argument in arguments:
+                    swift_type = "mvvm_handle" if argument["type"] == "object" else \
+                        SWIFT_IN.get(argument.get("c_type"), SWIFT_IN[argument["type"]])
+                    params.append(f"_ {argument['name']}: {swift_type}")
+                    values.append(value_swift(argument["type"], argument.get("c_type"), argument["name"]))
+                params.append("_ out: UnsafeMutablePointer<mvvm_handle>?")
+                out.append(f"public func {function}({', '.join(params)}) -> mvvm_status {{")
+                if values:
+                    out.append(f"    typedConstruct(loop, {var}, \"{constructor['name']}\", out) "
+                               f"{{ () throws(ExportError) in [{', '.join(values)}] }}")
+                else:
+                    out.append(f"    typedConstruct(loop, {var}, \"{constructor['name']}\", out)")
+            out.append("}")
+        for command in cls["commands"]:
+            function = f"mvvm_{name}_{command['name']}"
+            out.append(f"@_cdecl(\"{function}\")")
+            if command["argument"] == "none":
+                out.append(f"public func {function}(_ handle: mvvm_handle) -> mvvm_status {{")
+                out.append(f"    typedCommand(handle, {var}, \"{command['name']}\")")
+            else:
+                out.append(f"public func {function}(_ handle: mvvm_handle, _ argument: {SWIFT_IN[command['argument']]}) "
+                           "-> mvvm_status {")
+                out.append(f"    typedCommand(handle, {var}, \"{command['name']}\") "
+                           f"{{ () throws(ExportError) in {value_swift(command['argument'], None, 'argument')} }}")
+            out.append("}")
+        for prop in cls["properties"]:
+            function = f"mvvm_{name}_get_{prop['name']}"
+            out.append(f"@_cdecl(\"{function}\")")
+            out.append(f"public func {function}(_ handle: mvvm_handle, _ out: {SWIFT_OUT[prop['type']]}) -> mvvm_status {{")
+            out.append(f"    typedGet(handle, {var}, \"{prop['name']}\", .{prop['type']}, out, {SWIFT_CONVERT[prop['type']]})")
+            out.append("}")
+            if prop["access"] == "rw":
+                function = f"mvvm_{name}_set_{prop['name']}"
+                out.append(f"@_cdecl(\"{function}\")")
+                out.append(f"public func {function}(_ handle: mvvm_handle, _ value: {SWIFT_IN[prop['type']]}) -> mvvm_status {{")
+                out.append(f"    typedSet(handle, {var}, \"{prop['name']}\") "
+                           f"{{ () throws(ExportError) in {value_swift(prop['type'], None, 'value')} }}")
+                out.append("}")
+        for child in cls["children"]:
+            function = f"mvvm_{name}_{child}"
+            out.append(f"@_cdecl(\"{function}\")")
+            out.append(f"public func {function}(_ handle: mvvm_handle, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {{")
+            out.append(f"    typedChild(handle, {var}, \"{child}\", out)")
+            out.append("}")
+        out.append("")
+    return "\n".join(out)
+
+
+PY_TYPES = {"bool": "bool", "int": "int", "double": "float", "string": "str", "none": "None"}
+
+
+def camel(name):
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def py_value_type(member):
+    if "values" in member:
+        return "Literal[" + ", ".join(json.dumps(v) for v in member["values"]) + "]"
+    return PY_TYPES[member.get("type") or member.get("argument")]
+
+
+def generate_pyi(classes):
+    """Stubs for the classes `mvvm` builds at run time: properties with their types (read-only
+    outputs as read-only properties), commands with their argument types, children, snapshots."""
+    out = ['"""Generated by bindings/generate/mvvm_gen.py from the registered classes; do not edit."""',
+           "from typing import Any, Callable, Literal, TypedDict", "",
+           "from ._core import Loop, ViewModel, Service", ""]
+    for cls in classes:
+        py = camel(cls["class"])
+        out.append(f"class {py}Snapshot(TypedDict):")
+        if cls["properties"]:
+            for prop in cls["properties"]:
+                out.append(f"    {prop['name']}: {py_value_type(prop)}")
+        else:
+            out.append("    pass")
+        out.append("")
+        out.append(f"class {py}(ViewModel):")
+        out.append(f"    \"\"\"{cls['doc']}\"\"\"" if cls["doc"] else "    \"\"\"(no documentation)\"\"\"")
+        for constructor in cls["constructors"][:1]:
+            params = ["self", "loop: Loop"]
+            for argument in constructor["arguments"]:
+                if argument["type"] == "service":
+                    params.append(f"{argument['name']}: Service")
+                elif argument["type"] == "object":
+                    params.append(f"{argument['name']}: ViewModel")
+                else:
+                    params.append(f"{argument['name']}: {PY_TYPES[argument['type']]}")
+            out.append(f"    def __init__({', '.join(params)}) -> None: ...")
+        for prop in cls["properties"]:
+            value_type = py_value_type(prop)
+            out.append("    @property")
+            out.append(f"    def {prop['name']}(self) -> {value_type}: ...")
+            if prop["access"] == "rw":
+                out.append(f"    @{prop['name']}.setter")
+                out.append(f"    def {prop['name']}(self, value: {value_type}) -> None: ...")
+        for command in cls["commands"]:
+            if command["argument"] == "none":
+                out.append(f"    def {command['name']}(self) -> None: ...")
+            else:
+                out.append(f"    def {command['name']}(self, argument: {py_value_type(command)}) -> None: ...")
+        for child in cls["children"]:
+            out.append("    @property")
+            out.append(f"    def {child}(self) -> {camel(cls['child_classes'][child])}: ...")
+        out.append(f"    def snapshot(self) -> {py}Snapshot: ...")
+        out.append("")
+    return "\n".join(out)
+
+
+def splice_header(text, generated):
+    if BEGIN not in text or END not in text:
+        sys.exit("mvvm_gen: the header has no @generated markers")
+    before = text[:text.index(BEGIN)]
+    after = text[text.index(END) + len(END):]
+    return before + generated + after
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--library", required=True, help="the libmvvm.so (or your library) to describe")
+    parser.add_argument("--header", help="a header with @generated markers to fill")
+    parser.add_argument("--swift", help="the Swift file of typed call definitions to write")
+    parser.add_argument("--pyi", help="the Python stub file to write")
+    parser.add_argument("--json", help="write the descriptions themselves, pretty-printed")
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is stale")
+    args = parser.parse_args()
+    classes = load_classes(args.library)
+    outputs = []
+    if args.header:
+        path = Path(args.header)
+        outputs.append((path, splice_header(path.read_text(), generate_header(classes))))
+    if args.swift:
+        outputs.append((Path(args.swift), generate_swift(classes)))
+    if args.pyi:
+        outputs.append((Path(args.pyi), generate_pyi(classes)))
+    if args.json:
+        outputs.append((Path(args.json), json.dumps(classes, indent=2) + "\n"))
+    stale = 0
+    for path, text in outputs:
+        current = path.read_text() if path.exists() else ""
+        if current == text:
+            print(f"mvvm_gen: {path} is up to date")
+            continue
+        if args.check:
+            stale += 1
+            print(f"mvvm_gen: {path} is stale (regenerate: make generate)")
+            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
+                                                       str(path), f"{path} (generated)", n=1))
+        else:
+            path.write_text(text)
+            print(f"mvvm_gen: wrote {path}")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
