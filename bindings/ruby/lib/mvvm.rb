@@ -15,6 +15,10 @@
 #     end
 #   end
 #
+# No class is written in Ruby: Mvvm::SignUpViewModel, Mvvm::Greeter and every other class the
+# library exports are made at run time from its description (mvvm_classes), named as in Swift;
+# MVVM is the same module as Mvvm. See Mvvm::Classes.
+#
 # The library is loaded on first use from MVVM_LIBRARY (libmvvm.so or its folder), else from
 # .build/debug or .build/release of the repository holding these files; Mvvm::LibraryError (a
 # LoadError) names every path tried. A failing call raises the Mvvm::Error subclass of its
@@ -37,4 +41,5 @@ require_relative "mvvm/callbacks"
 require_relative "mvvm/handle"
 require_relative "mvvm/loop"
 require_relative "mvvm/base"
-require_relative "mvvm/catalog"
+require_relative "mvvm/service"
+require_relative "mvvm/classes"

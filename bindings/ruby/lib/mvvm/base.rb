@@ -1,67 +1,211 @@
 # frozen_string_literal: true
 
 require "json"
+require "weakref"
 
 module Mvvm
-  # What every model and view model of the catalog has: property readers (and writers for
-  # bindings), command methods, children, subscriptions, the generic calls, and #close.
+  # What every model and view model has: property readers (and writers for bindings), command
+  # methods, children, subscriptions, the generic calls, and #close.
   #
-  # The classes of the catalog declare their C class, properties, commands, signals and children
-  # with the class methods below; the readers and writers call the library's generic calls,
-  # so a wrong value type is refused by the library itself (Mvvm::TypeMismatchError).
+  # No class is written here: Mvvm::Classes makes one subclass per class the library describes
+  # (mvvm_classes), and declares its properties, commands, signals, children and constructors
+  # from that description. The readers and writers call the library's generic calls, so a value
+  # of the wrong type is refused by the library itself (Mvvm::TypeMismatchError).
   class Base
     include Closeable
 
-    # C class name => Ruby class, filled by c_class.
+    # C class name => Ruby class, filled by Mvvm::Classes from the library's description.
     CLASSES = {}
 
     Property = Struct.new(:name, :type, :access) do
       def writable? = access == :rw
     end
 
+    # A constructor: its name ("new", "new_with_seed"...), doc and arguments, each an Argument.
+    Constructor = Struct.new(:name, :doc, :arguments) do
+      def signature = "(loop#{arguments.map { |a| ", #{a.name}: #{a.type}" }.join})"
+    end
+    # A constructor argument: type :bool, :int, :double, :string, :object (a model: `classes`
+    # lists the C classes it may be) or :service; c_type "uint64_t" for unsigned integers.
+    Argument = Struct.new(:name, :type, :c_type, :classes)
+
+    INT64 = (-2**63..2**63 - 1).freeze
+    UINT64 = (0..2**64 - 1).freeze
+
     class << self
       # The C class name, such as "sign_up_view_model".
       attr_reader :c_name
+      # The Swift class name, such as "SignUpViewModel".
+      attr_reader :swift_name
 
       def properties = (@properties ||= {})
       def commands = (@commands ||= {})
       def signals = (@signals ||= {})
       def children = (@children ||= {})
+      def constructors = (@constructors ||= [])
+
+      # The class's description from the library (a Hash parsed from mvvm_classes' JSON), or nil
+      # for Base itself.
+      def description
+        @description
+      end
+
+      # The class's doc string, or with a name, the doc of that property, command, signal,
+      # child or constructor (:new, :new_with_seed...); nil for a name the class does not have.
+      def doc(member = nil)
+        return @description && @description["doc"] if member.nil?
+
+        (@docs || {})[member.to_sym]
+      end
+
+      # Every C class name known => Ruby class.
+      def classes
+        Classes.build!
+        CLASSES
+      end
+
+      # The Ruby object made for `handle`, while it lives (for a host service's request).
+      def live_object(handle)
+        ref = LIVE[handle]
+        ref&.weakref_alive? ? ref.__getobj__ : nil
+      rescue WeakRef::RefError
+        nil
+      end
+
+      # Remembers `object` as the one of `handle`, weakly; forgets the collected ones now and then.
+      def remember(handle, object)
+        LIVE.delete_if { |_, ref| !ref.weakref_alive? } if (@remembered = (@remembered || 0) + 1) % 1024 == 0
+        LIVE[handle] = WeakRef.new(object)
+      end
+
+      # Converts the Ruby `value` for an argument of `type` (:bool, :int, :double, :string) named
+      # `what`: TypeError for another Ruby type, RangeError for an integer out of range.
+      def convert_argument(value, type, what, c_type = nil)
+        case type
+        when :bool
+          raise TypeError, "#{what} must be true or false, not #{value.class}" unless [true, false].include?(value)
+        when :int
+          raise TypeError, "#{what} must be an Integer, not #{value.class}" unless value.is_a?(Integer)
+
+          if c_type == "uint64_t"
+            raise RangeError, "#{what} must be in 0...2**64, not #{value}" unless UINT64.cover?(value)
+
+            return value >= 2**63 ? value - 2**64 : value
+          end
+          raise RangeError, "#{what} must be in -2**63...2**63, not #{value}" unless INT64.cover?(value)
+        when :double
+          raise TypeError, "#{what} must be a Float, not #{value.class}" unless value.is_a?(Float) || value.is_a?(Integer)
+
+          return value.to_f
+        when :string
+          raise TypeError, "#{what} must be a String, not #{value.class}" unless value.is_a?(String) || value.is_a?(Symbol)
+        end
+        value
+      end
 
       private
 
-      def c_class(name)
-        @c_name = name
-        CLASSES[name] = self
+      # Picks the constructor the arguments fit (by count, then type) and converts them:
+      # [constructor, {name => Ruby value}, [C values]]. Positional arguments fill a
+      # constructor's arguments in order, keywords by name; a block fills a service argument.
+      def bind_constructor(args, kwargs, block)
+        if constructors.empty?
+          raise UnsupportedError.new("#{name} has no constructor: its parent makes it (a child)", status: nil)
+        end
+
+        fitting = constructors.filter_map do |constructor|
+          names = constructor.arguments.map(&:name)
+          next if args.size > names.size || kwargs.keys.any? { |k| !names.include?(k) }
+
+          bound = names.first(args.size).zip(args).to_h
+          next if kwargs.keys.any? { |k| bound.key?(k) }
+
+          bound.merge!(kwargs)
+          missing = constructor.arguments.reject { |a| bound.key?(a.name) }
+          if block
+            next unless missing.size == 1 && missing.first.type == :service
+
+            bound[missing.first.name] = block
+          else
+            next unless missing.empty?
+          end
+          [constructor, bound]
+        end
+        if fitting.empty?
+          given = (args.map(&:inspect) + kwargs.map { |k, v| "#{k}: #{v.inspect}" }).join(", ")
+          raise ArgumentError, "no constructor of #{name} takes (loop#{given.empty? ? '' : ", #{given}"})" \
+                               "#{block ? ' and a block' : ''}; it has #{constructors.map(&:signature).join(', ')}"
+        end
+
+        failures = []
+        fitting.each do |constructor, bound|
+          return [constructor, bound, constructor.arguments.map { |a| c_argument(a, bound[a.name]) }]
+        rescue TypeError, RangeError => e
+          failures << e
+        end
+        raise failures.first
       end
 
-      # A property: a reader (and `name?` for booleans); a writer for a binding (:rw).
-      def property(name, type, access = :ro)
-        properties[name] = Property.new(name, type, access)
-        define_method(name) { get(name) }
-        alias_method(:"#{name}?", name) if type == :bool
-        define_method(:"#{name}=") { |value| set(name, value) } if access == :rw
-      end
+      # One constructor argument as Native.value_fields takes it.
+      def c_argument(argument, value)
+        what = "#{name}.new: #{argument.name}"
+        case argument.type
+        when :object
+          raise TypeError, "#{what} must be an Mvvm model, not #{value.class}" unless value.is_a?(Base)
 
-      # A command: a method taking the command's argument, if any.
-      def command(name, argument = :none)
-        commands[name] = argument
-        if argument == :none
-          define_method(name) { perform(name) }
+          [:object, value.handle]
+        when :service
+          unless value.is_a?(Service) || value.respond_to?(:call)
+            raise TypeError, "#{what} must be an Mvvm::Service or respond to call, not #{value.class}"
+          end
+
+          [:service, value]
         else
-          define_method(name) { |value| perform(name, value) }
+          convert_argument(value, argument.type, what, argument.c_type)
         end
       end
+    end
 
-      def signal(name, type = :none)
-        signals[name] = type
-      end
+    # Ruby objects by handle (WeakRefs), while they live: a host service's request names its view
+    # model's. (Not an ObjectSpace::WeakMap: it compares large Integer keys by identity.)
+    LIVE = {}
 
-      # A child view model: a reader giving the same Ruby object each time, closed with this one.
-      def child(name, class_name)
-        children[name] = class_name
-        define_method(name) { @children[name] ||= child_object(name) }
+    # Makes an object of this class on `loop` through mvvm_new, with the constructor whose
+    # arguments fit: positional, or by name (CounterPageViewModel.new(loop, seed: 7)); a block
+    # is the service of a constructor that takes one. Wrong Ruby types raise TypeError, integers
+    # out of range RangeError, a count no constructor takes ArgumentError; the library refuses
+    # the rest (a model of the wrong class: Mvvm::WrongTypeError; of another loop, or a value it
+    # rejects: Mvvm::InvalidArgumentError).
+    def initialize(loop, *args, **kwargs, &block)
+      raise TypeError, "expected an Mvvm::Loop, got #{loop.class}" unless loop.is_a?(Loop)
+
+      _constructor, bound, values = self.class.send(:bind_constructor, args, kwargs, block)
+      made = []
+      values = values.map do |value|
+        next value unless value.is_a?(Array) && value[0] == :service
+
+        if loop.kind == :thread
+          raise UnsupportedError.new(
+            "a host service of an object of a thread loop would run on the library's thread, where " \
+            "Fiddle cannot call Ruby; use a manual loop", status: nil
+          )
+        end
+        service = value[1]
+        unless service.is_a?(Service)
+          service = Service.new(service, name: "#{self.class.name} service")
+          made << service
+        end
+        [:object, service.handle]
       end
+      c_name = Native.c_string(self.class.c_name)
+      c_args = Native.c_values(values)
+      begin
+        handle = Native.call_out(:mvvm_new, loop.handle, c_name, c_args, values.size)
+      ensure
+        made.each(&:close) # the view model holds its service; the block lives as long as it
+      end
+      init_handle(handle, loop)
+      @arguments = bound.select { |_, value| value.is_a?(Base) }
     end
 
     # The loop this object lives on.
@@ -72,7 +216,7 @@ module Mvvm
     # A Ruby object for a handle the library gave (a child, ...), of the class of its C class.
     def self.wrap(handle, loop, parent: nil)
       c_name = Native.call_out(:mvvm_class_name, handle)
-      klass = CLASSES.fetch(Native.read_string(c_name)) { Base }
+      klass = classes.fetch(Native.read_string(c_name)) { Base }
       object = klass.allocate
       object.send(:init_handle, handle, loop, parent)
       object
@@ -109,6 +253,12 @@ module Mvvm
       value
     end
     alias []= set
+
+    # The model given to the constructor as its argument `name` (TimerViewModel#timer,
+    # CounterViewModel#model), kept while this object lives; nil for an object its parent made.
+    def argument(name)
+      @arguments[name.to_sym]
+    end
 
     # --- commands, children ---------------------------------------------------------------------
 
@@ -177,6 +327,7 @@ module Mvvm
     # object's subscriptions. Closing twice does nothing.
     def close
       @children.each_value(&:close)
+      LIVE.delete(handle)
       super
     end
 
@@ -190,14 +341,9 @@ module Mvvm
       @loop = loop
       @parent = parent
       @children = {}
+      @arguments = {}
       adopt(handle)
-    end
-
-    # Runs the constructor `function` with the loop's handle, `args` and an out-pointer.
-    def construct(function, loop, *args)
-      raise TypeError, "expected an Mvvm::Loop, got #{loop.class}" unless loop.is_a?(Loop)
-
-      init_handle(Native.call_out(function, loop.handle, *args), loop)
+      self.class.remember(handle, self)
     end
 
     def property_type(name)

@@ -6,12 +6,13 @@ require "fiddle/closure"
 module Mvvm
   # How C calls Ruby back, whatever Ruby's garbage collector does.
   #
-  # There are exactly two C function pointers, TRAMPOLINE (an mvvm_callback) and DESTROY (an
-  # mvvm_destroy_fn): Fiddle closures created once, held by these constants for the life of the
-  # process, so C can never call freed code. A subscription's user_data is not a Ruby object
-  # but an integer key into the registry, which holds the Ruby block (and what it needs) until
-  # the library calls DESTROY with that key - exactly once, when the subscription ends. A block
-  # nobody else keeps is therefore alive exactly as long as C may call it.
+  # There are exactly three C function pointers, TRAMPOLINE (an mvvm_callback), REQUEST (an
+  # mvvm_request_fn) and DESTROY (an mvvm_destroy_fn): Fiddle closures created once, held by
+  # these constants for the life of the process, so C can never call freed code. The user_data
+  # of a subscription or a host service is not a Ruby object but an integer key into the
+  # registry, which holds the Ruby block (and what it needs) until the library calls DESTROY
+  # with that key - exactly once, when the subscription or the service ends. A block nobody
+  # else keeps is therefore alive exactly as long as C may call it.
   #
   # A block must not unwind through the library's C frames: an exception it raises (break from
   # a block too: a LocalJumpError) is caught in the trampoline and raised again, on the same
@@ -19,6 +20,8 @@ module Mvvm
   # that call cannot be intercepted by Ruby code: do not throw out of a subscriber's block.)
   module Callbacks
     Entry = Struct.new(:block, :source, :name)
+    # A host service's block (see Mvvm::Service); `name` says what it serves, for diagnostics.
+    ServiceEntry = Struct.new(:block, :name)
 
     # Single Hash operations are atomic under Ruby's GVL; only #register, which also counts,
     # takes a lock. DESTROY may run from a finalizer (Ruby forbids locking there), so it never does.
@@ -85,6 +88,20 @@ module Mvvm
         Thread.current[:mvvm_callback_error] ||= e
       end
 
+      # mvvm_request_fn: view model handle, request handle, argument address, key. The block
+      # gets an Mvvm::Request; a request whose service is gone is cancelled at once.
+      def serve(view_model, request, argument_address, key)
+        entry = @registry[key]
+        unless entry.is_a?(ServiceEntry)
+          Native.fn(:mvvm_release).call(request)
+          return
+        end
+        argument = Native.read_value(argument_address)
+        entry.block.call(Request.new(request, view_model, argument))
+      rescue Exception => e # rubocop:disable Lint/RescueException -- nothing may unwind into C
+        Thread.current[:mvvm_callback_error] ||= e
+      end
+
       # mvvm_destroy_fn: key.
       def destroy(key)
         @unknown_destroys += 1 unless @registry.delete(key)
@@ -98,6 +115,11 @@ module Mvvm
       Fiddle::TYPE_VOID, [Native::HANDLE, Fiddle::TYPE_VOIDP, Fiddle::TYPE_VOIDP]
     ) { |source, event, user_data| Callbacks.deliver(source, event.to_i, user_data.to_i) }
 
+    # void (*)(mvvm_handle view_model, mvvm_handle request, const mvvm_value *argument, void *user_data)
+    REQUEST = Fiddle::Closure::BlockCaller.new(
+      Fiddle::TYPE_VOID, [Native::HANDLE, Native::HANDLE, Fiddle::TYPE_VOIDP, Fiddle::TYPE_VOIDP]
+    ) { |view_model, request, argument, user_data| Callbacks.serve(view_model, request, argument.to_i, user_data.to_i) }
+
     # void (*)(void *user_data)
     DESTROY = Fiddle::Closure::BlockCaller.new(Fiddle::TYPE_VOID, [Fiddle::TYPE_VOIDP]) do |user_data|
       Callbacks.destroy(user_data.to_i)
@@ -108,7 +130,7 @@ module Mvvm
     # into a stale object (a segmentation fault). Ruby's compactor never moves an object that has
     # a finalizer (its finalizer table is keyed by address), so an empty finalizer pins each one.
     PIN = proc {}
-    [TRAMPOLINE, DESTROY].each { |closure| ObjectSpace.define_finalizer(closure, PIN) }
+    [TRAMPOLINE, REQUEST, DESTROY].each { |closure| ObjectSpace.define_finalizer(closure, PIN) }
   end
 
   # What a subscriber's block gets as its third argument: the event's name (a Symbol), its value

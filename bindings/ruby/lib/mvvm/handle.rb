@@ -28,6 +28,11 @@ module Mvvm
       true
     end
 
+    # Marks the handle released without releasing it (the library released it itself).
+    def forget
+      @released = true
+    end
+
     # The finalizer (ObjectSpace.define_finalizer calls it with the object id).
     def call(_object_id)
       release

@@ -18,6 +18,7 @@ module Mvvm
     TYPE_INT = 2
     TYPE_DOUBLE = 3
     TYPE_STRING = 4
+    TYPE_OBJECT = 5
     # mvvm_event_kind
     EVENT_PROPERTY = 1
     EVENT_SIGNAL = 2
@@ -35,12 +36,12 @@ module Mvvm
 
     # Layout of the structs on LP64 (checked against offsetof/sizeof of a C compiler):
     # mvvm_value {int type @0; bool boolean @4; (pad 3) int64_t integer @8; double number @16;
-    #             const char *string @24} = 32 bytes.
-    # mvvm_event {int kind @0; (pad 4) const char *name @8; mvvm_value value @16} = 48 bytes.
-    VALUE_SIZE = 32
-    VALUE_PACK = "l C x3 q d Q"
-    EVENT_SIZE = 48
-    EVENT_PACK = "l x4 Q l C x3 q d Q"
+    #             const char *string @24; mvvm_handle object @32} = 40 bytes.
+    # mvvm_event {int kind @0; (pad 4) const char *name @8; mvvm_value value @16} = 56 bytes.
+    VALUE_SIZE = 40
+    VALUE_PACK = "l C x3 q d Q Q"
+    EVENT_SIZE = 56
+    EVENT_PACK = "l x4 Q l C x3 q d Q Q"
 
     # Every function of include/mvvm.h the bindings call: name => [argument types, return type].
     H = HANDLE
@@ -76,19 +77,13 @@ module Mvvm
       # notifications
       mvvm_subscribe: [[H, P, P, P, P, P], STATUS],
       mvvm_unsubscribe: [[H], STATUS],
-      # constructors
-      mvvm_count_down_timer_new: [[H, I64, P], STATUS],
-      mvvm_timer_view_model_new: [[H, H, P], STATUS],
-      mvvm_stop_watch_new: [[H, P], STATUS],
-      mvvm_stop_watch_view_model_new: [[H, P], STATUS],
-      mvvm_input_echo_view_model_new: [[H, P], STATUS],
-      mvvm_sign_up_view_model_new: [[H, P], STATUS],
-      mvvm_welcome_view_model_new: [[H, P], STATUS],
-      mvvm_counter_new: [[H, P], STATUS],
-      mvvm_random_counter_new: [[H, U64, P], STATUS],
-      mvvm_counter_view_model_new: [[H, H, P], STATUS],
-      mvvm_counter_page_view_model_new: [[H, P], STATUS],
-      mvvm_counter_page_view_model_new_with_seed: [[H, U64, P], STATUS]
+      # host services
+      mvvm_complete: [[H, P], STATUS],
+      mvvm_service_new: [[P, P, P, P], STATUS],
+      # classes: every class is described by mvvm_classes and made by mvvm_new; no per-class
+      # function is declared here
+      mvvm_classes: [[P], STATUS],
+      mvvm_new: [[H, P, P, U64, P], STATUS]
     }.freeze
 
     @lock = Mutex.new
@@ -234,23 +229,46 @@ module Mvvm
       # An mvvm_value in C memory for a Ruby value: nil, true/false, Integer, Float, String.
       # A string's own C copy lives as long as the returned pointer.
       def c_value(value)
-        string = nil
-        fields =
-          case value
-          when nil then [TYPE_NONE, 0, 0, 0.0, 0]
-          when true, false then [TYPE_BOOL, value ? 1 : 0, 0, 0.0, 0]
-          when Integer then [TYPE_INT, 0, value, 0.0, 0]
-          when Float then [TYPE_DOUBLE, 0, 0, value, 0]
-          when String, Symbol
-            string = c_string(value)
-            [TYPE_STRING, 0, 0, 0.0, string.to_i]
-          else
-            raise TypeError, "#{value.class} is not a value of libmvvm (nil, true, false, Integer, Float, String)"
-          end
-        ptr = Fiddle::Pointer.malloc(VALUE_SIZE, Fiddle::RUBY_FREE)
-        ptr[0, VALUE_SIZE] = fields.pack(VALUE_PACK)
-        ptr.instance_variable_set(:@string, string)
+        c_values([value])
+      end
+
+      # mvvm_value[values.size] in C memory (NULL for none): each value as #value_fields makes it.
+      # The strings' C copies live as long as the returned pointer.
+      def c_values(values)
+        return nil if values.empty?
+
+        strings = []
+        packed = values.map { |value| value_fields(value, strings).pack(VALUE_PACK) }.join
+        ptr = Fiddle::Pointer.malloc(packed.bytesize, Fiddle::RUBY_FREE)
+        ptr[0, packed.bytesize] = packed
+        ptr.instance_variable_set(:@strings, strings)
         ptr
+      end
+
+      # The fields of an mvvm_value for nil, true/false, Integer, Float, String or Symbol, or
+      # [:object, handle] (MVVM_TYPE_OBJECT); a string's C copy is appended to `strings`.
+      def value_fields(value, strings)
+        case value
+        when nil then [TYPE_NONE, 0, 0, 0.0, 0, 0]
+        when true, false then [TYPE_BOOL, value ? 1 : 0, 0, 0.0, 0, 0]
+        when Integer then [TYPE_INT, 0, value, 0.0, 0, 0]
+        when Float then [TYPE_DOUBLE, 0, 0, value, 0, 0]
+        when String, Symbol
+          strings << c_string(value)
+          [TYPE_STRING, 0, 0, 0.0, strings.last.to_i, 0]
+        else
+          return [TYPE_OBJECT, 0, 0, 0.0, 0, value[1]] if value.is_a?(Array) && value[0] == :object
+
+          raise TypeError, "#{value.class} is not a value of libmvvm (nil, true, false, Integer, Float, String)"
+        end
+      end
+
+      # Reads the mvvm_value at `address` (nil for NULL).
+      def read_value(address)
+        return nil if address.zero?
+
+        type, boolean, integer, number, string = Fiddle::Pointer.new(address, VALUE_SIZE)[0, VALUE_SIZE].unpack(VALUE_PACK)
+        ruby_value(type, boolean, integer, number, string)
       end
 
       # The Ruby value of the mvvm_value fields (type, boolean, integer, number, string address).
