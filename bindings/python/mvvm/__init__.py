@@ -12,13 +12,14 @@
 Public API:
 
 * :class:`Loop` (``Loop.virtual()``, ``Loop.manual()``, ``Loop.thread()``).
-* The catalog, named as in Swift: :class:`CountDownTimer`, :class:`TimerViewModel`,
-  :class:`DisplayViewModel`, :class:`PlayerViewModel`, :class:`StopWatch`,
-  :class:`StopWatchViewModel`, :class:`InputEchoViewModel`, :class:`SignUpViewModel`,
-  :class:`WelcomeViewModel`, :class:`Counter`, :class:`RandomCounter`,
-  :class:`CounterViewModel`, :class:`CounterPageViewModel`; their base :class:`MvvmObject`.
-* :class:`Subscription`; host-service requests :class:`Request`, :class:`SignUpRequest`,
-  :class:`WelcomeRequest`.
+* The library's classes, made when it loads from its own descriptions (``mvvm_classes``), as
+  PyGObject makes them from a typelib: ``mvvm.<CamelName>`` for each C class (the catalog's
+  :class:`CountDownTimer`, :class:`SignUpViewModel`, …; a library of your own, loaded through
+  ``MVVM_LIBRARY``, gives its own), with their base :class:`MvvmObject`; ``<Name>Request`` for
+  each class with a host service (:class:`SignUpRequest`, :class:`WelcomeRequest`);
+  :data:`CLASSES` (C name -> class); :func:`new` (the generic constructor, ``mvvm_new``).
+* :class:`Subscription`; host services :class:`Service` (or any callable) and their requests
+  (:class:`Request`).
 * Errors: :class:`MvvmError` and one subclass per ``mvvm_status``; :class:`MvvmLibraryError`
   (an ImportError) when the library cannot be loaded.
 * :mod:`mvvm.aio`: asyncio integration.
@@ -28,6 +29,10 @@ Public API:
 
 from __future__ import annotations
 
+# The library's classes first: a class whose name is also one of the names below yields to it
+# (it stays in CLASSES and mvvm._classes).
+from ._classes import *  # noqa: F401,F403
+from ._classes import __all__ as _class_names
 from ._errors import (
     ClosedError,
     InternalError,
@@ -54,30 +59,18 @@ from ._core import (
     MvvmObject,
     Request,
     Scalar,
-    SignUpRequest,
     Subscription,
-    WelcomeRequest,
     release_pending,
 )
-from ._catalog import (
-    CountDownTimer,
-    Counter,
-    CounterPageViewModel,
-    CounterViewModel,
-    DisplayViewModel,
-    InputEchoViewModel,
-    PlayerViewModel,
-    RandomCounter,
-    SignUpViewModel,
-    StopWatch,
-    StopWatchViewModel,
-    TimerViewModel,
-    WelcomeViewModel,
-)
+from ._dynamic import Service, ServiceRequest, new
+from ._dynamic import classes as _classes_by_c_name
+
+#: The Python class of each class the library registers, by C class name.
+CLASSES = _classes_by_c_name()
 
 __version__ = "0.1.0"
 
-__all__ = [
+_CORE_NAMES = [
     "EXPECTED_VERSION",
     "MAX_NESTED_CALLS",
     "library_path",
@@ -87,23 +80,12 @@ __all__ = [
     "MvvmObject",
     "Subscription",
     "Request",
-    "SignUpRequest",
-    "WelcomeRequest",
+    "ServiceRequest",
+    "Service",
     "Scalar",
     "release_pending",
-    "CountDownTimer",
-    "TimerViewModel",
-    "DisplayViewModel",
-    "PlayerViewModel",
-    "StopWatch",
-    "StopWatchViewModel",
-    "InputEchoViewModel",
-    "SignUpViewModel",
-    "WelcomeViewModel",
-    "Counter",
-    "RandomCounter",
-    "CounterViewModel",
-    "CounterPageViewModel",
+    "CLASSES",
+    "new",
     "Status",
     "MvvmError",
     "InvalidHandleError",
@@ -120,3 +102,4 @@ __all__ = [
     "LoopReleasedError",
     "MvvmLibraryError",
 ]
+__all__ = _CORE_NAMES + [name for name in _class_names if name not in _CORE_NAMES]

@@ -54,14 +54,12 @@ from typing import (
     ClassVar,
     Deque,
     Dict,
-    Generic,
     List,
     Optional,
     Tuple,
     Type,
     TypeVar,
     Union,
-    overload,
 )
 
 from . import _lib
@@ -71,7 +69,6 @@ from ._errors import (
     InvalidArgumentError,
     InvalidHandleError,
     MvvmError,
-    ReadOnlyError,
     TypeMismatchError,
     UnknownRequestError,
 )
@@ -83,8 +80,6 @@ __all__ = [
     "MvvmObject",
     "Subscription",
     "Request",
-    "SignUpRequest",
-    "WelcomeRequest",
     "Scalar",
     "EventCallback",
     "registry",
@@ -707,8 +702,9 @@ _DESCRIPTIONS_LOCK = threading.Lock()
 class MvvmObject(_NotCopyable):
     """Base of every catalog class: an owned handle on a loop, with generic access.
 
-    ``get``/``set``/``send``/``child``/``subscribe`` work by name on any class; the catalog
-    classes add typed Python properties, methods and children over the typed C calls.
+    ``get``/``set``/``send``/``child``/``subscribe`` work by name on any class; the classes
+    made from the library's descriptions (``_dynamic``) add Python properties, methods and
+    children over the same generic calls.
     """
 
     __slots__ = ("_handle", "_loop", "_refs", "_children", "_finalizer", "__weakref__")
@@ -969,118 +965,6 @@ class Subscription(_NotCopyable):
 
 
 # ------------------------------------------------------------------------------------------------
-# Typed descriptors (used by the catalog)
-# ------------------------------------------------------------------------------------------------
-
-
-class Output(Generic[T]):
-    """A read-only property: ``obj.name`` calls the typed C getter ``mvvm_<class>_get_<name>``.
-    Setting it raises :class:`~mvvm.ReadOnlyError` (an ``AttributeError``) before C."""
-
-    def __init__(self, type_name: str, doc: str = "") -> None:
-        self.type_name = type_name
-        self.__doc__ = doc
-        self.name = ""
-        self.owner_name = ""
-        self._getter: Optional[Callable[..., int]] = None
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-        self.owner_name = owner.__name__
-        self._getter = getattr(lib, "mvvm_%s_get_%s" % (getattr(owner, "c_class"), name))
-
-    @overload
-    def __get__(self, obj: None, owner: Any) -> "Output[T]": ...
-
-    @overload
-    def __get__(self, obj: MvvmObject, owner: Any) -> T: ...
-
-    def __get__(self, obj: Optional[MvvmObject], owner: Any) -> Any:
-        if obj is None:
-            return self
-        handle = obj._h()
-        assert self._getter is not None
-        if self.type_name == "bool":
-            flag = c_bool()
-            self._getter(handle, byref(flag))
-            return flag.value
-        if self.type_name == "int":
-            number = c_int64()
-            self._getter(handle, byref(number))
-            return number.value
-        if self.type_name == "string":
-            text = c_void_p()
-            self._getter(handle, byref(text))
-            return _take_string(text, "%s.%s" % (self.owner_name, self.name))
-        if self.type_name == "double":
-            real = c_double()
-            self._getter(handle, byref(real))
-            return real.value
-        raise InternalError("unknown property type %r" % self.type_name)
-
-    def __set__(self, obj: MvvmObject, value: Any) -> None:
-        raise ReadOnlyError("%s.%s is an output (read-only); only bindings can be set"
-                            % (self.owner_name, self.name))
-
-
-class Binding(Output[T]):
-    """A read-write property: the typed C getter and setter; the value's type is checked
-    before C (:class:`~mvvm.TypeMismatchError`, a ``TypeError``)."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        super().__set_name__(owner, name)
-        self._setter = getattr(lib, "mvvm_%s_set_%s" % (getattr(owner, "c_class"), name))
-        self._what = "%s.%s" % (self.owner_name, name)
-
-    def __set__(self, obj: MvvmObject, value: T) -> None:
-        self._setter(obj._h(), _check_typed(self.type_name, value, self._what))
-
-
-class Child(Generic[T]):
-    """A child view model: ``obj.name`` calls ``mvvm_<class>_<name>`` once and caches the
-    object, which keeps its parent alive and is closed with it."""
-
-    def __init__(self, doc: str = "") -> None:
-        self.__doc__ = doc
-        self.name = ""
-        self._function: Optional[Callable[..., int]] = None
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-        self._function = getattr(lib, "mvvm_%s_%s" % (getattr(owner, "c_class"), name))
-
-    @overload
-    def __get__(self, obj: None, owner: Any) -> "Child[T]": ...
-
-    @overload
-    def __get__(self, obj: MvvmObject, owner: Any) -> T: ...
-
-    def __get__(self, obj: Optional[MvvmObject], owner: Any) -> Any:
-        if obj is None:
-            return self
-        assert self._function is not None
-        return obj._cached_child(self.name, self._function)
-
-    def __set__(self, obj: MvvmObject, value: Any) -> None:
-        raise AttributeError("the child %s cannot be replaced" % self.name)
-
-
-def _construct(function: Callable[..., int], loop: Loop, *args: Any) -> int:
-    """Calls a C constructor ``function(loop, *args, &out)`` and gives the new handle."""
-    if not isinstance(loop, Loop):
-        raise TypeError("the first argument must be an mvvm.Loop, not %s" % type(loop).__name__)
-    out = _lib.Handle()
-    function(loop._h(), *args, byref(out))
-    return out.value
-
-
-def _model_handle(model: Any, what: str) -> int:
-    if not isinstance(model, MvvmObject):
-        raise TypeError("%s must be an mvvm object, not %s" % (what, type(model).__name__))
-    return model._h()
-
-
-# ------------------------------------------------------------------------------------------------
 # Host-service requests
 # ------------------------------------------------------------------------------------------------
 
@@ -1139,54 +1023,6 @@ class Request(_NotCopyable):
 
     def __repr__(self) -> str:
         return "<mvvm.%s argument=%r %s>" % (type(self).__name__, self.argument, "done" if self._done else "open")
-
-
-class SignUpRequest(Request):
-    """A sign-up: answer ``complete(True)`` for success, ``complete(False)`` for failure."""
-
-    __slots__ = ("user_id", "password")
-
-    def __init__(self, handle: int, view_model: Optional[MvvmObject], argument: Scalar, password: str) -> None:
-        super().__init__(handle, view_model, argument)
-        self.user_id: str = argument if isinstance(argument, str) else ""
-        self.password: str = password
-
-    @classmethod
-    def _make(cls, view_model_handle: int, handle: int, argument: Scalar,
-              view_model: Optional[MvvmObject]) -> "SignUpRequest":
-        text = c_void_p()
-        lib.mvvm_get_string(view_model_handle, b"password", byref(text))  # during the call, as documented
-        return cls(handle, view_model, argument, _take_string(text, "password"))
-
-    def complete(self, result: bool) -> None:  # type: ignore[override]
-        super().complete(result)
-
-
-class WelcomeRequest(Request):
-    """A welcome message: answer ``complete("Welcome!")``."""
-
-    __slots__ = ()
-
-    def complete(self, result: str) -> None:  # type: ignore[override]
-        super().complete(result)
-
-
-def _service_entry(fn: Callable[[Any], Any], what: str, request_class: Type[Request]) -> Tuple[int, _Entry]:
-    if not callable(fn):
-        raise TypeError("the service must be callable, not %s" % type(fn).__name__)
-    entry = _Entry(fn, what, request_class)
-    return registry.add(entry), entry
-
-
-def _construct_with_service(function: Callable[..., int], loop: Loop, fn: Callable[[Any], Any], what: str,
-                            request_class: Type[Request]) -> Tuple[int, _Entry]:
-    key, entry = _service_entry(fn, what, request_class)
-    try:
-        handle = _construct(function, loop, _REQUEST_TRAMPOLINE, key, _DESTROY_TRAMPOLINE)
-    except BaseException:
-        registry.pop(key)
-        raise
-    return handle, entry
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Loading ``libmvvm.so`` and declaring every C function, once, in one table.
+"""Loading ``libmvvm.so`` and declaring its generic C functions, once, in one table.
 
 Where the library is looked for, in order:
 
@@ -52,7 +52,7 @@ EXPECTED_VERSION: Tuple[int, int] = (0, 1)
 LIBRARY_NAME = "libmvvm.so"
 
 # mvvm_type
-TYPE_NONE, TYPE_BOOL, TYPE_INT, TYPE_DOUBLE, TYPE_STRING = 0, 1, 2, 3, 4
+TYPE_NONE, TYPE_BOOL, TYPE_INT, TYPE_DOUBLE, TYPE_STRING, TYPE_OBJECT = 0, 1, 2, 3, 4, 5
 # mvvm_event_kind
 EVENT_PROPERTY, EVENT_SIGNAL = 1, 2
 # mvvm_loop_kind
@@ -118,7 +118,9 @@ _PD = POINTER(c_double)
 _PV = POINTER(Value)
 _ST = Status_t
 
-# The one table: every function of include/mvvm.h, name -> (restype, argtypes).
+# The one table: every generic function of include/mvvm.h, name -> (restype, argtypes). The
+# typed per-class calls (mvvm_<class>_<verb>, generated) are not declared: the classes are made
+# at run time from mvvm_classes over these generic calls (see _dynamic.py).
 # A restype of _ST (mvvm_status) also gets the errcheck that raises MvvmError subclasses.
 SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     # Library
@@ -157,89 +159,6 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "mvvm_classes": (_ST, [_POUT_S]),
     "mvvm_new": (_ST, [_H, _S, _PV, ctypes.c_size_t, _PH]),
     "mvvm_service_new": (_ST, [REQUEST_FN, c_void_p, DESTROY_FN, _PH]),
-    # count_down_timer
-    "mvvm_count_down_timer_new": (_ST, [_H, c_int64, _PH]),
-    "mvvm_count_down_timer_start": (_ST, [_H]),
-    "mvvm_count_down_timer_pause": (_ST, [_H]),
-    "mvvm_count_down_timer_stop": (_ST, [_H]),
-    "mvvm_count_down_timer_reset": (_ST, [_H]),
-    "mvvm_count_down_timer_get_full_count": (_ST, [_H, _PI]),
-    "mvvm_count_down_timer_get_count": (_ST, [_H, _PI]),
-    "mvvm_count_down_timer_get_remaining_time": (_ST, [_H, _PI]),
-    "mvvm_count_down_timer_get_is_doing": (_ST, [_H, _PB]),
-    # timer_view_model, display_view_model, player_view_model
-    "mvvm_timer_view_model_new": (_ST, [_H, _H, _PH]),
-    "mvvm_timer_view_model_get_is_show_alert": (_ST, [_H, _PB]),
-    "mvvm_timer_view_model_set_is_show_alert": (_ST, [_H, c_bool]),
-    "mvvm_timer_view_model_display": (_ST, [_H, _PH]),
-    "mvvm_timer_view_model_player": (_ST, [_H, _PH]),
-    "mvvm_display_view_model_get_remaining_time": (_ST, [_H, _PI]),
-    "mvvm_player_view_model_get_is_stop_enabled": (_ST, [_H, _PB]),
-    "mvvm_player_view_model_get_is_play_timer": (_ST, [_H, _PB]),
-    "mvvm_player_view_model_tapped": (_ST, [_H, _S]),
-    # stop_watch
-    "mvvm_stop_watch_new": (_ST, [_H, _PH]),
-    "mvvm_stop_watch_start": (_ST, [_H]),
-    "mvvm_stop_watch_stop": (_ST, [_H]),
-    "mvvm_stop_watch_resume": (_ST, [_H]),
-    "mvvm_stop_watch_clear": (_ST, [_H]),
-    "mvvm_stop_watch_get_time_ms": (_ST, [_H, _PI]),
-    "mvvm_stop_watch_get_state": (_ST, [_H, _POUT_S]),
-    # stop_watch_view_model
-    "mvvm_stop_watch_view_model_new": (_ST, [_H, _PH]),
-    "mvvm_stop_watch_view_model_main_action": (_ST, [_H]),
-    "mvvm_stop_watch_view_model_clear_action": (_ST, [_H]),
-    "mvvm_stop_watch_view_model_get_time": (_ST, [_H, _POUT_S]),
-    "mvvm_stop_watch_view_model_get_main_action_title": (_ST, [_H, _POUT_S]),
-    "mvvm_stop_watch_view_model_get_clear_action_title": (_ST, [_H, _POUT_S]),
-    "mvvm_stop_watch_view_model_get_main_action_enabled": (_ST, [_H, _PB]),
-    "mvvm_stop_watch_view_model_get_clear_action_enabled": (_ST, [_H, _PB]),
-    # input_echo_view_model
-    "mvvm_input_echo_view_model_new": (_ST, [_H, _PH]),
-    "mvvm_input_echo_view_model_get_input": (_ST, [_H, _POUT_S]),
-    "mvvm_input_echo_view_model_set_input": (_ST, [_H, _S]),
-    "mvvm_input_echo_view_model_get_label": (_ST, [_H, _POUT_S]),
-    "mvvm_input_echo_view_model_get_message": (_ST, [_H, _POUT_S]),
-    # sign_up_view_model
-    "mvvm_sign_up_view_model_new": (_ST, [_H, _PH]),
-    "mvvm_sign_up_view_model_new_with_service": (_ST, [_H, REQUEST_FN, c_void_p, DESTROY_FN, _PH]),
-    "mvvm_sign_up_view_model_get_user_id": (_ST, [_H, _POUT_S]),
-    "mvvm_sign_up_view_model_set_user_id": (_ST, [_H, _S]),
-    "mvvm_sign_up_view_model_get_password": (_ST, [_H, _POUT_S]),
-    "mvvm_sign_up_view_model_set_password": (_ST, [_H, _S]),
-    "mvvm_sign_up_view_model_get_confirm_password": (_ST, [_H, _POUT_S]),
-    "mvvm_sign_up_view_model_set_confirm_password": (_ST, [_H, _S]),
-    "mvvm_sign_up_view_model_get_agreed": (_ST, [_H, _PB]),
-    "mvvm_sign_up_view_model_set_agreed": (_ST, [_H, c_bool]),
-    "mvvm_sign_up_view_model_get_is_completion_alert_presented": (_ST, [_H, _PB]),
-    "mvvm_sign_up_view_model_set_is_completion_alert_presented": (_ST, [_H, c_bool]),
-    "mvvm_sign_up_view_model_get_is_sign_up_enabled": (_ST, [_H, _PB]),
-    "mvvm_sign_up_view_model_sign_up_tapped": (_ST, [_H]),
-    # welcome_view_model
-    "mvvm_welcome_view_model_new": (_ST, [_H, _PH]),
-    "mvvm_welcome_view_model_new_with_api": (_ST, [_H, REQUEST_FN, c_void_p, DESTROY_FN, _PH]),
-    "mvvm_welcome_view_model_view_did_load": (_ST, [_H]),
-    "mvvm_welcome_view_model_tap_button": (_ST, [_H, _S]),
-    # counter, random_counter
-    "mvvm_counter_new": (_ST, [_H, _PH]),
-    "mvvm_counter_increment": (_ST, [_H]),
-    "mvvm_counter_decrement": (_ST, [_H]),
-    "mvvm_counter_get_count": (_ST, [_H, _PI]),
-    "mvvm_random_counter_new": (_ST, [_H, c_uint64, _PH]),
-    "mvvm_random_counter_increment": (_ST, [_H]),
-    "mvvm_random_counter_decrement": (_ST, [_H]),
-    "mvvm_random_counter_get_count": (_ST, [_H, _PI]),
-    # counter_view_model, counter_page_view_model
-    "mvvm_counter_view_model_new": (_ST, [_H, _H, _PH]),
-    "mvvm_counter_view_model_increment": (_ST, [_H]),
-    "mvvm_counter_view_model_decrement": (_ST, [_H]),
-    "mvvm_counter_view_model_get_label": (_ST, [_H, _POUT_S]),
-    "mvvm_counter_view_model_get_count": (_ST, [_H, _POUT_S]),
-    "mvvm_counter_page_view_model_new": (_ST, [_H, _PH]),
-    "mvvm_counter_page_view_model_new_with_seed": (_ST, [_H, c_uint64, _PH]),
-    "mvvm_counter_page_view_model_get_read_me": (_ST, [_H, _POUT_S]),
-    "mvvm_counter_page_view_model_first_counter": (_ST, [_H, _PH]),
-    "mvvm_counter_page_view_model_second_counter": (_ST, [_H, _PH]),
 }
 
 
