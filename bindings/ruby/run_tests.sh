@@ -4,6 +4,9 @@
 # one Ruby process with minitest, whose closing line ("N runs, N assertions, 0 failures, 0 errors,
 # 0 skips") is the last line. Needs Debian's ruby (Fiddle and minitest come with it).
 # Exits non-zero when a test fails or errs, or when nothing ran.
+# MVVM_SAMPLE_LIBRARY=PATH_TO_libsample.so (Tests/outside, built by its swift build) also runs the
+# tests of its classes, greeter and tally (test/sample/, in a Ruby of their own); unset, they do
+# not run (a note on stderr says so); set to a path that is no file, their test fails.
 set -u
 caller_dir=$(pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -20,6 +23,16 @@ if [ $# -ge 1 ] && [ -n "$1" ]; then
         exit 2
     fi
     export MVVM_LIBRARY="$library"
+fi
+
+if [ -n "${MVVM_SAMPLE_LIBRARY:-}" ]; then
+    case "$MVVM_SAMPLE_LIBRARY" in
+        /*) ;;
+        *) MVVM_SAMPLE_LIBRARY="$caller_dir/$MVVM_SAMPLE_LIBRARY" ;;
+    esac
+    export MVVM_SAMPLE_LIBRARY
+else
+    echo "run_tests.sh: MVVM_SAMPLE_LIBRARY is not set: the tests of Tests/outside's greeter and tally do not run" >&2
 fi
 
 if ! command -v "$ruby" >/dev/null 2>&1; then

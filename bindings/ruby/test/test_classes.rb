@@ -1,0 +1,179 @@
+# frozen_string_literal: true
+
+require_relative "helper"
+
+# The classes are made at run time from mvvm_classes: names, docs, constructors through mvvm_new,
+# checked command arguments, and host services through mvvm_service_new.
+class TestClasses < MvvmTest
+  def library_classes
+    JSON.parse(Mvvm::Native.call_out_string(:mvvm_classes))
+  end
+
+  def test_every_class_of_the_library_is_a_ruby_class_named_as_in_swift
+    described = library_classes
+    assert_equal described.map { |d| d["class"] }, Mvvm.classes.keys
+    described.each do |d|
+      klass = Mvvm.class_for(d["class"])
+      assert_operator klass, :<, Mvvm::Base
+      assert_same klass, Mvvm.const_get(d["swift_name"])
+      assert_equal "Mvvm::#{d['swift_name']}", klass.name
+      assert_equal [d["class"], d["swift_name"], d["doc"]], [klass.c_name, klass.swift_name, klass.doc]
+      assert_equal d, klass.description
+    end
+    assert_same Mvvm, MVVM
+    assert_same MVVM::SignUpViewModel, Mvvm.class_for(:sign_up_view_model)
+    assert_same Mvvm::WelcomeScreen, Mvvm::WelcomeViewModel, "the C name in CamelCase names it too"
+    assert_raises(NameError) { Mvvm::NoSuchViewModel }
+    assert_raises(KeyError) { Mvvm.class_for("no_such_view_model") }
+  end
+
+  def test_members_have_their_doc_strings
+    assert_equal "The seconds it counts down from.", Mvvm::CountDownTimer.doc(:full_count)
+    assert_equal "Starts or resumes; does nothing while running.", Mvvm::CountDownTimer.doc("start")
+    assert_equal "\"<text> show!!\" for each tap.", Mvvm::WelcomeScreen.doc(:on_show_text)
+    assert_equal "The random counter is seeded with `seed`, for repeatable pages.",
+                 Mvvm::CounterPageViewModel.doc(:new_with_seed)
+    assert_match(/display_view_model/, Mvvm::TimerViewModel.doc(:display))
+    assert_nil Mvvm::Counter.doc(:nope)
+    assert_equal ["new", "new_with_service"], Mvvm::SignUpViewModel.constructors.map { |c| c.name.to_s }
+  end
+
+  def test_readers_writers_and_commands_follow_the_description
+    vm = Mvvm::SignUpViewModel.new(@loop)
+    Mvvm::SignUpViewModel.properties.each_value do |p|
+      assert_respond_to vm, p.name
+      assert_equal p.writable?, vm.respond_to?(:"#{p.name}="), p.name
+      assert_equal p.type == :bool, vm.respond_to?(:"#{p.name}?"), p.name
+    end
+    assert_respond_to vm, :sign_up_tapped
+    assert_equal 0, vm.method(:sign_up_tapped).arity
+    assert_equal 1, Mvvm::PlayerViewModel.instance_method(:tapped).arity
+  end
+
+  def test_constructors_are_chosen_by_count_then_type_positional_or_by_name
+    assert_equal 7, Mvvm::CountDownTimer.new(@loop, 7).full_count
+    assert_equal 7, Mvvm::CountDownTimer.new(@loop, full_count: 7).remaining_time
+    first = Mvvm::CounterPageViewModel.new(@loop, seed: 3).second_counter.tap(&:increment).count
+    assert_equal first, Mvvm::CounterPageViewModel.new(@loop, 3).second_counter.tap(&:increment).count
+    error = assert_raises(ArgumentError) { Mvvm::CountDownTimer.new(@loop) }
+    assert_match(/CountDownTimer.*\(loop, full_count: int\)/, error.message)
+    assert_raises(ArgumentError) { Mvvm::CountDownTimer.new(@loop, 1, 2) }
+    assert_raises(ArgumentError) { Mvvm::CountDownTimer.new(@loop, seconds: 1) }
+    assert_raises(ArgumentError) { Mvvm::CountDownTimer.new(@loop, 1, full_count: 1) }
+    assert_raises(RangeError) { Mvvm::CountDownTimer.new(@loop, 2**63) }
+    assert_raises(RangeError) { Mvvm::RandomCounter.new(@loop, -1) }
+    assert_raises(RangeError) { Mvvm::RandomCounter.new(@loop, 2**64) }
+    error = assert_raises(Mvvm::UnsupportedError) { Mvvm::DisplayViewModel.new(@loop) }
+    assert_match(/no constructor/, error.message)
+    timer = Mvvm::CountDownTimer.new(@loop, 5)
+    assert_same timer, Mvvm::TimerViewModel.new(@loop, timer: timer).timer
+  end
+
+  def test_command_arguments_are_checked
+    player = Mvvm::TimerViewModel.new(@loop, Mvvm::CountDownTimer.new(@loop, 5)).player
+    assert_raises(TypeError) { player.tapped(1) }
+    assert_raises(TypeError) { player.tapped(nil) }
+    assert_raises(ArgumentError) { player.tapped }
+    assert_raises(ArgumentError) { Mvvm::Counter.new(@loop).increment(1) }
+    player.tapped(:start)
+    @loop.advance(0)
+    assert_equal true, player.is_play_timer
+  end
+
+  # --- host services ----------------------------------------------------------------------------
+
+  def filled_sign_up(**service)
+    Mvvm::SignUpViewModel.new(@loop, **service).tap do |vm|
+      vm.user_id = "abcdef"
+      vm.password = vm.confirm_password = "12345678"
+      vm.agreed = true
+    end
+  end
+
+  def test_a_sign_up_service_is_asked_with_the_user_id_and_may_read_the_password
+    asked = []
+    vm = filled_sign_up(service: lambda do |request|
+      asked << [request.argument, request.view_model.password, request.view_model]
+      request.complete(false)
+    end)
+    vm.sign_up_tapped
+    assert_equal [["abcdef", "12345678", vm]], asked
+    assert_equal false, vm.is_completion_alert_presented, "the service said no"
+  end
+
+  def test_a_request_answered_later_once
+    requests = []
+    service = Mvvm::Service.new { |request| requests << request }
+    vm = filled_sign_up(service: service)
+    service.close
+    vm.sign_up_tapped
+    assert_equal 1, requests.size
+    request = requests.first
+    refute request.done?
+    assert_equal false, vm.is_completion_alert_presented
+    assert_raises(Mvvm::TypeMismatchError) { request.complete("yes") }
+    refute request.done?, "a wrong answer leaves it open"
+    request.complete(true)
+    assert request.done?
+    assert_equal true, vm.is_completion_alert_presented
+    assert_raises(Mvvm::UnknownRequestError) { request.complete(true) }
+  end
+
+  def test_a_cancelled_request_cannot_be_answered
+    requests = []
+    vm = filled_sign_up(service: ->(request) { requests << request })
+    vm.sign_up_tapped
+    requests.first.cancel
+    assert requests.first.done?
+    requests.first.cancel # twice: nothing
+    assert_raises(Mvvm::UnknownRequestError) { requests.first.complete(true) }
+    assert_equal false, vm.is_completion_alert_presented
+  end
+
+  def test_a_welcome_api_given_as_a_block
+    requests = []
+    vm = Mvvm::WelcomeScreen.new(@loop) { |request| requests << request }
+    welcomes = Recorder.new
+    vm.subscribe(:on_show_welcome, &welcomes)
+    vm.view_did_load
+    assert_equal [nil], requests.map(&:argument)
+    requests.first.complete("Hello")
+    assert_equal ["Hello"], welcomes.values
+  end
+
+  def test_a_service_lives_while_a_view_model_made_with_it_lives
+    answers = 0
+    service = Mvvm::Service.new { |request| answers += 1; request.complete(true) }
+    first = filled_sign_up(service: service)
+    second = filled_sign_up(service: service)
+    service.close
+    assert service.active?, "its view models still hold it"
+    first.sign_up_tapped
+    first.close
+    assert service.active?
+    second.sign_up_tapped
+    assert_equal [2, true], [answers, second.is_completion_alert_presented]
+    second.close
+    refute service.active?, "the library let go of it: its block is dropped"
+  end
+
+  def test_a_service_given_to_a_constructor_ends_with_its_view_model
+    before = Mvvm::Callbacks.stats[:live]
+    vm = filled_sign_up(service: ->(request) { request.complete(true) })
+    assert_equal before + 1, Mvvm::Callbacks.stats[:live]
+    vm.close
+    assert_equal before, Mvvm::Callbacks.stats[:live]
+  end
+
+  def test_an_exception_in_a_service_is_raised_from_the_call_that_asked
+    vm = filled_sign_up(service: ->(_request) { raise ArgumentError, "no service today" })
+    error = assert_raises(ArgumentError) { vm.sign_up_tapped }
+    assert_equal "no service today", error.message
+  end
+
+  def test_services_are_checked_and_refused_on_thread_loops
+    assert_raises(TypeError) { Mvvm::SignUpViewModel.new(@loop, service: 5) }
+    assert_raises(ArgumentError) { Mvvm::Service.new }
+    assert_raises(Mvvm::UnsupportedError) { Mvvm::SignUpViewModel.new(new_loop(:thread), service: ->(_) {}) }
+  end
+end

@@ -1,0 +1,37 @@
+# frozen_string_literal: true
+
+require_relative "helper"
+require "open3"
+require "rbconfig"
+
+# The classes of a package outside libmvvm (Tests/outside: greeter, tally), from Ruby with no
+# Ruby written for them. They live in libsample.so, a library of their own, which one process
+# cannot load beside libmvvm.so: test/sample/greeter_tally.rb runs in a Ruby of its own, with
+# MVVM_LIBRARY naming MVVM_SAMPLE_LIBRARY. Without MVVM_SAMPLE_LIBRARY there is no such test
+# (run_tests.sh says so on stderr, keeping minitest's closing line last); with it naming no file,
+# the test fails.
+class TestSampleLibrary < MvvmTest
+  LIB = File.expand_path("../lib", __dir__)
+  SUITE = File.expand_path("sample/greeter_tally.rb", __dir__)
+  # The sample suite's tests, at least.
+  MINIMUM_RUNS = 10
+
+  def test_greeter_and_tally_of_an_outside_package
+    path = ENV.fetch("MVVM_SAMPLE_LIBRARY")
+    assert File.file?(path), "MVVM_SAMPLE_LIBRARY is #{path}, which is no file " \
+                             "(build it: cd Tests/outside && swift build)"
+
+    out, status = Open3.capture2e({ "MVVM_LIBRARY" => File.expand_path(path) },
+                                  RbConfig.ruby, "-w", "-I", LIB, SUITE)
+    summary = out.lines.grep(/\A\d+ runs, \d+ assertions, /).last
+    refute_nil summary, "the sample suite printed no closing line:\n#{out}"
+    runs, failures, errors, skips = summary.match(/\A(\d+) runs, \d+ assertions, (\d+) failures, (\d+) errors, (\d+) skips/)
+                                           .captures.map(&:to_i)
+    assert_equal [0, 0, 0], [failures, errors, skips], "the sample suite:\n#{out}"
+    assert_operator runs, :>=, MINIMUM_RUNS, out
+    assert status.success?, "the sample suite exited #{status.exitstatus}:\n#{out}"
+    assert_empty out.lines.grep(/warning:/), "warnings:\n#{out}"
+  end
+
+  remove_method :test_greeter_and_tally_of_an_outside_package if ENV.fetch("MVVM_SAMPLE_LIBRARY", "").empty?
+end
