@@ -3,6 +3,9 @@
 # Makes the virtualenv build/venv (at the repository root) when missing, installs pytest,
 # hypothesis and the package (editable), then runs pytest with MVVM_LIBRARY set to the folder
 # given (e.g. .build/debug). Exits with pytest's status; "no tests ran" (5) is a failure.
+# MVVM_SAMPLE_LIBRARY (Tests/outside's libsample.so, a library of one's own) runs
+# tests/sample_library_cases.py against it; when unset, it is set to
+# Tests/outside/.build/debug/libsample.so if that is built (else those tests are skipped).
 set -u
 caller_dir=$(pwd)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -20,6 +23,10 @@ if [ $# -ge 1 ] && [ -n "$1" ]; then
         exit 2
     fi
     export MVVM_LIBRARY="$library"
+fi
+
+if [ -z "${MVVM_SAMPLE_LIBRARY:-}" ] && [ -f "$root/Tests/outside/.build/debug/libsample.so" ]; then
+    export MVVM_SAMPLE_LIBRARY="$root/Tests/outside/.build/debug/libsample.so"
 fi
 
 venv_hint() {

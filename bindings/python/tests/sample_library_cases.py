@@ -1,0 +1,195 @@
+"""Greeter and Tally of Tests/outside (libsample.so: a package of its own registering an
+ObservableObject and an @Observable class), driven from Python with no binding code written for
+them, checking DESIGN.md's notification rules.
+
+Run by test_sample_library.py in a process whose MVVM_LIBRARY is libsample.so (one library per
+process); not collected by itself (its name is not test_*).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, List, Tuple
+
+import pytest
+
+import mvvm
+from conftest import Recorder
+
+pytestmark = pytest.mark.skipif(
+    not os.environ.get("MVVM_SAMPLE_LIBRARY")
+    or Path(mvvm.library_path).resolve() != Path(os.environ["MVVM_SAMPLE_LIBRARY"]).resolve(),
+    reason="runs in a process that loaded MVVM_SAMPLE_LIBRARY (see test_sample_library.py)")
+
+
+class Reading:
+    """A subscriber that records (name, value, the getter's value inside the callback)."""
+
+    def __init__(self, source: mvvm.MvvmObject, *also: str) -> None:
+        self.source = source
+        self.also = also
+        self.events: List[Tuple[Any, ...]] = []
+
+    def __call__(self, name: str, value: Any) -> None:
+        read = self.source.get(name) if name in self.source.snapshot() else None
+        self.events.append((name, value, read) + tuple(self.source.get(other) for other in self.also))
+
+
+def test_the_sample_classes_are_made_from_the_library() -> None:
+    assert {"greeter", "tally", "counter"} <= set(mvvm.CLASSES)
+    assert mvvm.Greeter.c_class == "greeter" and mvvm.Tally.c_class == "tally"
+    assert "Greeter" in dir(mvvm) and "Tally" in mvvm.__all__
+    from mvvm import Greeter, Tally  # noqa: F401
+    assert mvvm.Greeter.__doc__.startswith("Greets whoever the view names.")
+    assert mvvm.Tally.add_many.__doc__.startswith("Adds step that many times, as one change.")
+    assert "Who to greet." in (mvvm.Greeter.name.__doc__ or "")
+
+
+def test_greeter_constructors_properties_and_read_only_outputs(loop: mvvm.Loop) -> None:
+    anonymous = mvvm.Greeter(loop)
+    assert (anonymous.name, anonymous.greeting, anonymous.greet_count) == ("", "Hello!", 0)
+    for named in (mvvm.Greeter(loop, "Ada"), mvvm.Greeter(loop, name="Ada"), mvvm.new(loop, "greeter", "Ada")):
+        assert type(named) is mvvm.Greeter
+        assert named.snapshot() == {"name": "Ada", "greeting": "Hello, Ada!", "greet_count": 0}
+    with pytest.raises(mvvm.ReadOnlyError):
+        anonymous.greeting = "Hi"  # type: ignore[misc]
+    with pytest.raises(mvvm.ReadOnlyError):
+        anonymous.greet_count = 3  # type: ignore[misc]
+    with pytest.raises(mvvm.TypeMismatchError):
+        anonymous.name = 3  # type: ignore[assignment]
+    with pytest.raises(mvvm.TypeMismatchError):
+        mvvm.Greeter(loop, 3)
+    with pytest.raises(TypeError):
+        mvvm.Greeter(loop, "a", "b")
+    with pytest.raises(mvvm.TypeMismatchError):
+        mvvm.new(loop, "greeter", 3)
+    with pytest.raises(mvvm.InvalidArgumentError):
+        mvvm.new(loop, "greeter", "a", "b")
+    assert anonymous.greeting == "Hello!" and anonymous.greet_count == 0
+
+
+def test_greeter_notifies_after_the_change_once_per_set_and_not_for_the_same_value(loop: mvvm.Loop) -> None:
+    greeter = mvvm.Greeter(loop)
+    seen = Reading(greeter, "name", "greeting")
+    greeter.subscribe(None, seen)
+    greeter.name = "Ada"
+    # Each changed property once, after the whole change: inside the callback every getter
+    # already gives the new values (never Combine's willSet value).
+    assert sorted(seen.events) == sorted([("name", "Ada", "Ada", "Ada", "Hello, Ada!"),
+                                          ("greeting", "Hello, Ada!", "Hello, Ada!", "Ada", "Hello, Ada!")])
+    seen.events.clear()
+    greeter.name = "Ada"  # the same value: nothing changed, nothing notified
+    loop.advance(0)
+    assert seen.events == []
+    greeter.name = ""
+    assert sorted(e[:2] for e in seen.events) == [("greeting", "Hello!"), ("name", "")]
+
+
+def test_greeter_signal_is_delivered_with_the_greeting(loop: mvvm.Loop) -> None:
+    greeter = mvvm.Greeter(loop, name="Bo")
+    seen = Reading(greeter, "greet_count")
+    greeter.subscribe(None, seen)
+    greeted = Recorder()
+    greeter.subscribe("greeted", greeted)
+    greeter.greet()
+    greeter.greet()
+    assert greeted.events == [("greeted", "Hello, Bo!")] * 2  # signals are never merged
+    assert ("greet_count", 1, 1, 1) in seen.events and ("greet_count", 2, 2, 2) in seen.events
+    assert [e[1] for e in seen.events if e[0] == "greeted"] == ["Hello, Bo!"] * 2
+    assert greeter.greet_count == 2
+
+
+def test_subscribers_are_notified_in_the_order_they_subscribed(loop: mvvm.Loop) -> None:
+    greeter, tally = mvvm.Greeter(loop), mvvm.Tally(loop, 0)
+    order: List[Tuple[str, int]] = []
+
+    def subscriber(index: int) -> Callable[[str, Any], None]:
+        return lambda name, value: order.append((name, index))
+
+    for index in range(8):
+        greeter.subscribe("name", subscriber(index))
+        tally.subscribe("total", subscriber(index))
+    greeter.name = "x"
+    tally.add()
+    assert order == [("name", i) for i in range(8)] + [("total", i) for i in range(8)]
+
+
+def test_tally_an_observable_class(loop: mvvm.Loop) -> None:
+    tally = mvvm.Tally(loop, 3)
+    assert tally.snapshot() == {"total": 3, "step": 1, "title": "Tally", "is_even": False}
+    assert mvvm.Tally(loop, start=4).is_even is True
+    with pytest.raises(TypeError):
+        mvvm.Tally(loop)  # its one constructor takes start
+    with pytest.raises(mvvm.ReadOnlyError):
+        tally.total = 0  # type: ignore[misc]
+    with pytest.raises(mvvm.ReadOnlyError):
+        tally.is_even = True  # type: ignore[misc]
+    with pytest.raises(mvvm.TypeMismatchError):
+        tally.add_many("5")
+    with pytest.raises(mvvm.TypeMismatchError):
+        tally.step = 1.5  # type: ignore[assignment]
+    with pytest.raises(mvvm.InvalidArgumentError):
+        tally.add_many(2**63)
+    assert tally.total == 3
+
+
+def test_tally_notifies_once_per_operation_with_the_final_value(loop: mvvm.Loop) -> None:
+    tally = mvvm.Tally(loop, 0)
+    seen = Reading(tally, "total", "is_even")
+    tally.subscribe(None, seen)
+    tally.step = 2
+    assert seen.events == [("step", 2, 2, 0, True)]
+    seen.events.clear()
+    tally.add_many(5)  # five additions, one operation: total once, with the sum
+    assert [e for e in seen.events if e[0] == "total"] == [("total", 10, 10, 10, True)]
+    assert [e for e in seen.events if e[0] == "is_even"] == []  # even before, even after: no change
+    seen.events.clear()
+    tally.step = 1
+    seen.events.clear()
+    tally.add()  # 11: is_even follows total, notified after the change
+    assert sorted(seen.events) == sorted([("total", 11, 11, 11, False), ("is_even", False, False, 11, False)])
+    seen.events.clear()
+    tally.add_many(0)  # nothing changes: nothing notified
+    tally.step = 1  # the same value
+    tally.title = "Tally"  # the same value
+    loop.advance(0)
+    assert seen.events == []
+    tally.title = "Score"
+    assert seen.events == [("title", "Score", "Score", 11, False)]
+    seen.events.clear()
+    tally.reset()
+    assert sorted(seen.events) == sorted([("total", 0, 0, 0, True), ("is_even", True, True, 0, True)])
+    seen.events.clear()
+    tally.reset()  # already 0
+    assert seen.events == []
+
+
+def test_a_subscription_made_during_a_delivery_hears_the_next_change(loop: mvvm.Loop) -> None:
+    tally = mvvm.Tally(loop, 0)
+    late = Recorder()
+    subscriptions: List[mvvm.Subscription] = []
+
+    def first(name: str, value: Any) -> None:
+        if not subscriptions:
+            subscriptions.append(tally.subscribe("total", late))
+
+    tally.subscribe("total", first)
+    tally.add()
+    assert late.events == []
+    tally.add()
+    assert late.events == [("total", 2)]
+    subscriptions[0].unsubscribe()
+    tally.add()
+    assert late.events == [("total", 2)]
+
+
+def test_callbacks_may_call_back_in(loop: mvvm.Loop) -> None:
+    tally, greeter = mvvm.Tally(loop, 0), mvvm.Greeter(loop)
+    tally.subscribe("total", lambda name, value: setattr(greeter, "name", "n%d" % value))
+    names = Recorder()
+    greeter.subscribe("greeting", names)
+    tally.add_many(3)
+    assert names.events == [("greeting", "Hello, n3!")]
+    tally.close()
+    greeter.close()

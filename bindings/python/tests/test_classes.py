@@ -1,0 +1,212 @@
+"""The classes made at run time from mvvm_classes: what they have, how constructors are chosen,
+and mvvm_new's and mvvm_service_new's refusals as the package maps them."""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import inspect
+from typing import Any, List
+
+import pytest
+
+import mvvm
+from mvvm import _core, _dynamic
+from mvvm._lib import Value, lib
+from conftest import Recorder
+
+
+def test_every_class_of_the_library_is_a_module_attribute() -> None:
+    described = _dynamic.descriptions()
+    assert [c["class"] for c in described] == list(mvvm.CLASSES)
+    for cls in described:
+        python = mvvm.CLASSES[cls["class"]]
+        assert getattr(mvvm, _dynamic.camel(cls["class"])) is python
+        assert python.__name__ in dir(mvvm) and python.__name__ in mvvm.__all__
+        assert python.c_class == cls["class"] and issubclass(python, mvvm.MvvmObject)
+        assert cls["doc"] and python.__doc__.startswith(cls["doc"])
+        for prop in cls["properties"]:
+            descriptor = python.__dict__[prop["name"]]
+            assert type(descriptor) is (_dynamic.Binding if prop["access"] == "rw" else _dynamic.Output)
+            assert descriptor.type_name == prop["type"]
+            assert prop["doc"] in (descriptor.__doc__ or "")
+        for command in cls["commands"]:
+            method = python.__dict__[command["name"]]
+            assert (method.__doc__ or "").startswith(command["doc"])
+            assert len(inspect.signature(method).parameters) == (1 if command["argument"] == "none" else 2)
+        for child in cls["children"]:
+            assert isinstance(python.__dict__[child], _dynamic.Child)
+    from mvvm import SignUpViewModel, WelcomeRequest  # noqa: F401 - importable by name
+    assert mvvm.WelcomeViewModel.c_class == "welcome_view_model"  # named from the C name
+    assert "(Swift: WelcomeScreen)" in mvvm.WelcomeViewModel.__doc__
+
+
+def test_constructors_by_names_count_and_types(loop: mvvm.Loop) -> None:
+    assert mvvm.CounterPageViewModel(loop).class_name == "counter_page_view_model"
+    for page in (mvvm.CounterPageViewModel(loop, 3), mvvm.CounterPageViewModel(loop, seed=3)):
+        page.second_counter.increment()
+    a, b = mvvm.CounterPageViewModel(loop, seed=3), mvvm.CounterPageViewModel(loop, 3)
+    a.second_counter.increment(), b.second_counter.increment()
+    assert a.second_counter.count == b.second_counter.count
+    mvvm.CounterPageViewModel(loop, seed=None)  # None: not given
+    mvvm.SignUpViewModel(loop, service=None)
+    mvvm.RandomCounter(loop, 2**64 - 1)  # a uint64_t seed
+    timer = mvvm.CountDownTimer(loop, full_count=5)
+    vm = mvvm.TimerViewModel(loop, timer=timer)
+    assert vm.timer is timer and vm.display.remaining_time == 5
+    with pytest.raises(TypeError) as count:
+        mvvm.CountDownTimer(loop)
+    assert "CountDownTimer(loop, full_count)" in str(count.value)
+    with pytest.raises(TypeError):
+        mvvm.CountDownTimer(loop, 5, 6)
+    with pytest.raises(TypeError):
+        mvvm.CountDownTimer(loop, count=5)  # no constructor has that name
+    with pytest.raises(TypeError):
+        mvvm.CounterPageViewModel(loop, 1, seed=2)
+    with pytest.raises(mvvm.TypeMismatchError) as kind:
+        mvvm.CountDownTimer(loop, 5.0)
+    assert "full_count" in str(kind.value) and kind.value.function is None  # refused before C
+    with pytest.raises(mvvm.TypeMismatchError):
+        mvvm.CounterPageViewModel(loop, seed="1")
+    with pytest.raises(mvvm.InvalidArgumentError):
+        mvvm.RandomCounter(loop, 2**64)
+    with pytest.raises(mvvm.TypeMismatchError):
+        mvvm.SignUpViewModel(loop, service=42)
+
+
+def test_commands_check_their_argument_before_c(loop: mvvm.Loop) -> None:
+    player = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 3)).player
+    with pytest.raises(mvvm.InvalidArgumentError) as value:
+        player.tapped("jump")
+    assert value.value.function is None and "'start'" in str(value.value)
+    with pytest.raises(mvvm.TypeMismatchError):
+        player.tapped(1)
+    with pytest.raises(TypeError):
+        player.tapped()  # type: ignore[call-arg]
+    welcome = mvvm.WelcomeViewModel(loop)
+    with pytest.raises(mvvm.InvalidArgumentError):
+        welcome.tap_button("a\x00b")
+
+
+# ------------------------------------------------------------------------------------------------
+# mvvm_new through mvvm.new: the library chooses or refuses
+# ------------------------------------------------------------------------------------------------
+
+
+def test_new_makes_the_class_of_its_name(loop: mvvm.Loop) -> None:
+    timer = mvvm.new(loop, "count_down_timer", 4)
+    assert type(timer) is mvvm.CountDownTimer and timer.full_count == 4
+    vm = mvvm.new(loop, "timer_view_model", timer)
+    assert type(vm) is mvvm.TimerViewModel and vm.display.remaining_time == 4
+    page = mvvm.new(loop, "counter_page_view_model", 3)
+    assert type(page) is mvvm.CounterPageViewModel
+
+
+def test_new_refusals_map_to_the_statuses(loop: mvvm.Loop) -> None:
+    with pytest.raises(mvvm.UnknownNameError) as unknown:
+        mvvm.new(loop, "no_such_class")
+    assert unknown.value.function == "mvvm_new" and "no_such_class" in unknown.value.message
+    with pytest.raises(mvvm.InvalidArgumentError) as count:
+        mvvm.new(loop, "count_down_timer")
+    assert count.value.function == "mvvm_new" and count.value.status == mvvm.Status.ERR_INVALID_ARGUMENT
+    with pytest.raises(mvvm.InvalidArgumentError):
+        mvvm.new(loop, "counter", 1)
+    with pytest.raises(mvvm.InvalidArgumentError):
+        mvvm.new(loop, "display_view_model")  # a child: no constructor
+    with pytest.raises(mvvm.TypeMismatchError) as kind:
+        mvvm.new(loop, "count_down_timer", "5")
+    assert kind.value.function == "mvvm_new" and "full_count" in kind.value.message
+    with pytest.raises(mvvm.TypeMismatchError):
+        mvvm.new(loop, "count_down_timer", 5.0)
+    with pytest.raises(mvvm.InvalidArgumentError):
+        mvvm.new(loop, "count_down_timer", 0)  # out of range: the library's check
+    with pytest.raises(mvvm.WrongTypeError) as wrong:
+        mvvm.new(loop, "timer_view_model", mvvm.Counter(loop))
+    assert wrong.value.function == "mvvm_new"
+    with mvvm.Loop.virtual() as other:
+        elsewhere = mvvm.CountDownTimer(other, 3)
+        with pytest.raises(mvvm.InvalidArgumentError) as loops:
+            mvvm.new(loop, "timer_view_model", elsewhere)
+        assert loops.value.function == "mvvm_new"
+        with pytest.raises(mvvm.InvalidArgumentError):
+            mvvm.TimerViewModel(loop, elsewhere)
+    with pytest.raises(TypeError):
+        mvvm.new("not a loop", "counter")  # type: ignore[arg-type]
+    with pytest.raises(mvvm.TypeMismatchError):
+        mvvm.new(loop, "counter", object())
+    assert len(_core.registry) == 0
+
+
+def test_service_misuse_is_refused(loop: mvvm.Loop) -> None:
+    service = mvvm.Service(lambda request: request.complete(True))
+    with pytest.raises(mvvm.WrongTypeError):
+        mvvm.new(loop, "timer_view_model", service)  # a service is no model
+    with pytest.raises(mvvm.WrongTypeError):
+        mvvm.TimerViewModel(loop, service)  # type: ignore[arg-type]
+    with pytest.raises(mvvm.WrongTypeError):
+        mvvm.SignUpViewModel(loop, service=mvvm.Counter(loop))  # a model is no service
+    with pytest.raises(mvvm.TypeMismatchError):
+        mvvm.new(loop, "sign_up_view_model", True)  # a value is no service
+    handle = service.handle
+    service.close()
+    service.close()
+    with pytest.raises(mvvm.ClosedError):
+        mvvm.SignUpViewModel(loop, service=service)
+    # The released handle itself, past the bindings: the library's refusal.
+    argument = Value()
+    argument.type, argument.object = 5, handle
+    out = ctypes.c_uint64()
+    with pytest.raises(mvvm.InvalidHandleError) as stale:
+        lib.mvvm_new(loop.handle, b"sign_up_view_model", ctypes.byref(argument), 1, ctypes.byref(out))
+    assert stale.value.function == "mvvm_new"
+    argument.object = loop.handle  # a loop is no service
+    with pytest.raises(mvvm.WrongTypeError):
+        lib.mvvm_new(loop.handle, b"sign_up_view_model", ctypes.byref(argument), 1, ctypes.byref(out))
+    with pytest.raises(mvvm.NullPointerError):
+        lib.mvvm_service_new(_core._REQUEST_TRAMPOLINE, None, _core._DESTROY_TRAMPOLINE, None)
+    assert len(_core.registry) == 0  # the refused constructors released what they were given
+    with pytest.raises(TypeError):
+        mvvm.Service(42)  # type: ignore[arg-type]
+
+
+def fill(vm: Any) -> None:
+    vm.user_id, vm.password, vm.confirm_password, vm.agreed = "abcdef", "password1", "password1", True
+
+
+def test_one_service_serves_several_view_models_and_lives_until_all_are_closed(loop: mvvm.Loop) -> None:
+    asked: List[Any] = []
+    ended: List[bool] = []
+    service = mvvm.Service(asked.append)
+    service._entry.on_end = lambda: ended.append(True)
+    first, second = mvvm.SignUpViewModel(loop, service), mvvm.SignUpViewModel(loop, service=service)
+    for vm in (first, second):
+        fill(vm)
+        vm.sign_up_tapped()
+    assert [type(r) for r in asked] == [mvvm.SignUpRequest] * 2
+    assert [r.view_model for r in asked] == [first, second]
+    assert asked[1].state["user_id"] == asked[1].user_id == "abcdef"
+    asked[1].complete(True)
+    assert second.is_completion_alert_presented and not first.is_completion_alert_presented
+    service.close()
+    first.sign_up_tapped()  # the view models keep it
+    assert len(asked) == 3 and not ended
+    first.close()
+    assert not ended
+    second.close()
+    gc.collect()
+    assert ended == [True] and len(_core.registry) == 0
+    with pytest.raises(AttributeError):
+        asked[0].no_such_property
+
+
+def test_a_request_carries_the_state_when_it_was_asked(loop: mvvm.Loop, recorder: Recorder) -> None:
+    asked: List[Any] = []
+    vm = mvvm.SignUpViewModel(loop, service=asked.append)
+    fill(vm)
+    vm.sign_up_tapped()
+    vm.password = "changed!!"
+    request = asked[0]
+    assert isinstance(request, mvvm.ServiceRequest) and isinstance(request, mvvm.Request)
+    assert request.password == "password1" and request.argument == "abcdef" and request.view_model is vm
+    assert mvvm.SignUpRequest.result_type == "bool" and mvvm.WelcomeRequest.result_type == "string"
+    request.complete(True)
