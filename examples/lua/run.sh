@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs the LuaJIT demo: bash examples/lua/run.sh [FOLDER_OF_libmvvm.so | PATH_TO_libmvvm.so]
-# (default: .build/debug). Declares the API from include/mvvm.h passed through the C preprocessor
+# Runs the LuaJIT demo: bash examples/lua/run.sh [FOLDER_OF_libmvvm.so | PATH_TO_A_LIBRARY]
+# (default: .build/debug). Any library with the mvvm_* ABI will do: given Tests/outside's
+# .build/debug/libsample.so, the demo also drives its greeter and tally, whose classes it reads
+# from mvvm_classes like every other. Declares the API from include/mvvm.h passed through the C preprocessor
 # (cpp -P -E; CPP=... to choose another, clang -E -P when cpp is missing), then runs
 # mvvm_demo.lua with luajit (Debian: apt-get install luajit). Its last line is
 # "lua: N passed, N failed"; the exit status is non-zero when a check failed.
