@@ -29,8 +29,10 @@ test-swift: deps
 	$(SWIFT) test
 
 # Every typed surface generated from the registered classes (bindings/generate/mvvm_gen.py):
-# the typed C calls in include/mvvm.h and their definitions. `make test` fails when one is stale.
-GENERATED := --header include/mvvm.h --swift Sources/MVVMExport/Generated/TypedCalls.swift
+# the typed C calls in include/mvvm.h and their definitions, the Python stubs of the classes the
+# mvvm package makes at run time. `make test` fails when one is stale.
+GENERATED := --header include/mvvm.h --swift Sources/MVVMExport/Generated/TypedCalls.swift \
+	--pyi bindings/python/mvvm/_classes.pyi
 
 generate: lib
 	python3 bindings/generate/mvvm_gen.py --library $(BIN)/libmvvm.so $(GENERATED)

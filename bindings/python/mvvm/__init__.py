@@ -70,7 +70,7 @@ CLASSES = _classes_by_c_name()
 
 __version__ = "0.1.0"
 
-_CORE_NAMES = [
+__all__ = [
     "EXPECTED_VERSION",
     "MAX_NESTED_CALLS",
     "library_path",
@@ -102,4 +102,5 @@ _CORE_NAMES = [
     "LoopReleasedError",
     "MvvmLibraryError",
 ]
-__all__ = _CORE_NAMES + [name for name in _class_names if name not in _CORE_NAMES]
+# And the library's classes (a class named as one of the names above stays in CLASSES only).
+__all__ += [name for name in _class_names if name not in __all__]

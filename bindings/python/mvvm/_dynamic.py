@@ -258,6 +258,7 @@ def _command(owner_name: str, description: Dict[str, Any]) -> Callable[..., None
             value = _c_value(argument_type, _checked(argument_type, argument, what, values))
             send(self._h(), encoded, byref(value))
     command.__name__ = name
+    command.__module__ = "mvvm"
     command.__qualname__ = "%s.%s" % (owner_name, name)
     doc = description.get("doc") or ""
     if argument_type != "none":
@@ -269,7 +270,8 @@ def _command(owner_name: str, description: Dict[str, Any]) -> Callable[..., None
 
 def _model_property(name: str, classes: Sequence[str]) -> property:
     def model(self: MvvmObject) -> Optional[MvvmObject]:
-        return getattr(self, "_arguments", {}).get(name)  # type: ignore[no-any-return]
+        models: Dict[str, MvvmObject] = getattr(self, "_arguments", {})
+        return models.get(name)
     model.__name__ = name
     model.__doc__ = "The model (%s) this object was made over; None when made otherwise." % \
         " or ".join(camel(c) for c in classes)

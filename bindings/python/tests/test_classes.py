@@ -3,9 +3,12 @@ and mvvm_new's and mvvm_service_new's refusals as the package maps them."""
 
 from __future__ import annotations
 
+import ast
 import ctypes
 import gc
 import inspect
+import re
+from pathlib import Path
 from typing import Any, List
 
 import pytest
@@ -210,3 +213,11 @@ def test_a_request_carries_the_state_when_it_was_asked(loop: mvvm.Loop, recorder
     assert request.password == "password1" and request.argument == "abcdef" and request.view_model is vm
     assert mvvm.SignUpRequest.result_type == "bool" and mvvm.WelcomeRequest.result_type == "string"
     request.complete(True)
+
+
+def test_the_committed_stubs_name_the_classes_made() -> None:
+    stubs = (Path(mvvm.__file__).parent / "_classes.pyi").read_text()
+    declared = ast.literal_eval(re.search(r"^__all__ = (\[.*\])$", stubs, re.M).group(1))  # type: ignore[union-attr]
+    assert declared == list(mvvm._classes.__all__)
+    for name in declared:
+        assert "\nclass %s(" % name in stubs
