@@ -5,8 +5,9 @@
 # 0 skips") is the last line. Needs Debian's ruby (Fiddle and minitest come with it).
 # Exits non-zero when a test fails or errs, or when nothing ran.
 # MVVM_SAMPLE_LIBRARY=PATH_TO_libsample.so (Tests/outside, built by its swift build) also runs the
-# tests of its classes, greeter and tally (test/sample/, in a Ruby of their own); unset, they do
-# not run (a note on stderr says so); set to a path that is no file, their test fails.
+# tests of its classes, greeter and tally (test/sample/, in a Ruby of their own); when unset, it is
+# set to Tests/outside/.build/debug/libsample.so if that is built, else those tests do not run (a
+# note on stderr says so); set to a path that is no file, their test fails.
 set -u
 caller_dir=$(pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -25,6 +26,10 @@ if [ $# -ge 1 ] && [ -n "$1" ]; then
     export MVVM_LIBRARY="$library"
 fi
 
+root=$(cd "$here/../.." && pwd)
+if [ -z "${MVVM_SAMPLE_LIBRARY:-}" ] && [ -f "$root/Tests/outside/.build/debug/libsample.so" ]; then
+    MVVM_SAMPLE_LIBRARY="$root/Tests/outside/.build/debug/libsample.so"
+fi
 if [ -n "${MVVM_SAMPLE_LIBRARY:-}" ]; then
     case "$MVVM_SAMPLE_LIBRARY" in
         /*) ;;
