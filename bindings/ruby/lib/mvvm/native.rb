@@ -313,6 +313,12 @@ module Mvvm
           version = Fiddle::Function.new(handle["mvvm_version"], [], PTR).call.to_s
           major, minor = version.split(".").map(&:to_i)
           if major == EXPECTED_VERSION[0] && minor >= EXPECTED_VERSION[1]
+            begin
+              handle["mvvm_classes"]
+            rescue Fiddle::DLError
+              tried << [path, "version #{version} without mvvm_classes (the classes' descriptions these bindings need)"]
+              next
+            end
             return [handle, path]
           end
 
