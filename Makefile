@@ -5,7 +5,7 @@ SWIFT ?= swift
 SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
-.PHONY: all deps build build-dir lib generate test test-swift test-generated test-header test-c test-c-valgrind test-harness test-views \
+.PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua demo clean test-sanitize test-sanitize-address test-sanitize-thread \
 	test-fuzz-seeds test-soak fuzz
 
@@ -57,15 +57,25 @@ test-c-valgrind: lib
 test-harness: lib
 	bash Tests/check_harness.sh $(BIN)
 
-test-python: lib build-dir
-	bash bindings/python/run_tests.sh $(BIN)
+# A package outside this one exports its own view models (Tests/outside: libsample.so); C,
+# Python, Ruby and LuaJIT drive them, the last three from their own suites.
+SAMPLE_LIB = Tests/outside/.build/debug/libsample.so
+
+sample: lib
+	cd Tests/outside && $(SWIFT) build
+
+test-outside: sample build-dir
+	bash Tests/outside/run.sh
+
+test-python: lib sample build-dir
+	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) bash bindings/python/run_tests.sh $(BIN)
 
 # The Tk app under a private Xvfb, driven through its widgets; screenshots in build/screenshots/.
 test-tk: lib build-dir
 	bash examples/python/run_tk_tests.sh $(BIN)
 
-test-ruby: lib build-dir
-	bash bindings/ruby/run_tests.sh $(BIN)
+test-ruby: lib sample build-dir
+	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) bash bindings/ruby/run_tests.sh $(BIN)
 
 test-lua: lib build-dir
 	bash examples/lua/run.sh $(BIN)
@@ -100,7 +110,7 @@ fuzz: deps build-dir
 
 # Every suite, each under a time limit in seconds that SIGKILL enforces; a failing suite does not
 # stop the others; the closing lines name the failed suites and sum every suite's tests.
-SUITES := swift:1200 generated:300 header:300 c:900 c-valgrind:1800 harness:600 views:300 python:900 tk:600 ruby:600 \
+SUITES := swift:1200 generated:300 header:300 c:900 c-valgrind:1800 harness:600 outside:1200 views:300 python:900 tk:600 ruby:600 \
 	lua:300 packaging:1500 sanitize-address:2400 sanitize-thread:2400 fuzz-seeds:1200 soak:900
 
 test: lib build-dir

@@ -240,21 +240,21 @@ public struct Argument<T> {
 
     /// A value argument (`Int64`, `String`, an enum…); `cType` is the typed C call's type.
     public static func value(_ name: String, cType: String? = nil) -> Argument<T> where T: ExportableValue {
-        Argument(spec: ExportedArgument(name: name, kind: .value(T.exportedType, cType: cType ?? T.defaultCType))) {
+        Argument(spec: ExportedArgument(name: name, kind: .value(T.exportedType), cType: cType ?? T.defaultCType)) {
             arguments, index in T(exportedValue: arguments.values[index])!
         }
     }
 
     /// A model: an exported object of class `T` on the constructor's loop.
     public static func model(_ name: String) -> Argument<T> where T: AnyObject {
-        Argument(spec: ExportedArgument(name: name, kind: .model([ObjectIdentifier(T.self)]))) { arguments, index in
+        Argument(spec: ExportedArgument(name: name, kind: .model, modelTypes: [ObjectIdentifier(T.self)])) { arguments, index in
             unsafeDowncast(arguments.models[index]!, to: T.self)
         }
     }
 
     /// A model of any of `classes`, given to the constructor as `T` (a protocol they share).
     public static func model(_ name: String, oneOf classes: [AnyObject.Type]) -> Argument<T> {
-        Argument(spec: ExportedArgument(name: name, kind: .model(classes.map { ObjectIdentifier($0) }))) {
+        Argument(spec: ExportedArgument(name: name, kind: .model, modelTypes: classes.map { ObjectIdentifier($0) })) {
             arguments, index in arguments.models[index]! as! T
         }
     }

@@ -82,18 +82,24 @@ struct ExportedChild {
     let make: (AnyObject) -> AnyObject
 }
 
-/// One argument of a constructor, as descriptions and `mvvm_new` see it.
+/// One argument of a constructor, as descriptions and `mvvm_new` see it. Kinds carry no
+/// references: a multi-payload enum keeps tag bits in a payload's pointer, where leak checkers
+/// (valgrind) no longer see the pointer and report the registry's arrays as lost.
 struct ExportedArgument {
     enum Kind {
-        case value(ValueType, cType: String)
-        /// A model of one of these classes (by Swift type), on the constructor's loop.
-        case model([ObjectIdentifier])
+        case value(ValueType)
+        /// A model of one of `modelTypes`, on the constructor's loop.
+        case model
         /// A host service: its requests carry `argument` and expect `result`.
         case service(argument: ValueType, result: ValueType)
     }
 
     let name: String
     let kind: Kind
+    /// Values: the typed C call's type ("int64_t", "uint64_t", "const char *"…).
+    var cType = ""
+    /// Models: the Swift classes it may be.
+    var modelTypes: [ObjectIdentifier] = []
 }
 
 /// What a constructor got: checked values, resolved models and services.
@@ -243,10 +249,10 @@ final class ExportedClass: @unchecked Sendable {
 extension ExportedArgument {
     var json: String {
         switch kind {
-        case let .value(type, cType):
+        case let .value(type):
             return JSON.object([("name", JSON.quote(name)), ("type", JSON.quote(type.name)), ("c_type", JSON.quote(cType))])
-        case let .model(types):
-            let classes = types.map { Registry.shared.exportedClass(for: $0)?.name.string ?? "?" }
+        case .model:
+            let classes = modelTypes.map { Registry.shared.exportedClass(for: $0)?.name.string ?? "?" }
             return JSON.object([("name", JSON.quote(name)), ("type", JSON.quote("object")),
                                 ("classes", JSON.array(classes.map(JSON.quote)))])
         case let .service(argument, result):

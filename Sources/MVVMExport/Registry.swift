@@ -121,9 +121,9 @@ func construct(_ exportedClass: ExportedClass, on context: LoopContext, _ values
         for (index, argument) in constructor.arguments.enumerated() {
             switch argument.kind {
             case .value: break
-            case let .model(types):
+            case .model:
                 guard case let .object(handle) = values[index] else { continue }
-                models[index] = try model(handle, argument.name, of: types, on: context).target
+                models[index] = try model(handle, argument.name, of: argument.modelTypes, on: context).target
             case let .service(requestType, resultType):
                 let functions: ServiceFunctions
                 if let typed = typedServices[index] {
@@ -185,7 +185,7 @@ private func mismatch(_ constructor: ExportedConstructor, _ values: [Value], _ c
     for (index, (argument, value)) in zip(constructor.arguments, values).enumerated() {
         let expected: ValueType
         switch argument.kind {
-        case let .value(type, _): expected = type
+        case let .value(type): expected = type
         case .model, .service: expected = .object
         }
         guard value.type == expected else {
@@ -199,7 +199,7 @@ private func mismatch(_ constructor: ExportedConstructor, _ values: [Value], _ c
 extension ExportedArgument {
     var typeName: String {
         switch kind {
-        case let .value(type, _): return type.name
+        case let .value(type): return type.name
         case .model: return "object"
         case .service: return "service"
         }

@@ -201,6 +201,7 @@ static inline mvvm_value value_bool(bool b) { mvvm_value v = {0}; v.type = MVVM_
 static inline mvvm_value value_int(int64_t i) { mvvm_value v = {0}; v.type = MVVM_TYPE_INT; v.integer = i; return v; }
 static inline mvvm_value value_double(double d) { mvvm_value v = {0}; v.type = MVVM_TYPE_DOUBLE; v.number = d; return v; }
 static inline mvvm_value value_string(const char *s) { mvvm_value v = {0}; v.type = MVVM_TYPE_STRING; v.string = s; return v; }
+static inline mvvm_value value_object(mvvm_handle h) { mvvm_value v = {0}; v.type = MVVM_TYPE_OBJECT; v.object = h; return v; }
 
 /** A value as text: "true"/"false", decimal integers, "%g" doubles, strings as they are, "" for none. */
 static inline void value_to_text(const mvvm_value *value, char *out, size_t size) {

@@ -1,0 +1,136 @@
+/*
+ * test_outside.c - a C host of Tests/outside's libsample.so: a package outside libmvvm that
+ * registered Greeter (an ObservableObject) and Tally (an @Observable class) through the public
+ * export API, with no C written for them. Everything here goes through the generic ABI, and
+ * checks the notification rules of DESIGN.md hold for both kinds of view model.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+
+static void the_package_exports_its_classes_beside_the_catalog(void) {
+    char *json = NULL;
+    CHECK_STATUS(mvvm_classes(&json), MVVM_OK);
+    if (!CHECK(json != NULL)) return;
+    CHECK(strstr(json, "{\"class\": \"greeter\", \"swift_name\": \"Greeter\"") != NULL);
+    CHECK(strstr(json, "{\"class\": \"tally\", \"swift_name\": \"Tally\"") != NULL);
+    CHECK(strstr(json, "{\"class\": \"sign_up_view_model\"") != NULL);
+    CHECK(strstr(json, "{\"name\": \"step\", \"type\": \"int\", \"access\": \"rw\"") != NULL);
+    CHECK(strstr(json, "{\"name\": \"is_even\", \"type\": \"bool\", \"access\": \"ro\"") != NULL);
+    mvvm_string_free(json);
+}
+
+static void an_observable_object_notifies_after_each_change_once(void) {
+    mvvm_handle loop = new_virtual_loop(), greeter = 0, sub = 0;
+    mvvm_value name = value_string("Ada");
+    CHECK_STATUS(mvvm_new(loop, "greeter", &name, 1, &greeter), MVVM_OK); /* new_with_name */
+    CHECK_GET_STRING(greeter, "greeting", "Hello, Ada!");
+    recorder *r = recorder_new();
+    r->read_back = true;
+    CHECK_STATUS(mvvm_subscribe(greeter, NULL, recorder_callback, r, recorder_destroy, &sub), MVVM_OK);
+    CHECK_STATUS(mvvm_set_string(greeter, "name", "Grace"), MVVM_OK);
+    /* name then greeting (class order), each once, and a getter in the callback agrees. */
+    CHECK_EQ_INT(rec_count(r, NULL), 2);
+    CHECK_EQ_STR(rec_text(r, NULL, 0), "Grace");
+    CHECK_EQ_STR(r->name[1], "greeting");
+    CHECK_EQ_STR(rec_text(r, "greeting", 0), "Hello, Grace!");
+    CHECK_EQ_STR(r->read[1], "Hello, Grace!");
+    /* Setting the same value changes nothing: no notification. */
+    CHECK_STATUS(mvvm_set_string(greeter, "name", "Grace"), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, NULL), 2);
+    /* A command: the count and the signal, in one operation. */
+    CHECK_STATUS(mvvm_send(greeter, "greet", NULL), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, "greet_count"), 1);
+    CHECK_EQ_STR(rec_text(r, "greeted", 0), "Hello, Grace!");
+    CHECK_EQ_INT(r->kind[rec_index(r, "greeted", 0)], MVVM_EVENT_SIGNAL);
+    /* Read-only outputs stay so. */
+    CHECK_STATUS(mvvm_set_string(greeter, "greeting", "Hi"), MVVM_ERR_READ_ONLY);
+    CHECK_STATUS(mvvm_release(greeter), MVVM_OK);
+    CHECK_EQ_INT(rec_destroyed(r), 1);
+    recorder_free(r);
+    CHECK_STATUS(mvvm_release(loop), MVVM_OK);
+}
+
+static void an_observable_class_coalesces_each_operation(void) {
+    mvvm_handle loop = new_virtual_loop(), tally = 0, first = 0, second = 0;
+    mvvm_value start = value_int(10);
+    CHECK_STATUS(mvvm_new(loop, "tally", &start, 1, &tally), MVVM_OK);
+    CHECK_GET_INT(tally, "total", 10);
+    CHECK_GET_BOOL(tally, "is_even", true);
+    recorder *r = recorder_new(), *order = recorder_new();
+    r->read_back = true;
+    CHECK_STATUS(mvvm_subscribe(tally, NULL, recorder_callback, r, recorder_destroy, &first), MVVM_OK);
+    CHECK_STATUS(mvvm_subscribe(tally, "total", recorder_callback, order, recorder_destroy, &second), MVVM_OK);
+    /* One command adding five times: total once, with the sum; is_even once (10 -> 15). */
+    mvvm_value five = value_int(5);
+    CHECK_STATUS(mvvm_send(tally, "add_many", &five), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, "total"), 1);
+    CHECK_EQ_STR(rec_text(r, "total", 0), "15");
+    CHECK_EQ_STR(r->read[rec_index(r, "total", 0)], "15");
+    CHECK_EQ_INT(rec_count(r, "is_even"), 1);
+    CHECK_EQ_STR(rec_text(r, "is_even", 0), "false");
+    CHECK_EQ_INT(rec_count(order, "total"), 1);
+    /* A binding; then the change it makes to the next command. Watches re-arm after each change. */
+    CHECK_STATUS(mvvm_set_int(tally, "step", 2), MVVM_OK);
+    CHECK_EQ_STR(rec_text(r, "step", 0), "2");
+    for (int i = 0; i < 3; i++) CHECK_STATUS(mvvm_send(tally, "add", NULL), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, "total"), 4);
+    CHECK_EQ_STR(rec_text(r, "total", -1), "21");
+    CHECK_EQ_INT(rec_count(r, "is_even"), 1); /* 15, 17, 19, 21: odd throughout */
+    /* A change that ends where it began is no change. */
+    CHECK_STATUS(mvvm_set_int(tally, "step", 2), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, "step"), 1);
+    CHECK_STATUS(mvvm_send(tally, "reset", NULL), MVVM_OK);
+    CHECK_EQ_STR(rec_text(r, "total", -1), "0");
+    CHECK_EQ_STR(rec_text(r, "is_even", -1), "true");
+    CHECK_STATUS(mvvm_set_string(tally, "title", "Score"), MVVM_OK);
+    CHECK_EQ_STR(rec_text(r, "title", -1), "Score");
+    CHECK_STATUS(mvvm_set_bool(tally, "is_even", false), MVVM_ERR_READ_ONLY);
+    CHECK_STATUS(mvvm_set_string(tally, "step", "3"), MVVM_ERR_TYPE_MISMATCH);
+    mvvm_value text = value_string("many");
+    CHECK_STATUS(mvvm_send(tally, "add_many", &text), MVVM_ERR_TYPE_MISMATCH);
+    CHECK_STATUS(mvvm_release(tally), MVVM_OK);
+    CHECK_EQ_INT(rec_destroyed(r), 1);
+    CHECK_EQ_INT(rec_destroyed(order), 1);
+    recorder_free(r);
+    recorder_free(order);
+    CHECK_STATUS(mvvm_release(loop), MVVM_OK);
+}
+
+/* Subscribed to total: sets step from inside the callback, which changes the next add. */
+static void step_setter(mvvm_handle source, const mvvm_event *event, void *user_data) {
+    recorder_callback(source, event, user_data);
+    if (strcmp(event->name, "total") == 0 && event->value.integer == 1) mvvm_set_int(source, "step", 100);
+}
+
+static void an_observable_class_may_be_changed_from_its_callbacks(void) {
+    mvvm_handle loop = new_virtual_loop(), tally = 0, sub = 0, later = 0;
+    mvvm_value zero = value_int(0);
+    CHECK_STATUS(mvvm_new(loop, "tally", &zero, 1, &tally), MVVM_OK);
+    recorder *r = recorder_new(), *late = recorder_new();
+    CHECK_STATUS(mvvm_subscribe(tally, NULL, step_setter, r, recorder_destroy, &sub), MVVM_OK);
+    CHECK_STATUS(mvvm_send(tally, "add", NULL), MVVM_OK);
+    CHECK_EQ_STR(rec_text(r, "step", 0), "100");
+    CHECK_GET_INT(tally, "step", 100);
+    CHECK_STATUS(mvvm_subscribe(tally, "total", recorder_callback, late, recorder_destroy, &later), MVVM_OK);
+    CHECK_STATUS(mvvm_send(tally, "add", NULL), MVVM_OK);
+    CHECK_EQ_STR(rec_text(r, "total", -1), "101");
+    CHECK_EQ_STR(rec_text(late, "total", 0), "101");
+    CHECK_EQ_INT(rec_count(late, NULL), 1);
+    /* Releasing the loop ends the subscriptions; the handle is still the host's to release. */
+    CHECK_STATUS(mvvm_release(loop), MVVM_OK);
+    CHECK_STATUS(mvvm_release(tally), MVVM_OK);
+    CHECK_EQ_INT(rec_destroyed(r), 1);
+    CHECK_EQ_INT(rec_destroyed(late), 1);
+    recorder_free(r);
+    recorder_free(late);
+}
+
+int main(int argc, char **argv) {
+    static const check_test tests[] = {
+        CHECK_TEST(the_package_exports_its_classes_beside_the_catalog),
+        CHECK_TEST(an_observable_object_notifies_after_each_change_once),
+        CHECK_TEST(an_observable_class_coalesces_each_operation),
+        CHECK_TEST(an_observable_class_may_be_changed_from_its_callbacks),
+    };
+    return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
+}
