@@ -49,7 +49,7 @@ extern "C" {
 
 /** The version of this header; mvvm_version() gives the library's. */
 #define MVVM_VERSION_MAJOR 0
-#define MVVM_VERSION_MINOR 1
+#define MVVM_VERSION_MINOR 2
 #define MVVM_VERSION_PATCH 0
 
 /** Any object of the library. 0 is never valid. */
@@ -91,7 +91,10 @@ typedef enum mvvm_type {
     MVVM_TYPE_STRING = 4,
     /** A handle in `object`: a model passed to a constructor (mvvm_new), or a host service
      *  (mvvm_service_new). Never the type of a property, command argument or signal. */
-    MVVM_TYPE_OBJECT = 5
+    MVVM_TYPE_OBJECT = 5,
+    /** In descriptions only: a property holding an ordered list of child view models, read with
+     *  mvvm_list_count() and mvvm_list_item(), its changes announced as MVVM_EVENT_SPLICE. */
+    MVVM_TYPE_LIST = 6
 } mvvm_type;
 
 /**
@@ -115,7 +118,16 @@ typedef enum mvvm_event_kind {
     /** A property changed; `value` is its new value. */
     MVVM_EVENT_PROPERTY = 1,
     /** A signal was emitted; `value` is its payload (MVVM_TYPE_NONE for none). */
-    MVVM_EVENT_SIGNAL = 2
+    MVVM_EVENT_SIGNAL = 2,
+    /**
+     * A list property changed, as GListModel's items-changed(position, removed, added): at
+     * `index`, `removed` items went and `inserted` items came. One change is announced as one
+     * or more splices, in ascending order of `index`, each counted in the list as the splices
+     * before it left it: applying them in order to a copy of the old list gives the new one, and
+     * the items a splice inserts are already at their final indices (mvvm_list_item() reads
+     * them during the call). `value` is MVVM_TYPE_NONE.
+     */
+    MVVM_EVENT_SPLICE = 3
 } mvvm_event_kind;
 
 /** A notification. `name` is static; the event and its strings are valid during the call only. */
@@ -123,6 +135,10 @@ typedef struct mvvm_event {
     mvvm_event_kind kind;
     const char *name;
     mvvm_value value;
+    /** MVVM_EVENT_SPLICE only (0 otherwise); appended in 0.2. */
+    int64_t index;
+    int64_t removed;
+    int64_t inserted;
 } mvvm_event;
 
 /**
@@ -410,6 +426,35 @@ mvvm_status mvvm_new(mvvm_handle loop, const char *class_name, const mvvm_value 
  */
 mvvm_status mvvm_service_new(mvvm_request_fn request_fn, void *user_data, mvvm_destroy_fn destroy_fn_or_null,
                              mvvm_handle *out);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Lists of child view models                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * The number of items of the list property `name` of `object` in *out. Subscribe to `name` (or
+ * to everything) to hear its changes as MVVM_EVENT_SPLICE events. Any thread; serialised with
+ * the loop's work; works MVVM_MAX_NESTED_CALLS deep (a read).
+ * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER (name or out), UNKNOWN_NAME, TYPE_MISMATCH
+ * (not a list), INVALID_ARGUMENT (bad UTF-8), LOOP_RELEASED.
+ */
+mvvm_status mvvm_list_count(mvvm_handle object, const char *name, int64_t *out);
+
+/**
+ * A new handle to the item at `index` (from 0) of the list property `name` of `object`, in
+ * *out; the caller releases it. The item stays usable while this handle lives, even after it
+ * leaves the list. Each call gives a new handle; mvvm_object_id() tells items apart.
+ * Errors: as mvvm_list_count(), and INVALID_ARGUMENT for an index out of range.
+ */
+mvvm_status mvvm_list_item(mvvm_handle object, const char *name, int64_t index, mvvm_handle *out);
+
+/**
+ * The identity of the model or view model behind `object`, in *out: one int64 for the Swift
+ * object's whole life, the same through every handle to it, never given to another object, so
+ * a host can tell an item that moved within a list from a new one. Any thread.
+ * Errors: INVALID_HANDLE, WRONG_TYPE (not an object), NULL_POINTER, LOOP_RELEASED.
+ */
+mvvm_status mvvm_object_id(mvvm_handle object, int64_t *out);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Typed calls, generated from the registered classes                                         */

@@ -87,6 +87,34 @@ public struct ExportBuilder<Target: AnyObject> {
             }))
     }
 
+    // MARK: Lists
+
+    /// A list of child view models (each a registered class), watched through `publisher`
+    /// (its `$items`): `c.list("items", \.items, \.$items)`. Changes are announced as splices.
+    public mutating func list<Item: AnyObject, P: Publisher>(
+        _ name: String, _ items: KeyPath<Target, [Item]>, _ publisher: KeyPath<Target, P>, doc: String = ""
+    ) where P.Output == [Item], P.Failure == Never {
+        list(name, get: { $0[keyPath: items] }, publisher: { $0[keyPath: publisher] }, doc: doc)
+    }
+
+    /// A list read with `get` and watched through `publisher`.
+    public mutating func list<Item: AnyObject, P: Publisher>(
+        _ name: String, get: @escaping (Target) -> [Item], publisher: @escaping (Target) -> P, doc: String = ""
+    ) where P.Output == [Item], P.Failure == Never {
+        addList(name, get, doc: doc) { object, changed in
+            // The value is read once the operation is complete: only its identity matters.
+            PublisherWatch(publisher(Self.target(object)).sink { _ in changed(nil) })
+        }
+    }
+
+    mutating func addList<Item: AnyObject>(_ name: String, _ get: @escaping (Target) -> [Item], doc: String,
+                                           watch: @escaping (AnyObject, @escaping (Value?) -> Void) -> PropertyWatch) {
+        properties.append(ExportedProperty(
+            name: name, type: .list, doc: doc, allowed: nil, get: { _ in .none }, set: nil, watch: watch,
+            items: { get(Self.target($0)) }, itemType: ObjectIdentifier(Item.self),
+            itemTypeName: String(describing: Item.self)))
+    }
+
     // MARK: Commands
 
     /// A command with no argument.
@@ -189,6 +217,13 @@ extension ExportBuilder where Target: Observable {
         addObserved(name, value, set: { $0[keyPath: value] = $1 }, doc: doc)
     }
 
+    /// A list of child view models of an `@Observable` class: `c.list("items", \.items)`.
+    public mutating func list<Item: AnyObject>(_ name: String, _ items: KeyPath<Target, [Item]>, doc: String = "") {
+        addList(name, { $0[keyPath: items] }, doc: doc) { object, changed in
+            ObservationWatch(Self.target(object), read: { _ = $0[keyPath: items] }) { changed(nil) }
+        }
+    }
+
     private mutating func addObserved<V: ExportableValue>(_ name: String, _ value: KeyPath<Target, V>,
                                                          set: ((Target, V) -> Void)?, doc: String) {
         properties.append(ExportedProperty(
@@ -276,7 +311,7 @@ extension ExportableValue {
         case .int: return Self.self == UInt64.self ? "uint64_t" : "int64_t"
         case .double: return "double"
         case .string: return "const char *"
-        case .none, .object: return "mvvm_handle"
+        case .none, .object, .list: return "mvvm_handle"
         }
     }
 }

@@ -43,9 +43,14 @@ final class ExportedProperty: @unchecked Sendable {
     /// Starts watching: `changed` gets each new value (or nil when the watch cannot tell it, and
     /// the value is then read with `get` once the operation is complete).
     let watch: (AnyObject, @escaping (Value?) -> Void) -> PropertyWatch
+    /// Lists only: the items, and the Swift class they are exported as.
+    let items: ((AnyObject) -> [AnyObject])?
+    let itemType: ObjectIdentifier?
+    let itemTypeName: String
 
     init(name: String, type: ValueType, doc: String, allowed: [String]?, get: @escaping (AnyObject) -> Value,
-         set: ((AnyObject, Value) -> Void)?, watch: @escaping (AnyObject, @escaping (Value?) -> Void) -> PropertyWatch) {
+         set: ((AnyObject, Value) -> Void)?, watch: @escaping (AnyObject, @escaping (Value?) -> Void) -> PropertyWatch,
+         items: ((AnyObject) -> [AnyObject])? = nil, itemType: ObjectIdentifier? = nil, itemTypeName: String = "") {
         self.name = CName(name)
         self.type = type
         self.doc = doc
@@ -53,6 +58,14 @@ final class ExportedProperty: @unchecked Sendable {
         self.get = get
         self.set = set
         self.watch = watch
+        self.items = items
+        self.itemType = itemType
+        self.itemTypeName = itemTypeName
+    }
+
+    /// A list's item class, by C name.
+    var itemClassName: String {
+        itemType.flatMap { Registry.shared.exportedClass(for: $0)?.name.string } ?? itemTypeName
     }
 }
 
@@ -229,6 +242,7 @@ final class ExportedClass: @unchecked Sendable {
                 var members = [("name", JSON.quote(property.name.string)), ("type", JSON.quote(property.type.name)),
                                ("access", JSON.quote(property.set == nil ? "ro" : "rw")), ("doc", JSON.quote(property.doc))]
                 if let allowed = property.allowed { members.append(("values", JSON.array(allowed.map(JSON.quote)))) }
+                if property.items != nil { members.append(("item_class", JSON.quote(property.itemClassName))) }
                 return JSON.object(members)
             })),
             ("commands", JSON.array(commands.map { command in

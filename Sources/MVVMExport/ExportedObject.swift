@@ -115,9 +115,17 @@ final class Subscription: Handled, @unchecked Sendable {
 
     func deliver(source: mvvm_handle, kind: mvvm_event_kind, name: CName, value: Value) {
         value.withCValue { cValue in
-            var event = mvvm_event(kind: kind, name: name.pointer, value: cValue)
+            var event = mvvm_event(kind: kind, name: name.pointer, value: cValue, index: 0, removed: 0, inserted: 0)
             callback(source, &event, userData)
         }
+    }
+
+    func deliver(source: mvvm_handle, name: CName, splice: Splice) {
+        var event = mvvm_event(kind: MVVM_EVENT_SPLICE, name: name.pointer,
+                               value: mvvm_value(type: MVVM_TYPE_NONE, boolean: false, integer: 0, number: 0,
+                                                 string: nil, object: 0),
+                               index: splice.index, removed: splice.removed, inserted: splice.inserted)
+        callback(source, &event, userData)
     }
 
     /// Ends the subscription: no more calls, and the destroy function runs, exactly once.
@@ -150,6 +158,12 @@ final class ExportedObject: Handled, @unchecked Sendable {
     private var latestUnread: [Bool]
     private var announcementStamps: [UInt64]
     private var pendingSignals: [(index: Int, payload: Value)] = []
+    /// Lists: the identities of the items last announced, the splices of the change being
+    /// announced, and the lists whose splices are being delivered (a change made meanwhile, by a
+    /// callback, waits until every subscriber has had them: splices are deltas).
+    private var announcedItems: [Int: [ObjectIdentifier]] = [:]
+    private var pendingSplices: [Int: [Splice]] = [:]
+    private var deliveringLists: Set<Int> = []
     private var connections: [AnyCancellable] = []
     /// Runs when the object is released or detached from its released loop.
     private var cleanups: [() -> Void] = []
@@ -208,6 +222,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         // both until the loop's work ends, and values change only inside that work).
         let property = exportedClass.properties[index]
         announced[index] = property.get(target)
+        if let items = property.items { announcedItems[index] = items(target).map { ObjectIdentifier($0) } }
         watchers[index] = property.watch(target) { [unowned(unsafe) self] value in
             if let value {
                 latest[index] = value
@@ -235,6 +250,21 @@ final class ExportedObject: Handled, @unchecked Sendable {
             var changedCount = 0
             for index in latest.indices {
                 guard var value = latest[index] else { continue }
+                if let items = exportedClass.properties[index].items {
+                    guard !deliveringLists.contains(index) else { continue }
+                    latest[index] = nil
+                    latestUnread[index] = false
+                    watchers[index]?.rearm()
+                    let old = announcedItems[index] ?? []
+                    let new = items(target).map { ObjectIdentifier($0) }
+                    guard new != old else { continue }
+                    announcedItems[index] = new
+                    pendingSplices[index] = Splice.between(old, new)
+                    announcementStamps[index] &+= 1
+                    changed[changedCount] = (index, announcementStamps[index])
+                    changedCount += 1
+                    continue
+                }
                 latest[index] = nil
                 if latestUnread[index] {
                     latestUnread[index] = false
@@ -250,6 +280,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
             }
             guard !subscriptions.isEmpty else {
                 pendingSignals = []
+                pendingSplices = [:]
                 return
             }
             // Different signals of one operation come in the order the class lists them: the
@@ -259,6 +290,10 @@ final class ExportedObject: Handled, @unchecked Sendable {
                 .map(\.element)
             if !signals.isEmpty { pendingSignals = [] }
             for (index, stamp) in changed[..<changedCount] {
+                if let splices = pendingSplices.removeValue(forKey: index) {
+                    announceSplices(index, splices)
+                    continue
+                }
                 // A callback may already have caused a newer announcement of this property.
                 guard !isReleased, announcementStamps[index] == stamp else { continue }
                 announce(.property(index), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[index].name,
@@ -270,6 +305,28 @@ final class ExportedObject: Handled, @unchecked Sendable {
             }
         }
     }
+
+    /// Each splice to every subscriber of the list, in order; a change a callback makes to the
+    /// list meanwhile is announced after them.
+    private func announceSplices(_ index: Int, _ splices: [Splice]) {
+        guard !isReleased else { return }
+        let name = exportedClass.properties[index].name
+        deliveringLists.insert(index)
+        defer {
+            deliveringLists.remove(index)
+            if !isReleased, latest[index] != nil { context.markDirty(self) }
+        }
+        for splice in splices {
+            for subscription in subscriptions where subscription.isActive {
+                if let wanted = subscription.selector, wanted != .property(index) { continue }
+                context.callingHost { subscription.deliver(source: handle, name: name, splice: splice) }
+                if isReleased { return }
+            }
+        }
+    }
+
+    /// The current items of a list property, and their class.
+    func listItems(_ property: ExportedProperty) -> [AnyObject] { property.items?(target) ?? [] }
 
     private func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: CName, value: Value,
                           stamp: UInt64? = nil) {
@@ -310,7 +367,13 @@ final class ExportedObject: Handled, @unchecked Sendable {
         context.forget(self)
     }
 
+    /// Each property's value; a list as its items' identities (`mvvm_object_id`).
     var snapshotJSON: String {
-        JSON.object(exportedClass.properties.map { ($0.name.string, $0.get(target).json) })
+        JSON.object(exportedClass.properties.map { property in
+            if let items = property.items {
+                return (property.name.string, JSON.array(items(target).map { String(ObjectIdentity.shared.id(of: $0)) }))
+            }
+            return (property.name.string, property.get(target).json)
+        })
     }
 }

@@ -6,6 +6,8 @@ public enum MVVMValueType: UInt32, Sendable, CaseIterable {
     case none = 0, bool, int, double, string
     /// A handle: a model passed to a constructor, or a host service (`mvvm_service_new`).
     case object
+    /// A list of child view models (descriptions only: read with `mvvm_list_count`/`_item`).
+    case list
 
     init?(_ type: mvvm_type) { self.init(rawValue: type.rawValue) }
 
@@ -20,6 +22,7 @@ public enum MVVMValueType: UInt32, Sendable, CaseIterable {
         case .double: return "double"
         case .string: return "string"
         case .object: return "object"
+        case .list: return "list"
         }
     }
 }
@@ -60,6 +63,7 @@ public enum MVVMValue: Equatable, Sendable {
         case .some(.double): self = .double(pointer.pointer(to: \.number)!.pointee)
         case .some(.string): self = .string(try CString.read(pointer.pointer(to: \.string)!.pointee, "\(what).string"))
         case .some(.object): self = .object(pointer.pointer(to: \.object)!.pointee)
+        case .some(.list): throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what) is of type list, which no call takes")
         case nil: throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what) has unknown type \(type.rawValue)")
         }
     }

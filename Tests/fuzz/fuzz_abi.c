@@ -1268,7 +1268,7 @@ static void op_misc(reader *r) {
         break;
     }
     case 1:
-        if (strcmp(mvvm_version(), "0.1.0") != 0) FAIL("version %s", mvvm_version());
+        if (strcmp(mvvm_version(), "0.2.0") != 0) FAIL("version %s", mvvm_version());
         break;
     case 2: mvvm_string_free(NULL); break;
     default: {

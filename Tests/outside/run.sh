@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds Tests/outside (a package outside libmvvm exporting Greeter, an ObservableObject, and
 # Tally, an @Observable class, through the public export API) into libsample.so, then drives its
-# classes with no code written for them: from C (test_outside.c, plainly and under valgrind) and
+# classes with no code written for them: from C (test_*.c, plainly and under valgrind) and
 # LuaJIT here, and from the Python and Ruby suites (their sample-library cases), all of which
 # build their classes from mvvm_classes.
 # The last line is "outside: N passed, N failed" (each part counts as one).
@@ -22,15 +22,19 @@ fi
 libdir=$(cd Tests/outside && swift build --show-bin-path)
 library="$libdir/libsample.so"
 mkdir -p build/outside
-part "C: compile test_outside.c" cc -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include -I Tests/C \
-    Tests/outside/test_outside.c -o build/outside/test_outside -L "$libdir" -lsample -Wl,-rpath,"$libdir"
-part "C: greeter and tally" ./build/outside/test_outside
 # Without DWARF, which valgrind 3.19 cannot read here (see Tests/C/run_c_tests.sh).
 mkdir -p build/outside/valgrind-lib
 objcopy --strip-debug "$library" build/outside/valgrind-lib/libsample.so
-part "C: greeter and tally under valgrind" env LD_LIBRARY_PATH="$root/build/outside/valgrind-lib" valgrind -q --fair-sched=yes --error-exitcode=99 --leak-check=full \
-    --errors-for-leak-kinds=definite --show-leak-kinds=definite --suppressions=Tests/C/valgrind.supp \
-    ./build/outside/test_outside
+for source in Tests/outside/test_*.c; do
+    name=$(basename "$source" .c)
+    program="build/outside/$name"
+    part "C: compile $name" cc -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include -I Tests/C \
+        "$source" -o "$program" -L "$libdir" -lsample -Wl,-rpath,"$libdir" || continue
+    part "C: $name" "$program"
+    part "C: $name under valgrind" env LD_LIBRARY_PATH="$root/build/outside/valgrind-lib" valgrind -q --fair-sched=yes \
+        --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
+        --suppressions=Tests/C/valgrind.supp "$program"
+done
 # The Python and Ruby suites run their cases of these classes themselves (make test-python,
 # test-ruby: MVVM_SAMPLE_LIBRARY); the LuaJIT demo has a section for them.
 part "LuaJIT: greeter and tally" bash examples/lua/run.sh "$library"

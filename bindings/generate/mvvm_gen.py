@@ -107,6 +107,11 @@ def generate_header(classes):
                 params.append(f"{C_IN[command['argument']]} argument")
             out.append(f"mvvm_status mvvm_{name}_{command['name']}({', '.join(params)});")
         for prop in cls["properties"]:
+            if prop["type"] == "list":
+                # Lists are read with mvvm_list_count / mvvm_list_item: no typed call.
+                out.append(f"/* {prop['name']}: a list of {prop['item_class']} (mvvm_list_count, mvvm_list_item). "
+                           f"{c_comment(prop['doc'] or '')} */".replace(" */", " */").replace(".  */", ". */"))
+                continue
             doc = prop["doc"] or ""
             if "values" in prop:
                 doc = (doc + " One of: " + ", ".join(prop["values"]) + ".").strip()
@@ -170,6 +175,8 @@ def generate_swift(classes):
                            f"{{ () throws(ExportError) in {value_swift(command['argument'], None, 'argument')} }}")
             out.append("}")
         for prop in cls["properties"]:
+            if prop["type"] == "list":
+                continue
             function = f"mvvm_{name}_get_{prop['name']}"
             out.append(f"@_cdecl(\"{function}\")")
             out.append(f"public func {function}(_ handle: mvvm_handle, _ out: {SWIFT_OUT[prop['type']]}) -> mvvm_status {{")
@@ -208,6 +215,8 @@ def request_name(python_name):
 
 
 def py_value_type(member):
+    if member.get("type") == "list":
+        return f"Sequence[{camel(member['item_class'])}]"
     if member.get("values"):
         return "Literal[" + ", ".join(json.dumps(v) for v in member["values"]) + "]"
     return PY_TYPES[member.get("type") or member.get("argument")]
@@ -240,7 +249,8 @@ def generate_pyi(classes):
         exported.append(py)
         body.append(f"class {py}Snapshot(TypedDict):")
         for prop in cls["properties"]:
-            body.append(f"    {prop['name']}: {py_value_type(prop)}")
+            # A snapshot gives a list as its items' identities (mvvm_object_id).
+            body.append(f"    {prop['name']}: {'list[int]' if prop['type'] == 'list' else py_value_type(prop)}")
         if not cls["properties"]:
             body.append("    pass")
         body.append("")
@@ -291,7 +301,7 @@ def generate_pyi(classes):
            "",
            "The classes the mvvm package makes at run time from the library's descriptions.",
            '"""',
-           "from typing import Any, Callable, Literal, NoReturn, Optional, TypedDict, Union, overload",
+           "from typing import Any, Callable, Literal, NoReturn, Optional, Sequence, TypedDict, Union, overload",
            "",
            "from ._core import Loop, MvvmObject",
            "from ._dynamic import Service, ServiceRequest",

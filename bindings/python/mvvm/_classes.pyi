@@ -2,7 +2,7 @@
 
 The classes the mvvm package makes at run time from the library's descriptions.
 """
-from typing import Any, Callable, Literal, NoReturn, Optional, TypedDict, Union, overload
+from typing import Any, Callable, Literal, NoReturn, Optional, Sequence, TypedDict, Union, overload
 
 from ._core import Loop, MvvmObject
 from ._dynamic import Service, ServiceRequest

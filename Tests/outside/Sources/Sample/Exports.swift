@@ -22,4 +22,26 @@ public func registerSample() {
         c.command("reset", doc: "Back to 0.") { $0.reset() }
         c.constructor(doc: "Starting at `start`.", .value("start")) { (_, start: Int) in Tally(start: start) }
     }
+    Exports.register(Song.self, doc: "A song of a playlist.") { c in
+        c.binding("title", \.title, \.$title)
+    }
+    Exports.register(Playlist.self, doc: "Songs, and the ones a filter shows.") { c in
+        c.list("songs", \.songs, \.$songs, doc: "The songs the filter shows, in order.")
+        c.list("all", \.all, \.$all, doc: "Every song.")
+        c.binding("filter", \.filter, \.$filter, doc: "A title prefix; \"\" shows all.")
+        c.command("add", doc: "Adds a song.") { (playlist, title: String) in playlist.add(title) }
+        c.command("add_many", doc: "Adds \"a,b,c\" at once.") { (playlist, titles: String) in playlist.addMany(titles) }
+        c.command("remove_first") { $0.removeFirst() }
+        c.command("reverse") { $0.reverse() }
+        c.command("rotate", doc: "Moves the last song to the front.") { $0.rotate() }
+        c.command("sort_by_title") { $0.sortByTitle() }
+        c.constructor(doc: "Empty.") { _ in Playlist() }
+    }
+    Exports.register(Board.self, doc: "Tallies in a list (an @Observable owner).") { c in
+        c.list("tallies", \.tallies, doc: "The tallies.")
+        c.command("add", doc: "Adds a tally starting at the argument.") { (board, start: Int) in board.add(start) }
+        c.command("remove_odd", doc: "Removes the tallies whose total is odd.") { $0.removeOdd() }
+        c.command("reverse") { $0.reverse() }
+        c.constructor(doc: "Empty.") { _ in Board() }
+    }
 }
