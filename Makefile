@@ -2,7 +2,8 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the project needs; installed by `make deps` when missing (root, as on CI).
-SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf
+# libglib2.0-dev and python3-gi: the GObject twins of `make bench` (C and PyGObject).
+SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \

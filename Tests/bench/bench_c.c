@@ -1,5 +1,6 @@
 /*
- * bench_c.c - what one change costs through the C ABI, against a hand-written C baseline.
+ * bench_c.c - what one change costs through the C ABI, against its GObject twin (the same
+ * SignUp as a GLib developer writes it, gobject_sign_up.c) and a hand-written C baseline.
  *
  * Each case runs its operation N times per repetition, for REPS repetitions, and prints one
  * line per repetition: "<case> <ns per op> <deliveries>" for the driver to summarise. Every
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "mvvm.h"
+#include "gobject_sign_up.h"
 
 static int64_t now_ns(void) {
     struct timespec t;
@@ -57,17 +59,109 @@ static mvvm_handle filled_sign_up(mvvm_handle loop) {
     return vm;
 }
 
+/* Only the case of this name runs, when one is given (callgrind profiles one case at a time). */
+static const char *only_case;
+
+static bool runs(const char *name) { return only_case == NULL || strcmp(only_case, name) == 0; }
+
+static mvvm_status generic_set_password(mvvm_handle vm, const char *password) {
+    return mvvm_set_string(vm, "password", password);
+}
+
 /* The SignUp round trip: a password that flips is_sign_up_enabled, to a callback. */
-static void round_trip(mvvm_handle loop, int n, int subscribers, const char *name) {
-    mvvm_handle vm = filled_sign_up(loop), subscriptions[16];
+static void round_trip_with(mvvm_handle vm, int n, int subscribers, const char *name,
+                            mvvm_status (*set_password)(mvvm_handle, const char *)) {
+    mvvm_handle subscriptions[16];
     for (int s = 0; s < subscribers; s++)
         must(mvvm_subscribe(vm, "is_sign_up_enabled", count_delivery, NULL, NULL, &subscriptions[s]), "subscribe");
     deliveries = 0;
     int64_t start = now_ns();
-    for (int i = 0; i < n; i++) must(mvvm_set_string(vm, "password", (i & 1) ? "short" : "password1"), "set");
+    for (int i = 0; i < n; i++) must(set_password(vm, (i & 1) ? "short" : "password1"), "set");
     report(name, now_ns() - start, n);
     if (deliveries != (int64_t)n * subscribers) { fprintf(stderr, "%s: lost deliveries\n", name); exit(1); }
     must(mvvm_release(vm), "release");
+}
+
+static void round_trip(mvvm_handle loop, int n, int subscribers, const char *name) {
+    if (!runs(name)) return;
+    round_trip_with(filled_sign_up(loop), n, subscribers, name, generic_set_password);
+}
+
+/* --- The GObject twins (gobject_sign_up.c). The handler reads the new value with the typed
+ * getter, as a view must (notify carries no value; libmvvm's event does). */
+
+static void on_enabled_notify(GObject *object, GParamSpec *pspec, gpointer user_data) {
+    (void)pspec; (void)user_data;
+    last_enabled = bench_sign_up_get_is_sign_up_enabled(BENCH_SIGN_UP(object));
+    deliveries++;
+}
+
+static void on_any_notify(GObject *object, GParamSpec *pspec, gpointer user_data) {
+    (void)object; (void)pspec; (void)user_data;
+    deliveries++;
+}
+
+static BenchSignUp *filled_gobject_sign_up(void) {
+    BenchSignUp *form = bench_sign_up_new();
+    g_object_set(form, "user-id", "newuser", "confirm-password", "password1", "agreed", TRUE, NULL);
+    return form;
+}
+
+/* g_object_set(form, "password", …) to a notify::is-sign-up-enabled handler: the twin of
+ * mvvm_set_string; typed: bench_sign_up_set_password, the twin of the typed setter. */
+static void gobject_round_trip(int n, bool typed, const char *name) {
+    if (!runs(name)) return;
+    BenchSignUp *form = filled_gobject_sign_up();
+    g_signal_connect(form, "notify::is-sign-up-enabled", G_CALLBACK(on_enabled_notify), NULL);
+    deliveries = 0;
+    int64_t start = now_ns();
+    if (typed) {
+        for (int i = 0; i < n; i++) bench_sign_up_set_password(form, (i & 1) ? "short" : "password1");
+    } else {
+        for (int i = 0; i < n; i++) g_object_set(form, "password", (i & 1) ? "short" : "password1", NULL);
+    }
+    report(name, now_ns() - start, n);
+    if (deliveries != n || last_enabled) { fprintf(stderr, "%s: lost deliveries\n", name); exit(1); }
+    g_object_unref(form);
+}
+
+/* g_object_new, a handler of every notify, g_object_unref. */
+static void gobject_lifecycle(int n) {
+    if (!runs("gobject_create_subscribe_release")) return;
+    deliveries = 0;
+    int64_t start = now_ns();
+    for (int i = 0; i < n; i++) {
+        BenchSignUp *form = bench_sign_up_new();
+        g_signal_connect(form, "notify", G_CALLBACK(on_any_notify), NULL);
+        g_object_unref(form);
+        deliveries++;
+    }
+    report("gobject_create_subscribe_release", now_ns() - start, n);
+}
+
+/* The typed setter of libmvvm's generated header, and the same view model's class name for the
+ * @Observable twin, made through mvvm_new. */
+static void typed_round_trip(mvvm_handle loop, int n) {
+    if (!runs("c_typed_set_sign_up")) return;
+    round_trip_with(filled_sign_up(loop), n, 1, "c_typed_set_sign_up", mvvm_sign_up_view_model_set_password);
+}
+
+#define OBSERVABLE_SIGN_UP "observable_sign_up_view_model"
+
+static bool has_observable_sign_up(mvvm_handle loop) {
+    mvvm_handle vm;
+    if (mvvm_new(loop, OBSERVABLE_SIGN_UP, NULL, 0, &vm) != MVVM_OK) return false;
+    must(mvvm_release(vm), "release");
+    return true;
+}
+
+static mvvm_handle filled_observable_sign_up(mvvm_handle loop) {
+    mvvm_handle vm;
+    must(mvvm_new(loop, OBSERVABLE_SIGN_UP, NULL, 0, &vm), "observable sign up");
+    must(mvvm_set_string(vm, "user_id", "newuser"), "user_id");
+    must(mvvm_set_string(vm, "confirm_password", "password1"), "confirm");
+    must(mvvm_set_bool(vm, "agreed", true), "agreed");
+    return vm;
 }
 
 /* The hand-written baseline: a struct, a validation, a function pointer. */
@@ -89,6 +183,7 @@ static void form_set_password(form *f, const char *password) {
 static void form_changed(form *f, bool enabled) { (void)f; last_enabled = enabled; deliveries++; }
 
 static void baseline(int n) {
+    if (!runs("c_baseline_struct_fnptr")) return;
     form f = {.user_id = "newuser", .confirm = "password1", .agreed = true, .changed = form_changed};
     deliveries = 0;
     int64_t start = now_ns();
@@ -97,6 +192,7 @@ static void baseline(int n) {
 }
 
 static void getter(mvvm_handle loop, int n) {
+    if (!runs("c_get_bool")) return;
     mvvm_handle vm = filled_sign_up(loop);
     bool value = false;
     int64_t trues = 0, start = now_ns();
@@ -107,6 +203,7 @@ static void getter(mvvm_handle loop, int n) {
 }
 
 static void command(mvvm_handle loop, int n) {
+    if (!runs("c_send_command")) return;
     mvvm_handle counter, subscription;
     must(mvvm_counter_new(loop, &counter), "counter");
     must(mvvm_subscribe(counter, "count", count_delivery, NULL, NULL, &subscription), "subscribe");
@@ -117,20 +214,23 @@ static void command(mvvm_handle loop, int n) {
     must(mvvm_release(counter), "release");
 }
 
-static void lifecycle(mvvm_handle loop, int n) {
+static void lifecycle(mvvm_handle loop, int n, const char *class_name, const char *name) {
+    if (!runs(name)) return;
     deliveries = 0;
     int64_t start = now_ns();
     for (int i = 0; i < n; i++) {
         mvvm_handle vm, subscription;
-        must(mvvm_sign_up_view_model_new(loop, &vm), "new");
+        if (class_name) must(mvvm_new(loop, class_name, NULL, 0, &vm), "new");
+        else must(mvvm_sign_up_view_model_new(loop, &vm), "new");
         must(mvvm_subscribe(vm, NULL, count_delivery, NULL, NULL, &subscription), "subscribe");
         must(mvvm_release(vm), "release");
         deliveries++;
     }
-    report("c_create_subscribe_release", now_ns() - start, n);
+    report(name, now_ns() - start, n);
 }
 
 static void stopwatch_ticks(int n) {
+    if (!runs("c_stopwatch_tick")) return;
     mvvm_handle loop, vm, subscription;
     must(mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop), "loop");
     must(mvvm_stop_watch_view_model_new(loop, &vm), "stop watch");
@@ -178,24 +278,58 @@ static void population(int live) {
     free(vms);
 }
 
+/* The GObject twin of the population: 100,000 forms, each with one notify handler. */
+static void gobject_population(int live) {
+    BenchSignUp **forms = malloc(sizeof(BenchSignUp *) * (size_t)live);
+    warming_up = true;
+    gobject_round_trip(2000, false, "gobject_round_trip_alone"); /* the type's class set up first */
+    warming_up = false;
+    long before = rss_kib();
+    deliveries = 0;
+    int64_t start = now_ns();
+    for (int i = 0; i < live; i++) {
+        forms[i] = bench_sign_up_new();
+        g_signal_connect(forms[i], "notify::is-sign-up-enabled", G_CALLBACK(on_enabled_notify), NULL);
+    }
+    deliveries = live;
+    report("gobject_create_live_sign_up", now_ns() - start, live);
+    printf("gobject_memory_per_live_sign_up_bytes %.1f %d\n", (double)(rss_kib() - before) * 1024.0 / live, live);
+    for (int i = 0; i < live; i++) g_object_unref(forms[i]);
+    free(forms);
+}
+
 int main(int argc, char **argv) {
     int reps = argc > 1 ? atoi(argv[1]) : 7, n = argc > 2 ? atoi(argv[2]) : 20000;
     if (argc > 3 && strcmp(argv[3], "population") == 0) {
         for (int r = 0; r < reps; r++) population(100000);
         return 0;
     }
+    if (argc > 3 && strcmp(argv[3], "gobject-population") == 0) {
+        for (int r = 0; r < reps; r++) gobject_population(100000);
+        return 0;
+    }
+    if (argc > 3) only_case = argv[3];
     mvvm_handle loop;
     must(mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop), "loop");
+    const bool observable = has_observable_sign_up(loop);
     /* Repetition -1 warms every case up, a tenth as long, unreported. */
     for (int r = -1; r < reps; r++) {
         warming_up = r < 0;
         const int ops = warming_up ? n / 10 : n;
         round_trip(loop, ops, 1, "c_round_trip_sign_up");
+        gobject_round_trip(ops, false, "gobject_set_round_trip");
+        typed_round_trip(loop, ops);
+        gobject_round_trip(ops, true, "gobject_typed_set_round_trip");
+        if (observable && runs("c_round_trip_observable_sign_up"))
+            round_trip_with(filled_observable_sign_up(loop), ops, 1, "c_round_trip_observable_sign_up",
+                            generic_set_password);
         baseline(ops * 10);
         round_trip(loop, ops / 10, 10, "c_fan_out_10_subscribers");
         getter(loop, ops * 10);
         command(loop, ops);
-        lifecycle(loop, ops / 10);
+        lifecycle(loop, ops / 10, NULL, "c_create_subscribe_release");
+        gobject_lifecycle(ops / 10);
+        if (observable) lifecycle(loop, ops / 10, OBSERVABLE_SIGN_UP, "c_create_subscribe_release_observable");
         stopwatch_ticks(ops);
     }
     must(mvvm_release(loop), "release loop");

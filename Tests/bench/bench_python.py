@@ -1,5 +1,6 @@
-"""The Python side of the benchmarks: the SignUp flip through the mvvm package, against the
-ctypes floor (one ctypes call with a string argument plus one CFUNCTYPE callback, measured in the
+"""The Python side of the benchmarks: the SignUp flip through the mvvm package, against its
+PyGObject twin (the same SignUp as a GObject.Object subclass, what a Python UI programmer would
+write instead; run under Debian's python3, which sees python3-gi), against the ctypes floor (one ctypes call with a string argument plus one CFUNCTYPE callback, measured in the
 same run) and against a pure-Python view model with plain callbacks; and stopwatch ticks on a
 virtual loop. Prints "<case> <ns per op> <deliveries>" per repetition, as bench_c does."""
 import ctypes
@@ -7,6 +8,13 @@ import sys
 import time
 
 import mvvm
+
+try:
+    import gi
+    gi.require_version("GObject", "2.0")
+    from gi.repository import GObject
+except (ImportError, ValueError):  # no python3-gi for this python: no PyGObject rows
+    GObject = None
 
 
 #: While warming up (first-use costs in Python and in the library), nothing is reported.
@@ -34,6 +42,102 @@ def round_trip(n: int) -> None:
             elapsed = time.perf_counter_ns() - start
     assert seen[0] == n, f"lost deliveries: {seen[0]} of {n}"
     report("py_round_trip_sign_up", elapsed, n, seen[0])
+
+
+def make_pygobject_sign_up():
+    """The SignUp as a PyGObject programmer writes it: GObject properties, notify only on a real
+    change (EXPLICIT_NOTIFY), is_sign_up_enabled updated before anything is notified."""
+    explicit = GObject.ParamFlags.READWRITE | GObject.ParamFlags.EXPLICIT_NOTIFY
+
+    class SignUpForm(GObject.Object):
+        __gtype_name__ = "BenchPySignUpForm"
+
+        def __init__(self):
+            super().__init__()
+            self._user_id = self._password = self._confirm_password = ""
+            self._agreed = self._enabled = False
+
+        def _update(self) -> bool:
+            enabled = (len(self._user_id) >= 6 and len(self._password) >= 8
+                       and self._password == self._confirm_password and self._agreed)
+            if enabled == self._enabled:
+                return False
+            self._enabled = enabled
+            return True
+
+        def _changed(self, name: str) -> None:
+            enabled_changed = self._update()
+            self.notify(name)
+            if enabled_changed:
+                self.notify("is-sign-up-enabled")
+
+        @GObject.Property(type=str, default="", flags=explicit)
+        def user_id(self):
+            return self._user_id
+
+        @user_id.setter
+        def user_id(self, value):
+            if value != self._user_id:
+                self._user_id = value
+                self._changed("user-id")
+
+        @GObject.Property(type=str, default="", flags=explicit)
+        def password(self):
+            return self._password
+
+        @password.setter
+        def password(self, value):
+            if value != self._password:
+                self._password = value
+                self._changed("password")
+
+        @GObject.Property(type=str, default="", flags=explicit)
+        def confirm_password(self):
+            return self._confirm_password
+
+        @confirm_password.setter
+        def confirm_password(self, value):
+            if value != self._confirm_password:
+                self._confirm_password = value
+                self._changed("confirm-password")
+
+        @GObject.Property(type=bool, default=False, flags=explicit)
+        def agreed(self):
+            return self._agreed
+
+        @agreed.setter
+        def agreed(self, value):
+            if value != self._agreed:
+                self._agreed = value
+                self._changed("agreed")
+
+        @GObject.Property(type=bool, default=False, flags=GObject.ParamFlags.READABLE)
+        def is_sign_up_enabled(self):
+            return self._enabled
+
+    return SignUpForm
+
+
+def pygobject_round_trip(n: int, form_class) -> None:
+    """`form.password = …` to a notify::is-sign-up-enabled handler that reads the new value (a
+    notify carries none; the mvvm callback gets it)."""
+    form = form_class()
+    form.user_id, form.confirm_password, form.agreed = "newuser", "password1", True
+    seen = [0]
+    last = [None]
+
+    def changed(obj, pspec):
+        last[0] = obj.is_sign_up_enabled
+        seen[0] += 1
+
+    form.connect("notify::is-sign-up-enabled", changed)
+    passwords = ("password1", "short")
+    start = time.perf_counter_ns()
+    for i in range(n):
+        form.password = passwords[i & 1]
+    elapsed = time.perf_counter_ns() - start
+    assert seen[0] == n and last[0] is False, f"lost deliveries: {seen[0]} of {n}"
+    report("pygobject_round_trip_sign_up", elapsed, n, seen[0])
 
 
 def ctypes_floor(n: int) -> None:
@@ -123,10 +227,15 @@ def main() -> None:
     repetitions = int(sys.argv[1]) if len(sys.argv) > 1 else 7
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
     global warming_up
+    pygobject_form = make_pygobject_sign_up() if GObject is not None else None
+    if pygobject_form is None:
+        print("bench_python: no PyGObject (python3-gi) for this python: no PyGObject rows", file=sys.stderr)
     for repetition in range(-1, repetitions):  # -1: every case once, a tenth as long, unreported
         warming_up = repetition < 0
         ops = n // 10 if warming_up else n
         round_trip(ops)
+        if pygobject_form is not None:
+            pygobject_round_trip(ops, pygobject_form)
         ctypes_floor(ops)
         pure_python(ops)
         stopwatch_ticks(ops)

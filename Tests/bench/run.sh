@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make bench: release builds (as shipped: MVVM_RELEASE_SWIFT_FLAGS of Tests/packaging/common.sh,
 # in .build-release), then the C, Swift and Python benchmarks, each case repeated REPS times
-# (default 7), then one table.
+# (default 7), then one table. Every libmvvm case is printed beside its GObject twin (C:
+# Tests/bench/gobject_sign_up.c; Python: a GObject.Object subclass in bench_python.py), measured
+# in the same run.
 # Usage: Tests/bench/run.sh [REPS] [N]     (N: operations per repetition, default 20000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,23 +15,31 @@ swift build "${release[@]}" --product mvvm-bench
 libdir=$(swift build "${release[@]}" --show-bin-path)
 out=build/bench
 mkdir -p "$out"
-cc -O2 -std=c11 -Wall -Wextra Tests/bench/bench_c.c -Iinclude -L"$libdir" -lmvvm -Wl,-rpath,"$libdir" -o "$out/bench_c"
+cc -O2 -std=c11 -Wall -Wextra Tests/bench/bench_c.c Tests/bench/gobject_sign_up.c -Iinclude \
+    $(pkg-config --cflags gobject-2.0) -L"$libdir" -lmvvm -Wl,-rpath,"$libdir" $(pkg-config --libs gobject-2.0) \
+    -o "$out/bench_c"
+# The Python benchmarks run under a python that sees python3-gi (Debian's, where PyGObject is
+# installed by `make deps`) for the PyGObject twin; the mvvm package is plain ctypes, so it runs
+# there too.
+python=python3
+if /usr/bin/python3 -c 'import gi' 2>/dev/null; then python=/usr/bin/python3; fi
 # The programs take turns, one repetition each, so that a noisy minute on this shared machine
 # falls on both sides of a ratio. A process per population repetition: freed pages stay
 # resident, so a second population in the same process would measure no growth.
-for file in c population swift python; do : > "$out/$file.txt"; done
+for file in c population gobject_population swift python; do : > "$out/$file.txt"; done
 python_ok=1
 for rep in $(seq "$reps"); do
-    echo "repetition $rep of $reps: C, Swift, Python, then C with 100,000 live objects" >&2
+    echo "repetition $rep of $reps: C, Swift, Python, then C with 100,000 live objects, then 100,000 GObjects" >&2
     "$out/bench_c" 1 "$n" >> "$out/c.txt"
     "$libdir/mvvm-bench" 1 "$n" >> "$out/swift.txt"
     if [ "$python_ok" = 1 ] && ! MVVM_LIBRARY="$libdir/libmvvm.so" PYTHONPATH=bindings/python \
-            python3 Tests/bench/bench_python.py 1 "$n" >> "$out/python.txt"; then
+            "$python" Tests/bench/bench_python.py 1 "$n" >> "$out/python.txt"; then
         echo "Python benchmarks failed; the table has no Python rows" >&2
         python_ok=0
     fi
     "$out/bench_c" 1 "$n" population >> "$out/population.txt"
+    "$out/bench_c" 1 "$n" gobject-population >> "$out/gobject_population.txt"
 done
-results=("$out/c.txt" "$out/population.txt" "$out/swift.txt")
+results=("$out/c.txt" "$out/population.txt" "$out/gobject_population.txt" "$out/swift.txt")
 if [ "$python_ok" = 1 ]; then results+=("$out/python.txt"); fi
 python3 Tests/bench/summarize.py "${results[@]}" | tee "$out/table.txt"
