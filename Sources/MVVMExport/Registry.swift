@@ -259,15 +259,22 @@ public func mvvm_new(_ loop: mvvm_handle, _ className: UnsafePointer<CChar>?, _ 
     }
 }
 
-@_cdecl("mvvm_service_new")
-public func mvvm_service_new(_ request: mvvm_request_fn?, _ userData: UnsafeMutableRawPointer?,
-                             _ destroy: mvvm_destroy_fn?, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
+/// Takes a host's service functions for `body`: their destroy function then runs exactly once,
+/// when nothing holds them any more — at once when `request` is NULL or `body` fails.
+func withServiceFunctions(_ request: mvvm_request_fn?, _ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?,
+                          _ body: (ServiceFunctions) throws(ExportError) -> Void) -> mvvm_status {
     guard let request else {
         destroy?(userData)
         return exporting { () throws(ExportError) in throw .nullPointer("request_fn") }
     }
     let functions = ServiceFunctions(requestFunction: request, userData: userData, destroy: destroy)
-    return exporting { () throws(ExportError) in
+    return exporting { () throws(ExportError) in try body(functions) }
+}
+
+@_cdecl("mvvm_service_new")
+public func mvvm_service_new(_ request: mvvm_request_fn?, _ userData: UnsafeMutableRawPointer?,
+                             _ destroy: mvvm_destroy_fn?, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
+    withServiceFunctions(request, userData, destroy) { functions throws(ExportError) in
         try requireOut(out)
         write(HandleTable.shared.insert(functions), to: out)
     }

@@ -62,12 +62,7 @@ func typedConstruct(_ loop: mvvm_handle, _ exportedClass: ExportedClass, _ const
 func typedConstructWithService(_ loop: mvvm_handle, _ exportedClass: ExportedClass, _ constructor: String,
                                _ request: mvvm_request_fn?, _ userData: UnsafeMutableRawPointer?,
                                _ destroy: mvvm_destroy_fn?, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
-    guard let request else {
-        destroy?(userData)
-        return exporting { () throws(ExportError) in throw .nullPointer("request_fn") }
-    }
-    let functions = ServiceFunctions(requestFunction: request, userData: userData, destroy: destroy)
-    return exporting { () throws(ExportError) in
+    withServiceFunctions(request, userData, destroy) { functions throws(ExportError) in
         try requireOut(out)
         let context = try resolveLoop(loop)
         write(try construct(exportedClass, on: context, [.none], services: [0: functions],
