@@ -23,7 +23,10 @@ import threading
 import weakref
 from typing import Any, Optional, Tuple
 
-from ._core import Loop, LoopKind, MvvmObject, Scalar, _release_soon, _report
+from ._callbacks import _release_soon, _report
+from ._loop import Loop, LoopKind
+from ._object import MvvmObject
+from ._values import Scalar
 from ._errors import MvvmError
 
 __all__ = ["Attachment", "attach", "Changes", "changes"]

@@ -1,0 +1,183 @@
+"""Host services and their requests: :class:`Service` (``mvvm_service_new``), :class:`Request`
+(answered with ``complete``), and :class:`ServiceRequest`, the base of the request classes made
+for each class with a service (``SignUpRequest``), carrying the view model's properties as they
+were when it asked."""
+
+from __future__ import annotations
+
+import json
+import weakref
+from ctypes import byref, c_char_p, c_void_p
+from typing import Any, Callable, Dict, Optional, Type
+
+from . import _lib
+from ._callbacks import (
+    _DESTROY_TRAMPOLINE,
+    _REQUEST_TRAMPOLINE,
+    _Entry,
+    _pending,
+    _release_now,
+    registry,
+    release_pending,
+)
+from ._errors import InvalidHandleError, UnknownRequestError
+from ._lib import lib
+from ._object import MvvmObject
+from ._owner import Owner
+from ._values import Scalar, _decode, _take_string, _value_to_c
+
+__all__ = ["Request", "ServiceRequest", "Service"]
+
+
+
+class Request(Owner):
+    """A question a view model asks the host's service. Answer once with :meth:`complete`:
+    at once inside the service, later, from any thread, or from asyncio. A request nobody
+    keeps and nobody answered is cancelled when it is garbage-collected; ``close()`` cancels
+    it. Its :attr:`handle` stays readable once it is done."""
+
+    __slots__ = ("_done", "view_model", "argument")
+
+    def __init__(self, handle: int, view_model: Optional[MvvmObject], argument: Scalar) -> None:
+        self._done = False
+        #: The Python view model that asked (kept alive while the request lives).
+        self.view_model: Optional[MvvmObject] = view_model
+        #: The argument the library passed (sign-up: the user id; welcome: None).
+        self.argument: Scalar = argument
+        self._own(handle)
+
+    @classmethod
+    def _make(cls, view_model_handle: int, handle: int, argument: Scalar,
+              view_model: Optional[MvvmObject]) -> "Request":
+        return cls(handle, view_model, argument)
+
+    @property
+    def done(self) -> bool:
+        """Answered or cancelled."""
+        return self._done
+
+    @property
+    def closed(self) -> bool:
+        """Answered or cancelled (``done``)."""
+        return self._done
+
+    def _settled(self) -> None:
+        self._done = True
+        if self._finalizer is not None:
+            self._finalizer.detach()
+
+    def complete(self, result: Scalar) -> None:
+        """Answers the request (``mvvm_complete``). Raises UnknownRequestError if it was
+        answered, cancelled, or its view model closed; TypeMismatchError (the request stays
+        open) for an answer of the wrong type."""
+        value = _value_to_c(result, "the answer")
+        if _pending:
+            release_pending()
+        try:
+            lib.mvvm_complete(self._handle, byref(value))
+        except (UnknownRequestError, InvalidHandleError):
+            self._settled()
+            raise
+        self._settled()
+
+    def cancel(self) -> None:
+        """Cancels the request (releases it); its answer is never awaited. Idempotent."""
+        self._done = True
+        if self._finalizer is not None and self._finalizer.detach() is not None:
+            _release_now(self._handle)
+
+    def close(self) -> None:
+        """The same as :meth:`cancel` (nothing once answered)."""
+        self.cancel()
+
+    def __repr__(self) -> str:
+        return "<mvvm.%s argument=%r %s>" % (type(self).__name__, self.argument, "done" if self._done else "open")
+
+
+
+#: Python class of each C class, and its request class (for classes with a service).
+_python_classes: Dict[str, Type[MvvmObject]] = {}
+_request_classes: Dict[str, Type["ServiceRequest"]] = {}
+
+
+class ServiceRequest(Request):
+    """A request to a host service (see :class:`~mvvm.Request`): ``argument`` is what the view
+    model passed; the view model's properties, as they were when it asked, are attributes
+    (``request.user_id``) and :attr:`state`."""
+
+    __slots__ = ("state",)
+
+    #: The type of the answer :meth:`complete` takes (from the description), or None if unknown.
+    result_type: Optional[str] = None
+
+    def __init__(self, handle: int, view_model: Optional[MvvmObject], argument: Scalar,
+                 state: Dict[str, Scalar]) -> None:
+        super().__init__(handle, view_model, argument)
+        #: The view model's properties when it asked (its snapshot).
+        self.state: Dict[str, Scalar] = state
+
+    def __getattr__(self, name: str) -> Any:
+        if not name.startswith("_"):
+            try:
+                return self.state[name]
+            except (KeyError, AttributeError):
+                pass
+        raise AttributeError("%s has no attribute %r" % (type(self).__name__, name))
+
+
+class _RequestMaker:
+    """The ``request_class`` of every service entry: makes the request class of the asking view
+    model's class, with its state read during the call (as the library allows)."""
+
+    @staticmethod
+    def _make(view_model_handle: int, handle: int, argument: Scalar, owner: Optional[MvvmObject]) -> Request:
+        name = c_char_p()
+        lib.mvvm_class_name(view_model_handle, byref(name))
+        class_name = _decode(name.value, "class name")
+        out = c_void_p()
+        lib.mvvm_snapshot(view_model_handle, byref(out))
+        state: Dict[str, Scalar] = json.loads(_take_string(out, "snapshot"))
+        if owner is None:
+            owner = _by_handle.get(view_model_handle)
+        request_class = _request_classes.get(class_name, ServiceRequest)
+        return request_class(handle, owner, argument, state)
+
+
+#: The Python objects made by constructors, by handle: whom a shared service's request names.
+_by_handle: "weakref.WeakValueDictionary[int, MvvmObject]" = weakref.WeakValueDictionary()
+
+
+class Service(Owner):
+    """A host service (``mvvm_service_new``): ``fn(request)`` is called for each request of each
+    view model made with it, and answers with ``request.complete(result)``, at once or later,
+    from any thread. One service may be given to several constructors; ``fn`` stays alive until
+    this object is closed (or collected) and every view model made with it is closed.
+    Constructors also take a plain callable, made into a service for that one view model."""
+
+    __slots__ = ("_entry", "fn")
+
+    def __init__(self, fn: Callable[[Any], Any], what: Optional[str] = None) -> None:
+        if not callable(fn):
+            raise TypeError("the service must be callable, not %s" % type(fn).__name__)
+        self.fn = fn
+        self._entry = _Entry(fn, what or "service %s" % getattr(fn, "__qualname__", repr(fn)),
+                             _RequestMaker)  # type: ignore[arg-type]
+        key = registry.add(self._entry)
+        out = _lib.Handle()
+        try:
+            lib.mvvm_service_new(_REQUEST_TRAMPOLINE, key, _DESTROY_TRAMPOLINE, byref(out))
+        except BaseException:
+            registry.pop(key)  # if the library did not run the destroy function already
+            raise
+        self._own(out.value)
+
+    def close(self) -> None:
+        """Releases the service's handle (once): no new view model can be made with it; those
+        made with it keep it until they are closed."""
+        self._release()
+
+    def __repr__(self) -> str:
+        return "<mvvm.Service %s %s>" % (getattr(self.fn, "__qualname__", repr(self.fn)),
+                                         "closed" if self.closed else "handle=0x%x" % self._handle)
+
+
