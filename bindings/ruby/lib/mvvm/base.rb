@@ -17,8 +17,11 @@ module Mvvm
     # C class name => Ruby class, filled by Mvvm::Classes from the library's description.
     CLASSES = {}
 
-    Property = Struct.new(:name, :type, :access) do
+    # A property: its type is :bool, :int, :double, :string or :list (then `item_class` is the
+    # C class of its items).
+    Property = Struct.new(:name, :type, :access, :item_class) do
       def writable? = access == :rw
+      def list? = type == :list
     end
 
     # A constructor: its name ("new", "new_with_seed"...), doc and arguments, each an Argument.
@@ -234,6 +237,9 @@ module Mvvm
       when :int then Native.call_out(:mvvm_get_int, handle, c_name, format: "q")
       when :double then Native.call_out(:mvvm_get_double, handle, c_name, format: "d")
       when :string then Native.call_out_string(:mvvm_get_string, handle, c_name)
+      when :list
+        Native.call(:mvvm_list_count, handle, c_name, Native.out) # refuses a closed object now
+        List.new(self, name)
       else Native.call_out(:mvvm_get_int, handle, c_name, format: "q") # lets the library name the error
       end
     end
@@ -258,6 +264,30 @@ module Mvvm
     # CounterViewModel#model), kept while this object lives; nil for an object its parent made.
     def argument(name)
       @arguments[name.to_sym]
+    end
+
+    # The identity of the Swift object behind this handle (mvvm_object_id): one Integer for its
+    # whole life, the same through every handle to it; so a list's item read twice, or one that
+    # moved, is recognised. (Ruby's own #object_id is left alone.)
+    def identity
+      @identity ||= Native.call_out(:mvvm_object_id, handle, format: "q")
+    end
+
+    # Two objects are == when they are handles to the same Swift object (same #identity).
+    def ==(other)
+      return true if equal?(other)
+      return false unless other.is_a?(Base) && !closed? && !other.closed?
+
+      identity == other.identity
+    rescue Error
+      false
+    end
+    alias eql? ==
+
+    def hash
+      closed? && @identity.nil? ? super : [Base, identity].hash
+    rescue Error
+      super
     end
 
     # --- commands, children ---------------------------------------------------------------------

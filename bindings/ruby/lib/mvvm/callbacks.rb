@@ -78,7 +78,7 @@ module Mvvm
         return unless entry
 
         kind, name, value = Native.read_event(event_address)
-        event = Event.new(name.to_sym, value, kind == Native::EVENT_SIGNAL ? :signal : :property,
+        event = Event.new(name.to_sym, value, EVENT_KINDS.fetch(kind, :property),
                           entry.source, source)
         block = entry.block
         args = [event.name, value, event]
@@ -110,6 +110,10 @@ module Mvvm
       end
     end
 
+    # mvvm_event_kind => Event#kind.
+    EVENT_KINDS = { Native::EVENT_PROPERTY => :property, Native::EVENT_SIGNAL => :signal,
+                    Native::EVENT_SPLICE => :splice }.freeze
+
     # void (*)(mvvm_handle source, const mvvm_event *event, void *user_data)
     TRAMPOLINE = Fiddle::Closure::BlockCaller.new(
       Fiddle::TYPE_VOID, [Native::HANDLE, Fiddle::TYPE_VOIDP, Fiddle::TYPE_VOIDP]
@@ -134,11 +138,12 @@ module Mvvm
   end
 
   # What a subscriber's block gets as its third argument: the event's name (a Symbol), its value
-  # (nil for a signal without payload), :property or :signal, the Ruby object subscribed to, and
-  # the C handle of the source.
+  # (nil for a signal without payload; an Mvvm::Splice for a list's change), :property, :signal
+  # or :splice, the Ruby object subscribed to, and the C handle of the source.
   Event = Struct.new(:name, :value, :kind, :object, :source_handle) do
     def property? = kind == :property
     def signal? = kind == :signal
+    def splice? = kind == :splice
   end
 
   # A subscription: ends with #unsubscribe (or #close), or when its object or loop is closed.

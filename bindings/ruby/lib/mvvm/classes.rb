@@ -12,6 +12,7 @@ module Mvvm
   #
   # - a reader per property (and `name?` for booleans), a writer per binding (read-write
   #   property): outputs have none, and obj[name] = value on one raises Mvvm::ReadOnlyError;
+  #   a list property reads as an Mvvm::List of live items (Playlist#songs);
   # - a method per command, taking its argument when it has one, checked (TypeError, RangeError);
   # - a reader per child, giving the same object each time, closed with its parent;
   # - new(loop, *args, **kwargs) through mvvm_new (see Base#initialize), and a reader per model
@@ -65,7 +66,7 @@ module Mvvm
 
         Array(description["properties"]).each do |p|
           name = p["name"].to_sym
-          property = Base::Property.new(name, p["type"].to_sym, p["access"] == "rw" ? :rw : :ro)
+          property = Base::Property.new(name, p["type"].to_sym, p["access"] == "rw" ? :rw : :ro, p["item_class"])
           klass.properties[name] = property
           docs[name] = p["doc"]
           define_property(klass, property)

@@ -10,7 +10,7 @@ module Mvvm
   module Native
     LIBRARY_NAME = "libmvvm.so"
     # (major, minor) of include/mvvm.h these bindings were written for.
-    EXPECTED_VERSION = [0, 1].freeze
+    EXPECTED_VERSION = [0, 2].freeze
 
     # mvvm_type
     TYPE_NONE = 0
@@ -19,9 +19,11 @@ module Mvvm
     TYPE_DOUBLE = 3
     TYPE_STRING = 4
     TYPE_OBJECT = 5
+    TYPE_LIST = 6
     # mvvm_event_kind
     EVENT_PROPERTY = 1
     EVENT_SIGNAL = 2
+    EVENT_SPLICE = 3
 
     # Fiddle types. Unsigned types are the negated signed ones.
     HANDLE = -Fiddle::TYPE_INT64_T # mvvm_handle (uint64_t)
@@ -37,11 +39,12 @@ module Mvvm
     # Layout of the structs on LP64 (checked against offsetof/sizeof of a C compiler):
     # mvvm_value {int type @0; bool boolean @4; (pad 3) int64_t integer @8; double number @16;
     #             const char *string @24; mvvm_handle object @32} = 40 bytes.
-    # mvvm_event {int kind @0; (pad 4) const char *name @8; mvvm_value value @16} = 56 bytes.
+    # mvvm_event {int kind @0; (pad 4) const char *name @8; mvvm_value value @16;
+    #             int64_t index @56, removed @64, inserted @72} = 80 bytes.
     VALUE_SIZE = 40
     VALUE_PACK = "l C x3 q d Q Q"
-    EVENT_SIZE = 56
-    EVENT_PACK = "l x4 Q l C x3 q d Q Q"
+    EVENT_SIZE = 80
+    EVENT_PACK = "l x4 Q l C x3 q d Q Q q q q"
 
     # Every function of include/mvvm.h the bindings call: name => [argument types, return type].
     H = HANDLE
@@ -70,6 +73,10 @@ module Mvvm
       mvvm_set_string: [[H, P, P], STATUS],
       mvvm_send: [[H, P, P], STATUS],
       mvvm_child: [[H, P, P], STATUS],
+      # lists of child view models
+      mvvm_list_count: [[H, P, P], STATUS],
+      mvvm_list_item: [[H, P, I64, P], STATUS],
+      mvvm_object_id: [[H, P], STATUS],
       mvvm_class_name: [[H, P], STATUS],
       mvvm_describe: [[H, P], STATUS],
       mvvm_snapshot: [[H, P], STATUS],
@@ -281,11 +288,17 @@ module Mvvm
         end
       end
 
-      # Reads an mvvm_event at `address`: [kind, name (String), value].
+      # Reads an mvvm_event at `address`: [kind, name (String), value], the value of a splice
+      # being an Mvvm::Splice.
       def read_event(address)
-        kind, name, type, boolean, integer, number, string =
+        kind, name, type, boolean, integer, number, string, _object, index, removed, inserted =
           Fiddle::Pointer.new(address, EVENT_SIZE)[0, EVENT_SIZE].unpack(EVENT_PACK)
-        [kind, read_string(name), ruby_value(type, boolean, integer, number, string)]
+        value = if kind == EVENT_SPLICE
+                  Splice.new(index, removed, inserted).freeze
+                else
+                  ruby_value(type, boolean, integer, number, string)
+                end
+        [kind, read_string(name), value]
       end
 
       private
