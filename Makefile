@@ -8,7 +8,7 @@ BIN = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua demo clean test-sanitize test-sanitize-address test-sanitize-thread \
-	test-fuzz-seeds test-soak fuzz
+	test-fuzz-seeds test-soak fuzz todo test-todo
 
 all: build
 
@@ -81,6 +81,18 @@ test-ruby: lib sample build-dir
 test-lua: lib build-dir
 	bash examples/lua/run.sh $(BIN)
 
+# The todo app (examples/todo: its own package over the export API) -> build/todo/libtodo.so.
+TODO_BIN = examples/todo/.build/debug
+
+todo: deps build-dir
+	cd examples/todo && $(SWIFT) build
+	@mkdir -p build/todo && cp $(TODO_BIN)/libtodo.so build/todo/libtodo.so
+	@echo "build/todo/libtodo.so"
+
+# Its C tests (TodoMVC's behaviours, splices, reloads, SIGKILL during saves), natively and under valgrind.
+test-todo: todo
+	bash examples/todo/run_tests.sh
+
 test-views: lib
 	bash examples/test_views.sh $(BIN)
 
@@ -112,7 +124,7 @@ fuzz: deps build-dir
 # Every suite, each under a time limit in seconds that SIGKILL enforces; a failing suite does not
 # stop the others; the closing lines name the failed suites and sum every suite's tests.
 SUITES := swift:1200 generated:300 header:300 c:900 c-valgrind:1800 harness:600 outside:1200 views:300 python:900 tk:600 ruby:600 \
-	lua:300 packaging:1500 sanitize-address:2400 sanitize-thread:2400 fuzz-seeds:1200 soak:900
+	lua:300 todo:900 packaging:1500 sanitize-address:2400 sanitize-thread:2400 fuzz-seeds:1200 soak:900
 
 test: lib build-dir
 	@bash Tests/run_suites.sh $(SUITES)

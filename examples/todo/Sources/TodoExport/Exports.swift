@@ -1,0 +1,48 @@
+// The todo app's one registration: each class once, each member in one line.
+import MVVMExport
+import MVVMRuntime
+import TodoModels
+import TodoViewModels
+
+/// The filter crosses as its raw value; descriptions list "all", "active", "completed".
+extension TodoFilter: ExportableValue {}
+
+@_cdecl("libmvvm_register_package")
+public func registerTodo() {
+    Exports.register(TodoItemViewModel.self, doc: "One todo of a todo list: its title, its checkbox, its editor.") { c in
+        c.output("id", \.id, \.$id, doc: "The todo's id in its store.")
+        c.output("title", \.title, \.$title)
+        c.binding("completed", \.completed, \.$completed, doc: "The checkbox.")
+        c.output("is_editing", \.isEditing, \.$isEditing, doc: "Whether the editor shows (begin_edit until commit_edit or cancel_edit).")
+        c.binding("edit_text", \.editText, \.$editText, doc: "The editor's text.")
+        c.command("begin_edit", doc: "Opens the editor with the title.") { $0.beginEdit() }
+        c.command("commit_edit", doc: "Saves edit_text, trimmed, as the title; an empty one destroys the todo.") { $0.commitEdit() }
+        c.command("cancel_edit", doc: "Closes the editor, keeping the title.") { $0.cancelEdit() }
+        c.command("destroy", doc: "Removes the todo.") { $0.destroy() }
+    }
+    Exports.register(TodoListViewModel.self, doc: "A TodoMVC todo list, saved as JSON.") { c in
+        c.binding("new_todo_title", \.newTodoTitle, \.$newTodoTitle, doc: "The new-todo field.")
+        c.list("items", \.items, \.$items, doc: "The todos the filter shows, in creation order.")
+        c.binding("filter", \.filter, \.$filter, doc: "Which todos items shows.")
+        c.output("active_count", \.activeCount, \.$activeCount)
+        c.output("completed_count", \.completedCount, \.$completedCount)
+        c.output("items_left", \.itemsLeft, \.$itemsLeft, doc: "\"1 item left\", \"2 items left\".")
+        c.binding("all_completed", get: { $0.allCompleted }, set: { $0.setAllCompleted($1) },
+                  publisher: { $0.$allCompleted },
+                  doc: "True iff every todo is completed (and there is one); setting it marks every todo so.")
+        c.output("has_todos", \.hasTodos, \.$hasTodos)
+        c.output("is_clear_completed_visible", \.isClearCompletedVisible, \.$isClearCompletedVisible)
+        c.command("add", doc: "Adds new_todo_title, trimmed, and clears it; a blank title adds nothing.") { $0.add() }
+        c.command("clear_completed", doc: "Removes the completed todos.") { $0.clearCompleted() }
+        c.constructor(doc: "The todos saved at `storage_path` (\"\": in memory only); a missing file is an empty list, "
+                      + "an unreadable or corrupt one is refused and left untouched.",
+                      .value("storage_path")) { (_, path: String) throws(ExportFailure) in
+            if path.isEmpty { return TodoListViewModel() }
+            do throws(TodoStoreError) {
+                return TodoListViewModel(store: try TodoStore(path: path))
+            } catch {
+                throw ExportFailure(error.description)
+            }
+        }
+    }
+}

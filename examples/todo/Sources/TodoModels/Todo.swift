@@ -1,0 +1,27 @@
+// The todo app's model values: a todo, and which todos a view shows.
+
+/// One todo. `id` is the store's, unique for the store's life (never reused, across reloads too).
+public struct Todo: Codable, Equatable, Sendable {
+    public let id: Int
+    public var title: String
+    public var completed: Bool
+
+    public init(id: Int, title: String, completed: Bool = false) {
+        self.id = id
+        self.title = title
+        self.completed = completed
+    }
+}
+
+/// Which todos a list shows (TodoMVC's #/, #/active, #/completed).
+public enum TodoFilter: String, Codable, CaseIterable, Sendable {
+    case all, active, completed
+
+    public func shows(_ todo: Todo) -> Bool {
+        switch self {
+        case .all: return true
+        case .active: return !todo.completed
+        case .completed: return todo.completed
+        }
+    }
+}
