@@ -18,6 +18,9 @@ Public API:
   ``MVVM_LIBRARY``, gives its own), with their base :class:`MvvmObject`; ``<Name>Request`` for
   each class with a host service (:class:`SignUpRequest`, :class:`WelcomeRequest`);
   :data:`CLASSES` (C name -> class); :func:`new` (the generic constructor, ``mvvm_new``).
+* Lists of child view models: a list property reads as an :class:`ObjectList` (a read-only
+  ``Sequence`` of live items); its subscribers get a :class:`Splice` per change;
+  :func:`object_id` (also ``obj.object_id``) tells items apart.
 * :class:`Subscription`; host services :class:`Service` (or any callable) and their requests
   (:class:`Request`).
 * Errors: :class:`MvvmError` and one subclass per ``mvvm_status``; :class:`MvvmLibraryError`
@@ -50,6 +53,7 @@ from ._errors import (
     WrongLoopKindError,
     WrongTypeError,
 )
+from ._callbacks import EventCallback
 from ._lib import EXPECTED_VERSION, MAX_NESTED_CALLS
 from ._lib import path as library_path
 from ._lib import version as library_version
@@ -63,7 +67,9 @@ from ._core import (
     release_pending,
 )
 from ._dynamic import Service, ServiceRequest, new
+from ._list import ObjectList, Splice, object_id
 from ._dynamic import classes as _classes_by_c_name
+from ._requests import ServiceFunction
 
 #: The Python class of each class the library registers, by C class name.
 CLASSES = _classes_by_c_name()
@@ -83,9 +89,14 @@ __all__ = [
     "ServiceRequest",
     "Service",
     "Scalar",
+    "EventCallback",
+    "ServiceFunction",
     "release_pending",
     "CLASSES",
     "new",
+    "ObjectList",
+    "Splice",
+    "object_id",
     "Status",
     "MvvmError",
     "InvalidHandleError",

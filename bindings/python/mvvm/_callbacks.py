@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, List, Optional, Ty
 from . import _lib
 from ._errors import InternalError, MvvmError
 from ._lib import CALLBACK, DESTROY_FN, REQUEST_FN, FlatEvent, lib
+from ._list import Splice
 from ._values import Scalar, _decode, _value_from_c
 
 if TYPE_CHECKING:
@@ -278,8 +279,13 @@ def _deliver(user_data: Optional[int], event_address: Optional[int]) -> None:
         raw_name = event.name
         name = _event_names.get(raw_name) if raw_name is not None else None
         if name is None:
-            name = _event_names[raw_name] = _decode(raw_name, "event name")
-        value = _value_from_c(event, "value of %r", name)  # FlatEvent has Value's fields
+            name = _decode(raw_name, "event name")  # raises for a NULL name
+            if raw_name is not None:
+                _event_names[raw_name] = name
+        if event.kind == _lib.EVENT_SPLICE:
+            value: Any = Splice(event.index, event.removed, event.inserted)
+        else:
+            value = _value_from_c(event, "value of %r", name)  # FlatEvent has Value's fields
         entry.fn(name, value)
     except BaseException as exc:
         _report_unless_interrupt(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"

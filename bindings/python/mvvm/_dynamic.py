@@ -34,6 +34,7 @@ from typing import Any, Dict, List, Optional, Tuple, Type
 
 from . import _lib
 from ._lib import Value, lib
+from ._list import ListProperty
 from ._loop import Loop
 from ._object import Binding, Child, MvvmObject, Output, _command, _model_property, camel
 from ._requests import Service, ServiceRequest, _by_handle, _python_classes, _request_classes
@@ -233,7 +234,11 @@ def _make_class(described: Dict[str, Any]) -> Type[MvvmObject]:
                                  "__doc__": _class_doc(python_name, described), "__module__": "mvvm",
                                  "description": described}
     for prop in described.get("properties", []):
-        if _free(namespace, prop["name"]):
+        if not _free(namespace, prop["name"]):
+            continue
+        if prop.get("type") == "list":
+            namespace[prop["name"]] = ListProperty(python_name, prop)
+        else:
             namespace[prop["name"]] = (Binding if prop.get("access") == "rw" else Output)(python_name, prop)
     for command in described.get("commands", []):
         if _free(namespace, command["name"]):

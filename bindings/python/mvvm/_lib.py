@@ -48,13 +48,13 @@ __all__ = [
 ]
 
 #: (major, minor) these bindings were written for: ``include/mvvm.h``'s MVVM_VERSION_MAJOR/MINOR.
-EXPECTED_VERSION: Tuple[int, int] = (0, 1)
+EXPECTED_VERSION: Tuple[int, int] = (0, 2)
 LIBRARY_NAME = "libmvvm.so"
 
 # mvvm_type
-TYPE_NONE, TYPE_BOOL, TYPE_INT, TYPE_DOUBLE, TYPE_STRING, TYPE_OBJECT = 0, 1, 2, 3, 4, 5
+TYPE_NONE, TYPE_BOOL, TYPE_INT, TYPE_DOUBLE, TYPE_STRING, TYPE_OBJECT, TYPE_LIST = 0, 1, 2, 3, 4, 5, 6
 # mvvm_event_kind
-EVENT_PROPERTY, EVENT_SIGNAL = 1, 2
+EVENT_PROPERTY, EVENT_SIGNAL, EVENT_SPLICE = 1, 2, 3
 # mvvm_loop_kind
 LOOP_MANUAL, LOOP_THREAD, LOOP_VIRTUAL = 0, 1, 2
 #: ``MVVM_LOOP_TIME_LIMIT_MS``: the last instant of every loop's time (2^62 ns, about 146 years).
@@ -79,7 +79,9 @@ class Value(ctypes.Structure):
 class Event(ctypes.Structure):
     """``mvvm_event``."""
 
-    _fields_ = [("kind", c_int), ("name", c_char_p), ("value", Value)]
+    _fields_ = [("kind", c_int), ("name", c_char_p), ("value", Value),
+                # MVVM_EVENT_SPLICE only (0 otherwise); appended in 0.2
+                ("index", c_int64), ("removed", c_int64), ("inserted", c_int64)]
 
 
 class FlatEvent(ctypes.Structure):
@@ -95,6 +97,9 @@ class FlatEvent(ctypes.Structure):
         ("number", c_double),
         ("string", c_char_p),
         ("object", c_uint64),
+        ("index", c_int64),
+        ("removed", c_int64),
+        ("inserted", c_int64),
     ]
 
 
@@ -147,6 +152,9 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "mvvm_set_string": (_ST, [_H, _S, _S]),
     "mvvm_send": (_ST, [_H, _S, _PV]),
     "mvvm_child": (_ST, [_H, _S, _PH]),
+    "mvvm_list_count": (_ST, [_H, _S, _PI]),
+    "mvvm_list_item": (_ST, [_H, _S, c_int64, _PH]),
+    "mvvm_object_id": (_ST, [_H, _PI]),
     "mvvm_class_name": (_ST, [_H, POINTER(c_char_p)]),
     "mvvm_describe": (_ST, [_H, _POUT_S]),
     "mvvm_snapshot": (_ST, [_H, _POUT_S]),

@@ -26,6 +26,7 @@ from ._callbacks import (
 )
 from ._errors import InternalError, InvalidHandleError, ReadOnlyError
 from ._lib import lib
+from ._list import ObjectList, object_id
 from ._loop import Loop
 from ._owner import Owner
 from ._values import (
@@ -163,7 +164,16 @@ class MvvmObject(Owner):
         handle = self._h()
         encoded = _encode(name, "property name")
         kind = self._property_types().get(name, ("bool", "?"))[0]  # unknown: let C say so
+        if kind == "list":
+            return ObjectList(self, name)  # type: ignore[return-value]
         return _get_generic(handle, encoded, kind, name)
+
+    @property
+    def object_id(self) -> int:
+        """The identity of the Swift object behind this handle (``mvvm_object_id``): one int for
+        its whole life, the same through every handle to it (an item read twice from a list, or
+        moved within it, has one ``object_id``)."""
+        return object_id(self)
 
     def set(self, name: str, value: Scalar) -> None:
         """Sets the binding ``name`` (``mvvm_set_<type>``); the library refuses outputs."""
@@ -406,13 +416,16 @@ def _command(owner_name: str, description: Dict[str, Any]) -> Callable[..., None
     values = description.get("values")
     what = "the argument of %s.%s" % (owner_name, name)
     send = lib.mvvm_send
+    command: Callable[..., None]
     if argument_type == "none":
-        def command(self: MvvmObject) -> None:
+        def plain(self: MvvmObject) -> None:
             send(self._h(), encoded, None)
+        command = plain
     else:
-        def command(self: MvvmObject, argument: Any) -> None:  # type: ignore[misc]
+        def with_argument(self: MvvmObject, argument: Any) -> None:
             value = _c_value(argument_type, _checked(argument_type, argument, what, values))
             send(self._h(), encoded, byref(value))
+        command = with_argument
     command.__name__ = name
     command.__module__ = "mvvm"
     command.__qualname__ = "%s.%s" % (owner_name, name)

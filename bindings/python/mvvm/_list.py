@@ -1,0 +1,240 @@
+"""Lists of child view models: a list property reads as an :class:`ObjectList` (a read-only
+``collections.abc.Sequence`` of live items), and its changes reach subscribers as
+:class:`Splice` values.
+
+A list property (``"type": "list"`` in the descriptions, with its ``item_class``) is read with
+``mvvm_list_count`` and ``mvvm_list_item``; each item read is a new handle, wrapped in the Python
+class of the item's C class (``Song``, ``TodoItemViewModel``), owned by the caller. Items are told
+apart by :func:`object_id` (``mvvm_object_id``): one int for the Swift object's whole life, the
+same through every handle to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from ctypes import byref, c_int64
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, List, MutableSequence, TypeVar, Union, overload
+
+from . import _lib
+from ._errors import InvalidArgumentError, ReadOnlyError
+from ._lib import lib
+from ._values import _encode
+
+if TYPE_CHECKING:
+    from ._object import MvvmObject
+
+__all__ = ["Splice", "ObjectList", "ListProperty", "object_id"]
+
+T = TypeVar("T")
+Item = TypeVar("Item", bound="MvvmObject")
+
+
+class Splice:
+    """One change of a list, as GListModel's ``items-changed(position, removed, added)``: at
+    ``index``, ``removed`` items went and ``inserted`` items came. A subscriber of a list property
+    gets one per splice as the callback's value, in ascending order of ``index``, each counted in
+    the list as the splices before it left it; the items a splice inserts are already at their
+    final indices (readable during the callback). Frozen, hashable, comparable."""
+
+    __slots__ = ("index", "removed", "inserted")
+
+    index: int
+    removed: int
+    inserted: int
+
+    def __init__(self, index: int, removed: int, inserted: int) -> None:
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "removed", removed)
+        object.__setattr__(self, "inserted", inserted)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("mvvm.Splice is frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("mvvm.Splice is frozen")
+
+    def _key(self) -> tuple:
+        return (self.index, self.removed, self.inserted)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Splice):
+            return self._key() == other._key()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("mvvm.Splice",) + self._key())
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._key())
+
+    def __repr__(self) -> str:
+        return "Splice(index=%d, removed=%d, inserted=%d)" % self._key()
+
+    def __reduce__(self) -> Any:
+        return (Splice, self._key())
+
+    def apply(self, copy: MutableSequence[T], item: Callable[[int], T]) -> None:
+        """Applies the splice to ``copy`` (a host's copy of the list, changed in place):
+        ``item(index)`` gives what to insert at each index the splice fills (for instance
+        ``lambda i: object_id(owner.items[i])``). IndexError when it does not fit the copy."""
+        if self.index < 0 or self.removed < 0 or self.inserted < 0 or self.index + self.removed > len(copy):
+            raise IndexError("%r does not fit a copy of %d items" % (self, len(copy)))
+        copy[self.index:self.index + self.removed] = [item(self.index + k) for k in range(self.inserted)]
+
+
+def object_id(obj: "MvvmObject") -> int:
+    """The identity of the Swift object behind ``obj`` (``mvvm_object_id``): one int for its
+    whole life, the same through every handle to it, never another object's."""
+    out = c_int64()
+    lib.mvvm_object_id(obj._h(), byref(out))
+    return out.value
+
+
+class ObjectList(Sequence, Generic[Item]):  # type: ignore[type-arg]
+    """A list property of an object, read live: each use asks the library, so it always is the
+    list as it is now. Read-only: ``len``, indexing (negative from the end), slicing (a Python
+    list of items), iteration, ``in`` and ``index`` (by :func:`object_id`). Items are objects of
+    the item class, each read a new one, owned by the caller (``with`` or ``close()``, or let the
+    garbage collector release it); they keep the list's owner alive."""
+
+    __slots__ = ("owner", "name", "_encoded")
+
+    def __init__(self, owner: "MvvmObject", name: str) -> None:
+        #: The object whose property this is.
+        self.owner = owner
+        #: The property's name.
+        self.name = name
+        self._encoded = _encode(name, "list name")
+
+    def __len__(self) -> int:
+        out = c_int64()
+        lib.mvvm_list_count(self.owner._h(), self._encoded, byref(out))
+        return out.value
+
+    def item(self, index: int) -> Item:
+        """The item at ``index`` (0 … len - 1), a new object; InvalidArgumentError outside."""
+        from ._object import MvvmObject
+
+        out = _lib.Handle()
+        lib.mvvm_list_item(self.owner._h(), self._encoded, index, byref(out))
+        made: Any = MvvmObject._wrap(out.value, self.owner.loop, (self.owner,))
+        return made  # type: ignore[no-any-return]
+
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[Item]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[Item, List[Item]]:
+        if isinstance(index, slice):
+            return [self.item(i) for i in range(*index.indices(len(self)))]
+        try:
+            position = index.__index__()
+        except AttributeError:
+            raise TypeError("list indices must be integers or slices, not %s" % type(index).__name__) from None
+        if position < 0:
+            position += len(self)
+            if position < 0:
+                raise IndexError("%s index out of range" % self._what())
+        try:
+            return self.item(position)
+        except InvalidArgumentError:
+            raise IndexError("%s index out of range" % self._what()) from None
+
+    def __iter__(self) -> Iterator[Item]:
+        """The items in order, the list read as it is at each step (an item removed meanwhile
+        ends the iteration early rather than raising)."""
+        position = 0
+        while True:
+            try:
+                made = self.item(position)
+            except InvalidArgumentError:
+                return
+            yield made
+            position += 1
+
+    def ids(self) -> List[int]:
+        """The :func:`object_id` of each item, in order."""
+        result = []
+        for made in self:
+            result.append(object_id(made))
+            made.close()
+        return result
+
+    def __contains__(self, value: object) -> bool:
+        from ._object import MvvmObject
+
+        if not isinstance(value, MvvmObject):
+            return False
+        return object_id(value) in self.ids()
+
+    def index(self, value: Any, start: int = 0, stop: Any = None) -> int:
+        from ._object import MvvmObject
+
+        ids = self.ids()
+        if isinstance(value, MvvmObject):
+            wanted = object_id(value)
+            end = len(ids) if stop is None else stop
+            for position in range(*slice(start, end).indices(len(ids))):
+                if ids[position] == wanted:
+                    return position
+        raise ValueError("%r is not in %s" % (value, self._what()))
+
+    def count(self, value: Any) -> int:
+        return 1 if value in self else 0
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ObjectList):
+            return other.owner is self.owner and other.name == self.name
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((id(self.owner), self.name))
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise TypeError("%s is a list the view model keeps: it cannot be changed from outside" % self._what())
+
+    def __delitem__(self, index: Any) -> None:
+        raise TypeError("%s is a list the view model keeps: it cannot be changed from outside" % self._what())
+
+    def _what(self) -> str:
+        return "%s.%s" % (type(self.owner).__name__, self.name)
+
+    def __repr__(self) -> str:
+        if self.owner.closed:
+            return "<mvvm.ObjectList %s (closed)>" % self._what()
+        return "<mvvm.ObjectList %s, %d items>" % (self._what(), len(self))
+
+
+class ListProperty(Generic[Item]):
+    """A list property of a class made from its description: ``obj.name`` is an
+    :class:`ObjectList` over it; assigning raises :class:`~mvvm.ReadOnlyError`."""
+
+    def __init__(self, owner_name: str, description: Any) -> None:
+        self.name: str = description["name"]
+        self.type_name = "list"
+        self.item_class: str = description.get("item_class", "")
+        self.owner_name = owner_name
+        self._what = "%s.%s" % (owner_name, self.name)
+        doc = description.get("doc") or self.name
+        self.__doc__ = "%s (a read-only sequence of %s; changes arrive as mvvm.Splice values)" % (
+            doc, "".join(p[:1].upper() + p[1:] for p in self.item_class.split("_")) or "objects")
+
+    @overload
+    def __get__(self, obj: None, owner: Any) -> "ListProperty[Item]": ...
+
+    @overload
+    def __get__(self, obj: "MvvmObject", owner: Any) -> ObjectList[Item]: ...
+
+    def __get__(self, obj: Any, owner: Any) -> Any:
+        if obj is None:
+            return self
+        obj._h()  # a closed object refuses now, not at first use
+        return ObjectList(obj, self.name)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        raise ReadOnlyError("%s is a list the view model keeps (read-only)" % self._what)
+
+    def __repr__(self) -> str:
+        return "<ListProperty %s: list of %s>" % (self._what, self.item_class)
