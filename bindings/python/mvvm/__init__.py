@@ -69,7 +69,6 @@ from ._core import (
 from ._dynamic import Service, ServiceRequest, new
 from ._list import ObjectList, Splice, object_id
 from ._dynamic import classes as _classes_by_c_name
-from ._requests import ServiceFunction
 
 #: The Python class of each class the library registers, by C class name.
 CLASSES = _classes_by_c_name()
@@ -90,7 +89,6 @@ __all__ = [
     "Service",
     "Scalar",
     "EventCallback",
-    "ServiceFunction",
     "release_pending",
     "CLASSES",
     "new",
