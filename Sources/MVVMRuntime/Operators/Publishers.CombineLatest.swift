@@ -4,7 +4,9 @@
 //
 //  `CombineLatest`, `CombineLatest3` and `CombineLatest4` for OpenCombine 0.14.0,
 //  which ships without them. The three arities share one subscription that keeps
-//  the latest value of each upstream in a type-erased slot.
+//  the latest value of each upstream in a typed slot (no `Any`, no casts); everything
+//  that does not depend on the value types (locks, demand, completion) lives in a
+//  non-generic base class, so the generic code an event runs is small.
 //
 
 
@@ -406,12 +408,12 @@ extension Publishers {
         public func receive<Downstream: Subscriber>(subscriber: Downstream)
             where Downstream.Failure == Failure, Downstream.Input == Output
         {
-            let inner = CombineLatestInner(downstream: subscriber, upstreamCount: 2) {
-                ($0[0], $0[1])
-            }
+            let inner = CombineLatestInner<Downstream, A.Output, B.Output, Void, Void>(
+                downstream: subscriber, upstreamCount: 2, c: (), d: ()
+            ) { a, b, _, _ in (a, b) }
             subscriber.receive(subscription: inner)
-            inner.attach(a, at: 0)
-            inner.attach(b, at: 1)
+            a.subscribe(CombineLatestInner.SideA(inner: inner))
+            b.subscribe(CombineLatestInner.SideB(inner: inner))
         }
     }
 
@@ -462,13 +464,13 @@ extension Publishers {
         public func receive<Downstream: Subscriber>(subscriber: Downstream)
             where Downstream.Failure == Failure, Downstream.Input == Output
         {
-            let inner = CombineLatestInner(downstream: subscriber, upstreamCount: 3) {
-                ($0[0], $0[1], $0[2])
-            }
+            let inner = CombineLatestInner<Downstream, A.Output, B.Output, C.Output, Void>(
+                downstream: subscriber, upstreamCount: 3, d: ()
+            ) { a, b, c, _ in (a, b, c) }
             subscriber.receive(subscription: inner)
-            inner.attach(a, at: 0)
-            inner.attach(b, at: 1)
-            inner.attach(c, at: 2)
+            a.subscribe(CombineLatestInner.SideA(inner: inner))
+            b.subscribe(CombineLatestInner.SideB(inner: inner))
+            c.subscribe(CombineLatestInner.SideC(inner: inner))
         }
     }
 
@@ -525,14 +527,14 @@ extension Publishers {
         public func receive<Downstream: Subscriber>(subscriber: Downstream)
             where Downstream.Failure == Failure, Downstream.Input == Output
         {
-            let inner = CombineLatestInner(downstream: subscriber, upstreamCount: 4) {
-                ($0[0], $0[1], $0[2], $0[3])
-            }
+            let inner = CombineLatestInner<Downstream, A.Output, B.Output, C.Output, D.Output>(
+                downstream: subscriber, upstreamCount: 4
+            ) { a, b, c, d in (a, b, c, d) }
             subscriber.receive(subscription: inner)
-            inner.attach(a, at: 0)
-            inner.attach(b, at: 1)
-            inner.attach(c, at: 2)
-            inner.attach(d, at: 3)
+            a.subscribe(CombineLatestInner.SideA(inner: inner))
+            b.subscribe(CombineLatestInner.SideB(inner: inner))
+            c.subscribe(CombineLatestInner.SideC(inner: inner))
+            d.subscribe(CombineLatestInner.SideD(inner: inner))
         }
     }
 }
@@ -564,88 +566,81 @@ extension Publishers.CombineLatest4: Equatable
 /// called concurrently. A call made from inside the downstream (a request, or an
 /// upstream value the downstream triggered) only updates the state; the delivery loop
 /// further up the stack delivers it once the downstream returns.
-private final class CombineLatestInner<Downstream: Subscriber>
-    : Subscription,
-      CustomStringConvertible,
-      CustomReflectable,
-      CustomPlaygroundDisplayConvertible
-{
-    typealias Failure = Downstream.Failure
+/// What a CombineLatest subscription keeps that does not depend on the types of its values:
+/// the locks, the upstream subscriptions, demand, and which upstreams have a value or have
+/// finished (bit masks, one bit per upstream). Not generic, so none of it looks up generic
+/// metadata at run time; `CombineLatestInner` adds the typed slots and the downstream.
+private class CombineLatestCore {
+    enum Step {
+        case idle
+        case value
+        case finished
+        case failure
+    }
 
-    private let downstream: Downstream
-    private let combine: (Slots) -> Downstream.Input
-    private let lock = PThreadLock()
-    private let downstreamLock = PThreadLock(recursive: true)
+    static let allUpstreams: UInt8 = 0b1111
+
+    final let lock = PThreadLock()
+    final let downstreamLock = PThreadLock(recursive: true)
 
     // All of the following is guarded by `lock`.
-    private var subscriptions: [Subscription?]
-    private var values: [Any?]
-    private var finished: [Bool]
-    private var demand = Subscribers.Demand.none
-    /// Demand the downstream asked for that has not been passed upstream yet.
-    private var demandToForward = Subscribers.Demand.none
-    /// Whether `values` hold a combination the downstream hasn't received yet.
-    private var hasPendingCombination = false
-    /// A completion decided by an upstream but not yet sent downstream.
-    private var pendingCompletion: Subscribers.Completion<Failure>?
-    private var isDelivering = false
-    private var isTerminated = false
+    final var subscriptions: [Subscription?]
+    /// Bit i: upstream i has sent a value (slots an arity does not use are set from the start).
+    final var valueMask: UInt8
+    /// Bit i: upstream i has finished (slots an arity does not use count as finished).
+    final var finishedMask: UInt8
+    final var demand = Subscribers.Demand.none
+    final var demandToForward = Subscribers.Demand.none
+    final var hasPendingCombination = false
+    /// A completion waiting to be delivered: `.finished` or `.failure` (the error is in the subclass).
+    final var pendingCompletion = Step.idle
+    final var isDelivering = false
+    final var isTerminated = false
 
-    init(downstream: Downstream,
-         upstreamCount: Int,
-         combine: @escaping (Slots) -> Downstream.Input) {
-        self.downstream = downstream
-        self.combine = combine
+    init(upstreamCount: Int) {
         subscriptions = Array(repeating: nil, count: upstreamCount)
-        values = Array(repeating: nil, count: upstreamCount)
-        finished = Array(repeating: false, count: upstreamCount)
+        let unused = Self.allUpstreams & ~UInt8((1 << upstreamCount) - 1)
+        valueMask = unused
+        finishedMask = unused
     }
 
-    func attach<Upstream: Publisher>(_ upstream: Upstream, at index: Int)
-        where Upstream.Failure == Failure
-    {
-        upstream.subscribe(Side<Upstream>(index: index, inner: self))
+    final func lockedIsLive(_ index: Int) -> Bool {
+        return !isTerminated && pendingCompletion == .idle && finishedMask & (1 << index) == 0
     }
 
-    // MARK: - Subscription
-
-    func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Demand must be positive")
-        _ = drain {
-            if !isTerminated {
-                self.demand += demand
-                demandToForward += demand
-            }
+    /// After upstream `index` stored a value: whether a combination is now due, and what to
+    /// ask of that upstream instead when none came of it.
+    final func lockedStored(at index: Int) -> Subscribers.Demand {
+        valueMask |= 1 << index
+        if !hasPendingCombination && valueMask == Self.allUpstreams {
+            hasPendingCombination = true
             return .none
         }
+        // No new combination came of this value: ask for another one instead.
+        return demand > 0 ? .max(1) : .none
     }
 
-    func cancel() {
-        lock.lock()
-        guard !isTerminated else {
-            lock.unlock()
-            return
+    final func lockedNextStep() -> Step {
+        if isTerminated {
+            return .idle
         }
-        isTerminated = true
-        let subscriptions = self.subscriptions
-        self.subscriptions = Array(repeating: nil, count: subscriptions.count)
-        lock.unlock()
-        subscriptions.forEach { $0?.cancel() }
+        if pendingCompletion != .idle {
+            isTerminated = true
+            return pendingCompletion
+        }
+        if hasPendingCombination && demand > 0 {
+            hasPendingCombination = false
+            demand -= 1
+            return .value
+        }
+        if !hasPendingCombination && finishedMask == Self.allUpstreams {
+            isTerminated = true
+            return .finished
+        }
+        return .idle
     }
 
-    var description: String { return "CombineLatest" }
-
-    var customMirror: Mirror { return Mirror(self, children: EmptyCollection()) }
-
-    var playgroundDescription: Any { return description }
-
-    // MARK: - Upstream events
-
-    private func lockedIsLive(_ index: Int) -> Bool {
-        return !isTerminated && pendingCompletion == nil && !finished[index]
-    }
-
-    private func receive(subscription: Subscription, at index: Int) {
+    final func receive(subscription: Subscription, at index: Int) {
         lock.lock()
         guard lockedIsLive(index), subscriptions[index] == nil else {
             lock.unlock()
@@ -661,90 +656,53 @@ private final class CombineLatestInner<Downstream: Subscriber>
         }
     }
 
-    private func receive(_ value: Any, at index: Int) -> Subscribers.Demand {
-        return drain(returningDemandFor: index) {
-            guard lockedIsLive(index) else { return .none }
-            values[index] = value
-            if !hasPendingCombination && !values.contains(where: { $0 == nil }) {
-                hasPendingCombination = true
-                return .none
-            }
-            // No new combination came of this value: ask for another one instead.
-            return demand > 0 ? .max(1) : .none
+    /// Upstream `index` completed (under `lock`): the subscriptions to cancel, if that ends
+    /// everything. A failure ends everything, and so does an upstream that finished without
+    /// a value: no combination can ever be produced.
+    final func lockedComplete(at index: Int, failed: Bool) -> [Subscription?] {
+        finishedMask |= 1 << index
+        subscriptions[index] = nil
+        if failed {
+            pendingCompletion = .failure
+        } else if valueMask & (1 << index) == 0 {
+            pendingCompletion = .finished
         }
+        guard pendingCompletion != .idle else { return [] }
+        let subscriptionsToCancel = subscriptions
+        subscriptions = Array(repeating: nil, count: subscriptions.count)
+        return subscriptionsToCancel
     }
 
-    private func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
+    final func cancel() {
         lock.lock()
-        guard lockedIsLive(index) else {
+        guard !isTerminated else {
             lock.unlock()
             return
         }
-        finished[index] = true
-        subscriptions[index] = nil
-        // A failure ends everything, and so does an upstream that finished without
-        // a value: no combination can ever be produced.
-        if case .failure = completion {
-            pendingCompletion = completion
-        } else if values[index] == nil {
-            pendingCompletion = .finished
-        }
-        var subscriptionsToCancel: [Subscription?] = []
-        if pendingCompletion != nil {
-            subscriptionsToCancel = subscriptions
-            subscriptions = Array(repeating: nil, count: subscriptions.count)
-        }
+        isTerminated = true
+        let subscriptions = self.subscriptions
+        self.subscriptions = Array(repeating: nil, count: subscriptions.count)
         lock.unlock()
-        subscriptionsToCancel.forEach { $0?.cancel() }
-        _ = drain { .none }
+        subscriptions.forEach { $0?.cancel() }
     }
 
-    // MARK: - Delivery
-
-    private enum Event {
-        case value(Downstream.Input)
-        case completion(Subscribers.Completion<Failure>)
-    }
-
-    /// Applies `lockedUpdate` to the state, sends the downstream everything the state
-    /// then allows, and forwards new demand upstream.
-    ///
-    /// Returns the demand of `lockedUpdate` plus the share of the upstream at `index`,
-    /// so that its `receive(_:)` hands it back instead of calling into that upstream.
-    private func drain(
-        returningDemandFor index: Int? = nil,
-        _ lockedUpdate: () -> Subscribers.Demand
-    ) -> Subscribers.Demand {
-        downstreamLock.lock()
-        lock.lock()
-        var ownDemand = lockedUpdate()
-        if isDelivering {
-            // Called from inside the downstream; the running loop will deliver.
+    /// After a delivery (under `lock`, which it releases): the demand to forward upstream,
+    /// except to `index`, whose share is returned to it as its receive's result.
+    final func unlockForwardingDemand(except index: Int, adding ownDemand: Subscribers.Demand)
+        -> Subscribers.Demand
+    {
+        isDelivering = false
+        let forward = demandToForward
+        demandToForward = .none
+        guard !isTerminated, forward != .none else {
             lock.unlock()
             downstreamLock.unlock()
             return ownDemand
         }
-        isDelivering = true
-        while let event = lockedNextEvent() {
-            lock.unlock()
-            switch event {
-            case .value(let value):
-                let additionalDemand = downstream.receive(value)
-                lock.lock()
-                demand += additionalDemand
-                demandToForward += additionalDemand
-            case .completion(let completion):
-                downstream.receive(completion: completion)
-                lock.lock()
-            }
-        }
-        isDelivering = false
-        let forward = demandToForward
-        demandToForward = .none
-        let subscriptions = isTerminated || forward == .none ? [] : self.subscriptions
+        let subscriptions = self.subscriptions
         lock.unlock()
         downstreamLock.unlock()
-
+        var ownDemand = ownDemand
         for (upstreamIndex, subscription) in subscriptions.enumerated() {
             if upstreamIndex == index {
                 ownDemand += forward
@@ -754,72 +712,224 @@ private final class CombineLatestInner<Downstream: Subscriber>
         }
         return ownDemand
     }
+}
 
-    /// The next event for the downstream, with the state updated as if it was sent.
-    private func lockedNextEvent() -> Event? {
-        if isTerminated {
-            return nil
+/// The subscription of `CombineLatest`, `CombineLatest3` and `CombineLatest4`: the latest value
+/// of each upstream in a slot of its own type (arities below four fill the rest with `()`).
+private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
+    : CombineLatestCore,
+      Subscription,
+      CustomStringConvertible,
+      CustomReflectable,
+      CustomPlaygroundDisplayConvertible
+{
+    typealias Failure = Downstream.Failure
+
+    private let downstream: Downstream
+    private let combine: (A, B, C, D) -> Downstream.Input
+
+    // Guarded by `lock`.
+    private var a: A?
+    private var b: B?
+    private var c: C?
+    private var d: D?
+    private var failure: Failure?
+
+    init(downstream: Downstream,
+         upstreamCount: Int,
+         c: C? = nil,
+         d: D? = nil,
+         combine: @escaping (A, B, C, D) -> Downstream.Input) {
+        self.downstream = downstream
+        self.combine = combine
+        self.c = c
+        self.d = d
+        super.init(upstreamCount: upstreamCount)
+    }
+
+    // MARK: - Subscription
+
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "Demand must be positive")
+        _ = drain {
+            if !isTerminated {
+                self.demand += demand
+                demandToForward += demand
+            }
+            return .none
         }
-        if let completion = pendingCompletion {
-            isTerminated = true
-            return .completion(completion)
+    }
+
+    var description: String { return "CombineLatest" }
+
+    var customMirror: Mirror { return Mirror(self, children: EmptyCollection()) }
+
+    var playgroundDescription: Any { return description }
+
+    // MARK: - Upstream events
+
+    fileprivate func receiveA(_ value: A) -> Subscribers.Demand {
+        return drain(returningDemandFor: 0) {
+            guard lockedIsLive(0) else { return .none }
+            a = value
+            return lockedStored(at: 0)
         }
-        if hasPendingCombination && demand > 0 {
-            hasPendingCombination = false
-            demand -= 1
-            return .value(combine(Slots(values: values)))
+    }
+
+    fileprivate func receiveB(_ value: B) -> Subscribers.Demand {
+        return drain(returningDemandFor: 1) {
+            guard lockedIsLive(1) else { return .none }
+            b = value
+            return lockedStored(at: 1)
         }
-        if !hasPendingCombination && !finished.contains(false) {
-            isTerminated = true
-            return .completion(.finished)
+    }
+
+    fileprivate func receiveC(_ value: C) -> Subscribers.Demand {
+        return drain(returningDemandFor: 2) {
+            guard lockedIsLive(2) else { return .none }
+            c = value
+            return lockedStored(at: 2)
         }
-        return nil
+    }
+
+    fileprivate func receiveD(_ value: D) -> Subscribers.Demand {
+        return drain(returningDemandFor: 3) {
+            guard lockedIsLive(3) else { return .none }
+            d = value
+            return lockedStored(at: 3)
+        }
+    }
+
+    fileprivate func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
+        lock.lock()
+        guard lockedIsLive(index) else {
+            lock.unlock()
+            return
+        }
+        var failed = false
+        if case .failure(let error) = completion {
+            failure = error
+            failed = true
+        }
+        let subscriptionsToCancel = lockedComplete(at: index, failed: failed)
+        lock.unlock()
+        subscriptionsToCancel.forEach { $0?.cancel() }
+        _ = drain { .none }
+    }
+
+    // MARK: - Delivery
+
+    private func drain(
+        returningDemandFor index: Int = -1,
+        _ lockedUpdate: () -> Subscribers.Demand
+    ) -> Subscribers.Demand {
+        downstreamLock.lock()
+        lock.lock()
+        let ownDemand = lockedUpdate()
+        if isDelivering {
+            // Called from inside the downstream; the running loop will deliver.
+            lock.unlock()
+            downstreamLock.unlock()
+            return ownDemand
+        }
+        isDelivering = true
+        delivery: while true {
+            switch lockedNextStep() {
+            case .idle:
+                break delivery
+            case .value:
+                // Every slot holds a value once a combination is pending.
+                let value = combine(a.unsafelyUnwrapped, b.unsafelyUnwrapped,
+                                    c.unsafelyUnwrapped, d.unsafelyUnwrapped)
+                lock.unlock()
+                let additionalDemand = downstream.receive(value)
+                lock.lock()
+                demand += additionalDemand
+                demandToForward += additionalDemand
+            case .finished:
+                lock.unlock()
+                downstream.receive(completion: .finished)
+                lock.lock()
+            case .failure:
+                let error = failure.unsafelyUnwrapped
+                lock.unlock()
+                downstream.receive(completion: .failure(error))
+                lock.lock()
+            }
+        }
+        return unlockForwardingDemand(except: index, adding: ownDemand)
     }
 }
 
-extension CombineLatestInner {
-    /// The latest value of every upstream, once each of them has produced one.
-    struct Slots {
-        fileprivate let values: [Any?]
+/// What the four sides of a CombineLatest subscription describe alike.
+private protocol CombineLatestSide
+    : CustomStringConvertible,
+      CustomReflectable,
+      CustomPlaygroundDisplayConvertible
+{
+    var parent: AnyObject { get }
+}
 
-        /// The latest value of the upstream at `index`, as its output type.
-        subscript<Value>(index: Int) -> Value {
-            return values[index] as! Value // swiftlint:disable:this force_cast
-        }
+extension CombineLatestSide {
+    var description: String { return "CombineLatest" }
+
+    var customMirror: Mirror {
+        return Mirror(self, children: ["parentSubscription": CombineIdentifier(parent)])
     }
 
-    private struct Side<Upstream: Publisher>
-        : Subscriber,
-          CustomStringConvertible,
-          CustomReflectable,
-          CustomPlaygroundDisplayConvertible
-        where Upstream.Failure == Failure
-    {
-        typealias Input = Upstream.Output
+    var playgroundDescription: Any { return description }
+}
 
-        let index: Int
+extension CombineLatestInner {
+    struct SideA: Subscriber, CombineLatestSide {
+        typealias Input = A
+        typealias Failure = Downstream.Failure
+
         let inner: CombineLatestInner
-
         let combineIdentifier = CombineIdentifier()
+        var parent: AnyObject { return inner }
 
-        func receive(subscription: Subscription) {
-            inner.receive(subscription: subscription, at: index)
-        }
+        func receive(subscription: Subscription) { inner.receive(subscription: subscription, at: 0) }
+        func receive(_ input: A) -> Subscribers.Demand { return inner.receiveA(input) }
+        func receive(completion: Subscribers.Completion<Failure>) { inner.receive(completion: completion, at: 0) }
+    }
 
-        func receive(_ input: Input) -> Subscribers.Demand {
-            return inner.receive(input, at: index)
-        }
+    struct SideB: Subscriber, CombineLatestSide {
+        typealias Input = B
+        typealias Failure = Downstream.Failure
 
-        func receive(completion: Subscribers.Completion<Failure>) {
-            inner.receive(completion: completion, at: index)
-        }
+        let inner: CombineLatestInner
+        let combineIdentifier = CombineIdentifier()
+        var parent: AnyObject { return inner }
 
-        var description: String { return "CombineLatest" }
+        func receive(subscription: Subscription) { inner.receive(subscription: subscription, at: 1) }
+        func receive(_ input: B) -> Subscribers.Demand { return inner.receiveB(input) }
+        func receive(completion: Subscribers.Completion<Failure>) { inner.receive(completion: completion, at: 1) }
+    }
 
-        var customMirror: Mirror {
-            return Mirror(self, children: ["parentSubscription": inner.combineIdentifier])
-        }
+    struct SideC: Subscriber, CombineLatestSide {
+        typealias Input = C
+        typealias Failure = Downstream.Failure
 
-        var playgroundDescription: Any { return description }
+        let inner: CombineLatestInner
+        let combineIdentifier = CombineIdentifier()
+        var parent: AnyObject { return inner }
+
+        func receive(subscription: Subscription) { inner.receive(subscription: subscription, at: 2) }
+        func receive(_ input: C) -> Subscribers.Demand { return inner.receiveC(input) }
+        func receive(completion: Subscribers.Completion<Failure>) { inner.receive(completion: completion, at: 2) }
+    }
+
+    struct SideD: Subscriber, CombineLatestSide {
+        typealias Input = D
+        typealias Failure = Downstream.Failure
+
+        let inner: CombineLatestInner
+        let combineIdentifier = CombineIdentifier()
+        var parent: AnyObject { return inner }
+
+        func receive(subscription: Subscription) { inner.receive(subscription: subscription, at: 3) }
+        func receive(_ input: D) -> Subscribers.Demand { return inner.receiveD(input) }
+        func receive(completion: Subscribers.Completion<Failure>) { inner.receive(completion: completion, at: 3) }
     }
 }

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Instructions per operation of bench cases, counted by callgrind (they repeat exactly for the same
+# binary and input, unlike timings on this shared machine). Each case runs alone (bench_c's case
+# argument) for N and 2N operations; the difference, divided by the operations it added, leaves
+# set-up out. Needs the release build of `make bench` (.build-release) or LIBDIR.
+# Usage: Tests/bench/callgrind.sh [N] [CASE...]   (N default 2000)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+n=${1:-2000}
+shift || true
+libdir=${LIBDIR:-.build-release/release}
+include=${INCLUDE:-include}
+out=build/bench/callgrind
+mkdir -p "$out/lib"
+# Copies without DWARF: valgrind 3.19 gives up on the toolchain's (symbols stay, for profiles).
+objcopy --strip-debug "$libdir/libmvvm.so" "$out/lib/libmvvm.so"
+objcopy --strip-debug "$libdir/mvvm-bench" "$out/mvvm-bench"
+cc -O2 -std=c11 -Wall -Wextra Tests/bench/bench_c.c Tests/bench/gobject_sign_up.c -I"$include" \
+    $(pkg-config --cflags gobject-2.0) -L"$out/lib" -lmvvm -Wl,-rpath,"$(realpath "$out/lib")" \
+    $(pkg-config --libs gobject-2.0) -o "$out/bench_c"
+cases=("$@")
+if [ ${#cases[@]} = 0 ]; then
+    cases=(c_round_trip_sign_up gobject_set_round_trip c_typed_set_sign_up gobject_typed_set_round_trip
+           c_round_trip_observable_sign_up c_get_bool c_create_subscribe_release
+           gobject_create_subscribe_release c_create_subscribe_release_observable swift_round_trip_sign_up)
+fi
+instructions() { # program args... -> total instructions
+    valgrind --tool=callgrind --callgrind-out-file="$out/last.out" "$@" >/dev/null 2>"$out/last.err"
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out/last.err"
+}
+for case in "${cases[@]}"; do
+    # One repetition after the warm-up of a tenth: N ops run 1.1 N times (bench_c's main); the
+    # lifecycle cases run a tenth of N.
+    scale=11
+    case $case in *create_subscribe_release*) scale=1.1 ;; c_get_bool|c_baseline_struct_fnptr) scale=110 ;; esac
+    if [ "$case" = swift_round_trip_sign_up ]; then
+        one=$(instructions "$out/mvvm-bench" 1 "$n"); two=$(instructions "$out/mvvm-bench" 1 $((2 * n)))
+    else
+        one=$(instructions "$out/bench_c" 1 "$n" "$case"); two=$(instructions "$out/bench_c" 1 $((2 * n)) "$case")
+    fi
+    python3 -c "import sys; one, two, n, scale = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]); print(f'{sys.argv[5]:40} {(two - one) / (n * scale / 10):10.0f} instructions per operation')" \
+        "$one" "$two" "$n" "$scale" "$case"
+done
