@@ -134,6 +134,9 @@ struct ExportedConstructor {
 final class ExportedClass: @unchecked Sendable {
     let name: CName
     let swiftName: String
+    /// The Swift module that registered it: the generator makes a package's typed calls from its
+    /// own classes only.
+    let swiftModule: String
     let doc: String
     let swiftType: ObjectIdentifier
     let properties: [ExportedProperty]
@@ -145,6 +148,7 @@ final class ExportedClass: @unchecked Sendable {
     init<Target: AnyObject>(_ builder: ExportBuilder<Target>) {
         name = CName(builder.name)
         swiftName = builder.swiftName
+        swiftModule = String(String(reflecting: Target.self).prefix { $0 != "." })
         doc = builder.doc
         swiftType = ObjectIdentifier(Target.self)
         properties = builder.properties
@@ -224,6 +228,7 @@ final class ExportedClass: @unchecked Sendable {
     var fullDescriptionJSON: String {
         var fields = memberFields
         fields.insert(("swift_name", JSON.quote(swiftName)), at: 1)
+        fields.insert(("swift_module", JSON.quote(swiftModule)), at: 2)
         fields.insert(("doc", JSON.quote(doc)), at: 2)
         fields.append(("child_classes", JSON.object(children.map {
             ($0.name.string, JSON.quote(Registry.shared.exportedClass(for: $0.childType)?.name.string ?? $0.childTypeName))

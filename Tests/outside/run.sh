@@ -22,13 +22,16 @@ fi
 libdir=$(cd Tests/outside && swift build --show-bin-path)
 library="$libdir/libsample.so"
 mkdir -p build/outside
+# The package's typed calls, generated from its own classes, are current.
+part "generated typed calls of module Sample are current" python3 bindings/generate/mvvm_gen.py --library "$library" \
+    --module Sample --header Tests/outside/include/sample.h --swift Tests/outside/Sources/Sample/TypedCalls.generated.swift --check
 # Without DWARF, which valgrind 3.19 cannot read here (see Tests/C/run_c_tests.sh).
 mkdir -p build/outside/valgrind-lib
 objcopy --strip-debug "$library" build/outside/valgrind-lib/libsample.so
 for source in Tests/outside/test_*.c; do
     name=$(basename "$source" .c)
     program="build/outside/$name"
-    part "C: compile $name" cc -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include -I Tests/C \
+    part "C: compile $name" cc -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include -I Tests/outside/include -I Tests/C \
         "$source" -o "$program" -L "$libdir" -lsample -Wl,-rpath,"$libdir" || continue
     part "C: $name" "$program"
     part "C: $name under valgrind" env LD_LIBRARY_PATH="$root/build/outside/valgrind-lib" valgrind -q --fair-sched=yes \

@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "sample.h"
 
 static void the_package_exports_its_classes_beside_the_catalog(void) {
     char *json = NULL;
@@ -125,12 +126,46 @@ static void an_observable_class_may_be_changed_from_its_callbacks(void) {
     recorder_free(late);
 }
 
+/* The typed calls mvvm_gen.py --module Sample wrote into include/sample.h and the package. */
+static void the_packages_typed_calls_are_generated_and_checked(void) {
+    mvvm_handle loop = new_virtual_loop(), greeter = 0, tally = 0, out = 0;
+    CHECK_STATUS(mvvm_greeter_new_with_name(loop, "Ada", &greeter), MVVM_OK);
+    char *text = NULL;
+    CHECK_STATUS(mvvm_greeter_get_greeting(greeter, &text), MVVM_OK);
+    CHECK_EQ_STR(text, "Hello, Ada!");
+    mvvm_string_free(text);
+    CHECK_STATUS(mvvm_greeter_set_name(greeter, "Grace"), MVVM_OK);
+    CHECK_GET_STRING(greeter, "greeting", "Hello, Grace!");
+    CHECK_STATUS(mvvm_greeter_set_name(greeter, "\xff"), MVVM_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(mvvm_greeter_greet(greeter), MVVM_OK);
+    int64_t count = 0;
+    CHECK_STATUS(mvvm_greeter_get_greet_count(greeter, &count), MVVM_OK);
+    CHECK_EQ_INT(count, 1);
+    CHECK_STATUS(mvvm_tally_new(loop, 4, &tally), MVVM_OK);
+    CHECK_STATUS(mvvm_tally_add_many(tally, 3), MVVM_OK);
+    CHECK_STATUS(mvvm_tally_get_total(tally, &count), MVVM_OK);
+    CHECK_EQ_INT(count, 7);
+    bool even = true;
+    CHECK_STATUS(mvvm_tally_get_is_even(tally, &even), MVVM_OK);
+    CHECK(!even);
+    /* The class is checked, and the statuses are the generic calls'. */
+    CHECK_STATUS(mvvm_tally_add(greeter), MVVM_ERR_WRONG_TYPE);
+    CHECK_STATUS(mvvm_greeter_get_greet_count(greeter, NULL), MVVM_ERR_NULL_POINTER);
+    CHECK_STATUS(mvvm_tally_new(greeter, 1, &out), MVVM_ERR_WRONG_TYPE);
+    CHECK_STATUS(mvvm_greeter_new(0, &out), MVVM_ERR_INVALID_HANDLE);
+    CHECK_STATUS(mvvm_release(tally), MVVM_OK);
+    CHECK_STATUS(mvvm_tally_add(tally), MVVM_ERR_INVALID_HANDLE);
+    CHECK_STATUS(mvvm_release(greeter), MVVM_OK);
+    CHECK_STATUS(mvvm_release(loop), MVVM_OK);
+}
+
 int main(int argc, char **argv) {
     static const check_test tests[] = {
         CHECK_TEST(the_package_exports_its_classes_beside_the_catalog),
         CHECK_TEST(an_observable_object_notifies_after_each_change_once),
         CHECK_TEST(an_observable_class_coalesces_each_operation),
         CHECK_TEST(an_observable_class_may_be_changed_from_its_callbacks),
+        CHECK_TEST(the_packages_typed_calls_are_generated_and_checked),
     };
     return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

@@ -1,0 +1,98 @@
+/*
+ * sample.h - the typed C calls of Sample's classes, written by bindings/generate/mvvm_gen.py
+ * --module Sample from the classes it registers. The generic ABI, its types and rules are
+ * mvvm.h's; each call here is the generic call of the same meaning, with the same errors, plus
+ * MVVM_ERR_WRONG_TYPE for an object of another class.
+ */
+#ifndef SAMPLE_H
+#define SAMPLE_H
+
+#include "mvvm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* @generated typed calls begin: bindings/generate/mvvm_gen.py writes this part; do not edit. */
+
+/* greeter (Greeter): Greets whoever the view names.
+ * Properties: name: string rw; greeting: string ro; greet_count: int ro.
+ * Signals: greeted(string). */
+/** Nobody named yet. */
+mvvm_status mvvm_greeter_new(mvvm_handle loop, mvvm_handle *out);
+/** Greeting `name`. */
+mvvm_status mvvm_greeter_new_with_name(mvvm_handle loop, const char * name, mvvm_handle *out);
+/** Says the greeting. */
+mvvm_status mvvm_greeter_greet(mvvm_handle object);
+/** name: Who to greet. */
+mvvm_status mvvm_greeter_get_name(mvvm_handle object, char **out);
+mvvm_status mvvm_greeter_set_name(mvvm_handle object, const char * value);
+/** greeting: "Hello, <name>!", or "Hello!". */
+mvvm_status mvvm_greeter_get_greeting(mvvm_handle object, char **out);
+/** greet_count: How many times greet ran. */
+mvvm_status mvvm_greeter_get_greet_count(mvvm_handle object, int64_t *out);
+
+/* tally (Tally): A running total (an @Observable class).
+ * Properties: total: int ro; step: int rw; title: string rw; is_even: bool ro. */
+/** Starting at `start`. */
+mvvm_status mvvm_tally_new(mvvm_handle loop, int64_t start, mvvm_handle *out);
+/** Adds step. */
+mvvm_status mvvm_tally_add(mvvm_handle object);
+/** Adds step that many times, as one change. */
+mvvm_status mvvm_tally_add_many(mvvm_handle object, int64_t argument);
+/** Back to 0. */
+mvvm_status mvvm_tally_reset(mvvm_handle object);
+/** total: The running total. */
+mvvm_status mvvm_tally_get_total(mvvm_handle object, int64_t *out);
+/** step: What add adds. */
+mvvm_status mvvm_tally_get_step(mvvm_handle object, int64_t *out);
+mvvm_status mvvm_tally_set_step(mvvm_handle object, int64_t value);
+/** title: A label. */
+mvvm_status mvvm_tally_get_title(mvvm_handle object, char **out);
+mvvm_status mvvm_tally_set_title(mvvm_handle object, const char * value);
+/** is_even: Whether total is even. */
+mvvm_status mvvm_tally_get_is_even(mvvm_handle object, bool *out);
+
+/* song (Song): A song of a playlist.
+ * Properties: title: string rw.
+ * Made by its parent (a child): no constructor. */
+mvvm_status mvvm_song_get_title(mvvm_handle object, char **out);
+mvvm_status mvvm_song_set_title(mvvm_handle object, const char * value);
+
+/* playlist (Playlist): Songs, and the ones a filter shows.
+ * Properties: songs: list ro; all: list ro; filter: string rw. */
+/** Empty. */
+mvvm_status mvvm_playlist_new(mvvm_handle loop, mvvm_handle *out);
+/** Adds a song. */
+mvvm_status mvvm_playlist_add(mvvm_handle object, const char * argument);
+/** Adds "a,b,c" at once. */
+mvvm_status mvvm_playlist_add_many(mvvm_handle object, const char * argument);
+mvvm_status mvvm_playlist_remove_first(mvvm_handle object);
+mvvm_status mvvm_playlist_reverse(mvvm_handle object);
+/** Moves the last song to the front. */
+mvvm_status mvvm_playlist_rotate(mvvm_handle object);
+mvvm_status mvvm_playlist_sort_by_title(mvvm_handle object);
+/* songs: a list of song (mvvm_list_count, mvvm_list_item). The songs the filter shows, in order. */
+/* all: a list of song (mvvm_list_count, mvvm_list_item). Every song. */
+/** filter: A title prefix; "" shows all. */
+mvvm_status mvvm_playlist_get_filter(mvvm_handle object, char **out);
+mvvm_status mvvm_playlist_set_filter(mvvm_handle object, const char * value);
+
+/* board (Board): Tallies in a list (an @Observable owner).
+ * Properties: tallies: list ro. */
+/** Empty. */
+mvvm_status mvvm_board_new(mvvm_handle loop, mvvm_handle *out);
+/** Adds a tally starting at the argument. */
+mvvm_status mvvm_board_add(mvvm_handle object, int64_t argument);
+/** Removes the tallies whose total is odd. */
+mvvm_status mvvm_board_remove_odd(mvvm_handle object);
+mvvm_status mvvm_board_reverse(mvvm_handle object);
+/* tallies: a list of tally (mvvm_list_count, mvvm_list_item). The tallies. */
+
+/* @generated typed calls end */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SAMPLE_H */
