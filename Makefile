@@ -68,8 +68,9 @@ sample: lib
 test-outside: sample build-dir
 	bash Tests/outside/run.sh
 
-test-python: lib sample build-dir
-	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) bash bindings/python/run_tests.sh $(BIN)
+test-python: lib sample todo build-dir
+	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so \
+	  bash bindings/python/run_tests.sh $(BIN)
 
 # The Tk app under a private Xvfb, driven through its widgets; screenshots in build/screenshots/.
 test-tk: lib build-dir
