@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Python bindings' tests: bash bindings/python/run_tests.sh [FOLDER_OF_libmvvm.so]
 # Makes the virtualenv build/venv (at the repository root) when missing, installs pytest,
-# hypothesis and the package (editable), then runs pytest with MVVM_LIBRARY set to the folder
+# hypothesis, mypy, pyright and the package (editable), then runs pytest with MVVM_LIBRARY set to the folder
 # given (e.g. .build/debug). Exits with pytest's status; "no tests ran" (5) is a failure.
 # MVVM_SAMPLE_LIBRARY (Tests/outside's libsample.so, a library of one's own) runs
 # tests/sample_library_cases.py against it; when unset, it is set to
@@ -53,6 +53,12 @@ pip() { "$venv/bin/python" -m pip --disable-pip-version-check -q "$@"; }
 if ! "$venv/bin/python" -c 'import pytest, hypothesis' >/dev/null 2>&1; then
     pip install pytest hypothesis >&2 || { echo "run_tests.sh: cannot install pytest and hypothesis" >&2; exit 2; }
 fi
+# The type checkers of tests/test_typing.py (mypy --strict and pyright, from PyPI; pyright's
+# [nodejs] extra brings its own Node.js). Required: their tests fail, not skip, without them.
+if ! "$venv/bin/python" -c 'import mypy' >/dev/null 2>&1 || [ ! -x "$venv/bin/pyright" ]; then
+    pip install mypy "pyright[nodejs]" >&2 || { echo "run_tests.sh: cannot install mypy and pyright" >&2; exit 2; }
+fi
+export MVVM_REQUIRE_TYPE_CHECKERS=1
 # The package, editable, from this tree (reinstalled when the venv's copy points elsewhere).
 installed=$("$venv/bin/python" -c 'import importlib.util as u; s = u.find_spec("mvvm"); print(s.submodule_search_locations[0] if s and s.submodule_search_locations else "")' 2>/dev/null)
 if [ "$installed" != "$root/bindings/python/mvvm" ]; then

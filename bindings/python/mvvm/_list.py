@@ -53,7 +53,7 @@ class Splice:
     def __delattr__(self, name: str) -> None:
         raise AttributeError("mvvm.Splice is frozen")
 
-    def _key(self) -> tuple:
+    def _key(self) -> "tuple[int, int, int]":
         return (self.index, self.removed, self.inserted)
 
     def __eq__(self, other: object) -> bool:

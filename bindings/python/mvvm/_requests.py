@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import weakref
 from ctypes import byref, c_char_p, c_void_p
-from typing import Any, Callable, Dict, Optional, Type
+from typing import Any, Awaitable, Callable, Dict, Optional, Type, TypeVar, Union
 
 from . import _lib
 from ._callbacks import (
@@ -26,7 +26,15 @@ from ._object import MvvmObject
 from ._owner import Owner
 from ._values import Scalar, _decode, _take_string, _value_to_c
 
-__all__ = ["Request", "ServiceRequest", "Service"]
+__all__ = ["Request", "ServiceRequest", "Service", "ServiceFunction"]
+
+_R = TypeVar("_R", bound="Request")
+
+#: A host service: ``fn(request)`` for each request, of the view model's request class
+#: (``ServiceFunction[SignUpRequest]``). It answers with ``request.complete(result)`` (now or
+#: later), or returns the answer (a plain value), or is an ``async def`` whose result is the
+#: answer (run on the asyncio loop attached with :func:`mvvm.aio.attach`).
+ServiceFunction = Callable[[_R], Union[Scalar, Awaitable[Scalar]]]
 
 
 
@@ -38,12 +46,15 @@ class Request(Owner):
 
     __slots__ = ("_done", "view_model", "argument")
 
+    #: The argument the library passed (sign-up: the user id; welcome: None); typed by each
+    #: request class (``SignUpRequest.argument: str``).
+    argument: Any
+
     def __init__(self, handle: int, view_model: Optional[MvvmObject], argument: Scalar) -> None:
         self._done = False
         #: The Python view model that asked (kept alive while the request lives).
         self.view_model: Optional[MvvmObject] = view_model
-        #: The argument the library passed (sign-up: the user id; welcome: None).
-        self.argument: Scalar = argument
+        self.argument = argument
         self._own(handle)
 
     @classmethod

@@ -1,0 +1,78 @@
+"""Typing, checked (issue 18, item 2): ``mypy --strict`` and ``pyright`` (both from PyPI; the
+runner installs them into build/venv) find no error in the package and in a typed sample
+program (tests/typing/typed_sample.py), and report every mistake of tests/typing/type_errors.py
+(writing a read-only output, a wrong Literal, a missing TypedDict key...) on its line.
+
+Without the checkers installed these tests are skipped, unless MVVM_REQUIRE_TYPE_CHECKERS=1
+(run_tests.sh sets it), where they fail."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Set
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+PACKAGE_ROOT = HERE.parent  # bindings/python
+SAMPLE = HERE / "typing" / "typed_sample.py"
+MISTAKES = HERE / "typing" / "type_errors.py"
+
+
+def _checker(name: str) -> List[str]:
+    if name == "mypy":
+        try:
+            import mypy  # noqa: F401
+        except ImportError:
+            pass
+        else:
+            return [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--hide-error-context",
+                    "--no-error-summary", "--show-column-numbers"]
+    else:
+        found = shutil.which("pyright", path=os.path.dirname(sys.executable)) or shutil.which("pyright")
+        if found:
+            return [found, "--pythonpath", sys.executable]
+    if os.environ.get("MVVM_REQUIRE_TYPE_CHECKERS") == "1":
+        pytest.fail("%s is not installed (run_tests.sh installs it: pip install mypy pyright[nodejs])" % name)
+    pytest.skip("%s is not installed" % name)
+
+
+def _run(checker: str, *paths: Path) -> subprocess.CompletedProcess[str]:
+    command = _checker(checker) + [str(p.relative_to(PACKAGE_ROOT)) for p in paths]
+    env = dict(os.environ, MYPYPATH=str(PACKAGE_ROOT), PYTHONPATH=str(PACKAGE_ROOT))
+    return subprocess.run(command, cwd=PACKAGE_ROOT, capture_output=True, text=True, env=env, timeout=600)
+
+
+def _error_lines(checker: str, output: str, path: Path) -> Set[int]:
+    name = re.escape(path.name)
+    if checker == "mypy":
+        pattern = r"%s:(\d+):(?:\d+:)? error:" % name
+    else:
+        pattern = r"%s:(\d+):\d+ - error:" % name
+    return {int(line) for line in re.findall(pattern, output)}
+
+
+@pytest.mark.parametrize("checker", ["mypy", "pyright"])
+def test_the_package_and_a_typed_program_have_no_type_error(checker: str) -> None:
+    result = _run(checker, PACKAGE_ROOT / "mvvm", SAMPLE)
+    assert result.returncode == 0, "%s found errors:\n%s%s" % (checker, result.stdout, result.stderr)
+
+
+@pytest.mark.parametrize("checker", ["mypy", "pyright"])
+def test_mistakes_are_type_errors_on_their_lines(checker: str) -> None:
+    expected = {number for number, line in enumerate(MISTAKES.read_text().splitlines(), 1) if "# error" in line}
+    assert len(expected) >= 6
+    result = _run(checker, MISTAKES)
+    found = _error_lines(checker, result.stdout + result.stderr, MISTAKES)
+    assert found == expected, "%s:\n%s" % (checker, result.stdout)
+
+
+def test_the_typed_sample_runs() -> None:
+    result = subprocess.run([sys.executable, str(SAMPLE)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "startable" in result.stdout

@@ -1,0 +1,18 @@
+"""Mistakes the type checkers must report: each line ending in an "error:" comment must give an error, in
+``mypy --strict`` and in ``pyright`` (tests/test_typing.py), and no other line may."""
+
+from __future__ import annotations
+
+import mvvm
+
+
+def mistakes(loop: mvvm.Loop) -> None:
+    form = mvvm.SignUpViewModel(loop)
+    form.is_sign_up_enabled = True  # error: an output is read-only
+    form.agreed = "yes"  # error: a bool binding
+    screen = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 5))
+    screen.player.tapped("play")  # error: not one of "start", "pause", "stop"
+    watch = mvvm.StopWatch(loop)
+    flag: bool = watch.state  # error: a Literal of strings
+    watch.snapshot()["no_such_property"]  # error: not a key of the TypedDict
+    mvvm.CountDownTimer(loop, "5")  # error: full_count is an int
