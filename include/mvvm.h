@@ -600,6 +600,28 @@ mvvm_status mvvm_sign_up_view_model_get_is_completion_alert_presented(mvvm_handl
 mvvm_status mvvm_sign_up_view_model_set_is_completion_alert_presented(mvvm_handle object, bool value);
 mvvm_status mvvm_sign_up_view_model_get_is_sign_up_enabled(mvvm_handle object, bool *out);
 
+/* observable_sign_up_view_model (ObservableSignUpViewModel): sign_up_view_model's form and rules as an @Observable class: is_sign_up_enabled is computed from the four inputs.
+ * Properties: user_id: string rw; password: string rw; confirm_password: string rw; agreed: bool rw; is_completion_alert_presented: bool rw; is_sign_up_enabled: bool ro. */
+/** With the built-in service, which accepts every sign-up at once. */
+mvvm_status mvvm_observable_sign_up_view_model_new(mvvm_handle loop, mvvm_handle *out);
+/** With the host's service: each sign-up asks it with the user id and expects a bool, true for success. `destroy_fn_or_null(user_data)` runs exactly once, when the object is released or when this call fails; NULL_POINTER for a NULL request_fn. */
+mvvm_status mvvm_observable_sign_up_view_model_new_with_service(mvvm_handle loop, mvvm_request_fn request_fn, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *out);
+/** Asks the sign-up service; does nothing while disabled. */
+mvvm_status mvvm_observable_sign_up_view_model_sign_up_tapped(mvvm_handle object);
+mvvm_status mvvm_observable_sign_up_view_model_get_user_id(mvvm_handle object, char **out);
+mvvm_status mvvm_observable_sign_up_view_model_set_user_id(mvvm_handle object, const char * value);
+mvvm_status mvvm_observable_sign_up_view_model_get_password(mvvm_handle object, char **out);
+mvvm_status mvvm_observable_sign_up_view_model_set_password(mvvm_handle object, const char * value);
+mvvm_status mvvm_observable_sign_up_view_model_get_confirm_password(mvvm_handle object, char **out);
+mvvm_status mvvm_observable_sign_up_view_model_set_confirm_password(mvvm_handle object, const char * value);
+/** agreed: The terms were agreed to. */
+mvvm_status mvvm_observable_sign_up_view_model_get_agreed(mvvm_handle object, bool *out);
+mvvm_status mvvm_observable_sign_up_view_model_set_agreed(mvvm_handle object, bool value);
+/** is_completion_alert_presented: Presented when a sign-up succeeds; the view dismisses it. */
+mvvm_status mvvm_observable_sign_up_view_model_get_is_completion_alert_presented(mvvm_handle object, bool *out);
+mvvm_status mvvm_observable_sign_up_view_model_set_is_completion_alert_presented(mvvm_handle object, bool value);
+mvvm_status mvvm_observable_sign_up_view_model_get_is_sign_up_enabled(mvvm_handle object, bool *out);
+
 /* welcome_view_model (WelcomeScreen): A transform(input) -> output screen: a welcome message on load, a text on each tap.
  * Signals: on_show_welcome(string), on_show_text(string), on_show_only_first(none). */
 /** With the built-in API, which answers "Welcome!" on the loop's next dispatch. */

@@ -97,6 +97,26 @@ public func registerCatalog() {
         }
     }
 
+    Exports.register(ObservableSignUpViewModel.self, doc: "sign_up_view_model's form and rules as an @Observable "
+                     + "class: is_sign_up_enabled is computed from the four inputs.") { c in
+        c.binding("user_id", \.userID)
+        c.binding("password", \.password)
+        c.binding("confirm_password", \.confirmPassword)
+        c.binding("agreed", \.agreed, doc: "The terms were agreed to.")
+        c.binding("is_completion_alert_presented", \.isCompletionAlertPresented,
+                  doc: "Presented when a sign-up succeeds; the view dismisses it.")
+        c.output("is_sign_up_enabled", \.isSignUpEnabled)
+        c.command("sign_up_tapped", doc: "Asks the sign-up service; does nothing while disabled.") { $0.signUpTapped() }
+        c.constructor(doc: "With the built-in service, which accepts every sign-up at once.") { _ in
+            ObservableSignUpViewModel()
+        }
+        c.constructor("service", doc: "With the host's service: each sign-up asks it with the user id and expects a "
+                      + "bool, true for success.",
+                      .service("service", request: .string, result: .bool)) { (_, host: HostRequester) in
+            ObservableSignUpViewModel(service: HostSignUpService(host: host))
+        }
+    }
+
     Exports.register(WelcomeScreen.self, as: "welcome_view_model",
                      doc: "A transform(input) -> output screen: a welcome message on load, a text on each tap.") { c in
         c.command("view_did_load", doc: "The view loaded: asks the welcome API.") { $0.viewDidLoad.send() }

@@ -254,7 +254,7 @@ static long rss_kib(void) {
 }
 
 /* Memory and set-up cost of many live view models, and whether they slow one change down. */
-static void population(int live) {
+static void population(int live, bool observable) {
     mvvm_handle loop, *vms = malloc(sizeof(mvvm_handle) * (size_t)live);
     must(mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop), "loop");
     warming_up = true;
@@ -266,13 +266,20 @@ static void population(int live) {
     int64_t start = now_ns();
     for (int i = 0; i < live; i++) {
         mvvm_handle subscription;
-        must(mvvm_sign_up_view_model_new(loop, &vms[i]), "new");
+        if (observable) must(mvvm_new(loop, OBSERVABLE_SIGN_UP, NULL, 0, &vms[i]), "new");
+        else must(mvvm_sign_up_view_model_new(loop, &vms[i]), "new");
         must(mvvm_subscribe(vms[i], "is_sign_up_enabled", count_delivery, NULL, NULL, &subscription), "subscribe");
     }
     deliveries = live;
+    const double bytes = (double)(rss_kib() - before) * 1024.0 / live;
+    if (observable) {
+        printf("c_memory_per_live_observable_sign_up_bytes %.1f %d\n", bytes, live);
+        goto release;
+    }
     report("c_create_live_sign_up", now_ns() - start, live);
-    printf("c_memory_per_live_sign_up_bytes %.1f %d\n", (double)(rss_kib() - before) * 1024.0 / live, live);
+    printf("c_memory_per_live_sign_up_bytes %.1f %d\n", bytes, live);
     round_trip(loop, 2000, 1, "c_round_trip_among_100k");
+release:
     for (int i = 0; i < live; i++) must(mvvm_release(vms[i]), "release");
     must(mvvm_release(loop), "release loop");
     free(vms);
@@ -301,7 +308,11 @@ static void gobject_population(int live) {
 int main(int argc, char **argv) {
     int reps = argc > 1 ? atoi(argv[1]) : 7, n = argc > 2 ? atoi(argv[2]) : 20000;
     if (argc > 3 && strcmp(argv[3], "population") == 0) {
-        for (int r = 0; r < reps; r++) population(100000);
+        for (int r = 0; r < reps; r++) population(100000, false);
+        return 0;
+    }
+    if (argc > 3 && strcmp(argv[3], "observable-population") == 0) {
+        for (int r = 0; r < reps; r++) population(100000, true);
         return 0;
     }
     if (argc > 3 && strcmp(argv[3], "gobject-population") == 0) {
@@ -323,6 +334,9 @@ int main(int argc, char **argv) {
         if (observable && runs("c_round_trip_observable_sign_up"))
             round_trip_with(filled_observable_sign_up(loop), ops, 1, "c_round_trip_observable_sign_up",
                             generic_set_password);
+        if (observable && runs("c_typed_set_observable_sign_up"))
+            round_trip_with(filled_observable_sign_up(loop), ops, 1, "c_typed_set_observable_sign_up",
+                            mvvm_observable_sign_up_view_model_set_password);
         baseline(ops * 10);
         round_trip(loop, ops / 10, 10, "c_fan_out_10_subscribers");
         getter(loop, ops * 10);

@@ -24,8 +24,6 @@ ROWS = [
     ("c_round_trip_observable_sign_up", "C: @Observable SignUp, mvvm_set_string, the same flip", "ns",
      ("gobject_set_round_trip", "c_round_trip_sign_up"), []),
     ("swift_round_trip_sign_up", "Swift: the same flip, no C layer", "ns", None, []),
-    ("swift_round_trip_observable_sign_up", "Swift: the @Observable SignUp's flip, withObservationTracking",
-     "ns", ("swift_round_trip_sign_up",), []),
     ("c_baseline_struct_fnptr", "C: hand-written struct + function pointer", "ns", None, []),
     ("c_get_bool", "C: mvvm_get_bool (handle check included)", "ns", None, [(None, 100)]),
     ("c_send_command", "C: mvvm_send counter increment -> callback", "ns", None, []),

@@ -234,6 +234,65 @@ public func mvvm_sign_up_view_model_get_is_sign_up_enabled(_ handle: mvvm_handle
     typedGet(handle, class_sign_up_view_model, "is_sign_up_enabled", .bool, out, asBool)
 }
 
+// MARK: observable_sign_up_view_model
+private let class_observable_sign_up_view_model = Registry.shared.typedClass("observable_sign_up_view_model")
+@_cdecl("mvvm_observable_sign_up_view_model_new")
+public func mvvm_observable_sign_up_view_model_new(_ loop: mvvm_handle, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
+    typedConstruct(loop, class_observable_sign_up_view_model, "new", out)
+}
+@_cdecl("mvvm_observable_sign_up_view_model_new_with_service")
+public func mvvm_observable_sign_up_view_model_new_with_service(_ loop: mvvm_handle, _ request: mvvm_request_fn?, _ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
+    typedConstructWithService(loop, class_observable_sign_up_view_model, "new_with_service", request, userData, destroy, out)
+}
+@_cdecl("mvvm_observable_sign_up_view_model_sign_up_tapped")
+public func mvvm_observable_sign_up_view_model_sign_up_tapped(_ handle: mvvm_handle) -> mvvm_status {
+    typedCommand(handle, class_observable_sign_up_view_model, "sign_up_tapped")
+}
+@_cdecl("mvvm_observable_sign_up_view_model_get_user_id")
+public func mvvm_observable_sign_up_view_model_get_user_id(_ handle: mvvm_handle, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> mvvm_status {
+    typedGet(handle, class_observable_sign_up_view_model, "user_id", .string, out, asString)
+}
+@_cdecl("mvvm_observable_sign_up_view_model_set_user_id")
+public func mvvm_observable_sign_up_view_model_set_user_id(_ handle: mvvm_handle, _ value: UnsafePointer<CChar>?) -> mvvm_status {
+    typedSet(handle, class_observable_sign_up_view_model, "user_id") { () throws(ExportError) in .string(try CString.read(value, "value")) }
+}
+@_cdecl("mvvm_observable_sign_up_view_model_get_password")
+public func mvvm_observable_sign_up_view_model_get_password(_ handle: mvvm_handle, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> mvvm_status {
+    typedGet(handle, class_observable_sign_up_view_model, "password", .string, out, asString)
+}
+@_cdecl("mvvm_observable_sign_up_view_model_set_password")
+public func mvvm_observable_sign_up_view_model_set_password(_ handle: mvvm_handle, _ value: UnsafePointer<CChar>?) -> mvvm_status {
+    typedSet(handle, class_observable_sign_up_view_model, "password") { () throws(ExportError) in .string(try CString.read(value, "value")) }
+}
+@_cdecl("mvvm_observable_sign_up_view_model_get_confirm_password")
+public func mvvm_observable_sign_up_view_model_get_confirm_password(_ handle: mvvm_handle, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> mvvm_status {
+    typedGet(handle, class_observable_sign_up_view_model, "confirm_password", .string, out, asString)
+}
+@_cdecl("mvvm_observable_sign_up_view_model_set_confirm_password")
+public func mvvm_observable_sign_up_view_model_set_confirm_password(_ handle: mvvm_handle, _ value: UnsafePointer<CChar>?) -> mvvm_status {
+    typedSet(handle, class_observable_sign_up_view_model, "confirm_password") { () throws(ExportError) in .string(try CString.read(value, "value")) }
+}
+@_cdecl("mvvm_observable_sign_up_view_model_get_agreed")
+public func mvvm_observable_sign_up_view_model_get_agreed(_ handle: mvvm_handle, _ out: UnsafeMutablePointer<Bool>?) -> mvvm_status {
+    typedGet(handle, class_observable_sign_up_view_model, "agreed", .bool, out, asBool)
+}
+@_cdecl("mvvm_observable_sign_up_view_model_set_agreed")
+public func mvvm_observable_sign_up_view_model_set_agreed(_ handle: mvvm_handle, _ value: Bool) -> mvvm_status {
+    typedSet(handle, class_observable_sign_up_view_model, "agreed") { () throws(ExportError) in .bool(value) }
+}
+@_cdecl("mvvm_observable_sign_up_view_model_get_is_completion_alert_presented")
+public func mvvm_observable_sign_up_view_model_get_is_completion_alert_presented(_ handle: mvvm_handle, _ out: UnsafeMutablePointer<Bool>?) -> mvvm_status {
+    typedGet(handle, class_observable_sign_up_view_model, "is_completion_alert_presented", .bool, out, asBool)
+}
+@_cdecl("mvvm_observable_sign_up_view_model_set_is_completion_alert_presented")
+public func mvvm_observable_sign_up_view_model_set_is_completion_alert_presented(_ handle: mvvm_handle, _ value: Bool) -> mvvm_status {
+    typedSet(handle, class_observable_sign_up_view_model, "is_completion_alert_presented") { () throws(ExportError) in .bool(value) }
+}
+@_cdecl("mvvm_observable_sign_up_view_model_get_is_sign_up_enabled")
+public func mvvm_observable_sign_up_view_model_get_is_sign_up_enabled(_ handle: mvvm_handle, _ out: UnsafeMutablePointer<Bool>?) -> mvvm_status {
+    typedGet(handle, class_observable_sign_up_view_model, "is_sign_up_enabled", .bool, out, asBool)
+}
+
 // MARK: welcome_view_model
 private let class_welcome_view_model = Registry.shared.typedClass("welcome_view_model")
 @_cdecl("mvvm_welcome_view_model_new")

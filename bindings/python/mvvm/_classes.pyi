@@ -7,7 +7,7 @@ from typing import Any, Callable, Literal, NoReturn, Optional, Sequence, TypedDi
 from ._core import Loop, MvvmObject
 from ._dynamic import Service, ServiceRequest
 
-__all__ = ["CountDownTimer", "TimerViewModel", "DisplayViewModel", "PlayerViewModel", "StopWatch", "StopWatchViewModel", "InputEchoViewModel", "SignUpViewModel", "SignUpRequest", "WelcomeViewModel", "WelcomeRequest", "Counter", "RandomCounter", "CounterViewModel", "CounterPageViewModel"]
+__all__ = ["CountDownTimer", "TimerViewModel", "DisplayViewModel", "PlayerViewModel", "StopWatch", "StopWatchViewModel", "InputEchoViewModel", "SignUpViewModel", "SignUpRequest", "ObservableSignUpViewModel", "ObservableSignUpRequest", "WelcomeViewModel", "WelcomeRequest", "Counter", "RandomCounter", "CounterViewModel", "CounterPageViewModel"]
 
 class CountDownTimerSnapshot(TypedDict):
     full_count: int
@@ -174,6 +174,56 @@ class SignUpViewModel(MvvmObject):
 
 class SignUpRequest(ServiceRequest):
     """A request of SignUpViewModel's service; its properties when it asked are attributes."""
+    argument: str
+    user_id: str
+    password: str
+    confirm_password: str
+    agreed: bool
+    is_completion_alert_presented: bool
+    is_sign_up_enabled: bool
+    def complete(self, result: bool) -> None: ...  # type: ignore[override]
+
+class ObservableSignUpViewModelSnapshot(TypedDict):
+    user_id: str
+    password: str
+    confirm_password: str
+    agreed: bool
+    is_completion_alert_presented: bool
+    is_sign_up_enabled: bool
+
+class ObservableSignUpViewModel(MvvmObject):
+    """sign_up_view_model's form and rules as an @Observable class: is_sign_up_enabled is computed from the four inputs."""
+    @overload
+    def __init__(self, loop: Loop) -> None: ...
+    @overload
+    def __init__(self, loop: Loop, service: Union[Service, Callable[[ObservableSignUpRequest], Any]]) -> None: ...
+    @property
+    def user_id(self) -> str: ...
+    @user_id.setter
+    def user_id(self, value: str) -> None: ...
+    @property
+    def password(self) -> str: ...
+    @password.setter
+    def password(self, value: str) -> None: ...
+    @property
+    def confirm_password(self) -> str: ...
+    @confirm_password.setter
+    def confirm_password(self, value: str) -> None: ...
+    @property
+    def agreed(self) -> bool: ...
+    @agreed.setter
+    def agreed(self, value: bool) -> None: ...
+    @property
+    def is_completion_alert_presented(self) -> bool: ...
+    @is_completion_alert_presented.setter
+    def is_completion_alert_presented(self, value: bool) -> None: ...
+    @property
+    def is_sign_up_enabled(self) -> bool: ...
+    def sign_up_tapped(self) -> None: ...
+    def snapshot(self) -> ObservableSignUpViewModelSnapshot: ...  # type: ignore[override]
+
+class ObservableSignUpRequest(ServiceRequest):
+    """A request of ObservableSignUpViewModel's service; its properties when it asked are attributes."""
     argument: str
     user_id: str
     password: str
