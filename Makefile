@@ -73,8 +73,8 @@ test-python: lib sample todo build-dir
 	  bash bindings/python/run_tests.sh $(BIN)
 
 # The Tk app under a private Xvfb, driven through its widgets; screenshots in build/screenshots/.
-test-tk: lib build-dir
-	bash examples/python/run_tk_tests.sh $(BIN)
+test-tk: lib todo build-dir
+	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash examples/python/run_tk_tests.sh $(BIN)
 
 test-ruby: lib sample build-dir
 	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) bash bindings/ruby/run_tests.sh $(BIN)

@@ -79,6 +79,21 @@ if [ -z "$display" ] || [ ! -f "$xdir/Xvfb_screen0" ]; then
     exit 2
 fi
 
+# The todo app's library (examples/todo, `make todo`) has the catalog too: the app then shows its
+# Todos tab, and the tests drive it. MVVM_TODO_LIBRARY names it; unset, build/todo/libtodo.so is
+# used when built (else the Todos tests are skipped).
+if [ -z "${MVVM_TODO_LIBRARY:-}" ] && [ -f "$root/build/todo/libtodo.so" ]; then
+    MVVM_TODO_LIBRARY="$root/build/todo/libtodo.so"
+fi
+if [ -n "${MVVM_TODO_LIBRARY:-}" ]; then
+    if [ ! -f "$MVVM_TODO_LIBRARY" ]; then
+        echo "$me: MVVM_TODO_LIBRARY=$MVVM_TODO_LIBRARY is no file (make todo)" >&2
+        exit 2
+    fi
+    export MVVM_TODO_LIBRARY
+    library="$MVVM_TODO_LIBRARY"
+fi
+
 cd "$root"
 mkdir -p build/screenshots
 DISPLAY=":$display" MVVM_XVFB_FB="$xdir/Xvfb_screen0" MVVM_SCREENSHOTS="$root/build/screenshots" \

@@ -454,3 +454,127 @@ def test_manual_loop_runs_in_tk_mainloop(root: tkinter.Tk) -> None:
             assert built.source.dispatches >= 5  # a tick every 10 ms: Tk woke up on the fd many times
         finally:
             built.close()
+
+
+# --- the Todos tab: the app on build/todo/libtodo.so (MVVM_TODO_LIBRARY), which has the todo app --
+
+
+def todos_screen(app: tk_app.TkApp) -> tk_app.TodoScreen:
+    if app.todos is None:
+        if os.environ.get("MVVM_TODO_LIBRARY"):
+            pytest.fail("MVVM_TODO_LIBRARY is set but the loaded library (%s) has no todo_list_view_model"
+                        % mvvm.library_path)
+        pytest.skip("the loaded library has no todo app (run_tk_tests.sh uses build/todo/libtodo.so: make todo)")
+    show(app, app.todos)
+    return app.todos
+
+
+def press(widget: tkinter.Misc, key: str) -> None:
+    """A key pressed in ``widget``: key events go to the focus, so it takes the focus first."""
+    widget.focus_force()
+    widget.update()
+    widget.event_generate(key)
+    widget.update()
+
+
+def double_click(widget: tkinter.Misc) -> None:
+    """Two clicks in quick succession, as the window system gives a double click."""
+    widget.update()
+    for _ in range(2):
+        widget.event_generate("<ButtonPress-1>", x=4, y=4)
+        widget.event_generate("<ButtonRelease-1>", x=4, y=4)
+    widget.update()
+
+
+def add_todo(screen: tk_app.TodoScreen, title: str) -> None:
+    type_text(screen.entry, title)
+    press(screen.entry, "<Return>")
+
+
+def row_titles(screen: tk_app.TodoScreen) -> List[str]:
+    return [str(row.title_label.cget("text")) for row in screen.rows]
+
+
+def test_todos_tab_adds_counts_toggles_and_destroys(app: tk_app.TkApp) -> None:
+    screen = todos_screen(app)
+    assert screen.rows == [] and not enabled(screen.mark_all_check)
+    add_todo(screen, "   ")
+    assert screen.rows == [], "a blank title adds nothing"
+    for title in ("  Buy milk ", "Walk the dog", "Write tests"):
+        add_todo(screen, title)
+    assert row_titles(screen) == ["Buy milk", "Walk the dog", "Write tests"]
+    assert screen.entry.get() == "", "the entry is cleared from new_todo_title"
+    assert screen.counter_label.cget("text") == "3 items left"
+    assert enabled(screen.mark_all_check)
+    assert not screen.clear_button.winfo_ismapped()
+    click(screen.rows[1].check)
+    assert screen.view_model.items[1].completed
+    assert screen.counter_label.cget("text") == "2 items left"
+    assert screen.clear_button.winfo_ismapped()
+    click(screen.rows[2].destroy_button)
+    assert row_titles(screen) == ["Buy milk", "Walk the dog"]
+    assert screen.counter_label.cget("text") == "1 item left"
+    assert [row.item.object_id for row in screen.rows] == screen.view_model.items.ids()
+
+
+def test_todos_tab_mark_all_filters_and_clear_completed(app: tk_app.TkApp) -> None:
+    screen = todos_screen(app)
+    for title in ("a", "b", "c"):
+        add_todo(screen, title)
+    click(screen.mark_all_check)
+    assert [row.completed_var.get() for row in screen.rows] == [True, True, True]
+    assert screen.counter_label.cget("text") == "0 items left"
+    click(screen.rows[0].check)
+    assert not screen.all_var.get(), "mark all follows a single toggle"
+    click(screen.filter_buttons["active"])
+    assert screen.view_model.filter == "active" and row_titles(screen) == ["a"]
+    click(screen.rows[0].check)
+    assert row_titles(screen) == [], "a todo the filter hides leaves at once"
+    assert screen.all_var.get()
+    click(screen.filter_buttons["completed"])
+    assert row_titles(screen) == ["a", "b", "c"]
+    click(screen.filter_buttons["all"])
+    click(screen.rows[1].check)
+    click(screen.clear_button)
+    assert row_titles(screen) == ["b"] and not screen.all_var.get()
+    assert not screen.clear_button.winfo_ismapped()
+
+
+def test_todos_tab_edits_with_double_click_enter_and_escape(app: tk_app.TkApp) -> None:
+    screen = todos_screen(app)
+    for title in ("a", "b", "c"):
+        add_todo(screen, title)
+    row = screen.rows[0]
+    double_click(row.title_label)
+    screen.update()
+    assert row.item.is_editing and row.editor.winfo_ismapped() and row.editor.get() == "a"
+    row.editor.delete(0, "end")
+    type_text(row.editor, "  apples ")
+    press(row.editor, "<Return>")
+    assert not row.editor.winfo_ismapped() and row_titles(screen)[0] == "apples"
+    row = screen.rows[1]
+    double_click(row.title_label)
+    type_text(row.editor, "nanas")
+    press(row.editor, "<Escape>")
+    assert row_titles(screen) == ["apples", "b", "c"], "Escape cancels"
+    row = screen.rows[2]
+    double_click(row.title_label)
+    row.editor.delete(0, "end")
+    type_text(row.editor, "  ")
+    press(row.editor, "<Return>")
+    assert row_titles(screen) == ["apples", "b"], "an empty title destroys the todo"
+
+
+def test_screenshot_of_the_todos_tab(app: tk_app.TkApp) -> None:
+    screen = todos_screen(app)
+    for title in ("Buy milk", "Walk the dog", "Write the Tk tests", "Read DESIGN.md"):
+        add_todo(screen, title)
+    click(screen.rows[0].check)
+    click(screen.rows[3].check)
+    double_click(screen.rows[2].title_label)
+    type_text(screen.rows[2].editor, " (lists)")
+    type_text(screen.entry, "Something new")
+    path = grab(app.root, "todos")
+    data = path.read_bytes()
+    pixels = zlib.decompress(data[data.index(b"IDAT") + 4:])
+    assert len(set(pixels)) > 16, "%s is blank" % path

@@ -1,6 +1,7 @@
 """A Tk View over the whole catalog, through the mvvm package only: one window, one tab per screen
 (the countdown timer, the stopwatch, the input echo, the sign-up form, the welcome screen, the two
-counters).
+counters), and a Todos tab (TodoMVC) when the library has the todo app's classes (run it on
+build/todo/libtodo.so: MVVM_LIBRARY=build/todo/libtodo.so), its rows following the list's splices.
 
 The widgets show what the view models say and send them the user's actions; there is no logic
 here (no validation, no timers, no formatting of times): every widget changes only from a
@@ -28,7 +29,7 @@ from typing import Any, Callable, List, Literal, Optional, Sequence
 import mvvm
 
 __all__ = ["LoopSource", "Dialog", "TimerScreen", "StopWatchScreen", "InputEchoScreen", "SignUpScreen",
-           "WelcomeScreen", "CounterRow", "CountersScreen", "TkApp", "build_app", "main"]
+           "WelcomeScreen", "CounterRow", "CountersScreen", "TodoRow", "TodoScreen", "TkApp", "build_app", "main"]
 
 
 # --- plumbing ----------------------------------------------------------------------------------
@@ -418,6 +419,156 @@ class CountersScreen(Screen):
             self.read_me_label.configure(text=value)
 
 
+class TodoRow(ttk.Frame):
+    """One todo item view model: its checkbox, its title (double-click edits it: Enter commits,
+    Escape cancels) and its destroy button. Changes only from the item's subscription."""
+
+    def __init__(self, master: tkinter.Misc, item: mvvm.MvvmObject) -> None:
+        super().__init__(master, padding=(0, 2))
+        self.item: Any = item
+        self.completed_var = tkinter.BooleanVar(self, value=False)
+        self.check = ttk.Checkbutton(self, variable=self.completed_var,
+                                     command=lambda: setattr(self.item, "completed", self.completed_var.get()))
+        self.check.pack(side="left")
+        self.title_label = ttk.Label(self, width=34, font=_font(self, "TkDefaultFont", 11))
+        self.title_label.pack(side="left", padx=(4, 4))
+        self.title_label.bind("<Double-Button-1>", lambda event: self.item.begin_edit())
+        self.edit_var = tkinter.StringVar(self)
+        self.editor = ttk.Entry(self, textvariable=self.edit_var, width=34)
+        self.edit_var.trace_add("write", lambda *args: self._edit_text_changed())
+        self.editor.bind("<Return>", lambda event: self.item.commit_edit())
+        self.editor.bind("<Escape>", lambda event: self.item.cancel_edit())
+        self.destroy_button = ttk.Button(self, text="\u00d7", width=2, command=lambda: self.item.destroy())
+        self.destroy_button.pack(side="right")
+        self.editing = False
+        self.subscription: Optional[mvvm.Subscription] = None
+        for name, value in item.snapshot().items():
+            self.on_change(name, value)
+        self.subscription = item.subscribe(None, self.on_change)
+
+    def _edit_text_changed(self) -> None:
+        if self.editing and self.edit_var.get() != self.item.edit_text:
+            self.item.edit_text = self.edit_var.get()
+
+    def on_change(self, name: str, value: Any) -> None:
+        if name == "title":
+            self.title_label.configure(text=value)
+        elif name == "completed":
+            self.completed_var.set(bool(value))
+            self.title_label.configure(foreground="#999999" if value else "")
+        elif name == "edit_text":
+            if self.edit_var.get() != value:
+                self.edit_var.set(value)
+        elif name == "is_editing":
+            self.editing = bool(value)
+            if value:
+                self.edit_var.set(self.item.edit_text)
+                self.title_label.pack_forget()
+                self.editor.pack(side="left", padx=(4, 4), before=self.destroy_button)
+                self.editor.focus_set()
+                self.editor.icursor("end")
+            else:
+                self.editor.pack_forget()
+                self.title_label.pack(side="left", padx=(4, 4), before=self.destroy_button)
+
+    def close(self) -> None:
+        if self.subscription is not None:
+            try:
+                self.subscription.unsubscribe()
+            except mvvm.MvvmError:
+                pass
+        self.item.close()
+        self.destroy()
+
+
+class TodoScreen(Screen):
+    """TodoMVC over a todo_list_view_model (a library that registers one, such as
+    build/todo/libtodo.so): the new-todo entry, mark all, the list (its rows follow the list's
+    splices), the counter, the filters and clear completed."""
+
+    title = "Todos"
+    FILTERS = (("All", "all"), ("Active", "active"), ("Completed", "completed"))
+
+    def __init__(self, master: tkinter.Misc, loop: mvvm.Loop, storage_path: str = "") -> None:
+        super().__init__(master)
+        self.view_model: Any = mvvm.new(loop, "todo_list_view_model", storage_path)
+        self.view_models.append(self.view_model)
+        ttk.Label(self, text="todos", font=_font(self, "TkHeadingFont", 16, "bold")).pack(anchor="w")
+        top = ttk.Frame(self)
+        top.pack(fill="x", pady=(6, 4))
+        self.all_var = tkinter.BooleanVar(self, value=False)
+        self.mark_all_check = ttk.Checkbutton(
+            top, text="Mark all", variable=self.all_var,
+            command=lambda: setattr(self.view_model, "all_completed", self.all_var.get()))
+        self.mark_all_check.pack(side="left")
+        self.new_var = tkinter.StringVar(self)
+        self.entry = ttk.Entry(top, textvariable=self.new_var, width=36)
+        self.entry.pack(side="left", padx=(8, 0), fill="x", expand=True)
+        self.new_var.trace_add("write", lambda *args: self._new_title_changed())
+        self.entry.bind("<Return>", lambda event: self.view_model.add())
+        self.list_frame = ttk.Frame(self)
+        self.list_frame.pack(fill="both", expand=True)
+        self.rows: List[TodoRow] = []
+        bottom = ttk.Frame(self)
+        bottom.pack(fill="x", side="bottom", pady=(4, 0))
+        self.counter_label = ttk.Label(bottom, width=14)
+        self.counter_label.pack(side="left")
+        self.filter_var = tkinter.StringVar(self, value="all")
+        self.filter_buttons = {}
+        for text, value in self.FILTERS:
+            button = ttk.Radiobutton(bottom, text=text, value=value, variable=self.filter_var,
+                                     command=lambda: setattr(self.view_model, "filter", self.filter_var.get()))
+            button.pack(side="left", padx=2)
+            self.filter_buttons[value] = button
+        self.clear_button = ttk.Button(bottom, text="Clear completed", command=self.view_model.clear_completed)
+        self.clear_button.pack(side="right")
+        self.apply_splice(mvvm.Splice(0, 0, len(self.view_model.items)))
+        self.bind_view_model(self.view_model, self.on_change)
+
+    def _new_title_changed(self) -> None:
+        if self.new_var.get() != self.view_model.new_todo_title:
+            self.view_model.new_todo_title = self.new_var.get()
+
+    def apply_splice(self, splice: mvvm.Splice) -> None:
+        """The rows follow the list: the removed rows go, rows for the inserted items come."""
+        for row in self.rows[splice.index:splice.index + splice.removed]:
+            row.close()
+        items = self.view_model.items
+        made = [TodoRow(self.list_frame, items[splice.index + k]) for k in range(splice.inserted)]
+        self.rows[splice.index:splice.index + splice.removed] = made
+        for row in self.rows:
+            row.pack_forget()
+        for row in self.rows:
+            row.pack(fill="x", anchor="w")
+
+    def on_change(self, name: str, value: Any) -> None:
+        if name == "items":
+            if isinstance(value, mvvm.Splice):
+                self.apply_splice(value)
+        elif name == "new_todo_title":
+            if self.new_var.get() != value:
+                self.new_var.set(value)
+        elif name == "items_left":
+            self.counter_label.configure(text=value)
+        elif name == "filter":
+            self.filter_var.set(value)
+        elif name == "all_completed":
+            self.all_var.set(bool(value))
+        elif name == "has_todos":
+            set_enabled(self.mark_all_check, bool(value))
+        elif name == "is_clear_completed_visible":
+            if value:
+                self.clear_button.pack(side="right")
+            else:
+                self.clear_button.pack_forget()
+
+    def close(self) -> None:
+        for row in self.rows:
+            row.close()
+        self.rows.clear()
+        super().close()
+
+
 # --- the window --------------------------------------------------------------------------------
 
 
@@ -426,7 +577,7 @@ class TkApp:
     loop is plugged into Tk through its fd; a virtual loop (tests) is left to its owner."""
 
     def __init__(self, root: tkinter.Tk, loop: mvvm.Loop, *, timer_seconds: int = 10,
-                 seed: Optional[int] = None) -> None:
+                 seed: Optional[int] = None, todo_storage: str = "") -> None:
         self.root, self.loop = root, loop
         root.title("libmvvm \u2014 the MVVM catalog in Tk")
         style = ttk.Style(root)
@@ -440,8 +591,12 @@ class TkApp:
         self.sign_up = SignUpScreen(self.notebook, loop)
         self.welcome = WelcomeScreen(self.notebook, loop)
         self.counters = CountersScreen(self.notebook, loop, seed)
+        # The Todos tab when the library registers the todo app's classes (build/todo/libtodo.so).
+        self.todos: Optional[TodoScreen] = None
+        if "todo_list_view_model" in mvvm.CLASSES:
+            self.todos = TodoScreen(self.notebook, loop, todo_storage)
         self.screens: Sequence[Screen] = (self.timer, self.stopwatch, self.input_echo, self.sign_up, self.welcome,
-                                          self.counters)
+                                          self.counters) + ((self.todos,) if self.todos is not None else ())
         for screen in self.screens:
             self.notebook.add(screen, text=screen.title)
         self.notebook.bind("<<NotebookTabChanged>>", self.on_tab_changed)
@@ -463,21 +618,24 @@ class TkApp:
             screen.close()
 
 
-def build_app(root: tkinter.Tk, loop: mvvm.Loop, *, timer_seconds: int = 10, seed: Optional[int] = None) -> TkApp:
+def build_app(root: tkinter.Tk, loop: mvvm.Loop, *, timer_seconds: int = 10, seed: Optional[int] = None,
+              todo_storage: str = "") -> TkApp:
     """Builds the window's content in ``root`` over view models on ``loop`` (manual: plugged into
-    Tk; virtual: time moves with ``loop.advance``). ``seed`` seeds the random counter."""
-    return TkApp(root, loop, timer_seconds=timer_seconds, seed=seed)
+    Tk; virtual: time moves with ``loop.advance``). ``seed`` seeds the random counter;
+    ``todo_storage`` is the Todos tab's file ("" in memory), when the library has the todo app."""
+    return TkApp(root, loop, timer_seconds=timer_seconds, seed=seed, todo_storage=todo_storage)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=int, default=10, help="the countdown's length (default 10)")
     parser.add_argument("--seed", type=int, default=None, help="the random counter's seed (default: random)")
+    parser.add_argument("--todos", default="", help="the Todos tab's JSON file (default: in memory)")
     args = parser.parse_args(argv)
     root = tkinter.Tk()
     root.geometry("560x380")
     with mvvm.Loop.manual() as loop:
-        app = build_app(root, loop, timer_seconds=args.seconds, seed=args.seed)
+        app = build_app(root, loop, timer_seconds=args.seconds, seed=args.seed, todo_storage=args.todos)
         try:
             root.mainloop()
         finally:
