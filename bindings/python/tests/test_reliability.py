@@ -212,14 +212,15 @@ def test_keyboard_interrupt_in_a_callback_stops_run_for_promptly(unraisables: Un
         watch.start()
         started = time.monotonic()
         with pytest.raises(KeyboardInterrupt):
-            loop.run_for(3000)
+            loop.run_for(10000)
         took = time.monotonic() - started
-        assert took < 1.5, "run_for went on for %.1f s after the interrupt" % took
+        # Far below the 10 s asked for, with room for a loaded machine's scheduling.
+        assert took < 5, "run_for went on for %.1f s after the interrupt" % took
         assert len(ticks) >= 3
     assert unraisables.seen == []
 
 
-#: SIGINT (Ctrl-C) from a timer thread while the main thread is in run_for(3000).
+#: SIGINT (Ctrl-C) from a timer thread while the main thread is in run_for(10000).
 CTRL_C_DURING_RUN_FOR = """
     import os, signal, sys, threading, time, mvvm
     loop = mvvm.Loop.manual()
@@ -231,7 +232,7 @@ CTRL_C_DURING_RUN_FOR = """
     threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
     started = time.monotonic()
     try:
-        loop.run_for(3000)
+        loop.run_for(10000)
         print("returned normally", flush=True)
     except KeyboardInterrupt:
         print("interrupted after %.1f s" % (time.monotonic() - started), flush=True)
@@ -247,7 +248,7 @@ def test_ctrl_c_stops_run_for_promptly_and_is_raised(subscribe: bool) -> None:
     assert done.returncode == 0 and done.stderr == "", done.stderr
     assert done.stdout.startswith("interrupted after "), done.stdout
     took = float(done.stdout.split()[2])
-    assert took < 1.5, done.stdout
+    assert took < 5, done.stdout              # of the 10 s asked for: stopped at the interrupt
 
 
 def test_keyboard_interrupt_on_the_loop_thread_leaves_it_running(unraisables: Unraisables, recorder: Recorder) -> None:
