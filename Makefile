@@ -167,15 +167,19 @@ bench: deps build-dir
 	bash Tests/bench/run.sh
 
 # The C view and the Python view over the same catalog, each a scripted session on a virtual loop.
-demo: lib build-dir
+demo: lib build-dir todo
 	@cc -std=c11 examples/c/mvvm_view.c -Iinclude -L$(BIN) -lmvvm -Wl,-rpath,$(BIN) -o build/mvvm_view
 	@echo "== The C terminal view (examples/c/mvvm_view.c) running examples/c/demo.script =="
 	@./build/mvvm_view --script examples/c/demo.script
 	@echo
+	@cc -std=c11 examples/c/mvvm_view.c -Iinclude -L$(CURDIR)/build/todo -ltodo -Wl,-rpath,$(CURDIR)/build/todo -o build/todo/mvvm_view
+	@echo "== The same view on the todo app (build/todo/libtodo.so) running examples/c/todo.script =="
+	@./build/todo/mvvm_view --script examples/c/todo.script
+	@echo
 	@echo "== The Python console view (examples/python/console_view.py) =="
 	@MVVM_LIBRARY=$(BIN)/libmvvm.so PYTHONPATH=bindings/python python3 examples/python/console_view.py
 	@echo
-	@echo "(Interactive: ./build/mvvm_view; the Swift view models without C: swift run mvvm-swift-demo)"
+	@echo "(Interactive: ./build/mvvm_view, or ./build/todo/mvvm_view with t for todos; the Swift view models without C: swift run mvvm-swift-demo)"
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz build

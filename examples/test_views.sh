@@ -27,6 +27,32 @@ if ! ./build/mvvm_view --script jump >/dev/null 2>build/mvvm_view.err && grep -q
 else
     failed=$((failed + 1)); echo "FAILED: an unknown action was not refused"
 fi
+# The todo screen: only a library with the todo app's classes has it (libmvvm.so refuses its
+# actions); on build/todo/libtodo.so (made here when missing) the catalog's transcript is the
+# same, and examples/c/todo.script gives examples/c/todo.expected exactly.
+if ! ./build/mvvm_view --script "todo-add milk" >/dev/null 2>build/mvvm_view.err && grep -q 'no todo app' build/mvvm_view.err; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAILED: libmvvm.so's view took a todo action"
+fi
+if [ -f build/todo/libtodo.so ] || { (cd examples/todo && swift build) && mkdir -p build/todo \
+        && cp "$(cd examples/todo && swift build --show-bin-path)/libtodo.so" build/todo/libtodo.so; }; then
+    todo_lib=$PWD/build/todo
+    cc -std=c11 -Wall -Wextra -Werror -pedantic examples/c/mvvm_view.c -Iinclude -L"$todo_lib" -ltodo \
+        -Wl,-rpath,"$todo_lib" -o build/todo/mvvm_view
+    if ./build/todo/mvvm_view --script examples/c/demo.script | diff -u examples/c/demo.expected - ; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1)); echo "FAILED: on libtodo.so, the transcript of demo.script differs (above)"
+    fi
+    if ./build/todo/mvvm_view --script examples/c/todo.script | diff -u examples/c/todo.expected - ; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1)); echo "FAILED: the transcript of todo.script differs (above)"
+    fi
+else
+    failed=$((failed + 1)); echo "FAILED: the todo app (examples/todo) did not build"
+fi
 # The Python console view over the same catalog, through the mvvm package only.
 if MVVM_LIBRARY="$libdir/libmvvm.so" PYTHONPATH=bindings/python python3 examples/python/console_view.py \
         | diff -u examples/python/console_view.expected - ; then

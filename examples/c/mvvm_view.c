@@ -1,16 +1,22 @@
 /*
- * mvvm_view - a terminal View over libmvvm: the countdown timer and the stopwatch.
+ * mvvm_view - a terminal View over libmvvm: the countdown timer and the stopwatch, and, when the
+ * library it runs on has the todo app's classes (build/todo/libtodo.so), a todo screen.
  *
  * Interactive (the default): a manual loop plugged into poll() beside standard input. The
  * program sleeps in poll() until a key arrives or the loop has work due, dispatches, and
  * renders on every notification. No busy loop, no sleeps.
  *
  *     keys: s start, p pause, x stop (the player's buttons, throttled to one a second),
- *           m the stopwatch's main action (Start / Stop / Resume), c clear, q quit
+ *           m the stopwatch's main action (Start / Stop / Resume), c clear, q quit,
+ *           t the todo screen (libtodo.so only: MVVM_TODO_FILE names its JSON file, else it is
+ *           kept in memory), which reads todo commands a line at a time until an empty line
  *
  * Scripted: `mvvm_view --script FILE|-` or `mvvm_view --script ACTION...` runs the same view on
  * a virtual loop and prints a transcript, so a session can be tested exactly. Actions, one per
- * line or argument: start, pause, stop, main, clear, advance MS, and # comments.
+ * line or argument: start, pause, stop, main, clear, advance MS, and # comments. With the todo
+ * app's classes: todo-add TITLE, todo-toggle N, todo-all on|off, todo-filter all|active|completed,
+ * todo-edit N TITLE, todo-cancel-edit N TITLE, todo-destroy N, todo-clear (N counts the rows
+ * shown, from 1); each prints the list's notifications, its splices, and the screen.
  *
  * Build: cc -std=c11 mvvm_view.c -Iinclude -L<libdir> -lmvvm -Wl,-rpath,<libdir>
  */
@@ -30,6 +36,12 @@
 typedef struct view {
     mvvm_handle loop, timer, timer_screen, display, player, stop_watch;
     bool scripted;
+    /* The todo screen, opened by its first action: the list, and the rows it shows, kept from
+     * its splices (a handle per row). */
+    mvvm_handle todos;
+    mvvm_handle *rows;
+    int64_t row_count, row_capacity;
+    bool todo_screen; /* interactive: the todo screen shows, not the timers */
 } view;
 
 /* Stops with the library's message when a call that cannot fail in a correct program fails. */
@@ -53,17 +65,39 @@ static void print_value(const mvvm_value *value) {
 /* Renders one notification: in a transcript as a line, interactively as the whole screen. */
 static void render_screen(view *v);
 
+/* A splice of the todo list's items: the rows follow it (removed handles released, inserted
+ * items read at their final indices). */
+static void apply_splice(view *v, mvvm_handle source, const mvvm_event *event) {
+    int64_t at = event->index, removed = event->removed, inserted = event->inserted;
+    for (int64_t k = 0; k < removed; k++) must(mvvm_release(v->rows[at + k]), "release row");
+    int64_t count = v->row_count - removed + inserted;
+    if (count > v->row_capacity) {
+        v->row_capacity = count * 2;
+        v->rows = realloc(v->rows, (size_t)v->row_capacity * sizeof v->rows[0]);
+        if (!v->rows) exit(1);
+    }
+    memmove(&v->rows[at + inserted], &v->rows[at + removed], (size_t)(v->row_count - at - removed) * sizeof v->rows[0]);
+    for (int64_t k = 0; k < inserted; k++) must(mvvm_list_item(source, event->name, at + k, &v->rows[at + k]), "row");
+    v->row_count = count;
+}
+
 static void on_change(mvvm_handle source, const mvvm_event *event, void *user_data) {
     view *v = user_data;
+    if (event->kind == MVVM_EVENT_SPLICE && source == v->todos) apply_splice(v, source, event);
     if (v->scripted) {
         int64_t now = 0;
         const char *class_name = "?";
         must(mvvm_loop_now_ms(v->loop, &now), "now");
         must(mvvm_class_name(source, &class_name), "class name");
-        printf("[%3" PRId64 ".%03" PRId64 " s] %s.%s = ", now / 1000, now % 1000, class_name, event->name);
+        printf("[%3" PRId64 ".%03" PRId64 " s] %s.%s", now / 1000, now % 1000, class_name, event->name);
+        if (event->kind == MVVM_EVENT_SPLICE) {
+            printf(": at %" PRId64 ", %" PRId64 " removed, %" PRId64 " inserted\n", event->index, event->removed, event->inserted);
+            return;
+        }
+        printf(" = ");
         print_value(&event->value);
         printf("\n");
-    } else {
+    } else if (!v->todo_screen) {
         render_screen(v);
     }
 }
@@ -84,10 +118,114 @@ static void open_view(view *v, mvvm_loop_kind kind) {
     for (size_t i = 0; i < sizeof watched / sizeof watched[0]; i++) subscribe_all(v, watched[i]);
 }
 
+static void close_todos(view *v);
+
 static void close_view(view *v) {
+    close_todos(v);
     /* Releasing the loop ends every subscription; the objects are released after it. */
     mvvm_handle all[] = {v->loop, v->stop_watch, v->player, v->display, v->timer_screen, v->timer};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) must(mvvm_release(all[i]), "release");
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The todo screen (the todo app's classes, through the generic calls: mvvm_new, mvvm_list_*)  */
+/* ------------------------------------------------------------------------------------------ */
+
+static char *get_string(mvvm_handle object, const char *name);
+static bool get_bool(mvvm_handle object, const char *name);
+
+/* Opens the todo list on first use; false when the library has no todo app. */
+static bool open_todos(view *v, const char *path) {
+    if (v->todos) return true;
+    mvvm_value argument = {.type = MVVM_TYPE_STRING, .string = path ? path : ""};
+    mvvm_status status = mvvm_new(v->loop, "todo_list_view_model", &argument, 1, &v->todos);
+    if (status == MVVM_ERR_UNKNOWN_NAME) return false;
+    must(status, "todo_list_view_model");
+    int64_t count = 0;
+    must(mvvm_list_count(v->todos, "items", &count), "items");
+    mvvm_event all = {.kind = MVVM_EVENT_SPLICE, .name = "items", .index = 0, .removed = 0, .inserted = count};
+    apply_splice(v, v->todos, &all);
+    subscribe_all(v, v->todos);
+    return true;
+}
+
+static void close_todos(view *v) {
+    for (int64_t i = 0; i < v->row_count; i++) must(mvvm_release(v->rows[i]), "release row");
+    free(v->rows);
+    if (v->todos) must(mvvm_release(v->todos), "release todos");
+    v->todos = 0, v->rows = NULL, v->row_count = v->row_capacity = 0;
+}
+
+/* The screen: the rows the filter shows, the counter, the filter, mark all, clear completed. */
+static void render_todos(view *v) {
+    char *filter = get_string(v->todos, "filter"), *left = get_string(v->todos, "items_left");
+    printf("  +-- todos (%s)%s\n", filter, get_bool(v->todos, "all_completed") ? " [all completed]" : "");
+    for (int64_t i = 0; i < v->row_count; i++) {
+        char *title = get_string(v->rows[i], "title");
+        printf("  | %2" PRId64 ". [%c] %s\n", i + 1, get_bool(v->rows[i], "completed") ? 'x' : ' ', title);
+        mvvm_string_free(title);
+    }
+    if (get_bool(v->todos, "has_todos"))
+        printf("  +-- %s%s\n", left, get_bool(v->todos, "is_clear_completed_visible") ? " | clear completed" : "");
+    else
+        printf("  +-- what needs to be done?\n");
+    mvvm_string_free(filter);
+    mvvm_string_free(left);
+}
+
+/* The row numbered `text` (from 1), or 0 with a message. */
+static mvvm_handle todo_row(view *v, const char *text) {
+    long number = text ? strtol(text, NULL, 10) : 0;
+    if (number < 1 || number > v->row_count) {
+        fprintf(stderr, "mvvm_view: no todo %s (%" PRId64 " shown)\n", text ? text : "", v->row_count);
+        return 0;
+    }
+    return v->rows[number - 1];
+}
+
+/* A todo action: the verb after "todo-", and the rest of its line. 1: unknown action; -1: the
+ * library has no todo app; 2: a bad argument. */
+static int act_todo(view *v, const char *verb, char *rest) {
+    if (!open_todos(v, getenv("MVVM_TODO_FILE"))) return -1;
+    char *argument = rest ? rest + strspn(rest, " \t") : NULL;
+    if (argument) argument[strcspn(argument, "\r\n")] = '\0';
+    if (strcmp(verb, "add") == 0) {
+        must(mvvm_set_string(v->todos, "new_todo_title", argument ? argument : ""), "new_todo_title");
+        must(mvvm_send(v->todos, "add", NULL), "add");
+    } else if (strcmp(verb, "all") == 0) {
+        must(mvvm_set_bool(v->todos, "all_completed", argument && strcmp(argument, "on") == 0), "all_completed");
+    } else if (strcmp(verb, "filter") == 0) {
+        mvvm_status status = mvvm_set_string(v->todos, "filter", argument ? argument : "");
+        if (status != MVVM_OK) {
+            fprintf(stderr, "mvvm_view: %s\n", mvvm_last_error());
+            return 2;
+        }
+    } else if (strcmp(verb, "clear") == 0) {
+        must(mvvm_send(v->todos, "clear_completed", NULL), "clear_completed");
+    } else if (strcmp(verb, "toggle") == 0 || strcmp(verb, "destroy") == 0 || strcmp(verb, "edit") == 0
+               || strcmp(verb, "cancel-edit") == 0) {
+        char *number = argument ? strtok(argument, " \t") : NULL, *text = number ? strtok(NULL, "") : NULL;
+        mvvm_handle row = todo_row(v, number);
+        if (!row) return 2;
+        if (strcmp(verb, "toggle") == 0) {
+            must(mvvm_set_bool(row, "completed", !get_bool(row, "completed")), "completed");
+        } else if (strcmp(verb, "destroy") == 0) {
+            must(mvvm_send(row, "destroy", NULL), "destroy");
+        } else {
+            /* Double-click, type, then Enter (commit) or Escape (cancel). The row may leave the
+             * list on commit: a handle of its own keeps it for the calls. */
+            mvvm_handle own = 0;
+            must(mvvm_list_item(v->todos, "items", (int64_t)strtol(number, NULL, 10) - 1, &own), "row");
+            must(mvvm_send(own, "begin_edit", NULL), "begin_edit");
+            must(mvvm_set_string(own, "edit_text", text ? text : ""), "edit_text");
+            must(mvvm_send(own, strcmp(verb, "edit") == 0 ? "commit_edit" : "cancel_edit", NULL), "edit");
+            must(mvvm_release(own), "release");
+        }
+    } else {
+        return 1;
+    }
+    render_todos(v);
+    return 0;
 }
 
 /* One user action; false for an unknown one. */
@@ -123,6 +261,19 @@ static int run_line(view *v, char *line, int number) {
         printf(" %lld\n", value);
         must(mvvm_loop_advance(v->loop, value), "advance");
         return 0;
+    }
+    if (strncmp(word, "todo-", 5) == 0) {
+        char *rest = strtok(NULL, "");
+        if (rest) {
+            rest += strspn(rest, " \t");
+            size_t length = strlen(rest);
+            while (length && strchr(" \t\r\n", rest[length - 1])) rest[--length] = '\0';
+        }
+        printf("%s%s\n", rest && *rest ? " " : "", rest ? rest : "");
+        int result = act_todo(v, word + 5, rest);
+        if (result == -1) fprintf(stderr, "mvvm_view: line %d: this library has no todo app (build/todo/libtodo.so has)\n", number);
+        if (result == 1) fprintf(stderr, "mvvm_view: line %d: unknown action \"%s\"\n", number, word);
+        return result != 0;
     }
     printf("\n");
     if (!act(v, word)) {
@@ -192,6 +343,36 @@ static void render_screen(view *v) {
     mvvm_string_free(main_title);
 }
 
+/* The todo screen: commands a line at a time ("add milk", "toggle 1", "filter active", "all on",
+ * "edit 1 oat milk", "destroy 1", "clear") until an empty line; false at the end of input. */
+static bool todo_screen(view *v, const struct termios *cooked, const struct termios *raw) {
+    if (!open_todos(v, getenv("MVVM_TODO_FILE"))) {
+        printf("\r\033[K(this library has no todo app: run on build/todo/libtodo.so)\n");
+        return true;
+    }
+    v->todo_screen = true;
+    if (cooked) tcsetattr(STDIN_FILENO, TCSANOW, cooked);
+    printf("\r\033[K");
+    render_todos(v);
+    bool more = true;
+    char line[512];
+    for (;;) {
+        printf("todo (add T, toggle N, edit N T, destroy N, all on|off, filter all|active|completed, clear; "
+               "empty line: back)> ");
+        fflush(stdout);
+        if (!fgets(line, sizeof line, stdin)) {
+            more = false;
+            break;
+        }
+        char *verb = strtok(line, " \t\r\n");
+        if (!verb) break;
+        if (act_todo(v, verb, strtok(NULL, "")) == 1) printf("unknown todo command \"%s\"\n", verb);
+    }
+    if (raw) tcsetattr(STDIN_FILENO, TCSANOW, raw);
+    v->todo_screen = false;
+    return more;
+}
+
 static int run_interactive(void) {
     view v = {.scripted = false};
     open_view(&v, MVVM_LOOP_MANUAL);
@@ -205,7 +386,7 @@ static int run_interactive(void) {
         raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
         tcsetattr(STDIN_FILENO, TCSANOW, &raw);
     }
-    printf("keys: s start, p pause, x stop, m stopwatch, c clear, q quit\n");
+    printf("keys: s start, p pause, x stop, m stopwatch, c clear, t todos (libtodo.so), q quit\n");
     render_screen(&v);
 
     bool running = true;
@@ -221,6 +402,11 @@ static int run_interactive(void) {
             if (read(STDIN_FILENO, &key, 1) != 1) break;
             const char *action = key == 's' ? "start" : key == 'p' ? "pause" : key == 'x' ? "stop"
                                : key == 'm' ? "main" : key == 'c' ? "clear" : NULL;
+            if (key == 't') {
+                running = todo_screen(&v, terminal ? &saved : NULL, terminal ? &raw : NULL);
+                render_screen(&v);
+                continue;
+            }
             if (key == 'q') running = false;
             else if (key == 'a') must(mvvm_timer_view_model_set_is_show_alert(v.timer_screen, false), "dismiss");
             else if (action) act(&v, action);
