@@ -69,6 +69,8 @@ from ._core import (
 from ._dynamic import Service, ServiceRequest, new
 from ._list import ObjectList, Splice, object_id
 from ._dynamic import classes as _classes_by_c_name
+from ._requests import ServiceFunction
+from ._conveniences import Subscriptions, bind
 
 #: The Python class of each class the library registers, by C class name.
 CLASSES = _classes_by_c_name()
@@ -89,6 +91,9 @@ __all__ = [
     "Service",
     "Scalar",
     "EventCallback",
+    "Subscriptions",
+    "bind",
+    "ServiceFunction",
     "release_pending",
     "CLASSES",
     "new",

@@ -335,7 +335,9 @@ def _serve(view_model: int, request: int, argument_pointer: Any, user_data: Opti
                 % (_callable_name(entry.fn), entry.what), entry.fn)
         return
     try:
-        entry.fn(made)
+        result = entry.fn(made)
+        if result is not None:  # a plain answer, or an awaitable (async def) giving it
+            made._answer(result, "mvvm service %s (%s)" % (_callable_name(entry.fn), entry.what))
     except BaseException as exc:
         _report_unless_interrupt(exc, "Exception ignored in mvvm service %s (%s)" % (_callable_name(entry.fn), entry.what), entry.fn)
 

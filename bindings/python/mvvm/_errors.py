@@ -113,6 +113,8 @@ class WrongTypeError(MvvmError, TypeError):
 
 
 class NullPointerError(MvvmError):
+    """``MVVM_ERR_NULL_POINTER``: a NULL pointer reached the library (a bindings bug)."""
+
     default_status = Status.ERR_NULL_POINTER
 
 
@@ -154,6 +156,9 @@ class UnknownRequestError(MvvmError):
 
 
 class InternalError(MvvmError):
+    """``MVVM_ERR_INTERNAL``, or something the library gave that cannot be read (invalid UTF-8,
+    an unknown type): a bug of the library or the bindings."""
+
     default_status = Status.ERR_INTERNAL
 
 

@@ -170,6 +170,7 @@ class ObjectList(Sequence, Generic[Item]):  # type: ignore[type-arg]
         return object_id(value) in self.ids()
 
     def index(self, value: Any, start: int = 0, stop: Any = None) -> int:
+        """The position of the item ``value`` (by identity, ``object_id``); ValueError if absent."""
         from ._object import MvvmObject
 
         ids = self.ids()
@@ -182,6 +183,7 @@ class ObjectList(Sequence, Generic[Item]):  # type: ignore[type-arg]
         raise ValueError("%r is not in %s" % (value, self._what()))
 
     def count(self, value: Any) -> int:
+        """1 if the item ``value`` is in the list (by identity), else 0."""
         return 1 if value in self else 0
 
     def __eq__(self, other: object) -> bool:

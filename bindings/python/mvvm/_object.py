@@ -10,10 +10,11 @@ under something that needs it.
 from __future__ import annotations
 
 import json
+import reprlib
 import threading
 import weakref
 from ctypes import byref, c_bool, c_char_p, c_double, c_int64, c_void_p
-from typing import Any, Callable, ClassVar, Dict, Generic, List, Optional, Sequence, Tuple, Type, TypeVar, overload
+from typing import Any, Callable, ClassVar, Dict, Generic, List, Optional, Sequence, Tuple, Type, TypeVar, Union, overload
 
 from . import _lib
 from ._callbacks import (
@@ -27,6 +28,8 @@ from ._callbacks import (
 from ._errors import InternalError, InvalidHandleError, ReadOnlyError
 from ._lib import lib
 from ._list import ObjectList, object_id
+from ._conveniences import Subscriptions, check_arity
+from ._conveniences import with_source as with_source_of
 from ._loop import Loop
 from ._owner import Owner
 from ._values import (
@@ -45,6 +48,7 @@ from ._values import (
 __all__ = ["MvvmObject", "Subscription", "Output", "Binding", "Child", "camel"]
 
 T = TypeVar("T")
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def camel(name: str) -> str:
@@ -120,8 +124,15 @@ class MvvmObject(Owner):
         self._release()
 
     def __repr__(self) -> str:
-        state = "closed" if self.closed else "handle=0x%x" % self._handle
-        return "<mvvm.%s %s>" % (type(self).__name__, state)
+        """``<mvvm.Counter count=1>``: the class and every property's current value."""
+        if self.closed:
+            return "<mvvm.%s closed>" % type(self).__name__
+        try:
+            values = self.snapshot()
+        except Exception:
+            return "<mvvm.%s handle=0x%x>" % (type(self).__name__, self._handle)
+        shown = " ".join("%s=%s" % (key, reprlib.repr(value)) for key, value in values.items())
+        return "<mvvm.%s%s>" % (type(self).__name__, " " + shown if shown else "")
 
     # -- introspection ------------------------------------------------------------------------
 
@@ -225,15 +236,55 @@ class MvvmObject(Owner):
 
     # -- notifications ------------------------------------------------------------------------
 
-    def subscribe(self, name: Optional[str], fn: EventCallback, *,
-                  on_end: Optional[Callable[[], Any]] = None) -> "Subscription":
+    @overload
+    def subscribe(self, name: Optional[str], fn: Callable[..., Any], *, initial: bool = ...,
+                  with_source: bool = ..., on_end: Optional[Callable[[], Any]] = ...) -> "Subscription": ...
+
+    @overload
+    def subscribe(self, name: Union[List[str], Tuple[str, ...]], fn: Callable[..., Any], *, initial: bool = ...,
+                  with_source: bool = ..., on_end: Optional[Callable[[], Any]] = ...) -> Subscriptions: ...
+
+    @overload
+    def subscribe(self, name: Union[str, List[str], Tuple[str, ...], None] = ..., fn: None = ..., *,
+                  initial: bool = ..., with_source: bool = ...,
+                  on_end: Optional[Callable[[], Any]] = ...) -> Callable[[_F], _F]: ...
+
+    def subscribe(self, name: Union[str, List[str], Tuple[str, ...], None] = None,
+                  fn: Optional[Callable[..., Any]] = None, *, initial: bool = False, with_source: bool = False,
+                  on_end: Optional[Callable[[], Any]] = None) -> Any:
         """Calls ``fn(name, value)`` for each change of the property or signal ``name`` (None:
-        every property and signal), with the new value as a Python object. Returns the
-        :class:`Subscription`; the callback stays subscribed even if it is not kept.
-        ``on_end()``, when given, is called once when the subscription ends (unsubscribed, or
-        its object or loop closed), possibly on the loop's thread."""
-        if not callable(fn):
-            raise TypeError("the callback must be callable, not %s" % type(fn).__name__)
+        every property and signal; a list or tuple: each of those names), with the new value
+        as a Python object. Returns the :class:`Subscription` (a :class:`Subscriptions` list
+        for several names); the callback stays subscribed even if it is not kept.
+
+        * Without ``fn`` it is a decorator: ``@form.subscribe("password")`` over a
+          ``def changed(name, value)`` subscribes it and leaves the function as it is.
+        * ``initial=True``: ``fn`` is also called at once with each property's current value
+          (as ``BehaviorSubject`` does; signals have none).
+        * ``with_source=True``: ``fn(source, name, value)``, ``source`` being this object.
+        * A callback that cannot take those arguments raises TypeError here, not later.
+        * ``on_end()``, when given, is called once when the subscription ends (unsubscribed,
+          or its object or loop closed), possibly on the loop's thread."""
+        if fn is None:
+            def decorator(function: _F) -> _F:
+                self.subscribe(name, function, initial=initial, with_source=with_source, on_end=on_end)
+                return function
+            return decorator
+        check_arity(fn, 3 if with_source else 2, "the callback")
+        callback = with_source_of(self, fn) if with_source else fn
+        if isinstance(name, (list, tuple)):
+            made = Subscriptions()
+            try:
+                for one in name:
+                    made.append(self._subscribe_one(one, callback, initial, on_end))
+            except BaseException:
+                made.unsubscribe()
+                raise
+            return made
+        return self._subscribe_one(name, callback, initial, on_end)
+
+    def _subscribe_one(self, name: Optional[str], fn: Callable[[str, Any], Any], initial: bool,
+                       on_end: Optional[Callable[[], Any]]) -> "Subscription":
         handle = self._h()
         encoded = None if name is None else _encode(name, "property or signal name")
         what = "%s of %s" % ("every change" if name is None else repr(name), type(self).__name__)
@@ -244,7 +295,13 @@ class MvvmObject(Owner):
         except BaseException:
             registry.pop(key)  # if the library did not run the destroy function already
             raise
-        return Subscription(self, name, out.value, key)
+        subscription = Subscription(self, name, out.value, key)
+        if initial:
+            types = self._property_types()
+            for current in ([name] if name is not None else list(types)):
+                if current in types and types[current][0] != "list":
+                    fn(current, self.get(current))
+        return subscription
 
 
 
@@ -433,7 +490,7 @@ def _command(owner_name: str, description: Dict[str, Any]) -> Callable[..., None
     if argument_type != "none":
         kind = _PYTHON_TYPES.get(argument_type, argument_type)
         doc += "\n\n``argument``: %s%s." % (kind, (", one of " + ", ".join(map(repr, values))) if values else "")
-    command.__doc__ = doc.strip() or None
+    command.__doc__ = doc.strip() or "Sends the command %s (``mvvm_send``)." % name
     return command
 
 

@@ -12,7 +12,7 @@ would share the handle, and a pickle would name a handle of another process).
 from __future__ import annotations
 
 import weakref
-from typing import Any, Optional, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
 from ._callbacks import _pending, _release_now, _release_soon, release_pending
 from ._errors import ClosedError
@@ -60,9 +60,9 @@ class Owner(_NotCopyable):
     _handle: int
     _finalizer: Optional[weakref.finalize[[int], Owner]]
 
-    def _own(self, handle: int, collect: bool = True) -> None:
+    def _own(self, handle: int, collect: bool = True, on_collect: Callable[[int], Any] = _release_soon) -> None:
         self._handle = handle
-        self._finalizer = weakref.finalize(self, _release_soon, handle) if collect else None
+        self._finalizer = weakref.finalize(self, on_collect, handle) if collect else None
 
     def _closed_message(self) -> str:
         return "this %s is closed" % type(self).__name__

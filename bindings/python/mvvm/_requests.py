@@ -5,10 +5,14 @@ were when it asked."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import inspect
 import json
+import warnings
 import weakref
 from ctypes import byref, c_char_p, c_void_p
-from typing import Any, Awaitable, Callable, Dict, Optional, Type, TypeVar, Union
+from typing import Any, Awaitable, Callable, Dict, Optional, Set, Type, TypeVar, Union
 
 from . import _lib
 from ._callbacks import (
@@ -17,6 +21,8 @@ from ._callbacks import (
     _Entry,
     _pending,
     _release_now,
+    _release_soon,
+    _report,
     registry,
     release_pending,
 )
@@ -55,7 +61,7 @@ class Request(Owner):
         #: The Python view model that asked (kept alive while the request lives).
         self.view_model: Optional[MvvmObject] = view_model
         self.argument = argument
-        self._own(handle)
+        self._own(handle, on_collect=functools.partial(_dropped, type(self).__name__))
 
     @classmethod
     def _make(cls, view_model_handle: int, handle: int, argument: Scalar,
@@ -101,9 +107,72 @@ class Request(Owner):
         """The same as :meth:`cancel` (nothing once answered)."""
         self.cancel()
 
+    def _answer(self, result: Any, what: str) -> None:
+        """What a service returned: a plain value answers at once (unless it answered
+        already); an awaitable (an ``async def`` service) runs on the asyncio loop attached
+        to the view model's loop (:func:`mvvm.aio.attach`), or the one running on this thread,
+        and its result answers. Without one: the request is cancelled and RuntimeError says so."""
+        if not inspect.isawaitable(result):
+            if not self._done:
+                self.complete(result)
+            return
+        target = self._asyncio_loop()
+        if target is None:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()  # no "coroutine was never awaited" warning: this error says it
+            self.cancel()
+            raise RuntimeError("%s is async, but no asyncio loop runs it: attach the view model's loop to "
+                               "asyncio with `with mvvm.aio.attach(loop):` (a manual loop), or make the view "
+                               "model inside a running asyncio loop; the request is cancelled" % what)
+        awaited = result
+
+        async def run() -> None:
+            try:
+                value = await awaited
+                if value is not None and not self._done:
+                    self.complete(value)
+            except BaseException as exc:
+                self.cancel()
+                _report(exc, "Exception ignored in %s" % what, awaited)
+
+        try:
+            running: Optional[asyncio.AbstractEventLoop] = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is target:
+            task = target.create_task(run())
+            _tasks.add(task)
+            task.add_done_callback(_tasks.discard)
+        else:
+            asyncio.run_coroutine_threadsafe(run(), target)
+
+    def _asyncio_loop(self) -> Optional[asyncio.AbstractEventLoop]:
+        view_model = self.view_model
+        attached = getattr(view_model.loop, "_asyncio_loop", None) if view_model is not None else None
+        if attached is not None and not attached.is_closed():
+            found: asyncio.AbstractEventLoop = attached
+            return found
+        try:
+            return asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+
     def __repr__(self) -> str:
         return "<mvvm.%s argument=%r %s>" % (type(self).__name__, self.argument, "done" if self._done else "open")
 
+
+
+#: The tasks of async services (kept until done: asyncio keeps only weak references).
+_tasks: "Set[asyncio.Task[None]]" = set()
+
+
+def _dropped(class_name: str, handle: int) -> None:
+    """A request's finalizer: one nobody answered is cancelled, with a ResourceWarning (shown
+    under ``-X dev`` or ``-W default``), as an unclosed file is."""
+    warnings.warn("an mvvm %s was dropped without an answer (complete() or cancel()); it is cancelled"
+                  % class_name, ResourceWarning, stacklevel=2)
+    _release_soon(handle)
 
 
 #: Python class of each C class, and its request class (for classes with a service).

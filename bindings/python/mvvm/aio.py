@@ -46,6 +46,7 @@ class Attachment:
         self.dispatches: int = 0  # how many times dispatch() ran (tests, diagnostics)
         self._fd: Optional[int] = loop.fileno()
         self.asyncio_loop.add_reader(self._fd, self._on_readable)
+        loop._asyncio_loop = self.asyncio_loop  # type: ignore[attr-defined]  # async services run there
         loop._add_close_hook(self.detach)
         # Dispatch whatever is due already (work scheduled before attaching).
         self.asyncio_loop.call_soon(self._on_readable)
@@ -72,6 +73,8 @@ class Attachment:
         if fd is None:
             return
         self.loop._remove_close_hook(self.detach)
+        if getattr(self.loop, "_asyncio_loop", None) is self.asyncio_loop:
+            self.loop._asyncio_loop = None  # type: ignore[attr-defined]
         try:
             self.asyncio_loop.remove_reader(fd)
         except Exception:
