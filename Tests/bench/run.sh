@@ -44,3 +44,4 @@ done
 results=("$out/c.txt" "$out/population.txt" "$out/observable_population.txt" "$out/gobject_population.txt" "$out/swift.txt")
 if [ "$python_ok" = 1 ]; then results+=("$out/python.txt"); fi
 python3 Tests/bench/summarize.py "${results[@]}" | tee "$out/table.txt"
+bash Tests/bench/run_todo.sh "$reps"   # the todo app against GListStore (its own table)
