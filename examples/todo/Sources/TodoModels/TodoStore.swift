@@ -50,10 +50,12 @@ public final class TodoStore {
         filter = saved.filter
         nextID = max(saved.nextID ?? 1, (todos.map(\.id).max() ?? 0) + 1)
         reindex()
+        completedCount = todos.reduce(0) { $0 + ($1.completed ? 1 : 0) }
     }
 
     public var activeCount: Int { todos.count - completedCount }
-    public var completedCount: Int { todos.reduce(0) { $0 + ($1.completed ? 1 : 0) } }
+    /// Kept as the todos change, so the counter costs nothing per change.
+    public private(set) var completedCount = 0
 
     public func todo(id: Int) -> Todo? { positions[id].map { todos[$0] } }
 
@@ -73,6 +75,7 @@ public final class TodoStore {
     public func setCompleted(_ completed: Bool, id: Int) -> Bool {
         guard let index = positions[id], todos[index].completed != completed else { return false }
         todos[index].completed = completed
+        completedCount += completed ? 1 : -1
         save()
         return true
     }
@@ -88,6 +91,7 @@ public final class TodoStore {
     @discardableResult
     public func remove(id: Int) -> Bool {
         guard let index = positions[id] else { return false }
+        if todos[index].completed { completedCount -= 1 }
         todos.remove(at: index)
         reindex()
         save()
@@ -99,6 +103,7 @@ public final class TodoStore {
     public func markAll(completed: Bool) -> Bool {
         guard todos.contains(where: { $0.completed != completed }) else { return false }
         for index in todos.indices { todos[index].completed = completed }
+        completedCount = completed ? todos.count : 0
         save()
         return true
     }
@@ -109,6 +114,7 @@ public final class TodoStore {
         let before = todos.count
         todos.removeAll(where: \.completed)
         guard todos.count != before else { return false }
+        completedCount = 0
         reindex()
         save()
         return true

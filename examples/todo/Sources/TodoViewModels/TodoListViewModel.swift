@@ -46,9 +46,13 @@ public final class TodoListViewModel: ObservableObject {
     public func add() {
         let title = newTodoTitle.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else { return }
-        store.add(title)
+        let todo = store.add(title)
         newTodoTitle = ""
-        refresh()
+        // Only the new row changes: appended when the filter shows it.
+        let row = TodoItemViewModel(todo, list: self)
+        rows[todo.id] = row
+        if filter.shows(todo) { items.append(row) }
+        updateCounts()
     }
 
     public func clearCompleted() {
@@ -66,7 +70,9 @@ public final class TodoListViewModel: ObservableObject {
     // MARK: From the rows
 
     func itemCompletedChanged(_ item: TodoItemViewModel) {
-        if store.setCompleted(item.completed, id: item.id) { refresh() }
+        guard store.setCompleted(item.completed, id: item.id) else { return }
+        // Under "all" the row stays: only the counts change.
+        if filter == .all { updateCounts() } else { refresh() }
     }
 
     func rename(_ item: TodoItemViewModel, to title: String) {
@@ -85,9 +91,7 @@ public final class TodoListViewModel: ObservableObject {
     private func refresh() {
         var shown: [TodoItemViewModel] = []
         shown.reserveCapacity(store.todos.count)
-        var completed = 0
         for todo in store.todos {
-            if todo.completed { completed += 1 }
             let row: TodoItemViewModel
             if let existing = rows[todo.id] {
                 row = existing
@@ -98,8 +102,12 @@ public final class TodoListViewModel: ObservableObject {
             }
             if filter.shows(todo) { shown.append(row) }
         }
-        let total = store.todos.count
         if !shown.elementsEqual(items, by: ===) { items = shown }
+        updateCounts()
+    }
+
+    private func updateCounts() {
+        let total = store.todos.count, completed = store.completedCount
         if activeCount != total - completed { activeCount = total - completed }
         if completedCount != completed { completedCount = completed }
         if hasTodos != (total > 0) { hasTodos = total > 0 }
