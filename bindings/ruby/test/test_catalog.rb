@@ -348,8 +348,9 @@ class TestCatalog < MvvmTest
                Mvvm::StopWatchViewModel.new(@loop), Mvvm::InputEchoViewModel.new(@loop),
                Mvvm::SignUpViewModel.new(@loop), Mvvm::WelcomeViewModel.new(@loop), counter,
                Mvvm::RandomCounter.new(@loop, 1), Mvvm::CounterViewModel.new(@loop, counter),
-               Mvvm::CounterPageViewModel.new(@loop, seed: 1)]
-    assert_equal 13, Mvvm::Base::CLASSES.size
+               Mvvm::CounterPageViewModel.new(@loop, seed: 1), Mvvm::ObservableSignUpViewModel.new(@loop)]
+    # Every class of the library is among them.
+    assert_equal objects.map { |o| o.class.c_name.to_s }.uniq.sort, Mvvm::Base.classes.keys.map(&:to_s).sort
     objects.each do |object|
       klass = object.class
       description = object.describe
