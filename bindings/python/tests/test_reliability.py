@@ -290,8 +290,13 @@ def test_a_real_sigint_during_notifications_is_reported_and_breaks_nothing() -> 
                 counter.increment()
         except KeyboardInterrupt:
             interrupted = True
+        # Python runs a signal's handler at its next chance, which on a loaded machine may come
+        # a call or two later: wherever it surfaces, it surfaces once and nothing breaks.
         for _ in range(5):
-            counter.increment()
+            try:
+                counter.increment()
+            except KeyboardInterrupt:
+                interrupted = True
         print(interrupted or reports == ["KeyboardInterrupt"], counter.count >= 8, flush=True)
     """)
     assert (done.returncode, done.stdout, done.stderr) == (0, "True True\n", "")
