@@ -441,8 +441,8 @@ def test_manual_loop_runs_in_tk_mainloop(root: tkinter.Tk) -> None:
         try:
             assert built.source is not None
             show(built, built.stopwatch)
+            started = manual.now()             # before the click: the stopwatch starts after it
             click(built.stopwatch.main_button)
-            started = manual.now()
             root.after(300, root.quit)
             root.mainloop()
             elapsed = manual.now() - started

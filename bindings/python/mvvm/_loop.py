@@ -4,11 +4,14 @@ exit does (loops stop before the objects' finalizers release them)."""
 from __future__ import annotations
 
 import atexit
+import contextlib
 import enum
+import signal
+import threading
 import time
 import weakref
 from ctypes import byref, c_int, c_int64
-from typing import Any, Callable, ClassVar, List, Optional, Union
+from typing import Any, Callable, ClassVar, Iterator, List, Optional, Union
 
 from . import _lib
 from ._callbacks import _report, release_pending
@@ -18,6 +21,37 @@ from ._owner import Owner
 from ._values import _check_int64
 
 __all__ = ["LoopKind", "Loop"]
+
+
+class _Interrupted:
+    """Whether Ctrl-C came during :meth:`Loop.run_for`."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __bool__(self) -> bool:
+        return self.seen
+
+
+@contextlib.contextmanager
+def _ctrl_c_between_slices() -> Iterator[_Interrupted]:
+    """While the main thread runs a loop with Python's default SIGINT handler, Ctrl-C is noted
+    rather than raised at once, and ``run_for`` raises it between two slices: raised at once, it
+    could land in a callback's first line, where ctypes can only print and drop it."""
+    interrupted = _Interrupted()
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield interrupted
+        return
+
+    def note(signum: int, frame: Any) -> None:
+        interrupted.seen = True
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield interrupted
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 class LoopKind(enum.IntEnum):
@@ -93,12 +127,14 @@ class Loop(Owner):
         if ms <= self.RUN_SLICE_MS or ms > self.TIME_LIMIT_MS - self.now():
             lib.mvvm_loop_run_for(handle, ms)  # one call; the library refuses a time past its limit
             return
-        deadline = time.monotonic() + ms / 1000.0
-        while True:
-            left = int((deadline - time.monotonic()) * 1000.0 + 0.999)
-            if left <= 0:
-                return
-            lib.mvvm_loop_run_for(self._h(), min(left, self.RUN_SLICE_MS))
+        with _ctrl_c_between_slices() as interrupted:
+            deadline = time.monotonic() + ms / 1000.0
+            while not interrupted:
+                left = int((deadline - time.monotonic()) * 1000.0 + 0.999)
+                if left <= 0:
+                    return
+                lib.mvvm_loop_run_for(self._h(), min(left, self.RUN_SLICE_MS))
+        raise KeyboardInterrupt
 
     def fileno(self) -> int:
         """Manual loops: a file descriptor, owned by the loop, readable while work is due."""
