@@ -170,7 +170,13 @@ func set(_ property: ExportedProperty, of object: ExportedObject, to value: Valu
     guard property.type == value.type else {
         throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(qualified) is of type \(property.type.name), not \(value.type.name)")
     }
-    set(object.target, value)
+    if let allowed = property.allowed, case let .string(text) = value, !allowed.contains(text) {
+        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) takes one of \(allowed.joined(separator: ", ")), "
+                          + "not \(CString.echo(text))")
+    }
+    guard set(object.target, value) else {
+        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) cannot hold \(value.json): out of its type's range")
+    }
 }
 
 @_cdecl("mvvm_get_bool")

@@ -39,6 +39,14 @@ public struct ExportBuilder<Target: AnyObject> {
     @inline(__always)
     private static func target(_ object: AnyObject) -> Target { unsafeDowncast(object, to: Target.self) }
 
+    /// Sets a value already checked to be of `V`'s C type; false when `V` cannot hold it.
+    @inline(__always)
+    static func assign<V: ExportableValue>(_ value: Value, as _: V.Type, _ set: (V) -> Void) -> Bool {
+        guard let converted = V(exportedValue: value) else { return false }
+        set(converted)
+        return true
+    }
+
     // MARK: Properties of an ObservableObject (or any class with a publisher per property)
 
     /// A read-only property: read with `get`, watched through `publisher` (its `$property`, which
@@ -79,7 +87,7 @@ public struct ExportBuilder<Target: AnyObject> {
         properties.append(ExportedProperty(
             name: name, type: V.exportedType, doc: doc, allowed: V.allowedValues,
             get: { get(Self.target($0)).exportedValue },
-            set: set.map { set in { object, new in if let new = V(exportedValue: new) { set(Self.target(object), new) } } },
+            set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
             // A `$property` sends the current value at once (announced already: it changes
             // nothing), then each new one as it is set.
             watch: { object, changed in
@@ -229,7 +237,7 @@ extension ExportBuilder where Target: Observable {
         properties.append(ExportedProperty(
             name: name, type: V.exportedType, doc: doc, allowed: V.allowedValues,
             get: { Self.target($0)[keyPath: value].exportedValue },
-            set: set.map { set in { object, new in if let new = V(exportedValue: new) { set(Self.target(object), new) } } },
+            set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
             watch: { object, changed in
                 ObservationWatch(Self.target(object), read: { _ = $0[keyPath: value] }) { changed(nil) }
             }))

@@ -39,7 +39,7 @@ final class ExportedProperty: @unchecked Sendable {
     let allowed: [String]?
     let get: (AnyObject) -> Value
     /// Bindings only; receives a value already checked to be of `type`.
-    let set: ((AnyObject, Value) -> Void)?
+    let set: ((AnyObject, Value) -> Bool)?
     /// Starts watching: `changed` gets each new value (or nil when the watch cannot tell it, and
     /// the value is then read with `get` once the operation is complete).
     let watch: (AnyObject, @escaping (Value?) -> Void) -> PropertyWatch
@@ -49,7 +49,7 @@ final class ExportedProperty: @unchecked Sendable {
     let itemTypeName: String
 
     init(name: String, type: ValueType, doc: String, allowed: [String]?, get: @escaping (AnyObject) -> Value,
-         set: ((AnyObject, Value) -> Void)?, watch: @escaping (AnyObject, @escaping (Value?) -> Void) -> PropertyWatch,
+         set: ((AnyObject, Value) -> Bool)?, watch: @escaping (AnyObject, @escaping (Value?) -> Void) -> PropertyWatch,
          items: ((AnyObject) -> [AnyObject])? = nil, itemType: ObjectIdentifier? = nil, itemTypeName: String = "") {
         self.name = CName(name)
         self.type = type

@@ -19,6 +19,26 @@ struct Splice: Equatable {
     /// its O(n·d) search on a filter change of thousands of items. A list holding an item twice
     /// falls back to `CollectionDifference`.
     static func between(_ old: [ObjectIdentifier], _ new: [ObjectIdentifier]) -> [Splice] {
+        // The common start and end cost a comparison each: an append, a removal or an edit in
+        // one place is found without hashing the whole list.
+        var start = 0
+        while start < old.count, start < new.count, old[start] == new[start] { start += 1 }
+        var oldEnd = old.count, newEnd = new.count
+        while oldEnd > start, newEnd > start, old[oldEnd - 1] == new[newEnd - 1] {
+            oldEnd -= 1
+            newEnd -= 1
+        }
+        if start == oldEnd || start == newEnd {
+            return start == oldEnd && start == newEnd ? []
+                : [Splice(index: Int64(start), removed: Int64(oldEnd - start), inserted: Int64(newEnd - start))]
+        }
+        return middle(Array(old[start..<oldEnd]), Array(new[start..<newEnd])).map {
+            Splice(index: $0.index + Int64(start), removed: $0.removed, inserted: $0.inserted)
+        }
+    }
+
+    /// The splices between two lists that differ at both ends.
+    private static func middle(_ old: [ObjectIdentifier], _ new: [ObjectIdentifier]) -> [Splice] {
         var removed = [Bool](repeating: true, count: old.count)
         var inserted = [Bool](repeating: true, count: new.count)
         var newIndex: [ObjectIdentifier: Int] = [:]
