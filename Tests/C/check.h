@@ -39,6 +39,18 @@
 
 #include "mvvm.h"
 
+/* Built with ThreadSanitizer (clang's -fsanitize=thread or GCC's). TSan does not support fork()
+ * in a process with threads: a child can hang inside TSan's own runtime, whatever the library
+ * does, so tests that fork with a loop's thread running leave it out (they run natively, under
+ * valgrind and under AddressSanitizer). */
+#if defined(__SANITIZE_THREAD__)
+#define CHECK_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CHECK_UNDER_TSAN 1
+#endif
+#endif
+
 /* ------------------------------------------------------------------------------------------ */
 /* Recording failures                                                                         */
 /* ------------------------------------------------------------------------------------------ */

@@ -105,8 +105,13 @@ static void a_stale_handle_never_comes_back_when_generations_run_out(void) {
 typedef struct side {
     mvvm_handle loop, stop_watch, echo, counter;
     struct side *other;
-    atomic_int ticks, cross_ok, cross_failed, echo_heard;
+    atomic_int ticks, cross_ok, cross_failed, cross_late, echo_heard;
 } side;
+
+/* Set before the scenario releases anything: a callback already running on one loop's thread
+ * (its subscription may end meanwhile: a thread waiting for another loop lets go of its own)
+ * may then find the other side's objects released. */
+static atomic_int shutting_down;
 
 static void tick_callback(mvvm_handle source, const mvvm_event *event, void *user_data) {
     (void)source;
@@ -121,7 +126,7 @@ static void tick_callback(mvvm_handle source, const mvvm_event *event, void *use
     bool ok = mvvm_get_int(s->other->stop_watch, "time_ms", &time_ms) == MVVM_OK
         && mvvm_set_string(s->other->echo, "input", text) == MVVM_OK
         && mvvm_send(s->other->counter, "increment", NULL) == MVVM_OK;
-    atomic_fetch_add(ok ? &s->cross_ok : &s->cross_failed, 1);
+    atomic_fetch_add(ok ? &s->cross_ok : atomic_load(&shutting_down) ? &s->cross_late : &s->cross_failed, 1);
 }
 
 /* The echo's subscriber, run on whichever thread set it: calls back across once more. */
@@ -158,6 +163,7 @@ static void cross_loop_scenario(void *sides_) {
         CHECK_STATUS(mvvm_set_string(sides[1].echo, "input", "host"), MVVM_OK);
         check_sleep_ms(5);
     }
+    atomic_store(&shutting_down, 1);
     for (int i = 0; i < 4; i++) RELEASE(subscriptions[i]);
     for (int i = 0; i < 2; i++) {
         RELEASE(sides[i].stop_watch);
@@ -170,6 +176,7 @@ static void cross_loop_scenario(void *sides_) {
 static void two_thread_loops_calling_each_other_from_callbacks_do_not_deadlock(void) {
     static side sides[2];
     memset(sides, 0, sizeof sides);
+    atomic_store(&shutting_down, 0);
     sides[0].other = &sides[1];
     sides[1].other = &sides[0];
     finishes_within(60, "two thread loops calling each other's objects from their callbacks",
@@ -178,7 +185,8 @@ static void two_thread_loops_calling_each_other_from_callbacks_do_not_deadlock(v
         /* Each side ticked and called across many times (every 10 ms for 3 s: ~300), every call OK. */
         CHECK(atomic_load(&sides[i].ticks) >= 20);
         CHECK_EQ_INT(atomic_load(&sides[i].cross_failed), 0);
-        CHECK_EQ_INT(atomic_load(&sides[i].cross_ok), atomic_load(&sides[i].ticks));
+        CHECK(atomic_load(&sides[i].cross_late) <= 2);
+        CHECK_EQ_INT(atomic_load(&sides[i].cross_ok) + atomic_load(&sides[i].cross_late), atomic_load(&sides[i].ticks));
         CHECK(atomic_load(&sides[i].echo_heard) >= 20);
     }
 }

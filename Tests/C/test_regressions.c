@@ -366,7 +366,9 @@ int main(int argc, char **argv) {
     static const check_test tests[] = {
         CHECK_TEST(a_change_made_in_a_callback_supersedes_the_outer_announcement),
         CHECK_TEST(a_view_model_released_by_its_own_service_leaks_nothing),
+#ifndef CHECK_UNDER_TSAN /* see check.h */
         CHECK_TEST(a_fork_child_of_a_ticking_thread_loop_neither_hangs_nor_uses_it),
+#endif
         CHECK_TEST(time_past_the_loops_limit_is_refused_and_the_end_is_safe),
         CHECK_TEST(a_callback_that_keeps_causing_its_change_ends_in_a_status),
         CHECK_TEST(a_service_that_keeps_asking_again_ends_in_a_status),

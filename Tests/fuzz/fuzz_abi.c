@@ -90,6 +90,8 @@ static void fail(const char *file, int line, const char *format, ...) {
                     B(MVVM_ERR_LOOP_RELEASED))
 #define S_NEW (B(MVVM_OK) | B(MVVM_ERR_INVALID_HANDLE) | B(MVVM_ERR_WRONG_TYPE) | B(MVVM_ERR_NULL_POINTER) | \
                B(MVVM_ERR_INVALID_ARGUMENT) | B(MVVM_ERR_LOOP_RELEASED))
+#define S_MVVM_NEW (S_NEW | B(MVVM_ERR_UNKNOWN_NAME) | B(MVVM_ERR_TYPE_MISMATCH))
+#define S_SERVICE_NEW (B(MVVM_OK) | B(MVVM_ERR_NULL_POINTER))
 #define S_LOOP_NEW (B(MVVM_OK) | B(MVVM_ERR_NULL_POINTER) | B(MVVM_ERR_INVALID_ARGUMENT) | B(MVVM_ERR_INTERNAL))
 #define S_LOOP_FD (B(MVVM_OK) | B(MVVM_ERR_INVALID_HANDLE) | B(MVVM_ERR_WRONG_TYPE) | B(MVVM_ERR_NULL_POINTER) | \
                    B(MVVM_ERR_WRONG_LOOP_KIND))
@@ -754,7 +756,7 @@ static void op_construct(reader *r) {
     int li = -1, mi = -1;
     mvvm_handle loop = take_handle(r, &li);
     const bool was_dead = known_dead(li);
-    uint8_t which = u8(r) % 16;
+    uint8_t which = u8(r) % 19;
     mvvm_handle out = SENTINEL, *outp = u8(r) == 0xFF ? NULL : &out;
     mvvm_status status;
     svc_data *svc = NULL;
@@ -783,6 +785,44 @@ static void op_construct(reader *r) {
     case 11: status = CALL(mvvm_counter_view_model_new(loop, take_handle(r, &mi), outp), S_NEW); break;
     case 12: status = CALL(mvvm_counter_page_view_model_new(loop, outp), S_NEW); break;
     case 13: status = CALL(mvvm_counter_page_view_model_new_with_seed(loop, u64(r), outp), S_NEW); break;
+    case 14:
+    case 15: {
+        /* mvvm_new: a real class or any name, 0 to 2 arguments of any type, handles included. */
+        char name_buffer[TEXT_MAX], texts[2][TEXT_MAX];
+        const char *name = u8(r) < 200 ? class_names[u8(r) % 13] : take_name(r, name_buffer);
+        mvvm_value args[2];
+        size_t count = u8(r) % 3;
+        for (size_t i = 0; i < count; i++) {
+            if (u8(r) < 128) {
+                args[i] = take_value(r, texts[i]);
+            } else {
+                memset(&args[i], 0, sizeof args[i]);
+                args[i].type = MVVM_TYPE_OBJECT;
+                args[i].object = take_handle(r, &mi);
+            }
+        }
+        status = CALL(mvvm_new(loop, u8(r) == 0xFE ? NULL : name, count ? args : NULL, count, outp), S_MVVM_NEW);
+        break;
+    }
+    case 16:
+    case 17: {
+        /* A service handle, shared by the view model made with it; released at once. */
+        svc = new_svc_data(r, which == 17);
+        if (!svc) return;
+        mvvm_handle service = 0;
+        if (CALL(mvvm_service_new(request_fn, svc, svc_destroy, &service), S_SERVICE_NEW) != MVVM_OK)
+            FAIL("mvvm_service_new refused a request function");
+        mvvm_value arg;
+        memset(&arg, 0, sizeof arg);
+        arg.type = MVVM_TYPE_OBJECT;
+        arg.object = service;
+        status = CALL(mvvm_new(loop, which == 17 ? "welcome_view_model" : "sign_up_view_model", &arg, 1, outp),
+                      S_MVVM_NEW);
+        if (CALL(mvvm_release(service), S_RELEASE) != MVVM_OK) FAIL("a service handle would not release");
+        if (status == MVVM_OK && atomic_load(&svc->destroyed) != 0)
+            FAIL("a service was destroyed while its view model lives");
+        break;
+    }
     default: status = CALL(mvvm_stop_watch_view_model_new(loop, outp), S_NEW); break;
     }
     if (svc && status != MVVM_OK && atomic_load(&svc->destroyed) != 1)
