@@ -133,7 +133,8 @@ test: lib build-dir
 build-dir:
 	@mkdir -p build
 
-# --- Packaging (Tests/packaging): a release libmvvm.so that needs no Swift, make install, a wheel.
+# --- Packaging: a release libmvvm.so that needs no Swift, make install (bindings/c), a wheel
+# (bindings/python/packaging); tested by Tests/packaging.
 PREFIX ?= /usr/local
 DESTDIR ?=
 RELEASE_LIB := build/release-static/libmvvm.so
@@ -142,22 +143,22 @@ RELEASE_LIB := build/release-static/libmvvm.so
 
 # build/release-static/libmvvm.so: the Swift runtime linked in, for C, Python, hosts without Swift.
 release: deps
-	bash Tests/packaging/build_release.sh static build/release-static
+	bash bindings/c/build_release.sh static build/release-static
 
 # build/release-shared/libmvvm.so: the toolchain's shared Swift runtime, for hosts that load Swift.
 release-shared: deps
-	bash Tests/packaging/build_release.sh shared build/release-shared
+	bash bindings/c/build_release.sh shared build/release-shared
 
 # PREFIX/lib/libmvvm.so.MAJOR.MINOR.PATCH (+ libmvvm.so.MAJOR, libmvvm.so), PREFIX/include/mvvm.h,
 # PREFIX/lib/pkgconfig/mvvm.pc. Builds the library only when it is missing, so that
 # `make release && sudo make install` does not run the Swift build as root.
 install:
 	@[ -f $(RELEASE_LIB) ] || $(MAKE) release
-	DESTDIR="$(DESTDIR)" bash Tests/packaging/install.sh "$(PREFIX)" $(RELEASE_LIB)
+	DESTDIR="$(DESTDIR)" bash bindings/c/install.sh "$(PREFIX)" $(RELEASE_LIB)
 
 # build/wheel/mvvm-VERSION-py3-none-linux_x86_64.whl, the static library inside.
 wheel: release
-	bash Tests/packaging/build_wheel.sh build/wheel $(RELEASE_LIB)
+	bash bindings/python/packaging/build_wheel.sh build/wheel $(RELEASE_LIB)
 
 test-packaging: deps build-dir
 	bash Tests/packaging/test_packaging.sh

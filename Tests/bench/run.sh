@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench: release builds (as shipped: MVVM_RELEASE_SWIFT_FLAGS of Tests/packaging/common.sh,
+# make bench: release builds (as shipped: MVVM_RELEASE_SWIFT_FLAGS of bindings/c/common.sh,
 # in .build-release), then the C, Swift and Python benchmarks, each case repeated REPS times
 # (default 7), then one table. Every libmvvm case is printed beside its GObject twin (C:
 # Tests/bench/gobject_sign_up.c; Python: a GObject.Object subclass in bench_python.py), measured
@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 reps=${1:-7} n=${2:-20000}
-. Tests/packaging/common.sh
+. bindings/c/common.sh
 release=("${MVVM_RELEASE_SWIFT_FLAGS[@]}" --scratch-path .build-release)
 swift build "${release[@]}" --product mvvm
 swift build "${release[@]}" --product mvvm-bench

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 reps=${1:-5} n=${2:-10000}
-. Tests/packaging/common.sh
+. bindings/c/common.sh
 (cd examples/todo && swift build "${MVVM_RELEASE_SWIFT_FLAGS[@]}" --scratch-path .build-release >&2)
 libdir=$(cd examples/todo && swift build "${MVVM_RELEASE_SWIFT_FLAGS[@]}" --scratch-path .build-release --show-bin-path)
 out=build/bench

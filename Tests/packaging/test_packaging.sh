@@ -18,7 +18,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
-. Tests/packaging/common.sh
+. bindings/c/common.sh
 PYTHON=${PYTHON:-python3}
 
 passed=0 failed=0
@@ -51,7 +51,7 @@ check "the environment reaches nothing of /opt/swift (PATH, LD_LIBRARY_PATH, swi
 # --- (a) C ----------------------------------------------------------------------------------
 start=$SECONDS failed_before=$failed
 check "build_release.sh static: self-contained, soname, only mvvm_* exported" \
-    bash Tests/packaging/build_release.sh static build/release-static
+    bash bindings/c/build_release.sh static build/release-static
 build_seconds=$((SECONDS - start))
 lib=$repo/build/release-static/libmvvm.so
 [ "$failed" -eq "$failed_before" ] && [ -f "$lib" ] || finish  # never test a stale library
@@ -59,7 +59,7 @@ lib=$repo/build/release-static/libmvvm.so
 major=$(mvvm_header_version major)
 version=$(mvvm_header_version full)
 prefix=$tmp/prefix
-check "install.sh PREFIX LIBFILE" bash Tests/packaging/install.sh "$prefix" "$lib"
+check "install.sh PREFIX LIBFILE" bash bindings/c/install.sh "$prefix" "$lib"
 
 # (The check functions chain their steps with &&: `set -e` does not apply inside `if`.)
 layout() {
@@ -122,7 +122,7 @@ python_tree() {
     find bindings/python \( -name __pycache__ -o -name .pytest_cache -o -name .hypothesis \) -prune -o -print | sort
 }
 python_tree >"$tmp/tree.before"
-check "build_wheel.sh (the static library inside)" bash Tests/packaging/build_wheel.sh "$tmp/wheel" "$lib"
+check "build_wheel.sh (the static library inside)" bash bindings/python/packaging/build_wheel.sh "$tmp/wheel" "$lib"
 wheel=$(ls "$tmp"/wheel/mvvm-*.whl 2>/dev/null | head -1)
 platform=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_platform().replace("-", "_").replace(".", "_"))')
 package_version=$(sed -n 's/^version = "\(.*\)"$/\1/p' bindings/python/pyproject.toml | head -1)

@@ -7,21 +7,13 @@
 # tests/sample_library_cases.py against it; when unset, it is set to
 # Tests/outside/.build/debug/libsample.so if that is built (else those tests are skipped).
 set -u
-caller_dir=$(pwd)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+. "$root/Tests/locate_library.sh"
 venv="$root/build/venv"
 python=${PYTHON:-python3}
 
 if [ $# -ge 1 ] && [ -n "$1" ]; then
-    case "$1" in
-        /*) library="$1" ;;
-        *) library="$caller_dir/$1" ;;
-    esac
-    if [ -d "$library" ]; then library="$library/libmvvm.so"; fi
-    if [ ! -f "$library" ]; then
-        echo "run_tests.sh: no libmvvm.so at $library (build it first: make lib)" >&2
-        exit 2
-    fi
+    library=$(mvvm_locate_library run_tests.sh "$1") || exit 2
     export MVVM_LIBRARY="$library"
 fi
 

@@ -12,17 +12,10 @@ set -u
 caller_dir=$(pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ruby=${RUBY:-ruby}
+. "$here/../../Tests/locate_library.sh"
 
 if [ $# -ge 1 ] && [ -n "$1" ]; then
-    case "$1" in
-        /*) library="$1" ;;
-        *) library="$caller_dir/$1" ;;
-    esac
-    if [ -d "$library" ]; then library="$library/libmvvm.so"; fi
-    if [ ! -f "$library" ]; then
-        echo "run_tests.sh: no libmvvm.so at $library (build it first: make lib)" >&2
-        exit 2
-    fi
+    library=$(mvvm_locate_library run_tests.sh "$1") || exit 2
     export MVVM_LIBRARY="$library"
 fi
 

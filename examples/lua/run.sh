@@ -7,20 +7,11 @@
 # mvvm_demo.lua with luajit (Debian: apt-get install luajit). Its last line is
 # "lua: N passed, N failed"; the exit status is non-zero when a check failed.
 set -euo pipefail
-caller_dir=$(pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-library=${1:-$root/.build/debug}
-case "$library" in
-    /*) ;;
-    *) library="$caller_dir/$library" ;;
-esac
-if [ -d "$library" ]; then library="$library/libmvvm.so"; fi
-if [ ! -f "$library" ]; then
-    echo "run.sh: no libmvvm.so at $library (build it first: make lib)" >&2
-    exit 2
-fi
+. "$root/Tests/locate_library.sh"
+library=$(mvvm_locate_library run.sh "${1:-$root/.build/debug}") || exit 2
 command -v luajit >/dev/null 2>&1 || { echo "run.sh: luajit not found (Debian: apt-get install luajit)" >&2; exit 2; }
 
 if [ -n "${CPP:-}" ]; then

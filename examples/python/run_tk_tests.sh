@@ -6,8 +6,8 @@
 # when missing). Screenshots of every screen go to build/screenshots/. Pytest's closing line is
 # the last line of the output; the exit status is pytest's ("no tests ran" is a failure).
 set -u
-caller_dir=$(pwd)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+. "$root/Tests/locate_library.sh"
 venv="$root/build/venv"
 python=${PYTHON:-python3}
 me=run_tk_tests.sh
@@ -16,15 +16,7 @@ if [ $# -lt 1 ] || [ -z "$1" ]; then
     echo "usage: $me LIBDIR   (the folder holding libmvvm.so, e.g. .build/debug)" >&2
     exit 2
 fi
-case "$1" in
-    /*) library="$1" ;;
-    *) library="$caller_dir/$1" ;;
-esac
-if [ -d "$library" ]; then library="$library/libmvvm.so"; fi
-if [ ! -f "$library" ]; then
-    echo "$me: no libmvvm.so at $library (build it first: make lib)" >&2
-    exit 2
-fi
+library=$(mvvm_locate_library "$me" "$1") || exit 2
 
 if ! command -v Xvfb >/dev/null 2>&1; then
     echo "$me: Xvfb is missing. Install the Debian package xvfb (apt-get install xvfb)." >&2

@@ -2,12 +2,12 @@
 # Builds the Python wheel of bindings/python with the self-contained (static Swift runtime)
 # libmvvm.so inside, into OUTDIR: mvvm-VERSION-py3-none-linux_x86_64.whl.
 #
-# Usage: Tests/packaging/build_wheel.sh OUTDIR [LIBFILE]
+# Usage: bindings/python/packaging/build_wheel.sh OUTDIR [LIBFILE]
 #   Without LIBFILE, builds the library first (build_release.sh static build/release-static).
 #
 # The repository tree stays clean: bindings/python is copied (pyproject.toml, README.md, mvvm/)
 # into a temporary folder, the library goes into the copy's mvvm/ folder, where the loader
-# (mvvm/_lib.py) looks for it, and Tests/packaging/wheel_setup.py becomes the copy's setup.py,
+# (mvvm/_lib.py) looks for it, and bindings/python/packaging/wheel_setup.py becomes the copy's setup.py,
 # which tags the wheel as platform-specific. `pip wheel` builds it in an isolated environment
 # (it fetches setuptools>=61 from the package index, or PIP_FIND_LINKS/PIP_INDEX_URL).
 set -euo pipefail
@@ -16,12 +16,12 @@ mkdir -p "$1"
 outdir=$(cd "$1" && pwd)
 libfile=${2:-}
 [ -z "$libfile" ] || libfile=$(cd "$(dirname "$libfile")" && pwd)/$(basename "$libfile")
-cd "$(dirname "$0")/../.."
-. Tests/packaging/common.sh
+cd "$(dirname "$0")/../../.."
+. bindings/c/common.sh
 PYTHON=${PYTHON:-python3}
 
 if [ -z "$libfile" ]; then
-    bash Tests/packaging/build_release.sh static build/release-static
+    bash bindings/c/build_release.sh static build/release-static
     libfile=$PWD/build/release-static/libmvvm.so
 fi
 [ -f "$libfile" ] || { echo "build_wheel: no library at $libfile" >&2; exit 1; }
@@ -39,7 +39,7 @@ cp bindings/python/pyproject.toml bindings/python/README.md "$src/"
 cp -R bindings/python/mvvm "$src/mvvm"
 find "$src/mvvm" \( -name __pycache__ -o -name '*.pyc' -o -name '*.so' \) -prune -exec rm -rf {} +
 cp "$libfile" "$src/mvvm/libmvvm.so"
-cp Tests/packaging/wheel_setup.py "$src/setup.py"
+cp bindings/python/packaging/wheel_setup.py "$src/setup.py"
 
 rm -f "$outdir"/mvvm-*.whl
 "$PYTHON" -m pip wheel --no-deps --wheel-dir "$outdir" "$src"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds libmvvm.so in release mode (MVVM_RELEASE_SWIFT_FLAGS of common.sh) and copies it into OUTDIR.
 #
-# Usage: Tests/packaging/build_release.sh [static|shared] OUTDIR
+# Usage: bindings/c/build_release.sh [static|shared] OUTDIR
 #
 #   static  (the default) links the Swift runtime into the library: it needs only libc, libm,
 #           libstdc++ and libgcc_s, for C, Python or any other host without Swift.
@@ -15,7 +15,7 @@
 # folder. Scratch folders: .build-static (static), .build-shared (shared), or $MVVM_SCRATCH.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-. Tests/packaging/common.sh
+. bindings/c/common.sh
 
 if [ $# -eq 1 ]; then variant=static outdir=$1
 elif [ $# -eq 2 ]; then variant=$1 outdir=$2

@@ -2,12 +2,12 @@
 # Installs libmvvm for C programs:
 #   PREFIX/lib/libmvvm.so.MAJOR.MINOR.PATCH, with the links libmvvm.so.MAJOR (the soname, what
 #   programs load) and libmvvm.so (what `cc -lmvvm` finds); PREFIX/include/mvvm.h;
-#   PREFIX/lib/pkgconfig/mvvm.pc (from include/mvvm.pc.in).
+#   PREFIX/lib/pkgconfig/mvvm.pc (from bindings/c/mvvm.pc.in).
 # The version is include/mvvm.h's; the library's soname must be libmvvm.so.MAJOR (as
-# Tests/packaging/build_release.sh makes it). DESTDIR, when set, is prepended to every installed
+# bindings/c/build_release.sh makes it). DESTDIR, when set, is prepended to every installed
 # path but not to the prefix written into mvvm.pc (staged installs, as for a distribution package).
 #
-# Usage: Tests/packaging/install.sh PREFIX LIBFILE
+# Usage: bindings/c/install.sh PREFIX LIBFILE
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 PREFIX LIBFILE" >&2; exit 2; }
 libfile=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
@@ -15,14 +15,14 @@ prefix=$1
 case $prefix in /*) ;; *) prefix=$(pwd)/$prefix ;; esac
 prefix=${prefix%/}
 cd "$(dirname "$0")/../.."
-. Tests/packaging/common.sh
+. bindings/c/common.sh
 
 [ -f "$libfile" ] || { echo "install: no library at $libfile" >&2; exit 1; }
 major=$(mvvm_header_version major)
 version=$(mvvm_header_version full)
 soname=$(mvvm_soname "$libfile")
 if [ "$soname" != "libmvvm.so.$major" ]; then
-    echo "install: $libfile has the soname \"$soname\", not libmvvm.so.$major: build it with Tests/packaging/build_release.sh" >&2
+    echo "install: $libfile has the soname \"$soname\", not libmvvm.so.$major: build it with bindings/c/build_release.sh" >&2
     exit 1
 fi
 
@@ -32,7 +32,7 @@ install -m 0755 "$libfile" "$root/lib/libmvvm.so.$version"
 ln -sfn "libmvvm.so.$version" "$root/lib/libmvvm.so.$major"
 ln -sfn "libmvvm.so.$major" "$root/lib/libmvvm.so"
 install -m 0644 include/mvvm.h "$root/include/mvvm.h"
-sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" include/mvvm.pc.in \
+sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" bindings/c/mvvm.pc.in \
     | grep -v '^# pkg-config file of libmvvm' > "$root/lib/pkgconfig/mvvm.pc"
 chmod 0644 "$root/lib/pkgconfig/mvvm.pc"
 

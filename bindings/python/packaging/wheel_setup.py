@@ -1,4 +1,4 @@
-"""setup.py of the platform wheel of the mvvm bindings (Tests/packaging/build_wheel.sh).
+"""setup.py of the platform wheel of the mvvm bindings (bindings/python/packaging/build_wheel.sh).
 
 build_wheel.sh copies bindings/python into a temporary folder, puts libmvvm.so into its mvvm/
 package folder (pyproject.toml's package-data ships ``*.so``) and this file beside pyproject.toml

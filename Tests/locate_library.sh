@@ -1,0 +1,20 @@
+# Sourced by the scripts that run a suite against a library (bindings/python/run_tests.sh,
+# bindings/ruby/run_tests.sh, examples/lua/run.sh, examples/python/run_tk_tests.sh).
+#
+# mvvm_locate_library ME PATH: prints the absolute path of the library PATH names, PATH being
+# the library file or the folder holding libmvvm.so, relative to the current folder unless
+# absolute. When there is no such file, prints "ME: no libmvvm.so at ... (build it first: make
+# lib)" on stderr and returns 2. Use: library=$(mvvm_locate_library "$me" "$1") || exit 2
+mvvm_locate_library() {
+    local me=$1 library=$2
+    case $library in
+        /*) ;;
+        *) library=$PWD/$library ;;
+    esac
+    if [ -d "$library" ]; then library=${library%/}/libmvvm.so; fi
+    if [ ! -f "$library" ]; then
+        echo "$me: no libmvvm.so at $library (build it first: make lib)" >&2
+        return 2
+    fi
+    printf '%s\n' "$library"
+}
