@@ -5,15 +5,20 @@
 #      installs it into a temporary PREFIX (install.sh), checks the layout and mvvm.pc, compiles
 #      examples/c/mvvm_view.c with `pkg-config --cflags --libs mvvm` and an rpath to PREFIX/lib
 #      only, and runs examples/c/demo.script, comparing with examples/c/demo.expected.
-#  (b) Python: builds the wheel (build_wheel.sh), installs it into a fresh virtualenv with
-#      `pip install --no-index`, and runs Tests/packaging/check_wheel.py from a temporary folder.
+#  (b) Python: builds the wheel (bindings/python/packaging/build_wheel.sh), checks its
+#      manylinux tag against the GLIBC versions the library needs and `auditwheel show` (PyPI),
+#      installs it into a fresh virtualenv with `pip install --no-index`, and runs
+#      Tests/packaging/check_wheel.py from a temporary folder. Then bindings/python's setup.py as
+#      `pip install ./bindings/python` meets it: no library fails the build loudly;
+#      MVVM_BUNDLE_LIBRARY=0 gives a pure wheel without the stale library of an earlier build,
+#      which after install.sh loads PREFIX/lib/libmvvm.so.MAJOR by its soname.
 #
 # Everything after the build runs under `env -i` with a PATH and LD_LIBRARY_PATH that hold nothing
 # of /opt/swift (the toolchain: its bin folder and its runtime folder /opt/swift/usr/lib/swift/linux),
 # no MVVM_LIBRARY, and HOME in the temporary folder; ldd and /proc/self/maps show that nothing of
 # the Swift toolchain is loaded. The last line is "packaging: N passed, N failed"; the exit status
 # is non-zero when a check failed. Needs cc, pkg-config (Debian: pkgconf), python3 with venv, and
-# for `pip wheel` setuptools from the package index (or PIP_FIND_LINKS).
+# for `pip wheel` setuptools, and auditwheel, from the package index (or PIP_FIND_LINKS).
 # MVVM_KEEP_TMP=1 keeps the temporary folder.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -124,10 +129,29 @@ python_tree() {
 python_tree >"$tmp/tree.before"
 check "build_wheel.sh (the static library inside)" bash bindings/python/packaging/build_wheel.sh "$tmp/wheel" "$lib"
 wheel=$(ls "$tmp"/wheel/mvvm-*.whl 2>/dev/null | head -1)
-platform=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_platform().replace("-", "_").replace(".", "_"))')
 package_version=$(sed -n 's/^version = "\(.*\)"$/\1/p' bindings/python/pyproject.toml | head -1)
-check "the wheel is tagged py3-none-$platform: $(basename "${wheel:-none}")" \
-    test "$(basename "${wheel:-none}")" = "mvvm-$package_version-py3-none-$platform.whl"
+arch=$(uname -m)
+# The platform tag: manylinux_2_N_ARCH, 2.N no older than the newest GLIBC_2.x the library needs.
+glibc_minor=$(readelf -V "$lib" | grep -o 'GLIBC_2\.[0-9]*' | sed 's/GLIBC_2\.//' | sort -n | tail -1)
+wheel_tag=$(basename "${wheel:-none}" .whl)
+wheel_tag=${wheel_tag##*-}
+tag_check() {
+    echo "newest GLIBC the library needs: 2.$glibc_minor; the wheel's platform tag: $wheel_tag"
+    [[ $wheel_tag =~ ^manylinux_2_([0-9]+)_${arch}$ ]] && [ "${BASH_REMATCH[1]}" -ge "$glibc_minor" ] &&
+    [ "$(basename "$wheel")" = "mvvm-$package_version-py3-none-$wheel_tag.whl" ]
+}
+check "the wheel is tagged py3-none-manylinux_2_N_$arch, 2.N >= GLIBC_2.$glibc_minor (readelf): $(basename "${wheel:-none}")" tag_check
+# auditwheel (PyPI) reads the wheel as PyPI's policies do: the tag must be the one it finds.
+auditwheel_agrees() {
+    local out
+    "$PYTHON" -m venv "$tmp/tools" &&
+    "$tmp/tools/bin/python" -m pip install -q --disable-pip-version-check auditwheel &&
+    out=$("$tmp/tools/bin/auditwheel" show "$wheel") && echo "$out" &&
+    out=$(tr -s ' \n' '  ' <<<"$out") &&
+    grep -qF "is consistent with the following platform tag: \"$wheel_tag\"" <<<"$out" &&
+    grep -qF "constrains the platform tag to \"$wheel_tag\"" <<<"$out"
+}
+check "auditwheel show: consistent with $wheel_tag and constrained to it" auditwheel_agrees
 tree_clean() {
     python_tree >"$tmp/tree.after" &&
     diff "$tmp/tree.before" "$tmp/tree.after" &&
@@ -141,6 +165,54 @@ venv() {
     noswift "$tmp/venv/bin/python" -m pip show -f mvvm | grep -F 'mvvm/libmvvm.so'
 }
 check "a fresh virtualenv: pip install --no-index the wheel" venv
+
+# pip install ./bindings/python as it meets the package: a copy of it, outside the repository.
+source_copy() {
+    rm -rf "$1" && mkdir -p "$1" &&
+    cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md "$1/" &&
+    cp -R bindings/python/mvvm "$1/mvvm" &&
+    find "$1/mvvm" \( -name __pycache__ -o -name '*.so' \) -prune -exec rm -rf {} +
+}
+no_library() {
+    local out
+    source_copy "$tmp/src-none" || return 1
+    if out=$(env -u MVVM_LIBRARY -u MVVM_BUNDLE_LIBRARY "$PYTHON" -m pip wheel --no-deps \
+                 --disable-pip-version-check -w "$tmp/wheel-none" "$tmp/src-none" 2>&1); then
+        echo "$out"; echo "pip wheel succeeded with no library"; return 1
+    fi
+    echo "$out"
+    grep -qF "no libmvvm.so to put into the package" <<<"$out" && grep -qF "make lib" <<<"$out" &&
+    grep -qF "MVVM_BUNDLE_LIBRARY=0" <<<"$out" && ! ls "$tmp"/wheel-none/*.whl 2>/dev/null
+}
+check "pip wheel bindings/python with no library fails, saying why and what to do (no -v)" no_library
+# A library an earlier build left in build/lib is not packaged again: MVVM_BUNDLE_LIBRARY=0 gives
+# a pure wheel with no library in it.
+stale() {
+    source_copy "$tmp/src-stale" &&
+    mkdir -p "$tmp/src-stale/build/lib/mvvm" && cp "$lib" "$tmp/src-stale/build/lib/mvvm/libmvvm.so" &&
+    env -u MVVM_LIBRARY MVVM_BUNDLE_LIBRARY=0 "$PYTHON" -m pip wheel --no-deps --disable-pip-version-check \
+        -w "$tmp/wheel-pure" "$tmp/src-stale" &&
+    [ "$(basename "$(ls "$tmp"/wheel-pure/mvvm-*.whl)")" = "mvvm-$package_version-py3-none-any.whl" ] &&
+    "$PYTHON" -c 'import sys, zipfile; n = zipfile.ZipFile(sys.argv[1]).namelist(); print(n); sys.exit(any(x.endswith(".so") for x in n))' \
+        "$tmp"/wheel-pure/mvvm-*.whl
+}
+check "MVVM_BUNDLE_LIBRARY=0: py3-none-any, and a stale build/lib/mvvm/libmvvm.so is not packaged" stale
+# That package, after `make install` (install.sh into PREFIX): it finds libmvvm.so.MAJOR by its soname.
+by_soname() {
+    local pure
+    pure=$(ls "$tmp"/wheel-pure/mvvm-*.whl) &&
+    "$PYTHON" -m venv "$tmp/venv-pure" &&
+    noswift "$tmp/venv-pure/bin/python" -m pip install -q --no-index --disable-pip-version-check "$pure" &&
+    (cd "$tmp/run" && noswift env LD_LIBRARY_PATH="$prefix/lib" "$tmp/venv-pure/bin/python" -c \
+        'import sys, mvvm; print(mvvm.library_path, mvvm.library_version); sys.exit(str(mvvm.library_path) != sys.argv[1])' \
+        "$prefix/lib/libmvvm.so.$major") &&
+    if (cd "$tmp/run" && noswift "$tmp/venv-pure/bin/python" -c 'import mvvm' 2>"$tmp/run/err"); then
+        echo "imported without LD_LIBRARY_PATH"; return 1
+    fi
+    cat "$tmp/run/err" && grep -qF "libmvvm.so.$major: not found by the dynamic loader" "$tmp/run/err" &&
+    grep -qF "make install" "$tmp/run/err"
+}
+check "the package without a library loads PREFIX/lib/libmvvm.so.$major by its soname; without it, says so" by_soname
 
 cp Tests/packaging/check_wheel.py "$tmp/run/"
 if (cd "$tmp/run" && noswift "$tmp/venv/bin/python" check_wheel.py) >"$log" 2>&1; then :; fi

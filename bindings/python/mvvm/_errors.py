@@ -214,5 +214,8 @@ class MvvmLibraryError(ImportError):
             lines[0] += " version found: %s;" % version_found
         lines.append("paths tried:" if self.tried else "no path to try")
         lines.extend("  %s: %s" % (path, outcome) for path, outcome in self.tried)
-        lines.append("set MVVM_LIBRARY to libmvvm.so (or its folder), or build it with `swift build`")
+        lines.append("to fix: in the repository, `make lib` (then `pip install ./bindings/python` again, or "
+                     "`pip install -e ./bindings/python`); or `make wheel` and pip install build/wheel/mvvm-*.whl; "
+                     "or `make install` (then `sudo ldconfig`, or LD_LIBRARY_PATH=PREFIX/lib) for libmvvm.so.%d; "
+                     "or set MVVM_LIBRARY to libmvvm.so or its folder" % version_expected[0])
         super().__init__("\n".join(lines))

@@ -7,6 +7,10 @@ Where the library is looked for, in order:
 2. ``libmvvm.so`` inside this package's folder (a copy shipped with the package).
 3. The repository's build folders, ``.build/release/libmvvm.so`` then ``.build/debug/libmvvm.so``,
    under the first folder holding ``Package.swift`` found by walking up from this package.
+4. The installed library, by its soname ``libmvvm.so.MAJOR`` (:data:`SONAME`, what ``make
+   install`` installs): the dynamic loader's search (``LD_LIBRARY_PATH``, ``ld.so.cache``, the
+   system folders). When it is not found there, ``ctypes.util.find_library("mvvm")``'s answer
+   is tried too (another soname, such as an incompatible major, is then named in the error).
 
 The first library that loads and whose ``mvvm_version()`` has the major version
 :data:`EXPECTED_VERSION` has and a minor no lower than its minor is used. Otherwise
@@ -21,17 +25,19 @@ thread right after the call.
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
 import os
 import re
 from ctypes import POINTER, c_bool, c_char_p, c_double, c_int, c_int64, c_uint64, c_void_p
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._errors import MvvmLibraryError, error_for_status
 
 __all__ = [
     "EXPECTED_VERSION",
     "LIBRARY_NAME",
+    "SONAME",
     "lib",
     "path",
     "version",
@@ -50,6 +56,8 @@ __all__ = [
 #: (major, minor) these bindings were written for: ``include/mvvm.h``'s MVVM_VERSION_MAJOR/MINOR.
 EXPECTED_VERSION: Tuple[int, int] = (0, 2)
 LIBRARY_NAME = "libmvvm.so"
+#: The installed library's soname (``make install``): ``libmvvm.so.MAJOR``.
+SONAME = "libmvvm.so.%d" % EXPECTED_VERSION[0]
 
 # mvvm_type
 TYPE_NONE, TYPE_BOOL, TYPE_INT, TYPE_DOUBLE, TYPE_STRING, TYPE_OBJECT, TYPE_LIST = 0, 1, 2, 3, 4, 5, 6
@@ -190,8 +198,10 @@ def _repository_root(start: Path) -> Optional[Path]:
     return None
 
 
-def candidates(environ: Optional[Dict[str, str]] = None, package_dir: Optional[Path] = None) -> List[Path]:
-    """The paths tried, in order (see the module's documentation)."""
+def candidates(environ: Optional[Dict[str, str]] = None,
+               package_dir: Optional[Path] = None) -> List[Union[Path, str]]:
+    """The paths tried, in order (see the module's documentation); a ``str`` is a name the dynamic
+    loader searches for (:data:`SONAME`)."""
     env = os.environ if environ is None else environ
     explicit = env.get("MVVM_LIBRARY")
     if explicit:
@@ -200,12 +210,34 @@ def candidates(environ: Optional[Dict[str, str]] = None, package_dir: Optional[P
             given = given / LIBRARY_NAME
         return [given.absolute()]
     here = Path(__file__).resolve().parent if package_dir is None else Path(package_dir)
-    found = [here / LIBRARY_NAME]
+    found: List[Union[Path, str]] = [here / LIBRARY_NAME]
     root = _repository_root(here)
     if root is not None:
         found.append(root / ".build" / "release" / LIBRARY_NAME)
         found.append(root / ".build" / "debug" / LIBRARY_NAME)
+    found.append(SONAME)
     return found
+
+
+class _LinkMap(ctypes.Structure):
+    _fields_ = [("l_addr", c_void_p), ("l_name", c_char_p)]  # the start of glibc's struct link_map
+
+
+def _loaded_path(library: ctypes.CDLL, name: str) -> Path:
+    """The file the dynamic loader loaded for ``name`` (dlinfo RTLD_DI_LINKMAP), else ``name``."""
+    try:
+        dlinfo = ctypes.CDLL(None).dlinfo
+    except AttributeError:
+        try:
+            dlinfo = ctypes.CDLL("libdl.so.2").dlinfo
+        except (OSError, AttributeError):
+            return Path(name)
+    dlinfo.argtypes = [c_void_p, c_int, c_void_p]
+    dlinfo.restype = c_int
+    link_map = POINTER(_LinkMap)()
+    if dlinfo(library._handle, 2, ctypes.byref(link_map)) != 0 or not link_map or not link_map.contents.l_name:
+        return Path(name)
+    return Path(os.fsdecode(link_map.contents.l_name))
 
 
 #: Set by ``_core``: raises the KeyboardInterrupt or SystemExit a callback of this call raised,
@@ -240,23 +272,42 @@ def _declare(library: ctypes.CDLL) -> None:
     _last_error = library.mvvm_last_error
 
 
-def load_library(paths: Sequence[Path], expected: Tuple[int, int] = EXPECTED_VERSION) -> Tuple[ctypes.CDLL, Path, str]:
-    """Loads the first compatible library of ``paths``; raises :class:`MvvmLibraryError`."""
+def load_library(paths: Sequence[Union[Path, str]],
+                 expected: Tuple[int, int] = EXPECTED_VERSION) -> Tuple[ctypes.CDLL, Path, str]:
+    """Loads the first compatible library of ``paths`` (a ``str`` is a name for the dynamic
+    loader's search); raises :class:`MvvmLibraryError`."""
     tried: List[Tuple[str, str]] = []
     version_found: Optional[str] = None
-    for candidate in paths:
-        if not candidate.is_file():
-            tried.append((str(candidate), "not found"))
-            continue
-        try:
-            library = ctypes.CDLL(str(candidate))
-        except OSError as error:
-            tried.append((str(candidate), "cannot be loaded: %s" % error))
-            continue
+    queue: List[Union[Path, str]] = list(paths)
+    while queue:
+        candidate = queue.pop(0)
+        if isinstance(candidate, str):
+            try:
+                library = ctypes.CDLL(candidate)
+            except OSError:
+                tried.append((candidate, "not found by the dynamic loader (LD_LIBRARY_PATH, ld.so.cache, "
+                                         "the system folders: is it installed, with `make install`?)"))
+                if candidate == SONAME:
+                    other = ctypes.util.find_library("mvvm")
+                    if other and other != SONAME and all(other != name for name, _ in tried):
+                        queue.insert(0, other)
+                continue
+            loaded = _loaded_path(library, candidate)
+            where = "%s (%s)" % (candidate, loaded)
+        else:
+            if not candidate.is_file():
+                tried.append((str(candidate), "not found"))
+                continue
+            try:
+                library = ctypes.CDLL(str(candidate))
+            except OSError as error:
+                tried.append((str(candidate), "cannot be loaded: %s" % error))
+                continue
+            where, loaded = str(candidate), candidate
         try:
             version_function = library.mvvm_version
         except AttributeError:
-            tried.append((str(candidate), "has no mvvm_version(): not libmvvm"))
+            tried.append((where, "has no mvvm_version(): not libmvvm"))
             continue
         # Probed with the table's own signature (the table stays the one source of signatures).
         version_function.restype, version_function.argtypes = SIGNATURES["mvvm_version"]
@@ -265,16 +316,16 @@ def load_library(paths: Sequence[Path], expected: Tuple[int, int] = EXPECTED_VER
         version_found = text
         parsed = parse_version(text)
         if parsed is None:
-            tried.append((str(candidate), "unreadable version %r" % text))
+            tried.append((where, "unreadable version %r" % text))
             continue
         if not version_is_compatible(parsed, expected):
-            tried.append((str(candidate), "version %s is incompatible" % text))
+            tried.append((where, "version %s is incompatible" % text))
             continue
         missing = [name for name in SIGNATURES if not hasattr(library, name)]
         if missing:
-            tried.append((str(candidate), "version %s lacks %s" % (text, ", ".join(missing))))
+            tried.append((where, "version %s lacks %s" % (text, ", ".join(missing))))
             continue
-        return library, candidate, text
+        return library, loaded, text
     raise MvvmLibraryError(tried, expected, version_found)
 
 

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Builds the Python wheel of bindings/python with the self-contained (static Swift runtime)
-# libmvvm.so inside, into OUTDIR: mvvm-VERSION-py3-none-linux_x86_64.whl.
+# libmvvm.so inside, into OUTDIR: mvvm-VERSION-py3-none-manylinux_2_N_ARCH.whl (`make wheel`).
 #
 # Usage: bindings/python/packaging/build_wheel.sh OUTDIR [LIBFILE]
-#   Without LIBFILE, builds the library first (build_release.sh static build/release-static).
+#   Without LIBFILE, builds the library first (bindings/c/build_release.sh static build/release-static).
 #
-# The repository tree stays clean: bindings/python is copied (pyproject.toml, README.md, mvvm/)
-# into a temporary folder, the library goes into the copy's mvvm/ folder, where the loader
-# (mvvm/_lib.py) looks for it, and bindings/python/packaging/wheel_setup.py becomes the copy's setup.py,
-# which tags the wheel as platform-specific. `pip wheel` builds it in an isolated environment
-# (it fetches setuptools>=61 from the package index, or PIP_FIND_LINKS/PIP_INDEX_URL).
+# The repository tree stays clean: bindings/python (pyproject.toml, setup.py, README.md, mvvm/) is
+# copied into a temporary folder, and `pip wheel` builds it there with MVVM_LIBRARY=LIBFILE:
+# bindings/python/setup.py bundles that library and tags the wheel py3-none-manylinux_2_N_ARCH,
+# 2.N from the symbol versions the library needs. It fails unless the wheel has a manylinux tag.
+# `pip wheel` builds in an isolated environment (it fetches setuptools>=61 from the package
+# index, or PIP_FIND_LINKS/PIP_INDEX_URL).
 set -euo pipefail
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 OUTDIR [LIBFILE]" >&2; exit 2; }
 mkdir -p "$1"
@@ -35,17 +36,16 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mvvm-wheel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 src=$work/python
 mkdir -p "$src"
-cp bindings/python/pyproject.toml bindings/python/README.md "$src/"
+cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md "$src/"
 cp -R bindings/python/mvvm "$src/mvvm"
 find "$src/mvvm" \( -name __pycache__ -o -name '*.pyc' -o -name '*.so' \) -prune -exec rm -rf {} +
-cp "$libfile" "$src/mvvm/libmvvm.so"
-cp bindings/python/packaging/wheel_setup.py "$src/setup.py"
 
 rm -f "$outdir"/mvvm-*.whl
-"$PYTHON" -m pip wheel --no-deps --wheel-dir "$outdir" "$src"
+env -u MVVM_BUNDLE_LIBRARY MVVM_LIBRARY="$libfile" "$PYTHON" -m pip wheel --no-deps --wheel-dir "$outdir" "$src"
 wheel=$(ls "$outdir"/mvvm-*.whl)
 case $wheel in
-    *-py3-none-any.whl) echo "build_wheel: $wheel is tagged pure Python" >&2; exit 1 ;;
+    *-py3-none-manylinux_2_*.whl) ;;
+    *) echo "build_wheel: $wheel is not tagged py3-none-manylinux_2_N (see setup.py's message above)" >&2; exit 1 ;;
 esac
 "$PYTHON" - "$wheel" <<'PY'
 import sys, zipfile

@@ -123,10 +123,10 @@ def test_candidates_in_order(tmp_path: Path) -> None:
     package.mkdir(parents=True)
     (repo / "Package.swift").write_text("// swift-tools-version:5.9\n")
     assert _lib.candidates({}, package) == [package / "libmvvm.so", repo / ".build" / "release" / "libmvvm.so",
-                                            repo / ".build" / "debug" / "libmvvm.so"]
+                                            repo / ".build" / "debug" / "libmvvm.so", _lib.SONAME]
     alone = tmp_path / "alone" / "mvvm"
     alone.mkdir(parents=True)
-    assert _lib.candidates({}, alone) == [alone / "libmvvm.so"]
+    assert _lib.candidates({}, alone) == [alone / "libmvvm.so", _lib.SONAME]
 
 
 def test_a_missing_library_names_every_path_tried(tmp_path: Path) -> None:
