@@ -65,11 +65,13 @@ public struct ExportBuilder<Target: AnyObject> {
         addProperty(name, get: get, publisher: publisher, set: set, doc: doc)
     }
 
-    /// A read-only `@Published` property: `c.output("label", \.label, \.$label)`.
+    /// A read-only `@Published` property: `c.output("label", \.label, \.$label)`. Key path
+    /// literals given here become direct accessors (no key-path projection at run time: a getter
+    /// runs on every read).
     public mutating func output<V: ExportableValue, P: Publisher>(
-        _ name: String, _ value: KeyPath<Target, V>, _ publisher: KeyPath<Target, P>, doc: String = ""
+        _ name: String, _ value: @escaping (Target) -> V, _ publisher: @escaping (Target) -> P, doc: String = ""
     ) where P.Output == V, P.Failure == Never {
-        output(name, get: { $0[keyPath: value] }, publisher: { $0[keyPath: publisher] }, doc: doc)
+        output(name, get: value, publisher: publisher, doc: doc)
     }
 
     /// A `@Published` binding: `c.binding("input", \.input, \.$input)`.
@@ -100,9 +102,9 @@ public struct ExportBuilder<Target: AnyObject> {
     /// A list of child view models (each a registered class), watched through `publisher`
     /// (its `$items`): `c.list("items", \.items, \.$items)`. Changes are announced as splices.
     public mutating func list<Item: AnyObject, P: Publisher>(
-        _ name: String, _ items: KeyPath<Target, [Item]>, _ publisher: KeyPath<Target, P>, doc: String = ""
+        _ name: String, _ items: @escaping (Target) -> [Item], _ publisher: @escaping (Target) -> P, doc: String = ""
     ) where P.Output == [Item], P.Failure == Never {
-        list(name, get: { $0[keyPath: items] }, publisher: { $0[keyPath: publisher] }, doc: doc)
+        list(name, get: items, publisher: publisher, doc: doc)
     }
 
     /// A list read with `get` and watched through `publisher`.
@@ -215,31 +217,38 @@ public struct ExportBuilder<Target: AnyObject> {
 extension ExportBuilder where Target: Observable {
     /// A read-only property of an `@Observable` class: `c.output("count", \.count)`. Any
     /// property the key path reads through counts, so computed properties work too.
-    public mutating func output<V: ExportableValue>(_ name: String, _ value: KeyPath<Target, V>, doc: String = "") {
+    public mutating func output<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V, doc: String = "") {
         addObserved(name, value, set: nil, doc: doc)
+    }
+
+    /// A binding of an `@Observable` class read and written by closures: no key-path projection
+    /// on each read and write (what the key-path form costs), for properties read often.
+    public mutating func binding<V: ExportableValue>(_ name: String, get: @escaping (Target) -> V,
+                                                    set: @escaping (Target, V) -> Void, doc: String = "") {
+        addObserved(name, get, set: set, doc: doc)
     }
 
     /// A binding of an `@Observable` class: `c.binding("title", \.title)`.
     public mutating func binding<V: ExportableValue>(_ name: String, _ value: ReferenceWritableKeyPath<Target, V>,
                                                     doc: String = "") {
-        addObserved(name, value, set: { $0[keyPath: value] = $1 }, doc: doc)
+        addObserved(name, { $0[keyPath: value] }, set: { $0[keyPath: value] = $1 }, doc: doc)
     }
 
     /// A list of child view models of an `@Observable` class: `c.list("items", \.items)`.
-    public mutating func list<Item: AnyObject>(_ name: String, _ items: KeyPath<Target, [Item]>, doc: String = "") {
-        addList(name, { $0[keyPath: items] }, doc: doc) { object, changed in
-            ObservationWatch(Self.target(object), read: { _ = $0[keyPath: items] }) { changed(nil) }
+    public mutating func list<Item: AnyObject>(_ name: String, _ items: @escaping (Target) -> [Item], doc: String = "") {
+        addList(name, items, doc: doc) { object, changed in
+            ObservationWatch(Self.target(object), read: { _ = items($0) }) { changed(nil) }
         }
     }
 
-    private mutating func addObserved<V: ExportableValue>(_ name: String, _ value: KeyPath<Target, V>,
+    private mutating func addObserved<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V,
                                                          set: ((Target, V) -> Void)?, doc: String) {
         properties.append(ExportedProperty(
             name: name, type: V.exportedType, doc: doc, allowed: V.allowedValues,
-            get: { Self.target($0)[keyPath: value].exportedValue },
+            get: { value(Self.target($0)).exportedValue },
             set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
             watch: { object, changed in
-                ObservationWatch(Self.target(object), read: { _ = $0[keyPath: value] }) { changed(nil) }
+                ObservationWatch(Self.target(object), read: { _ = value($0) }) { changed(nil) }
             }))
     }
 }
