@@ -74,7 +74,9 @@ public struct ExportBuilder<Target: AnyObject> {
         output(name, get: value, publisher: publisher, doc: doc)
     }
 
-    /// A `@Published` binding: `c.binding("input", \.input, \.$input)`.
+    /// A `@Published` binding: `c.binding("input", \.input, \.$input)`. The key path is projected
+    /// at run time on each read and write; for a binding read often, `get:set:publisher:` closures
+    /// are direct.
     public mutating func binding<V: ExportableValue, P: Publisher>(
         _ name: String, _ value: ReferenceWritableKeyPath<Target, V>, _ publisher: KeyPath<Target, P>, doc: String = ""
     ) where P.Output == V, P.Failure == Never {
