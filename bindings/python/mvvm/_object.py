@@ -13,7 +13,7 @@ import json
 import reprlib
 import threading
 import weakref
-from ctypes import byref, c_bool, c_char_p, c_double, c_int64, c_void_p
+from ctypes import byref, c_char_p, c_void_p
 from typing import Any, Callable, ClassVar, Dict, Generic, List, Optional, Sequence, Tuple, Type, TypeVar, Union, overload
 
 from . import _lib
@@ -41,6 +41,7 @@ from ._values import (
     _decode,
     _encode,
     _get_generic,
+    _reader,
     _take_string,
     _value_to_c,
 )
@@ -351,40 +352,6 @@ class Subscription(Owner):
 # ------------------------------------------------------------------------------------------------
 # Properties and children
 # ------------------------------------------------------------------------------------------------
-
-
-def _reader(type_name: str, encoded: bytes, what: str) -> Callable[[int], Any]:
-    if type_name == "bool":
-        get_bool = lib.mvvm_get_bool
-
-        def read(handle: int) -> Any:
-            flag = c_bool()
-            get_bool(handle, encoded, byref(flag))
-            return flag.value
-    elif type_name == "int":
-        get_int = lib.mvvm_get_int
-
-        def read(handle: int) -> Any:
-            number = c_int64()
-            get_int(handle, encoded, byref(number))
-            return number.value
-    elif type_name == "double":
-        get_double = lib.mvvm_get_double
-
-        def read(handle: int) -> Any:
-            real = c_double()
-            get_double(handle, encoded, byref(real))
-            return real.value
-    elif type_name == "string":
-        get_string = lib.mvvm_get_string
-
-        def read(handle: int) -> Any:
-            text = c_void_p()
-            get_string(handle, encoded, byref(text))
-            return _take_string(text, what)
-    else:
-        raise InternalError("%s: unknown property type %r in the class description" % (what, type_name))
-    return read
 
 
 _SETTERS = {"bool": "mvvm_set_bool", "int": "mvvm_set_int", "double": "mvvm_set_double", "string": "mvvm_set_string"}

@@ -123,25 +123,44 @@ def _check_typed(type_name: str, value: Any, what: str) -> Any:
     raise InternalError("%s: unknown property type %r" % (what, type_name))
 
 
+def _reader(type_name: str, encoded: bytes, what: str) -> Callable[[int], Any]:
+    if type_name == "bool":
+        get_bool = lib.mvvm_get_bool
+
+        def read(handle: int) -> Any:
+            flag = c_bool()
+            get_bool(handle, encoded, byref(flag))
+            return flag.value
+    elif type_name == "int":
+        get_int = lib.mvvm_get_int
+
+        def read(handle: int) -> Any:
+            number = c_int64()
+            get_int(handle, encoded, byref(number))
+            return number.value
+    elif type_name == "double":
+        get_double = lib.mvvm_get_double
+
+        def read(handle: int) -> Any:
+            real = c_double()
+            get_double(handle, encoded, byref(real))
+            return real.value
+    elif type_name == "string":
+        get_string = lib.mvvm_get_string
+
+        def read(handle: int) -> Any:
+            text = c_void_p()
+            get_string(handle, encoded, byref(text))
+            return _take_string(text, what)
+    else:
+        raise InternalError("%s: unknown property type %r in the class description" % (what, type_name))
+    return read
+
+
 def _get_generic(handle: int, encoded: bytes, kind: str, name: str) -> Scalar:
     """The value of the property (UTF-8 ``encoded`` name) with the getter of its ``kind``."""
-    if kind == "bool":
-        flag = c_bool()
-        lib.mvvm_get_bool(handle, encoded, byref(flag))
-        return flag.value
-    if kind == "int":
-        number = c_int64()
-        lib.mvvm_get_int(handle, encoded, byref(number))
-        return number.value
-    if kind == "double":
-        real = c_double()
-        lib.mvvm_get_double(handle, encoded, byref(real))
-        return real.value
-    if kind == "string":
-        text = c_void_p()
-        lib.mvvm_get_string(handle, encoded, byref(text))
-        return _take_string(text, name)
-    raise InternalError("%s: unknown property type %r" % (name, kind))
+    value: Scalar = _reader(kind, encoded, name)(handle)
+    return value
 
 
 # ------------------------------------------------------------------------------------------------
