@@ -206,7 +206,9 @@ typedef enum mvvm_loop_kind {
 /**
  * Creates a loop of `kind` in *out. Release it with mvvm_release(), which stops it: pending
  * work is dropped, a thread loop's thread ends, and the loop's objects end their subscriptions
- * and answer MVVM_ERR_LOOP_RELEASED to every call but mvvm_release().
+ * and answer MVVM_ERR_LOOP_RELEASED to every call but mvvm_release(). Released from outside
+ * every callback, a thread loop's thread has ended when mvvm_release() returns (no code of the
+ * library runs on it any more); released from a callback, it ends just after.
  * Errors: NULL_POINTER, INVALID_ARGUMENT (unknown kind), INTERNAL (no thread or fd).
  */
 mvvm_status mvvm_loop_new(mvvm_loop_kind kind, mvvm_handle *out);

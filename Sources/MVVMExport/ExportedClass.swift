@@ -1,6 +1,7 @@
 import CMVVM
 import Glibc
 import MVVMRuntime
+import Synchronization
 @preconcurrency import OpenCombine
 
 /// A name the C side sees, interned once so it can be handed out as a static string.
@@ -13,7 +14,12 @@ struct CName: @unchecked Sendable {
         pointer = CString.intern(string)
     }
 
-    func matches(_ other: UnsafePointer<CChar>) -> Bool { strcmp(pointer, other) == 0 }
+    /// The first byte rules most names out without a call: lookups by name are on every
+    /// generic get, set and send.
+    @inline(__always)
+    func matches(_ other: UnsafePointer<CChar>) -> Bool {
+        pointer.pointee == other.pointee && strcmp(pointer, other) == 0
+    }
 }
 
 /// Keeps a property watched until it is let go of. `rearm` runs after each delivered change:
@@ -158,11 +164,19 @@ final class ExportedClass: @unchecked Sendable {
         constructors = builder.constructors
     }
 
+    /// The property last found by name: a host tends to ask for the same one again (a getter in
+    /// a render loop), and checking one name is cheaper than a search. Any thread may move it;
+    /// a stale guess only costs the search.
+    private let lastPropertyFound = Atomic<Int>(0)
+
     func property(named name: UnsafePointer<CChar>?) throws(ExportError) -> (index: Int, property: ExportedProperty) {
         guard let name else { throw .nullPointer("property name") }
+        let guess = lastPropertyFound.load(ordering: .relaxed)
+        if guess < properties.count && properties[guess].name.matches(name) { return (guess, properties[guess]) }
         guard let index = properties.firstIndex(where: { $0.name.matches(name) }) else {
             throw unknown("property", name)
         }
+        lastPropertyFound.store(index, ordering: .relaxed)
         return (index, properties[index])
     }
 

@@ -37,7 +37,7 @@ final class LoopContext: Handled, @unchecked Sendable {
                                   + "it is told about (only reads, release and unsubscribe work this deep)")
             }
             let result = try body()
-            flush()
+            if !dirty.isEmpty { flush() }
             return result
         }
     }

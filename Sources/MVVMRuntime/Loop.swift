@@ -230,6 +230,9 @@ final class LoopCore: @unchecked Sendable {
     let kind: LoopKind
     /// Serialises work on the loop's objects; recursive so that work may call back in.
     let workLock = PThreadLock(recursive: true)
+    /// ``HeldWorkLocks/key``, copied here so that taking the work lock reads a field rather than
+    /// checking a lazily made global.
+    let heldWorkLocksKey = HeldWorkLocks.key
     /// Guards everything below; never held while running work.
     private let stateLock = PThreadLock()
     private var queue = WorkQueue()
@@ -350,12 +353,16 @@ final class LoopCore: @unchecked Sendable {
         _ = removed
     }
 
-    @inline(__always)
+    /// Not inlined: its callers' closures then reach it as borrowed contexts, which spares
+    /// every call into the library two or three reference counts on its objects.
+    @inline(never)
     func holdingWorkLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        let suspended = HeldWorkLocks.acquire(self)
-        defer { HeldWorkLocks.release(self, resuming: suspended) }
+        let held = HeldWorkLocks.acquire(self)
         workDepth += 1
-        defer { leaveWork() }
+        defer {
+            leaveWork()
+            HeldWorkLocks.release(self, held)
+        }
         return try body()
     }
 
@@ -405,8 +412,8 @@ final class LoopCore: @unchecked Sendable {
     /// `runDue`, with the limit worked out and `then` run while the work lock is held.
     func runDue(operation: String, limit limitFunction: () throws(LoopError) -> Int64,
                 then: (Int64) -> Void) throws(LoopError) -> Int {
-        let suspended = HeldWorkLocks.acquire(self)
-        defer { HeldWorkLocks.release(self, resuming: suspended) }
+        let held = HeldWorkLocks.acquire(self)
+        defer { HeldWorkLocks.release(self, held) }
         return try { () throws(LoopError) -> Int in
             // Depth zero on a loop this thread suspended (from a callback of it that called
             // another loop) still means this thread is inside that loop's work.
@@ -484,10 +491,12 @@ final class LoopCore: @unchecked Sendable {
     }
 
     /// Stops the loop. Taking the work lock first means the turn in progress, if any, finishes
-    /// before this returns, and no work runs after it. The thread is detached rather than
-    /// joined: a caller may hold the work lock, which the thread could be waiting for.
+    /// before this returns, and no work runs after it. A thread loop's thread is joined when the
+    /// caller holds no loop's work lock (the thread could be waiting for one), else detached.
     func stop() {
-        let suspended = HeldWorkLocks.acquire(self)
+        let held = HeldWorkLocks.acquire(self)
+        // A thread that let go of this loop in the middle of a turn is still inside it.
+        let turnInProgress = suspendedHolders > 0
         let (dropped, observers) = {
             stateLock.withLock { () -> ([WorkQueue.Entry], [(id: Int, body: () -> Void)]) in
                 guard !stopped else { return ([], []) }
@@ -501,13 +510,23 @@ final class LoopCore: @unchecked Sendable {
                 return (queue.removeAll(), observers)
             }
         }()
-        HeldWorkLocks.release(self, resuming: suspended)
+        HeldWorkLocks.release(self, held)
         let runner = stateLock.withLock { () -> pthread_t? in defer { thread = nil }; return thread }
         if wakeFD >= 0 {
             var one: UInt64 = 1
             _ = write(wakeFD, &one, 8)
         }
-        if let runner { pthread_detach(runner) }
+        if let runner {
+            // Joined when nothing can keep it from ending: it then needs only the work lock,
+            // which this thread no longer holds, and once joined its thread-specific data is
+            // freed and no code of the library runs on it (a host may unload the library).
+            // From a callback, the thread may be waiting for a lock the caller holds: detached.
+            if pthread_equal(runner, pthread_self()) == 0 && !turnInProgress && !HeldWorkLocks.holdsAny {
+                pthread_join(runner, nil)
+            } else {
+                pthread_detach(runner)
+            }
+        }
         // Released here, outside every lock: dropping work may run deinitialisers.
         _ = (dropped, observers)
     }
@@ -546,14 +565,35 @@ final class LoopCore: @unchecked Sendable {
 /// itself could have (a nested call), and they announce their own changes on their own thread.
 /// A thread that holds no lock waits as usual, so the uncontended path is a trylock-free
 /// `pthread_mutex_lock` plus this record.
-final class HeldWorkLocks {
+struct HeldWorkLocks {
     fileprivate struct Entry {
         let core: LoopCore
         var count: Int
     }
 
-    /// Innermost last.
-    private var entries: [Entry] = []
+    /// The loop this thread took first and still holds, and how many times. Most threads hold
+    /// one loop at a time: keeping it out of `inner` as a bare address (its holder is a method
+    /// of that loop, which keeps it alive) spares every call an array update and the loop's
+    /// reference counting, which is slow for an object others refer to weakly. Nil only when
+    /// the thread holds no loop at all.
+    private var outermost: UnsafeMutableRawPointer?
+    private var outermostCount = 0
+    /// Loops taken after `outermost`, innermost last.
+    private var inner: [Entry] = []
+
+    /// Every loop held, outermost first: the general protocol's view of `outermost` and `inner`.
+    private var entries: [Entry] {
+        get {
+            guard let outermost else { return [] }
+            let core = Unmanaged<LoopCore>.fromOpaque(outermost).takeUnretainedValue()
+            return [Entry(core: core, count: outermostCount)] + inner
+        }
+        set {
+            outermost = newValue.first.map { Unmanaged.passUnretained($0.core).toOpaque() }
+            outermostCount = newValue.first?.count ?? 0
+            inner = Array(newValue.dropFirst())
+        }
+    }
     /// Loops this thread let go of in the middle of their work, waiting to take them back.
     private var suspended: [ObjectIdentifier] = []
 
@@ -563,75 +603,117 @@ final class HeldWorkLocks {
         fileprivate let depths: [Int]
     }
 
-    nonisolated(unsafe) private static let key: pthread_key_t = {
+    static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { record in
-            if let record { Unmanaged<HeldWorkLocks>.fromOpaque(record).release() }
+            guard let record = record?.assumingMemoryBound(to: HeldWorkLocks.self) else { return }
+            record.deinitialize(count: 1)
+            record.deallocate()
         }
         return key
     }()
 
+    /// The calling thread's record, in memory of its own: reached through a pointer, it costs
+    /// no reference counting.
     @inline(__always)
-    private static var current: HeldWorkLocks {
-        if let record = pthread_getspecific(key) {
-            return Unmanaged<HeldWorkLocks>.fromOpaque(record).takeUnretainedValue()
-        }
-        let record = HeldWorkLocks()
-        pthread_setspecific(key, Unmanaged.passRetained(record).toOpaque())
+    private static var current: UnsafeMutablePointer<HeldWorkLocks> { record(key) }
+
+    @inline(__always)
+    private static func record(_ key: pthread_key_t) -> UnsafeMutablePointer<HeldWorkLocks> {
+        if let record = pthread_getspecific(key) { return record.assumingMemoryBound(to: HeldWorkLocks.self) }
+        let record = UnsafeMutablePointer<HeldWorkLocks>.allocate(capacity: 1)
+        record.initialize(to: HeldWorkLocks())
+        pthread_setspecific(key, record)
         return record
     }
 
-    /// Takes `core`'s work lock for the calling thread; what it let go of to do so, if anything,
-    /// goes back to `release`.
-    static func acquire(_ core: LoopCore) -> Suspended? {
-        let held = current
-        if let index = held.entries.lastIndex(where: { $0.core === core }) {
+    /// What `acquire` gives `release`: the thread's record (looked up once per pair) and what
+    /// the thread let go of to take the lock, if anything.
+    struct Ticket {
+        fileprivate let record: UnsafeMutablePointer<HeldWorkLocks>
+        fileprivate let suspended: Suspended?
+    }
+
+    /// Takes `core`'s work lock for the calling thread.
+    @inline(__always)
+    static func acquire(_ core: LoopCore) -> Ticket {
+        let held = record(core.heldWorkLocksKey)
+        let address = Unmanaged.passUnretained(core).toOpaque()
+        if held.pointee.outermost == nil {
             core.workLock.lock()
-            held.entries[index].count += 1
-            return nil
+            held.pointee.outermost = address
+            held.pointee.outermostCount = 1
+            return Ticket(record: held, suspended: nil)
         }
-        if held.entries.isEmpty {
+        if held.pointee.outermost == address && held.pointee.inner.isEmpty {
             core.workLock.lock()
-            held.entries.append(Entry(core: core, count: 1))
+            held.pointee.outermostCount += 1
+            return Ticket(record: held, suspended: nil)
+        }
+        return Ticket(record: held, suspended: held.pointee.acquireHoldingOthers(core))
+    }
+
+    /// `acquire` for a thread that holds a loop other than `core`, or several.
+    private mutating func acquireHoldingOthers(_ core: LoopCore) -> Suspended? {
+        if let index = entries.lastIndex(where: { $0.core === core }) {
+            core.workLock.lock()
+            entries[index].count += 1
             return nil
         }
         if core.workLock.tryLock() {
-            held.entries.append(Entry(core: core, count: 1))
+            entries.append(Entry(core: core, count: 1))
             return nil
         }
         // Busy, and this thread holds other loops: let go of them all, then wait.
-        let letGo = held.entries
+        let letGo = entries
         var depths: [Int] = []
         for entry in letGo.reversed() {
             depths.append(entry.core.suspend())
             for _ in 0..<entry.count { entry.core.workLock.unlock() }
         }
-        held.entries = []
-        held.suspended += letGo.map { ObjectIdentifier($0.core) }
+        entries = []
+        suspended += letGo.map { ObjectIdentifier($0.core) }
         core.workLock.lock()
-        held.entries.append(Entry(core: core, count: 1))
+        entries.append(Entry(core: core, count: 1))
         return Suspended(entries: letGo, depths: depths.reversed())
     }
 
     /// Lets go of `core`'s work lock once; then takes back what `acquire` let go of.
-    static func release(_ core: LoopCore, resuming suspended: Suspended?) {
-        let held = current
-        let index = held.entries.lastIndex { $0.core === core }!
-        held.entries[index].count -= 1
-        if held.entries[index].count == 0 { held.entries.remove(at: index) }
-        core.workLock.unlock()
-        if let suspended { held.reacquire(suspended) }
+    @inline(__always)
+    static func release(_ core: LoopCore, _ ticket: Ticket) {
+        let held = ticket.record
+        let suspended = ticket.suspended
+        if suspended == nil && held.pointee.outermost == Unmanaged.passUnretained(core).toOpaque()
+            && held.pointee.inner.isEmpty {
+            held.pointee.outermostCount -= 1
+            if held.pointee.outermostCount == 0 { held.pointee.outermost = nil }
+            core.workLock.unlock()
+            return
+        }
+        held.pointee.releaseInGeneral(core, resuming: suspended)
     }
+
+    /// `release` when this thread holds more than `core`, or took back what it let go of.
+    private mutating func releaseInGeneral(_ core: LoopCore, resuming suspended: Suspended?) {
+        let index = entries.lastIndex { $0.core === core }!
+        entries[index].count -= 1
+        if entries[index].count == 0 { entries.remove(at: index) }
+        core.workLock.unlock()
+        if let suspended { reacquire(suspended) }
+    }
+
+    /// Whether the calling thread holds any loop's work lock.
+    static var holdsAny: Bool { current.pointee.outermost != nil }
 
     /// Whether this thread let go of `core` in the middle of its work and has not taken it back.
     static func hasSuspended(_ core: LoopCore) -> Bool {
         let held = current
-        return !held.suspended.isEmpty && held.suspended.contains(ObjectIdentifier(core))
+        return !held.pointee.suspended.isEmpty && held.pointee.suspended.contains(ObjectIdentifier(core))
     }
 
     /// Takes back every lock of `suspended`, holding none of them while it waits for one: it
     /// waits for one, tries the others, and when one is busy lets go of all and waits for that one.
-    private func reacquire(_ suspended: Suspended) {
+    private mutating func reacquire(_ suspended: Suspended) {
         let wanted = suspended.entries
         var first = 0
         while true {

@@ -358,6 +358,9 @@ static void source_released_by_its_callback(worker *w, int round) {
         }
         check_sleep_ms(1);
     }
+    /* The handle is invalid before the release runs the destroy functions (mvvm.h), on the loop's
+     * thread: this thread may see the one before the other. */
+    while (atomic_load(&d->destroyed) == 0 && check_now_ms() <= deadline) check_sleep_ms(1);
     EXPECT_TRUE(w, atomic_load(&d->destroyed) == 1);
     EXPECT(w, mvvm_release(watch), MVVM_ERR_INVALID_HANDLE);
 }

@@ -219,4 +219,47 @@ import MVVMRuntime
         #expect(done.withLock { ticks } == afterStop)
         timer.cancel()
     }
+
+    /// A host that releases its loops and then unloads the library, or checks for leaks at exit,
+    /// needs the thread gone, thread-specific data and all. The probe's destructor runs as the
+    /// thread ends: before `stop` returns if `stop` joins the thread, usually after it otherwise.
+    @Test func stopReturnsOnceTheThreadHasEnded() throws {
+        for _ in 0..<50 {
+            let loop = try Loop(kind: .thread)
+            let probe = ThreadEndProbe()
+            let armed = PThreadLock()
+            nonisolated(unsafe) var isArmed = false
+            loop.schedule {
+                probe.arm()
+                armed.withLock { isArmed = true }
+            }
+            for _ in 0..<1000 where !armed.withLock({ isArmed }) { usleep(1_000) }
+            #expect(armed.withLock { isArmed })
+            loop.stop()
+            #expect(probe.threadEnded)
+        }
+    }
+}
+
+/// Tells when a thread that armed it has ended: a thread-specific value's destructor runs at
+/// the thread's end.
+final class ThreadEndProbe: @unchecked Sendable {
+    private var key = pthread_key_t()
+    private let lock = PThreadLock()
+    private var ended = false
+
+    init() {
+        pthread_key_create(&key) { probe in
+            Unmanaged<ThreadEndProbe>.fromOpaque(probe!).takeRetainedValue().markEnded()
+        }
+    }
+
+    deinit { pthread_key_delete(key) }
+
+    /// Called on the thread to watch.
+    func arm() { pthread_setspecific(key, Unmanaged.passRetained(self).toOpaque()) }
+
+    private func markEnded() { lock.withLock { ended = true } }
+
+    var threadEnded: Bool { lock.withLock { ended } }
 }
