@@ -165,6 +165,52 @@ def py_argument(argument, request_class):
     return PY_TYPES[argument["type"]]
 
 
+# What MvvmObject.subscribe accepts besides a name and a callback.
+SUBSCRIBE_OPTIONS = "initial: bool = ..., on_end: Optional[Callable[[], Any]] = ..."
+
+
+def typed_get_and_subscribe(py, cls):
+    """Overloads of `get` and `subscribe` that give each property's and signal's value its type:
+    `vm.get("count")` is an int, and a subscriber of "count" must take an int (with
+    `with_source=True`, the object first). As with a TypedDict's keys, a name must be one of the
+    class's (a plain `str` is refused: `MvvmObject.get(vm, name)` is the untyped way); `None`
+    (every member), lists of names and the decorator form stay untyped."""
+    members = [(prop["name"], "Splice" if prop["type"] == "list" else py_value_type(prop),
+                py_value_type(prop)) for prop in cls["properties"]]
+    members += [(signal["name"], PY_TYPES[signal["type"]], None) for signal in cls["signals"]]
+    lines = []
+    readable = [(name, got) for name, _, got in members if got is not None]
+    # Narrower than MvvmObject's on purpose: mypy says so on the first line of the definition,
+    # pyright on the last one's.
+    ignore = "  # type: ignore[override]"
+    pyright_ignore = "  # pyright: ignore[reportIncompatibleMethodOverride]"
+    for index, (name, got) in enumerate(readable):
+        if len(readable) > 1:
+            lines.append("    @overload" + (ignore if index == 0 else ""))
+        last = index == len(readable) - 1
+        lines.append(f"    def get(self, name: Literal[{json.dumps(name)}]) -> {got}: ..."
+                     + (ignore if len(readable) == 1 else pyright_ignore if last else ""))
+    for index, (name, delivered, _) in enumerate(members):
+        literal = f"Literal[{json.dumps(name)}]"
+        lines.append("    @overload" + (ignore if index == 0 else ""))
+        lines.append(f"    def subscribe(self, name: {literal}, fn: Callable[[str, {delivered}], Any], *, "
+                     f"with_source: Literal[False] = ..., {SUBSCRIBE_OPTIONS}) -> Subscription: ...")
+        lines.append("    @overload")
+        lines.append(f"    def subscribe(self, name: {literal}, fn: Callable[[{py}, str, {delivered}], Any], *, "
+                     f"with_source: Literal[True], {SUBSCRIBE_OPTIONS}) -> Subscription: ...")
+    if members:
+        lines.append("    @overload")
+        lines.append("    def subscribe(self, name: None, fn: Callable[..., Any], *, "
+                     f"with_source: bool = ..., {SUBSCRIBE_OPTIONS}) -> Subscription: ...")
+        lines.append("    @overload")
+        lines.append("    def subscribe(self, name: Union[List[str], Tuple[str, ...]], fn: Callable[..., Any], *, "
+                     f"with_source: bool = ..., {SUBSCRIBE_OPTIONS}) -> Subscriptions: ...")
+        lines.append("    @overload")
+        lines.append("    def subscribe(self, name: Union[str, List[str], Tuple[str, ...], None] = ..., fn: None = ..., *, "
+                     f"with_source: bool = ..., {SUBSCRIBE_OPTIONS}) -> Callable[[_F], _F]: ...{pyright_ignore}")
+    return lines
+
+
 def generate_pyi(classes):
     """Stubs of the classes `mvvm` makes at run time (mvvm/_dynamic.py), for mypy and pyright:
     each class with its constructors (overloads), properties (outputs read-only), commands (Literal
@@ -212,6 +258,7 @@ def generate_pyi(classes):
         for name, argument in models.items():
             body.append("    @property")
             body.append(f"    def {name}(self) -> Optional[{py_argument(argument, request)}]: ...")
+        body.extend(typed_get_and_subscribe(py, cls))
         body.append(f"    def snapshot(self) -> {py}Snapshot: ...  # type: ignore[override]")
         body.append("")
         if request:
@@ -230,10 +277,16 @@ def generate_pyi(classes):
            "",
            "The classes the mvvm package makes at run time from the library's descriptions.",
            '"""',
-           "from typing import Any, Callable, Literal, NoReturn, Optional, Sequence, TypedDict, Union, overload",
+           "from typing import (Any, Callable, List, Literal, NoReturn, Optional, Sequence, Tuple, TypedDict, TypeVar,",
+           "                    Union, overload)",
            "",
+           "from ._conveniences import Subscriptions",
            "from ._core import Loop, MvvmObject",
            "from ._dynamic import Service, ServiceRequest",
+           "from ._list import Splice",
+           "from ._object import Subscription",
+           "",
+           '_F = TypeVar("_F", bound=Callable[..., Any])',
            "",
            "__all__ = [" + ", ".join(json.dumps(name) for name in exported) + "]",
            ""]

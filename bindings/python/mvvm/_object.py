@@ -27,7 +27,7 @@ from ._callbacks import (
 )
 from ._errors import InternalError, InvalidHandleError, ReadOnlyError
 from ._lib import lib
-from ._list import ObjectList, object_id
+from ._list import ObjectList, Splice, object_id
 from ._conveniences import Subscriptions, check_arity
 from ._conveniences import with_source as with_source_of
 from ._loop import Loop
@@ -261,7 +261,9 @@ class MvvmObject(Owner):
         * Without ``fn`` it is a decorator: ``@form.subscribe("password")`` over a
           ``def changed(name, value)`` subscribes it and leaves the function as it is.
         * ``initial=True``: ``fn`` is also called at once with each property's current value
-          (as ``BehaviorSubject`` does; signals have none).
+          (as ``BehaviorSubject`` does; signals have none); for a list, with
+          ``Splice(0, 0, len(list))``: the whole list inserted, so one splice handler fills a
+          view from empty and keeps it up to date.
         * ``with_source=True``: ``fn(source, name, value)``, ``source`` being this object.
         * A callback that cannot take those arguments raises TypeError here, not later.
         * ``on_end()``, when given, is called once when the subscription ends (unsubscribed,
@@ -300,7 +302,11 @@ class MvvmObject(Owner):
         if initial:
             types = self._property_types()
             for current in ([name] if name is not None else list(types)):
-                if current in types and types[current][0] != "list":
+                if current not in types:
+                    continue
+                if types[current][0] == "list":  # the whole list, as one insertion at 0
+                    fn(current, Splice(0, 0, len(ObjectList(self, current))))
+                else:
                     fn(current, self.get(current))
         return subscription
 

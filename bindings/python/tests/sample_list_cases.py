@@ -131,6 +131,31 @@ def test_splices_rebuild_the_hosts_copy_with_the_fewest_changes(loop: mvvm.Loop)
     assert len(songs.splices) == 1 and songs.ids == []
 
 
+def test_initial_gives_a_list_as_one_insertion_so_a_mirror_fills_from_empty(loop: mvvm.Loop) -> None:
+    playlist = mvvm.Playlist(loop)
+    playlist.add_many("b,a,c")
+    ids: List[int] = []
+    seen: List[Any] = []
+
+    def mirror(name: str, splice: Any) -> None:
+        seen.append((name, splice))
+        items = playlist.songs
+        splice.apply(ids, lambda index: items[index].object_id)
+
+    with playlist.subscribe("songs", mirror, initial=True):
+        assert seen == [("songs", mvvm.Splice(0, 0, 3))]
+        assert ids == playlist.songs.ids()
+        playlist.add_many("d")
+        assert ids == playlist.songs.ids() and len(seen) == 2
+    every: List[Any] = []
+    with playlist.subscribe(None, lambda name, value: every.append((name, value)), initial=True):
+        assert ("songs", mvvm.Splice(0, 0, 4)) in every and ("all", mvvm.Splice(0, 0, 4)) in every
+        assert ("filter", "") in every
+    empty = mvvm.Playlist(loop)
+    with empty.subscribe("songs", lambda name, value: every.append(value), initial=True):
+        assert every[-1] == mvvm.Splice(0, 0, 0), "an empty list is said too: the view starts empty"
+
+
 def test_a_splice_is_a_small_frozen_value(loop: mvvm.Loop) -> None:
     splice = mvvm.Splice(2, 1, 3)
     assert (splice.index, splice.removed, splice.inserted) == (2, 1, 3)

@@ -31,4 +31,4 @@ def test_the_sample_librarys_lists_from_python() -> None:
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
     assert " passed" in output and "skipped" not in output, output
-    assert "10 passed" in output, output
+    assert "11 passed" in output, output

@@ -16,3 +16,16 @@ def mistakes(loop: mvvm.Loop) -> None:
     flag: bool = watch.state  # error: a Literal of strings
     watch.snapshot()["no_such_property"]  # error: not a key of the TypedDict
     mvvm.CountDownTimer(loop, "5")  # error: full_count is an int
+    text: str = watch.get("time_ms")  # error: time_ms is an int
+    watch.get("time")  # error: no such property
+    watch.subscribe("time_ms", on_text)  # error: the subscriber must take an int
+    watch.subscribe("state", lambda name, value: value + 1)  # error: the state is a string
+    watch.subscribe("time_ms", on_source_text, with_source=True)  # error: the object comes first
+
+
+def on_text(name: str, value: str) -> None:
+    print(name, value)
+
+
+def on_source_text(name: str, value: int) -> None:
+    print(name, value)

@@ -12,6 +12,14 @@ def on_change(name: str, value: mvvm.Scalar) -> None:
     print(name, value)
 
 
+def on_time(name: str, value: int) -> None:
+    print(name, value + 1)
+
+
+def on_time_of(source: mvvm.StopWatch, name: str, value: int) -> None:
+    print(source.state, name, value)
+
+
 def answer(request: mvvm.SignUpRequest) -> None:
     user: str = request.argument
     request.complete(len(user) > 3)
@@ -37,6 +45,12 @@ def main() -> List[str]:
         state: Literal["startable", "stoppable", "resumable"] = watch.state
         seen.append(state)
         seen.append(watch.snapshot()["state"])
+        time_ms: int = watch.get("time_ms")
+        watch.subscribe("time_ms", on_time)
+        watch.subscribe("state", lambda name, value: seen.append(value.upper()))
+        watch.subscribe("time_ms", on_time_of, with_source=True)
+        watch.subscribe(["time_ms", "state"], on_change)
+        seen.append(str(time_ms))
 
         form = mvvm.SignUpViewModel(loop, service=service)
         form.user_id, form.password, form.confirm_password = "newuser", "password1", "password1"
