@@ -5,8 +5,9 @@ Where the library is looked for, in order:
 1. ``MVVM_LIBRARY``: a path to ``libmvvm.so`` or to the folder holding it. When set, it is the
    only place tried: an explicit choice is never silently replaced by another library.
 2. ``libmvvm.so`` inside this package's folder (a copy shipped with the package).
-3. The repository's build folders, ``.build/release/libmvvm.so`` then ``.build/debug/libmvvm.so``,
-   under the first folder holding ``Package.swift`` found by walking up from this package.
+3. The repository's build folders, ``.build/debug/libmvvm.so`` (``make lib``) and
+   ``.build/release/libmvvm.so``, the newer first (the one just built, not an old copy), under the
+   first folder holding ``Package.swift`` found by walking up from this package.
 4. The installed library, by its soname ``libmvvm.so.MAJOR`` (:data:`SONAME`, what ``make
    install`` installs): the dynamic loader's search (``LD_LIBRARY_PATH``, ``ld.so.cache``, the
    system folders). When it is not found there, ``ctypes.util.find_library("mvvm")``'s answer
@@ -213,10 +214,18 @@ def candidates(environ: Optional[Dict[str, str]] = None,
     found: List[Union[Path, str]] = [here / LIBRARY_NAME]
     root = _repository_root(here)
     if root is not None:
-        found.append(root / ".build" / "release" / LIBRARY_NAME)
-        found.append(root / ".build" / "debug" / LIBRARY_NAME)
+        builds = [root / ".build" / "debug" / LIBRARY_NAME, root / ".build" / "release" / LIBRARY_NAME]
+        found.extend(sorted(builds, key=_newest_first))
     found.append(SONAME)
     return found
+
+
+def _newest_first(path: Path) -> int:
+    """Sort key: the most recently built library first; one that does not exist last."""
+    try:
+        return -path.stat().st_mtime_ns
+    except OSError:
+        return 0
 
 
 class _LinkMap(ctypes.Structure):

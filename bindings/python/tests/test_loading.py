@@ -122,8 +122,16 @@ def test_candidates_in_order(tmp_path: Path) -> None:
     package = repo / "bindings" / "python" / "mvvm"
     package.mkdir(parents=True)
     (repo / "Package.swift").write_text("// swift-tools-version:5.9\n")
-    assert _lib.candidates({}, package) == [package / "libmvvm.so", repo / ".build" / "release" / "libmvvm.so",
-                                            repo / ".build" / "debug" / "libmvvm.so", _lib.SONAME]
+    debug, release = repo / ".build" / "debug" / "libmvvm.so", repo / ".build" / "release" / "libmvvm.so"
+    assert _lib.candidates({}, package) == [package / "libmvvm.so", debug, release, _lib.SONAME]
+    for built in (debug, release):
+        built.parent.mkdir(parents=True)
+        built.write_bytes(b"")
+    os.utime(release, ns=(1, 1_000_000_000))
+    os.utime(debug, ns=(1, 2_000_000_000))
+    assert _lib.candidates({}, package)[1:3] == [debug, release], "the one built last comes first"
+    os.utime(release, ns=(1, 3_000_000_000))
+    assert _lib.candidates({}, package)[1:3] == [release, debug], "the one built last comes first"
     alone = tmp_path / "alone" / "mvvm"
     alone.mkdir(parents=True)
     assert _lib.candidates({}, alone) == [alone / "libmvvm.so", _lib.SONAME]
@@ -222,8 +230,8 @@ def test_the_repository_build_folder_is_found_walking_up(tmp_path: Path) -> None
     assert done.stdout.split()[1] == str(build / "libmvvm.so")
     (build / "libmvvm.so").unlink()
     done = run_import(PRINT_PATH % str(package.parent), {"MVVM_LIBRARY": None}, tmp_path)
-    tried: List[str] = [str(package / "libmvvm.so"), str(repo / ".build" / "release" / "libmvvm.so"),
-                        str(build / "libmvvm.so")]
+    tried: List[str] = [str(package / "libmvvm.so"), str(build / "libmvvm.so"),
+                        str(repo / ".build" / "release" / "libmvvm.so")]
     assert done.returncode != 0
     positions = [done.stderr.find(path + ": not found") for path in tried]
     assert -1 not in positions and positions == sorted(positions), done.stderr
