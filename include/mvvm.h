@@ -379,6 +379,21 @@ mvvm_status mvvm_unsubscribe(mvvm_handle subscription);
  */
 mvvm_status mvvm_complete(mvvm_handle request, const mvvm_value *result);
 
+/**
+ * Answers a host-service request with `result` as work of the request's loop, from any thread:
+ * the safe way to answer from a worker thread. The answer is applied, and the changes it causes
+ * are notified, on the loop's thread (a thread loop), in the next mvvm_loop_dispatch() or
+ * mvvm_loop_run_for() (a manual loop), or in the next mvvm_loop_advance() (a virtual loop; 0 ms
+ * will do). The request is checked now (same errors as mvvm_complete(), except the nesting
+ * limit); the string of a string result is copied before this returns. If the request is
+ * cancelled, or its view model or loop released, before that work runs, the answer is dropped
+ * (a cancelled request is never answered). The request handle stays valid until then, but
+ * counts as answered: mvvm_complete() or mvvm_complete_soon() on it gives UNKNOWN_REQUEST.
+ * Errors: UNKNOWN_REQUEST, INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, TYPE_MISMATCH,
+ * INVALID_ARGUMENT (bad UTF-8).
+ */
+mvvm_status mvvm_complete_soon(mvvm_handle request, const mvvm_value *result);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Classes: introspection and construction                                                    */
 /* ------------------------------------------------------------------------------------------ */

@@ -407,27 +407,54 @@ public func mvvm_unsubscribe(_ subscription: mvvm_handle) -> mvvm_status {
     }
 }
 
+/// What `mvvm_complete` and `mvvm_complete_soon` check before answering: an open request of a
+/// live view model, and a result of the type it expects. Whether it is still open is checked
+/// again on the loop, where it is answered.
+private func answerable(_ request: mvvm_handle, _ result: UnsafePointer<mvvm_value>?) throws(ExportError)
+    -> (request: Request, owner: ExportedObject, value: Value) {
+    // A request handle issued once and closed since is answered, cancelled or abandoned; one
+    // never issued (forged) is an invalid handle, as for any other call.
+    if request != 0, HandleTable.kind(of: request) == .request, table.lookup(request) == nil,
+       table.wasReleased(request) { throw unknownRequest(request) }
+    let open = try table.resolve(request, as: Request.self, expecting: .request, "the request")
+    guard let result else { throw .nullPointer("result") }
+    let value = try Value(reading: result, "result")
+    guard value.type == open.resultType else {
+        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "the request expects a \(open.resultType.name) result, "
+                          + "not \(value.type.name)")
+    }
+    guard let owner = open.service.owner else { throw unknownRequest(request) }
+    return (open, owner, value)
+}
+
+private func unknownRequest(_ request: mvvm_handle) -> ExportError {
+    ExportError(MVVM_ERR_UNKNOWN_REQUEST, "request \(HandleTable.describe(request)) was answered "
+                + "already, cancelled, or its view model was released")
+}
+
 @_cdecl("mvvm_complete")
 public func mvvm_complete(_ request: mvvm_handle, _ result: UnsafePointer<mvvm_value>?) -> mvvm_status {
     exporting { () throws(ExportError) in
-        var unknown: ExportError {
-            ExportError(MVVM_ERR_UNKNOWN_REQUEST, "request \(HandleTable.describe(request)) was answered "
-                        + "already, cancelled, or its view model was released")
-        }
-        // A request handle issued once and closed since is answered, cancelled or abandoned; one
-        // never issued (forged) is an invalid handle, as for any other call.
-        if request != 0, HandleTable.kind(of: request) == .request, table.lookup(request) == nil,
-           table.wasReleased(request) { throw unknown }
-        let open = try table.resolve(request, as: Request.self, expecting: .request, "the request")
-        guard let result else { throw .nullPointer("result") }
-        let value = try Value(reading: result, "result")
-        guard let owner = open.service.owner else { throw unknown }
+        let (open, owner, value) = try answerable(request, result)
         try owner.context.operation { () throws(ExportError) in
-            guard open.isOpen, !owner.isReleased else { throw unknown }
-            guard value.type == open.resultType else {
-                throw ExportError(MVVM_ERR_TYPE_MISMATCH, "the request expects a \(open.resultType.name) result, "
-                                  + "not \(value.type.name)")
-            }
+            guard open.isOpen, !open.isAnswerScheduled, !owner.isReleased else { throw unknownRequest(request) }
+            open.close(answering: value)
+        }
+    }
+}
+
+@_cdecl("mvvm_complete_soon")
+public func mvvm_complete_soon(_ request: mvvm_handle, _ result: UnsafePointer<mvvm_value>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        let (open, owner, value) = try answerable(request, result)
+        try owner.context.operation(reading: true) { () throws(ExportError) in
+            guard open.isOpen, !open.isAnswerScheduled, !owner.isReleased else { throw unknownRequest(request) }
+            open.isAnswerScheduled = true
+        }
+        // Work of the loop: it runs on the loop's thread (a thread loop), at the next dispatch or
+        // run_for (manual) or advance (virtual), and the turn announces what the answer changed.
+        owner.context.loop.schedule {
+            guard open.isOpen, !owner.isReleased else { return }  // cancelled meanwhile: nothing to answer
             open.close(answering: value)
         }
     }

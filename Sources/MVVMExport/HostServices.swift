@@ -15,6 +15,8 @@ final class Request: Handled, @unchecked Sendable {
     }
 
     var isOpen: Bool { fulfil != nil }
+    /// Answered with `mvvm_complete_soon`, the answer not yet applied: answered, to the host.
+    var isAnswerScheduled = false
 
     /// Closes the request and frees its handle; answers it when `value` is given.
     func close(answering value: Value?) {

@@ -802,6 +802,96 @@ static void sign_up_request_completed_from_another_thread(void) {
     recorder_free(alerts);
 }
 
+static void *complete_soon_on_a_thread(void *arg) {
+    completer *c = arg;
+    c->thread = pthread_self();
+    mvvm_value yes = value_bool(true);
+    c->status = mvvm_complete_soon(c->request, &yes);
+    c->get_status = mvvm_get_bool(c->view_model, "is_completion_alert_presented", &c->presented_when_returned);
+    return NULL;
+}
+
+/* mvvm_complete_soon answers as work of the loop: on a virtual loop at the next advance, on the
+ * advancing thread; the request is checked at once and cannot be answered twice. */
+static void sign_up_request_completed_soon_from_another_thread(void) {
+    mvvm_handle loop = new_virtual_loop(), vm = 0, subscription = 0;
+    service_log log = {0};
+    if (!CHECK_STATUS(mvvm_sign_up_view_model_new_with_service(loop, service_request, &log, service_destroy, &vm),
+                      MVVM_OK))
+        return;
+    recorder *alerts = recorder_new();
+    CHECK_STATUS(mvvm_subscribe(vm, "is_completion_alert_presented", recorder_callback, alerts, recorder_destroy,
+                                &subscription), MVVM_OK);
+    fill_sign_up(vm, "abcdef", "password1", "password1", true);
+    CHECK_STATUS(mvvm_sign_up_view_model_sign_up_tapped(vm), MVVM_OK);
+    mvvm_value yes = value_bool(true), one = value_int(1);
+    if (!CHECK_EQ_INT(log.calls, 1)) goto done;
+    CHECK_STATUS(mvvm_complete_soon(log.request[0], &one), MVVM_ERR_TYPE_MISMATCH);
+    CHECK_STATUS(mvvm_complete_soon(log.request[0], NULL), MVVM_ERR_NULL_POINTER);
+    CHECK_STATUS(mvvm_complete_soon(0, &yes), MVVM_ERR_INVALID_HANDLE);
+    CHECK_STATUS(mvvm_complete_soon(vm, &yes), MVVM_ERR_WRONG_TYPE);
+    completer c = { .request = log.request[0], .view_model = vm, .status = MVVM_ERR_INTERNAL,
+                    .get_status = MVVM_ERR_INTERNAL };
+    pthread_t thread;
+    if (!CHECK(pthread_create(&thread, NULL, complete_soon_on_a_thread, &c) == 0)) goto done;
+    pthread_join(thread, NULL);
+    CHECK_STATUS(c.status, MVVM_OK);
+    CHECK_STATUS(c.get_status, MVVM_OK);
+    CHECK(c.presented_when_returned == false);       /* not applied on the worker */
+    CHECK_EQ_INT(rec_count(alerts, NULL), 0);
+    CHECK_STATUS(mvvm_complete(log.request[0], &yes), MVVM_ERR_UNKNOWN_REQUEST);  /* answered */
+    CHECK_STATUS(mvvm_complete_soon(log.request[0], &yes), MVVM_ERR_UNKNOWN_REQUEST);
+    ADVANCE(loop, 0);
+    CHECK_GET_BOOL(vm, "is_completion_alert_presented", true);
+    if (CHECK_EQ_INT(rec_count(alerts, NULL), 1)) CHECK(pthread_equal(alerts->thread[0], pthread_self()));
+    CHECK_STATUS(mvvm_complete_soon(log.request[0], &yes), MVVM_ERR_UNKNOWN_REQUEST);
+
+    /* Cancelled before the loop runs the answer: it is dropped. */
+    CHECK_STATUS(mvvm_sign_up_view_model_set_is_completion_alert_presented(vm, false), MVVM_OK);
+    CHECK_STATUS(mvvm_sign_up_view_model_sign_up_tapped(vm), MVVM_OK);
+    if (!CHECK_EQ_INT(log.calls, 2)) goto done;
+    CHECK_STATUS(mvvm_complete_soon(log.request[1], &yes), MVVM_OK);
+    CHECK_STATUS(mvvm_release(log.request[1]), MVVM_OK);
+    ADVANCE(loop, 0);
+    CHECK_GET_BOOL(vm, "is_completion_alert_presented", false);
+done:
+    RELEASE(subscription);
+    RELEASE(vm);
+    CHECK_EQ_INT(log.destroyed, 1);
+    RELEASE(loop);
+    recorder_free(alerts);
+}
+
+/* On a thread loop the answer is applied, and notified, on the loop's own thread. */
+static void sign_up_request_completed_soon_runs_on_a_thread_loops_thread(void) {
+    mvvm_handle loop = 0, vm = 0, subscription = 0;
+    service_log log = {0};
+    if (!CHECK_STATUS(mvvm_loop_new(MVVM_LOOP_THREAD, &loop), MVVM_OK)) return;
+    if (!CHECK_STATUS(mvvm_sign_up_view_model_new_with_service(loop, service_request, &log, service_destroy, &vm),
+                      MVVM_OK))
+        goto done;
+    recorder *alerts = recorder_new();
+    CHECK_STATUS(mvvm_subscribe(vm, "is_completion_alert_presented", recorder_callback, alerts, recorder_destroy,
+                                &subscription), MVVM_OK);
+    fill_sign_up(vm, "abcdef", "password1", "password1", true);
+    CHECK_STATUS(mvvm_sign_up_view_model_sign_up_tapped(vm), MVVM_OK);
+    mvvm_value yes = value_bool(true);
+    if (CHECK_EQ_INT(log.calls, 1)) {
+        CHECK_STATUS(mvvm_complete_soon(log.request[0], &yes), MVVM_OK);
+        int64_t deadline = check_now_ms() + 10000;
+        while (rec_count(alerts, NULL) == 0 && check_now_ms() < deadline) check_sleep_ms(1);
+        if (CHECK_EQ_INT(rec_count(alerts, NULL), 1)) {
+            CHECK_EQ_STR(rec_text(alerts, NULL, 0), "true");
+            CHECK(!pthread_equal(alerts->thread[0], pthread_self()));
+        }
+    }
+    RELEASE(subscription);
+    RELEASE(vm);
+    recorder_free(alerts);
+done:
+    RELEASE(loop);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* welcome_view_model                                                                         */
 /* ------------------------------------------------------------------------------------------ */
@@ -1254,6 +1344,8 @@ int main(int argc, char **argv) {
         CHECK_TEST(sign_up_with_a_host_service),
         CHECK_TEST(sign_up_request_of_a_released_view_model_is_unknown),
         CHECK_TEST(sign_up_request_completed_from_another_thread),
+        CHECK_TEST(sign_up_request_completed_soon_from_another_thread),
+        CHECK_TEST(sign_up_request_completed_soon_runs_on_a_thread_loops_thread),
         CHECK_TEST(welcome_shows_the_welcome_after_a_dispatch_and_text_on_taps),
         CHECK_TEST(welcome_only_first_pairs_loads_with_taps_like_zip),
         CHECK_TEST(welcome_with_a_host_api),

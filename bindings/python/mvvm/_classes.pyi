@@ -378,6 +378,7 @@ class SignUpRequest(ServiceRequest):
     is_completion_alert_presented: bool
     is_sign_up_enabled: bool
     def complete(self, result: bool) -> None: ...  # type: ignore[override]
+    def complete_soon(self, result: bool) -> None: ...  # type: ignore[override]
 
 class ObservableSignUpViewModelSnapshot(TypedDict):
     user_id: str
@@ -470,6 +471,7 @@ class ObservableSignUpRequest(ServiceRequest):
     is_completion_alert_presented: bool
     is_sign_up_enabled: bool
     def complete(self, result: bool) -> None: ...  # type: ignore[override]
+    def complete_soon(self, result: bool) -> None: ...  # type: ignore[override]
 
 class WelcomeViewModelSnapshot(TypedDict):
     pass
@@ -506,6 +508,7 @@ class WelcomeRequest(ServiceRequest):
     """A request of WelcomeViewModel's api; its properties when it asked are attributes."""
     argument: None
     def complete(self, result: str) -> None: ...  # type: ignore[override]
+    def complete_soon(self, result: str) -> None: ...  # type: ignore[override]
 
 class CounterSnapshot(TypedDict):
     count: int

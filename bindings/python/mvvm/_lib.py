@@ -172,6 +172,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "mvvm_subscribe": (_ST, [_H, _S, CALLBACK, c_void_p, DESTROY_FN, _PH]),
     "mvvm_unsubscribe": (_ST, [_H]),
     "mvvm_complete": (_ST, [_H, _PV]),
+    "mvvm_complete_soon": (_ST, [_H, _PV]),
     # Classes
     "mvvm_classes": (_ST, [_POUT_S]),
     "mvvm_new": (_ST, [_H, _S, _PV, ctypes.c_size_t, _PH]),
@@ -214,8 +215,9 @@ def candidates(environ: Optional[Dict[str, str]] = None,
     found: List[Union[Path, str]] = [here / LIBRARY_NAME]
     root = _repository_root(here)
     if root is not None:
-        builds = [root / ".build" / "debug" / LIBRARY_NAME, root / ".build" / "release" / LIBRARY_NAME]
-        found.extend(sorted(builds, key=_newest_first))
+        builds: List[Path] = [root / ".build" / "debug" / LIBRARY_NAME, root / ".build" / "release" / LIBRARY_NAME]
+        builds.sort(key=_newest_first)
+        found.extend(builds)
     found.append(SONAME)
     return found
 

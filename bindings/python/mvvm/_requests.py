@@ -97,6 +97,20 @@ class Request(Owner):
             raise
         self._settled()
 
+    def complete_soon(self, result: Scalar) -> None:
+        """Answers the request as work of its loop (``mvvm_complete_soon``), from any thread: the
+        answer is applied, and its changes are notified, on the loop's thread (a thread loop), at
+        the next ``dispatch``/``run_for`` (a manual loop) or ``advance`` (a virtual loop). The
+        safe way to answer from a worker thread. The request counts as answered at once; errors
+        as :meth:`complete`'s, checked now."""
+        value = _value_to_c(result, "the answer")
+        try:
+            lib.mvvm_complete_soon(self._handle, byref(value))
+        except (UnknownRequestError, InvalidHandleError):
+            self._settled()
+            raise
+        self._settled()  # the library releases the handle once it has applied the answer
+
     def cancel(self) -> None:
         """Cancels the request (releases it); its answer is never awaited. Idempotent."""
         self._done = True

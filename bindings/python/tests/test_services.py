@@ -202,8 +202,15 @@ def test_services_answered_from_asyncio() -> None:
         aloop = asyncio.get_running_loop()
         loop = mvvm.Loop.manual()
         with mvvm.aio.attach(loop):
-            sign_up = filled_form(loop, lambda request: aloop.call_later(0.01, request.complete, True))
-            welcome = mvvm.WelcomeViewModel(loop, api=lambda request: aloop.call_soon(request.complete, "From asyncio"))
+            # The services return nothing: what a service returns is its answer.
+            def sign_up_service(request: Any) -> None:
+                aloop.call_later(0.01, request.complete, True)
+
+            def welcome_api(request: Any) -> None:
+                aloop.call_soon(request.complete, "From asyncio")
+
+            sign_up = filled_form(loop, sign_up_service)
+            welcome = mvvm.WelcomeViewModel(loop, api=welcome_api)
             async with mvvm.aio.changes(sign_up, "is_completion_alert_presented") as alerts, \
                     mvvm.aio.changes(welcome, "on_show_welcome") as welcomes:
                 sign_up.sign_up_tapped()
@@ -218,6 +225,46 @@ def test_services_answered_from_asyncio() -> None:
         loop.close()
 
     asyncio.run(main())
+
+
+def test_complete_soon_from_a_worker_applies_the_answer_on_the_loop(loop: mvvm.Loop, recorder: Recorder) -> None:
+    service = Service()
+    vm = filled_form(loop, service)
+    vm.subscribe("is_completion_alert_presented", recorder)
+    vm.sign_up_tapped()
+    request = service.requests[0]
+    with pytest.raises(mvvm.TypeMismatchError):
+        request.complete_soon("yes")
+    assert not request.done, "a wrong answer leaves the request open"
+    worker = threading.Thread(target=request.complete_soon, args=(True,))
+    worker.start()
+    worker.join(10)
+    assert request.done and recorder.events == [], "nothing changes on the worker"
+    with pytest.raises(mvvm.UnknownRequestError):
+        request.complete(False)
+    loop.advance(0)
+    assert vm.is_completion_alert_presented is True
+    assert recorder.events == [("is_completion_alert_presented", True)]
+    assert recorder.threads == [threading.get_ident()], "notified on the thread that ran the loop"
+
+
+def test_complete_soon_on_a_thread_loop_notifies_on_its_thread() -> None:
+    with mvvm.Loop.thread() as loop:
+        heard = threading.Event()
+        threads: List[int] = []
+
+        def on_alert(name: str, value: Any) -> None:
+            threads.append(threading.get_ident())
+            heard.set()
+
+        requests: List[Any] = []
+        vm = filled_form(loop, requests.append)
+        vm.subscribe("is_completion_alert_presented", on_alert)
+        vm.sign_up_tapped()
+        requests[0].complete_soon(True)
+        assert heard.wait(10)
+        assert threads and threads[0] != threading.get_ident()
+        assert vm.is_completion_alert_presented is True
 
 
 def test_a_service_of_a_thread_loop_answered_later_from_a_thread() -> None:
