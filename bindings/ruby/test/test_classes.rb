@@ -119,6 +119,20 @@ class TestClasses < MvvmTest
     assert_raises(Mvvm::UnknownRequestError) { request.complete(true) }
   end
 
+  def test_a_request_answered_soon_from_another_thread_is_applied_by_the_loop
+    requests = []
+    vm = filled_sign_up(service: ->(request) { requests << request })
+    vm.sign_up_tapped
+    request = requests.first
+    assert_raises(Mvvm::TypeMismatchError) { request.complete_soon("yes") }
+    refute request.done?, "a wrong answer leaves it open"
+    Thread.new { request.complete_soon(true) }.join
+    assert request.done?
+    assert_equal false, vm.is_completion_alert_presented, "not applied on the other thread"
+    @loop.advance(0)
+    assert_equal true, vm.is_completion_alert_presented
+  end
+
   def test_a_cancelled_request_cannot_be_answered
     requests = []
     vm = filled_sign_up(service: ->(request) { requests << request })

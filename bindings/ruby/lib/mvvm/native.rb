@@ -86,6 +86,7 @@ module Mvvm
       mvvm_unsubscribe: [[H], STATUS],
       # host services
       mvvm_complete: [[H, P], STATUS],
+      mvvm_complete_soon: [[H, P], STATUS],
       mvvm_service_new: [[P, P, P, P], STATUS],
       # classes: every class is described by mvvm_classes and made by mvvm_new; no per-class
       # function is declared here

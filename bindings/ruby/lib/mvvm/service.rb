@@ -86,6 +86,22 @@ module Mvvm
       self
     end
 
+    # Answers the request as work of its loop (mvvm_complete_soon), the safe way from another
+    # Thread: the answer is applied, and its changes notified, at the loop's next dispatch or
+    # run_for (a manual loop) or advance (a virtual one). It counts as answered at once; errors
+    # as #complete's, checked now.
+    def complete_soon(result)
+      value = Native.c_value(result)
+      begin
+        Native.call(:mvvm_complete_soon, @handle, value)
+      rescue UnknownRequestError, InvalidHandleError
+        finish
+        raise
+      end
+      finish # the library releases the handle once it has applied the answer
+      self
+    end
+
     # Cancels the request (releases it): its answer is never awaited. Doing it twice does nothing.
     def cancel
       return self if @done
