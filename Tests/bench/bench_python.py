@@ -227,6 +227,16 @@ def main() -> None:
     repetitions = int(sys.argv[1]) if len(sys.argv) > 1 else 7
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
     global warming_up
+    if len(sys.argv) > 3:  # one case, run once unreported: for callgrind (Tests/bench/callgrind_python.sh)
+        warming_up = True
+        case = sys.argv[3]
+        if case == "py_round_trip_sign_up":
+            round_trip(n)
+        elif case == "pygobject_round_trip_sign_up" and GObject is not None:
+            pygobject_round_trip(n, make_pygobject_sign_up())
+        else:
+            sys.exit("bench_python: no case %r here" % case)
+        return
     pygobject_form = make_pygobject_sign_up() if GObject is not None else None
     if pygobject_form is None:
         print("bench_python: no PyGObject (python3-gi) for this python: no PyGObject rows", file=sys.stderr)

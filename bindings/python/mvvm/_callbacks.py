@@ -265,39 +265,37 @@ registry = _Registry()
 _event_names: Dict[bytes, str] = {}
 
 
-def _deliver(user_data: Optional[int], event_address: Optional[int]) -> None:
-    """Hands one event to its Python callable. This runs for every event, so it reads the event
-    with one ctypes object and formats nothing unless something is wrong."""
-    entry = registry.get(user_data)
-    if entry is None:
-        registry.late_calls += 1
-        return
-    try:
-        if not event_address:
-            raise InternalError("the library gave a NULL event")
-        event = FlatEvent.from_address(event_address)
-        raw_name = event.name
-        name = _event_names.get(raw_name) if raw_name is not None else None
-        if name is None:
-            name = _decode(raw_name, "event name")  # raises for a NULL name
-            if raw_name is not None:
-                _event_names[raw_name] = name
-        if event.kind == _lib.EVENT_SPLICE:
-            value: Any = Splice(event.index, event.removed, event.inserted)
-        else:
-            value = _value_from_c(event, "value of %r", name)  # FlatEvent has Value's fields
-        entry.fn(name, value)
-    except BaseException as exc:
-        _report_unless_interrupt(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
-                % (_callable_name(entry.fn), entry.what), entry.fn)
-
-
 def _on_event(source: int, event_address: Optional[int], user_data: Optional[int]) -> None:
-    _enter()
+    """Hands one event to its Python callable. This runs for every event, so it is one function
+    (no helper calls), reads the event with one ctypes object and formats nothing unless
+    something is wrong."""
+    state = _state
+    state.depth += 1  # what _enter() does
     try:
-        _deliver(user_data, event_address)
+        entry = registry.get(user_data)
+        if entry is None:
+            registry.late_calls += 1
+            return
+        try:
+            if not event_address:
+                raise InternalError("the library gave a NULL event")
+            event = FlatEvent.from_address(event_address)
+            raw_name = event.name
+            name = _event_names.get(raw_name) if raw_name is not None else None
+            if name is None:
+                name = _decode(raw_name, "event name")  # raises for a NULL name
+                if raw_name is not None:
+                    _event_names[raw_name] = name
+            if event.kind == _lib.EVENT_SPLICE:
+                value: Any = Splice(event.index, event.removed, event.inserted)
+            else:
+                value = _value_from_c(event, "value of %r", name)  # FlatEvent has Value's fields
+            entry.fn(name, value)
+        except BaseException as exc:
+            _report_unless_interrupt(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
+                    % (_callable_name(entry.fn), entry.what), entry.fn)
     finally:
-        _leave()
+        state.depth -= 1  # what _leave() does
 
 
 def _drop(user_data: Optional[int]) -> None:

@@ -259,14 +259,32 @@ reraise_interrupt: Callable[[], None] = lambda: None
 
 
 def _raise_for_status(result: int, func: Any, args: Tuple[Any, ...]) -> Tuple[Any, ...]:
+    check_status(result, func.__name__)
+    return args
+
+
+def check_status(result: int, name: str) -> None:
+    """What the errcheck does, for a call made through :func:`unchecked`: raises the
+    KeyboardInterrupt a callback kept, or the MvvmError of a failed status. Call it on the
+    same thread right after the call, when ``result`` is not 0 or ``interrupts_pending``."""
     if interrupts_pending:
         reraise_interrupt()
     if result != 0:
         # Same thread, right after the failing call: this is this call's message.
         raw = _last_error()
         message = raw.decode("utf-8", "replace") if raw else ""
-        raise error_for_status(result, message or "(no message)", func.__name__)
-    return args
+        raise error_for_status(result, message or "(no message)", name)
+
+
+def unchecked(name: str) -> Any:
+    """``name`` declared as in SIGNATURES but without the errcheck, for the hottest calls (a
+    Python function call per C call is a tenth of a setter's time): the caller checks the
+    status itself with :func:`check_status`."""
+    restype, argtypes = SIGNATURES[name]
+    func = lib[name]  # a new function object: lib.name keeps its errcheck
+    func.restype = restype
+    func.argtypes = argtypes
+    return func
 
 
 _last_error: Callable[[], Optional[bytes]]

@@ -34,6 +34,7 @@ from ._loop import Loop
 from ._owner import Owner
 from ._values import (
     _PYTHON_TYPES,
+    _SETTERS,
     Scalar,
     _c_value,
     _check_typed,
@@ -44,6 +45,7 @@ from ._values import (
     _reader,
     _take_string,
     _value_to_c,
+    _writer,
 )
 
 __all__ = ["MvvmObject", "Subscription", "Output", "Binding", "Child", "camel"]
@@ -198,9 +200,7 @@ class MvvmObject(Owner):
         else:
             kind = known[0]
         checked = _check_typed(kind, value, what)
-        setter = {"bool": lib.mvvm_set_bool, "int": lib.mvvm_set_int,
-                  "double": lib.mvvm_set_double, "string": lib.mvvm_set_string}[kind]
-        setter(handle, encoded, checked)
+        getattr(lib, _SETTERS[kind])(handle, encoded, checked)
 
     def send(self, command: str, argument: Scalar = None) -> None:
         """Sends ``command`` with ``argument`` (None when it takes none) (``mvvm_send``)."""
@@ -360,9 +360,6 @@ class Subscription(Owner):
 # ------------------------------------------------------------------------------------------------
 
 
-_SETTERS = {"bool": "mvvm_set_bool", "int": "mvvm_set_int", "double": "mvvm_set_double", "string": "mvvm_set_string"}
-
-
 class Output(Generic[T]):
     """A read-only property (an output): ``obj.name`` reads it with ``mvvm_get_<type>``;
     assigning raises :class:`~mvvm.ReadOnlyError` (an ``AttributeError``) before C."""
@@ -406,10 +403,10 @@ class Binding(Output[T]):
 
     def __init__(self, owner_name: str, description: Dict[str, Any]) -> None:
         super().__init__(owner_name, description)
-        self._setter = getattr(lib, _SETTERS[self.type_name])
+        self._write = _writer(self.type_name, self._encoded, self._what, self.values)
 
     def __set__(self, obj: MvvmObject, value: Any) -> None:
-        self._setter(obj._h(), self._encoded, _checked(self.type_name, value, self._what, self.values))
+        self._write(obj._h(), value)
 
 
 class Child(Generic[T]):

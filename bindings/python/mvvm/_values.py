@@ -168,6 +168,29 @@ def _get_generic(handle: int, encoded: bytes, kind: str, name: str) -> Scalar:
 # ------------------------------------------------------------------------------------------------
 
 
+_SETTERS = {"bool": "mvvm_set_bool", "int": "mvvm_set_int", "double": "mvvm_set_double", "string": "mvvm_set_string"}
+
+
+def _writer(type_name: str, encoded: bytes, what: str, values: Optional[Sequence[str]] = None) -> Callable[[int, Any], None]:
+    """``write(handle, value)``: checks ``value`` (:func:`_checked`) and sets the property
+    ``encoded`` of type ``type_name``, with the status checked here rather than by an errcheck."""
+    name = _SETTERS[type_name]
+    setter = _lib.unchecked(name)
+    check_status = _lib.check_status
+    if type_name == "string" and not values:
+        def write_string(handle: int, value: Any) -> None:
+            status = setter(handle, encoded, _encode(value, what))
+            if status or _lib.interrupts_pending:
+                check_status(status, name)
+        return write_string
+
+    def write(handle: int, value: Any) -> None:
+        status = setter(handle, encoded, _checked(type_name, value, what, values))
+        if status or _lib.interrupts_pending:
+            check_status(status, name)
+    return write
+
+
 def _checked(type_name: str, value: Any, what: str, values: Optional[Sequence[str]] = None,
              c_type: Optional[str] = None) -> Any:
     """``value`` as C takes it for a ``type_name`` (bytes for a string, an int64 bit pattern for

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Instructions per Python round trip (bench_python.py's case alone), libmvvm beside PyGObject,
+# counted by callgrind: exact for a given binary, unlike timings on a shared machine. Each case
+# runs for N and 2N operations; the difference over N leaves start-up out. Needs the release
+# build of `make bench` (.build-release) or LIBDIR, and python3-gi for the PyGObject row.
+# Usage: Tests/bench/callgrind_python.sh [N]   (N default 2000)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+n=${1:-2000}
+libdir=${LIBDIR:-.build-release/release}
+out=build/bench/callgrind-python
+mkdir -p "$out"
+# A copy without DWARF: valgrind 3.19 gives up on the toolchain's.
+objcopy --strip-debug "$libdir/libmvvm.so" "$out/libmvvm.so"
+python=python3
+if /usr/bin/python3 -c 'import gi' 2>/dev/null; then python=/usr/bin/python3; fi
+instructions() { # case ops -> total instructions
+    MVVM_LIBRARY="$out/libmvvm.so" PYTHONPATH=bindings/python valgrind --tool=callgrind \
+        --callgrind-out-file=/dev/null "$python" Tests/bench/bench_python.py 1 "$2" "$1" 2>&1 >/dev/null \
+        | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+declare -A per_op
+for case in py_round_trip_sign_up pygobject_round_trip_sign_up; do
+    one=$(instructions "$case" "$n") two=$(instructions "$case" $((2 * n)))
+    if [ -z "$one" ] || [ -z "$two" ]; then echo "$case: not measured"; continue; fi
+    per_op[$case]=$(((two - one) / n))
+    printf '%-40s %8d instructions per operation\n' "$case" "${per_op[$case]}"
+done
+if [ -n "${per_op[py_round_trip_sign_up]:-}" ] && [ -n "${per_op[pygobject_round_trip_sign_up]:-}" ]; then
+    awk -v a="${per_op[py_round_trip_sign_up]}" -v b="${per_op[pygobject_round_trip_sign_up]}" \
+        'BEGIN { printf "py_round_trip_sign_up / pygobject_round_trip_sign_up = %.3f\n", a / b }'
+fi
