@@ -33,7 +33,7 @@ test-swift: deps
 # the typed C calls in include/mvvm.h and their definitions, the Python stubs of the classes the
 # mvvm package makes at run time. `make test` fails when one is stale.
 GENERATED := --header include/mvvm.h --swift Sources/MVVMExport/Generated/TypedCalls.swift \
-	--pyi bindings/python/mvvm/_classes.pyi
+	--pyi bindings/python/mvvm/_classes.pyi --fuzz Tests/fuzz/typed_calls.h
 
 generate: lib
 	python3 bindings/generate/mvvm_gen.py --library $(BIN)/libmvvm.so $(GENERATED)

@@ -618,76 +618,10 @@ typedef struct { mvvm_status (*fn)(mvvm_handle, bool); const char *cls; } typed_
 typedef struct { mvvm_status (*fn)(mvvm_handle, const char *); const char *cls; bool is_command; } typed_set_string;
 typedef struct { mvvm_status (*fn)(mvvm_handle, mvvm_handle *); const char *cls; } typed_child;
 
-static const typed_cmd cmds[] = {
-    { mvvm_count_down_timer_start, "count_down_timer" }, { mvvm_count_down_timer_pause, "count_down_timer" },
-    { mvvm_count_down_timer_stop, "count_down_timer" }, { mvvm_count_down_timer_reset, "count_down_timer" },
-    { mvvm_stop_watch_start, "stop_watch" }, { mvvm_stop_watch_stop, "stop_watch" },
-    { mvvm_stop_watch_resume, "stop_watch" }, { mvvm_stop_watch_clear, "stop_watch" },
-    { mvvm_stop_watch_view_model_main_action, "stop_watch_view_model" },
-    { mvvm_stop_watch_view_model_clear_action, "stop_watch_view_model" },
-    { mvvm_sign_up_view_model_sign_up_tapped, "sign_up_view_model" },
-    { mvvm_welcome_view_model_view_did_load, "welcome_view_model" },
-    { mvvm_counter_increment, "counter" }, { mvvm_counter_decrement, "counter" },
-    { mvvm_random_counter_increment, "random_counter" }, { mvvm_random_counter_decrement, "random_counter" },
-    { mvvm_counter_view_model_increment, "counter_view_model" }, { mvvm_counter_view_model_decrement, "counter_view_model" },
-};
-static const typed_get_int get_ints[] = {
-    { mvvm_count_down_timer_get_full_count, "count_down_timer" }, { mvvm_count_down_timer_get_count, "count_down_timer" },
-    { mvvm_count_down_timer_get_remaining_time, "count_down_timer" },
-    { mvvm_display_view_model_get_remaining_time, "display_view_model" },
-    { mvvm_stop_watch_get_time_ms, "stop_watch" }, { mvvm_counter_get_count, "counter" },
-    { mvvm_random_counter_get_count, "random_counter" },
-};
-static const typed_get_bool get_bools[] = {
-    { mvvm_count_down_timer_get_is_doing, "count_down_timer" },
-    { mvvm_timer_view_model_get_is_show_alert, "timer_view_model" },
-    { mvvm_player_view_model_get_is_stop_enabled, "player_view_model" },
-    { mvvm_player_view_model_get_is_play_timer, "player_view_model" },
-    { mvvm_stop_watch_view_model_get_main_action_enabled, "stop_watch_view_model" },
-    { mvvm_stop_watch_view_model_get_clear_action_enabled, "stop_watch_view_model" },
-    { mvvm_sign_up_view_model_get_agreed, "sign_up_view_model" },
-    { mvvm_sign_up_view_model_get_is_completion_alert_presented, "sign_up_view_model" },
-    { mvvm_sign_up_view_model_get_is_sign_up_enabled, "sign_up_view_model" },
-};
-static const typed_get_string get_strings[] = {
-    { mvvm_stop_watch_get_state, "stop_watch" }, { mvvm_stop_watch_view_model_get_time, "stop_watch_view_model" },
-    { mvvm_stop_watch_view_model_get_main_action_title, "stop_watch_view_model" },
-    { mvvm_stop_watch_view_model_get_clear_action_title, "stop_watch_view_model" },
-    { mvvm_input_echo_view_model_get_input, "input_echo_view_model" },
-    { mvvm_input_echo_view_model_get_label, "input_echo_view_model" },
-    { mvvm_input_echo_view_model_get_message, "input_echo_view_model" },
-    { mvvm_sign_up_view_model_get_user_id, "sign_up_view_model" },
-    { mvvm_sign_up_view_model_get_password, "sign_up_view_model" },
-    { mvvm_sign_up_view_model_get_confirm_password, "sign_up_view_model" },
-    { mvvm_counter_view_model_get_label, "counter_view_model" },
-    { mvvm_counter_view_model_get_count, "counter_view_model" },
-    { mvvm_counter_page_view_model_get_read_me, "counter_page_view_model" },
-};
-static const typed_set_bool set_bools[] = {
-    { mvvm_timer_view_model_set_is_show_alert, "timer_view_model" },
-    { mvvm_sign_up_view_model_set_agreed, "sign_up_view_model" },
-    { mvvm_sign_up_view_model_set_is_completion_alert_presented, "sign_up_view_model" },
-};
-static const typed_set_string set_strings[] = {
-    { mvvm_input_echo_view_model_set_input, "input_echo_view_model", false },
-    { mvvm_sign_up_view_model_set_user_id, "sign_up_view_model", false },
-    { mvvm_sign_up_view_model_set_password, "sign_up_view_model", false },
-    { mvvm_sign_up_view_model_set_confirm_password, "sign_up_view_model", false },
-    { mvvm_player_view_model_tapped, "player_view_model", true },
-    { mvvm_welcome_view_model_tap_button, "welcome_view_model", true },
-};
-static const typed_child typed_children[] = {
-    { mvvm_timer_view_model_display, "timer_view_model" }, { mvvm_timer_view_model_player, "timer_view_model" },
-    { mvvm_counter_page_view_model_first_counter, "counter_page_view_model" },
-    { mvvm_counter_page_view_model_second_counter, "counter_page_view_model" },
-};
+#include "typed_calls.h" /* the tables, generated (make generate) from the registered classes */
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *const class_names[] = {
-    "count_down_timer", "timer_view_model", "display_view_model", "player_view_model", "stop_watch",
-    "stop_watch_view_model", "input_echo_view_model", "sign_up_view_model", "welcome_view_model", "counter",
-    "random_counter", "counter_view_model", "counter_page_view_model", "loop", "subscription", "request",
-};
+static const char *const other_class_names[] = { "loop", "subscription", "request", "service" };
 
 /* The class of a handle if it is live (NULL if not). */
 static const char *class_of(mvvm_handle h) {
@@ -697,7 +631,8 @@ static const char *class_of(mvvm_handle h) {
     if (status != MVVM_OK) return NULL;
     if (!name) FAIL("mvvm_class_name said OK with NULL");
     bool known = false;
-    for (size_t i = 0; i < COUNT(class_names); i++) known |= strcmp(name, class_names[i]) == 0;
+    for (size_t i = 0; i < COUNT(catalog_class_names); i++) known |= strcmp(name, catalog_class_names[i]) == 0;
+    for (size_t i = 0; i < COUNT(other_class_names); i++) known |= strcmp(name, other_class_names[i]) == 0;
     if (!known) FAIL("unknown class name \"%s\"", name);
     const char *again = NULL;
     if (CALL(mvvm_class_name(h, &again), S_CLASS) != MVVM_OK || again != name) FAIL("a class name that is not static");
@@ -789,7 +724,7 @@ static void op_construct(reader *r) {
     case 15: {
         /* mvvm_new: a real class or any name, 0 to 2 arguments of any type, handles included. */
         char name_buffer[TEXT_MAX], texts[2][TEXT_MAX];
-        const char *name = u8(r) < 200 ? class_names[u8(r) % 13] : take_name(r, name_buffer);
+        const char *name = u8(r) < 200 ? catalog_class_names[u8(r) % COUNT(catalog_class_names)] : take_name(r, name_buffer);
         mvvm_value args[2];
         size_t count = u8(r) % 3;
         for (size_t i = 0; i < count; i++) {
