@@ -145,10 +145,11 @@ public func mvvm_loop_now_ms(_ loop: mvvm_handle, _ out: UnsafeMutablePointer<In
 
 func getProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType) throws(ExportError) -> Value {
     try withObject(handle, reading: true) { object throws(ExportError) -> Value in
-        try get(try object.exportedClass.property(named: name).property, of: object, as: type)
+        try get(try object.exportedClass.property(named: name), of: object, as: type)
     }
 }
 
+@inline(__always)
 func get(_ property: ExportedProperty, of object: ExportedObject, as type: ValueType) throws(ExportError) -> Value {
     guard property.type == type else {
         throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(property.name.string) is "
@@ -159,7 +160,7 @@ func get(_ property: ExportedProperty, of object: ExportedObject, as type: Value
 
 func setProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: Value) throws(ExportError) {
     try withObject(handle) { object throws(ExportError) in
-        try set(try object.exportedClass.property(named: name).property, of: object, to: value)
+        try set(try object.exportedClass.property(named: name), of: object, to: value)
     }
 }
 

@@ -75,7 +75,8 @@ final class ExportedProperty: @unchecked Sendable {
     }
 }
 
-struct ExportedCommand {
+/// Immutable once registered, like every member description: any thread may read it.
+struct ExportedCommand: @unchecked Sendable {
     let name: CName
     let argument: ValueType
     let doc: String
@@ -93,7 +94,7 @@ struct ExportedSignal {
     let connect: (AnyObject, @escaping (Value) -> Void) -> AnyCancellable
 }
 
-struct ExportedChild {
+struct ExportedChild: @unchecked Sendable {
     let name: CName
     let doc: String
     let childType: ObjectIdentifier
@@ -169,15 +170,16 @@ final class ExportedClass: @unchecked Sendable {
     /// a stale guess only costs the search.
     private let lastPropertyFound = Atomic<Int>(0)
 
-    func property(named name: UnsafePointer<CChar>?) throws(ExportError) -> (index: Int, property: ExportedProperty) {
+    @inline(__always)
+    func property(named name: UnsafePointer<CChar>?) throws(ExportError) -> ExportedProperty {
         guard let name else { throw .nullPointer("property name") }
         let guess = lastPropertyFound.load(ordering: .relaxed)
-        if guess < properties.count && properties[guess].name.matches(name) { return (guess, properties[guess]) }
+        if guess < properties.count && properties[guess].name.matches(name) { return properties[guess] }
         guard let index = properties.firstIndex(where: { $0.name.matches(name) }) else {
             throw unknown("property", name)
         }
         lastPropertyFound.store(index, ordering: .relaxed)
-        return (index, properties[index])
+        return properties[index]
     }
 
     func command(named name: UnsafePointer<CChar>?) throws(ExportError) -> ExportedCommand {

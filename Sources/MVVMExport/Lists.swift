@@ -156,7 +156,7 @@ final class ObjectIdentity: @unchecked Sendable {
 // MARK: - C entry points
 
 private func listProperty(of object: ExportedObject, _ name: UnsafePointer<CChar>?) throws(ExportError) -> ExportedProperty {
-    let property = try object.exportedClass.property(named: name).property
+    let property = try object.exportedClass.property(named: name)
     guard property.items != nil else {
         throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(property.name.string) is "
                           + "of type \(property.type.name), not a list")

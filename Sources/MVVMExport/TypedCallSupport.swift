@@ -3,43 +3,52 @@
 // the handle's class.
 import CMVVM
 
-func typedCommand(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ name: String,
+/// A member of a class that a typed call names, looked up by name once, the first time the call
+/// is made (the lazy initialisation of the generated global that holds it), not on every call;
+/// or the error a stale typed call reports.
+typealias TypedMember<Member> = Result<Member, ExportError>
+
+func typedMember<Member>(_ lookup: () throws(ExportError) -> Member) -> TypedMember<Member> {
+    Result(catching: lookup)
+}
+
+func typedCommand(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ command: TypedMember<ExportedCommand>,
                   _ argument: () throws(ExportError) -> Value = { .none }) -> mvvm_status {
     exporting { () throws(ExportError) in
         let argument = try argument()
         try withObject(handle, of: exportedClass) { object throws(ExportError) in
-            try run(exportedClass.command(name), on: object, argument)
+            try run(command.get(), on: object, argument)
         }
     }
 }
 
-func typedGet<T>(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ name: String, _ type: ValueType,
-                 _ out: UnsafeMutablePointer<T>?, _ convert: (Value) -> T?) -> mvvm_status {
+func typedGet<T>(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ property: TypedMember<ExportedProperty>,
+                 _ type: ValueType, _ out: UnsafeMutablePointer<T>?, _ convert: (Value) -> T?) -> mvvm_status {
     exporting { () throws(ExportError) in
         try requireOut(out)
         let value = try withObject(handle, of: exportedClass, reading: true) { object throws(ExportError) in
-            try get(exportedClass.property(name), of: object, as: type)
+            try get(property.get(), of: object, as: type)
         }
         if let converted = convert(value) { write(converted, to: out) }
     }
 }
 
-func typedSet(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ name: String,
+func typedSet(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ property: TypedMember<ExportedProperty>,
               _ value: () throws(ExportError) -> Value) -> mvvm_status {
     exporting { () throws(ExportError) in
         let value = try value()
         try withObject(handle, of: exportedClass) { object throws(ExportError) in
-            try set(exportedClass.property(name), of: object, to: value)
+            try set(property.get(), of: object, to: value)
         }
     }
 }
 
-func typedChild(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ name: String,
+func typedChild(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ child: TypedMember<ExportedChild>,
                 _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         try requireOut(out)
         write(try withObject(handle, of: exportedClass) { object throws(ExportError) in
-            try make(exportedClass.child(name), of: object)
+            try make(child.get(), of: object)
         }, to: out)
     }
 }

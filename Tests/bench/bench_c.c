@@ -191,15 +191,23 @@ static void baseline(int n) {
     report("c_baseline_struct_fnptr", now_ns() - start, n);
 }
 
-static void getter(mvvm_handle loop, int n) {
-    if (!runs("c_get_bool")) return;
+static mvvm_status generic_get_agreed(mvvm_handle vm, bool *out) { return mvvm_get_bool(vm, "agreed", out); }
+
+/* Reads `agreed` n times through `get` (the generic call or the typed one). */
+static void getter_with(mvvm_handle loop, int n, const char *name, mvvm_status (*get)(mvvm_handle, bool *)) {
+    if (!runs(name)) return;
     mvvm_handle vm = filled_sign_up(loop);
     bool value = false;
     int64_t trues = 0, start = now_ns();
-    for (int i = 0; i < n; i++) { must(mvvm_get_bool(vm, "agreed", &value), "get"); trues += value; }
+    for (int i = 0; i < n; i++) { must(get(vm, &value), "get"); trues += value; }
     deliveries = trues;
-    report("c_get_bool", now_ns() - start, n);
+    report(name, now_ns() - start, n);
     must(mvvm_release(vm), "release");
+}
+
+static void getter(mvvm_handle loop, int n) {
+    getter_with(loop, n, "c_get_bool", generic_get_agreed);
+    getter_with(loop, n, "c_typed_get_bool", mvvm_sign_up_view_model_get_agreed);
 }
 
 static void command(mvvm_handle loop, int n) {

@@ -21,7 +21,7 @@ cc -O2 -std=c11 -Wall -Wextra Tests/bench/bench_c.c Tests/bench/gobject_sign_up.
 cases=("$@")
 if [ ${#cases[@]} = 0 ]; then
     cases=(c_round_trip_sign_up gobject_set_round_trip c_typed_set_sign_up gobject_typed_set_round_trip
-           c_round_trip_observable_sign_up c_get_bool c_create_subscribe_release
+           c_round_trip_observable_sign_up c_get_bool c_typed_get_bool c_create_subscribe_release
            gobject_create_subscribe_release c_create_subscribe_release_observable swift_round_trip_sign_up)
 fi
 instructions() { # program args... -> total instructions
@@ -32,7 +32,7 @@ for case in "${cases[@]}"; do
     # One repetition after the warm-up of a tenth: N ops run 1.1 N times (bench_c's main); the
     # lifecycle cases run a tenth of N.
     scale=11
-    case $case in *create_subscribe_release*) scale=1.1 ;; c_get_bool|c_baseline_struct_fnptr) scale=110 ;; esac
+    case $case in *create_subscribe_release*) scale=1.1 ;; c_get_bool|c_typed_get_bool|c_baseline_struct_fnptr) scale=110 ;; esac
     if [ "$case" = swift_round_trip_sign_up ]; then
         one=$(instructions "$out/mvvm-bench" 1 "$n"); two=$(instructions "$out/mvvm-bench" 1 $((2 * n)))
     else

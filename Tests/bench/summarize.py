@@ -26,6 +26,7 @@ ROWS = [
     ("swift_round_trip_sign_up", "Swift: the same flip, no C layer", "ns", None, []),
     ("c_baseline_struct_fnptr", "C: hand-written struct + function pointer", "ns", None, []),
     ("c_get_bool", "C: mvvm_get_bool (handle check included)", "ns", None, [(None, 100)]),
+    ("c_typed_get_bool", "C: the typed getter mvvm_sign_up_view_model_get_agreed", "ns", ("c_get_bool",), []),
     ("c_send_command", "C: mvvm_send counter increment -> callback", "ns", None, []),
     ("c_create_subscribe_release", "C: create + subscribe to everything + release SignUp", "ns",
      ("gobject_create_subscribe_release",), [("gobject_create_subscribe_release", 5.0)]),

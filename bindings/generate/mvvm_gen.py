@@ -360,7 +360,8 @@ def generate_fuzz_tables(classes):
 
 
 class CatalogSwift:
-    """Typed calls compiled into MVVMExport itself: C types, the class looked up once."""
+    """Typed calls compiled into MVVMExport itself: C types, the class and each member looked up
+    once (a lazily initialised global each), not by name on every call."""
     imports = "import CMVVM"
     handle, status = "mvvm_handle", "mvvm_status"
     swift_in = {"bool": "Bool", "int": "Int64", "uint64_t": "UInt64", "double": "Double",
@@ -370,10 +371,26 @@ class CatalogSwift:
                       "_ destroy: mvvm_destroy_fn?")
 
     def __init__(self, cls):
+        self.cls = cls["class"]
         self.var = f"class_{cls['class']}"
 
+    def member(self, kind, name):
+        return f"{kind}_{self.cls}_{name}"
+
     def preamble(self, cls):
-        return [f"private let {self.var} = Registry.shared.typedClass(\"{cls['class']}\")"]
+        lines = [f"private let {self.var} = Registry.shared.typedClass(\"{cls['class']}\")"]
+        members = {"command": "command", "get": "property", "set": "property", "child": "child"}
+        seen = set()
+        for kind, _, member in typed_calls(cls):
+            if kind not in members:
+                continue
+            lookup, name = members[kind], member if kind == "child" else member["name"]
+            if (lookup, name) in seen:
+                continue
+            seen.add((lookup, name))
+            lines.append(f"private let {self.member(lookup, name)} = typedMember {{ () throws(ExportError) in "
+                         f"try {self.var}.{lookup}(\"{name}\") }}")
+        return lines
 
     def value(self, type_name, c_type, name):
         return value_swift(type_name, c_type, name)
@@ -387,16 +404,17 @@ class CatalogSwift:
 
     def command(self, command, value):
         closure = f" {{ () throws(ExportError) in {value} }}" if value else ""
-        return f"typedCommand(handle, {self.var}, \"{command}\"){closure}"
+        return f"typedCommand(handle, {self.var}, {self.member('command', command)}){closure}"
 
     def get(self, prop):
-        return f"typedGet(handle, {self.var}, \"{prop['name']}\", .{prop['type']}, out, {SWIFT_CONVERT[prop['type']]})"
+        return (f"typedGet(handle, {self.var}, {self.member('property', prop['name'])}, .{prop['type']}, out, "
+                f"{SWIFT_CONVERT[prop['type']]})")
 
     def set(self, prop, value):
-        return f"typedSet(handle, {self.var}, \"{prop['name']}\") {{ () throws(ExportError) in {value} }}"
+        return f"typedSet(handle, {self.var}, {self.member('property', prop['name'])}) {{ () throws(ExportError) in {value} }}"
 
     def child(self, child):
-        return f"typedChild(handle, {self.var}, \"{child}\", out)"
+        return f"typedChild(handle, {self.var}, {self.member('child', child)}, out)"
 
 
 class PackageSwift:
