@@ -30,10 +30,11 @@ test-swift: deps
 	$(SWIFT) test
 
 # Every typed surface generated from the registered classes (bindings/generate/mvvm_gen.py):
-# the typed C calls in include/mvvm.h and their definitions, the Python stubs of the classes the
-# mvvm package makes at run time. `make test` fails when one is stale.
+# the typed C calls in include/mvvm.h and their definitions, the Python stubs and the Ruby
+# signatures of the classes the bindings make at run time, the fuzzer's tables. `make test` fails
+# when one is stale.
 GENERATED := --header include/mvvm.h --swift Sources/MVVMExport/Generated/TypedCalls.swift \
-	--pyi bindings/python/mvvm/_classes.pyi --fuzz Tests/fuzz/typed_calls.h
+	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs --fuzz Tests/fuzz/typed_calls.h
 
 generate: lib
 	python3 bindings/generate/mvvm_gen.py --library $(BIN)/libmvvm.so $(GENERATED)

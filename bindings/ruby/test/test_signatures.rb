@@ -1,0 +1,68 @@
+# frozen_string_literal: true
+
+# The RBS signatures (bindings/ruby/sig): valid RBS, declaring the bindings as they are and true
+# to what the calls take and give. RBS runs in processes of its own (test/signatures/check.rb):
+# its parser, a C extension, does not survive the GC.compact other tests run in this one.
+require_relative "helper"
+require "fileutils"
+require "open3"
+require "tmpdir"
+
+class SignaturesTest < Minitest::Test
+  SIG = File.expand_path("../sig", __dir__)
+  LIB = File.expand_path("../lib", __dir__)
+  CHECK = File.expand_path("signatures/check.rb", __dir__)
+
+  def check(sig_dir)
+    Open3.capture2e(RbConfig.ruby, "-I", LIB, CHECK, sig_dir)
+  end
+
+  # Runs check.rb over a copy of the signatures with `original` replaced by `changed` in `file`.
+  def check_changed(file, original, changed)
+    Dir.mktmpdir do |dir|
+      FileUtils.cp(Dir[File.join(SIG, "*.rbs")], dir)
+      path = File.join(dir, file)
+      text = File.read(path)
+      assert_includes text, original
+      File.write(path, text.sub(original, changed))
+      check(dir)
+    end
+  end
+
+  def test_the_signatures_are_valid_rbs
+    output, status = Open3.capture2e(RbConfig.ruby, Gem.bin_path("rbs", "rbs"), "-I", SIG, "validate", "--silent")
+    assert status.success?, "rbs validate failed:\n#{output}"
+  end
+
+  def test_the_signatures_declare_the_bindings_and_every_call_fits_them
+    output, status = check(SIG)
+    assert status.success?, output
+    assert_match(/declared: \d+ classes made at run time, 8 of the fixed API/, output)
+    assert_match(/true: every call fit the signatures \(\d+ classes checked at run time\)/, output)
+  end
+
+  def test_a_method_made_at_run_time_without_a_signature_is_found
+    output, status = check_changed("mvvm_classes.rbs", "    def sign_up_tapped: () -> self\n", "")
+    refute status.success?, output
+    assert_match(/Mvvm::SignUpViewModel: made by Ruby without a signature: \[:sign_up_tapped\]/, output)
+  end
+
+  def test_a_fixed_method_without_a_signature_is_found
+    output, status = check_changed("mvvm.rbs", "    def next_timeout: () -> Integer?\n", "")
+    refute status.success?, output
+    assert_match(/Mvvm::Loop: public methods without a signature: \[:next_timeout\]/, output)
+  end
+
+  def test_a_result_that_does_not_fit_its_signature_is_found_at_run_time
+    output, status = check_changed("mvvm_classes.rbs", "def is_completion_alert_presented?: () -> bool",
+                                   "def is_completion_alert_presented?: () -> Integer")
+    refute status.success?, output
+    assert_match(/is_completion_alert_presented\?\] ReturnTypeError: expected `::Integer`/, output)
+  end
+
+  def test_an_argument_that_does_not_fit_its_signature_is_found_at_run_time
+    output, status = check_changed("mvvm.rbs", "def advance: (Integer ms) -> self", "def advance: (String ms) -> self")
+    refute status.success?, output
+    assert_match(/Mvvm::Loop#advance\] ArgumentTypeError/, output)
+  end
+end
