@@ -21,6 +21,29 @@ class TestLoading < MvvmTest
     assert_equal ["#{path}\n", 0], run_ruby("MVVM_LIBRARY" => File.dirname(path))
   end
 
+  # Swift's crash handler would start swift-backtrace, which Ruby's own handler then leaves
+  # holding the process's output for good: a reader of it waited forever.
+  def test_a_crash_ends_the_process_and_its_output_at_once
+    crash = "Process.setrlimit(:CORE, 0); require 'mvvm'; Mvvm.version; Fiddle::Pointer.new(8)[0]"
+    env = { "MVVM_LIBRARY" => Mvvm.library_path, "SWIFT_BACKTRACE" => nil }
+    output = +""
+    status = nil
+    Open3.popen2e(env, RbConfig.ruby, "-I", LIB, "-e", crash) do |_stdin, out, waiter|
+      reader = Thread.new { output << out.read }
+      assert reader.join(60), "the crashed process's output was still open after 60 s"
+      status = waiter.value
+    end
+    assert_includes output, "[BUG] Segmentation fault"
+    refute status.success?
+  end
+
+  def test_swift_backtraces_stay_as_the_user_set_them
+    probe = 'require "mvvm"; Mvvm.version; puts ENV["SWIFT_BACKTRACE"]'
+    base = { "MVVM_LIBRARY" => Mvvm.library_path }
+    assert_equal "enable=no\n", Open3.capture2e(base.merge("SWIFT_BACKTRACE" => nil), RbConfig.ruby, "-I", LIB, "-e", probe)[0]
+    assert_equal "enable=yes\n", Open3.capture2e(base.merge("SWIFT_BACKTRACE" => "enable=yes"), RbConfig.ruby, "-I", LIB, "-e", probe)[0]
+  end
+
   def test_a_missing_library_names_what_was_tried
     out, status = run_ruby("MVVM_LIBRARY" => "/nonexistent/libmvvm.so")
     assert_equal 3, status

@@ -305,6 +305,12 @@ module Mvvm
       private
 
       def open_library
+        # The Swift runtime's crash handler runs before Ruby's, starts swift-backtrace, and then
+        # Ruby's handler aborts the process under it: swift-backtrace is left holding the
+        # process's stdout and stderr for good, so whatever reads them (a pipe, a CI job) waits
+        # forever. Ruby prints its own crash report ([BUG], with a C backtrace): the Swift one is
+        # off unless SWIFT_BACKTRACE says otherwise. Read when the runtime loads, below.
+        ENV["SWIFT_BACKTRACE"] = "enable=no" unless ENV.key?("SWIFT_BACKTRACE")
         tried = []
         paths = candidates
         if paths.empty?
