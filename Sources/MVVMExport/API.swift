@@ -149,6 +149,7 @@ func getProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: V
     }
 }
 
+/// Inlined into every getter, generic and typed: the cheapest read is the one a render loop makes.
 @inline(__always)
 func get(_ property: ExportedProperty, of object: ExportedObject, as type: ValueType) throws(ExportError) -> Value {
     guard property.type == type else {

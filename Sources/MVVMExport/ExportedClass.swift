@@ -170,6 +170,8 @@ final class ExportedClass: @unchecked Sendable {
     /// a stale guess only costs the search.
     private let lastPropertyFound = Atomic<Int>(0)
 
+    /// Inlined: the caller then uses the property found without counting a reference to it
+    /// (every generic get and set looks one up).
     @inline(__always)
     func property(named name: UnsafePointer<CChar>?) throws(ExportError) -> ExportedProperty {
         guard let name else { throw .nullPointer("property name") }
