@@ -77,14 +77,6 @@ final class Registry: @unchecked Sendable {
         _ = Self.loaded
         return lock.withLock { ordered }
     }
-
-    /// The class of a typed call, which names a class the library was built with.
-    func typedClass(_ name: String) -> ExportedClass {
-        guard let found = exportedClass(named: name) else {
-            fatalError("libmvvm: the typed calls name \(name), which no linked package registers")
-        }
-        return found
-    }
 }
 
 /// A service the host provides (`mvvm_service_new`, or a typed constructor's request function):

@@ -1,63 +1,63 @@
-// What the generated typed calls (Generated/TypedCalls.swift, from bindings/generate/mvvm_gen.py)
-// are made of: each is one of these over the generic call of the same meaning, after checking
-// the handle's class.
+// What the generated typed calls are made of (bindings/generate/mvvm_gen.py): the catalog's
+// (Generated/TypedCalls.swift, C types) and a package's own (`--module NAME`, over the public
+// `TypedCall`, plain C types). Each is the generic call of the same meaning after checking the
+// handle's class; the class and the member a call names are looked up once, the first time it
+// is made (the lazy initialisation of the generated global that holds them), not on every call.
 import CMVVM
 
-/// A member of a class that a typed call names, looked up by name once, the first time the call
-/// is made (the lazy initialisation of the generated global that holds it), not on every call;
-/// or the error a stale typed call reports.
-typealias TypedMember<Member> = Result<Member, ExportError>
+// MARK: - Typed calls
 
-func typedMember<Member>(_ lookup: () throws(ExportError) -> Member) -> TypedMember<Member> {
-    Result(catching: lookup)
-}
-
-func typedCommand(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ command: TypedMember<ExportedCommand>,
+func typedCommand(_ handle: mvvm_handle, _ command: TypedCall.Command,
                   _ argument: () throws(ExportError) -> Value = { .none }) -> mvvm_status {
     exporting { () throws(ExportError) in
+        let (exportedClass, member) = try command.resolution.get()
         let argument = try argument()
         try withObject(handle, of: exportedClass) { object throws(ExportError) in
-            try run(command.get(), on: object, argument)
+            try run(member, on: object, argument)
         }
     }
 }
 
-func typedGet<T>(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ property: TypedMember<ExportedProperty>,
-                 _ type: ValueType, _ out: UnsafeMutablePointer<T>?, _ convert: (Value) -> T?) -> mvvm_status {
+func typedGet<T>(_ handle: mvvm_handle, _ property: TypedCall.Property, _ type: ValueType,
+                 _ out: UnsafeMutablePointer<T>?, _ convert: (Value) -> T?) -> mvvm_status {
     exporting { () throws(ExportError) in
+        let (exportedClass, member) = try property.resolution.get()
         try requireOut(out)
         let value = try withObject(handle, of: exportedClass, reading: true) { object throws(ExportError) in
-            try get(property.get(), of: object, as: type)
+            try get(member, of: object, as: type)
         }
         if let converted = convert(value) { write(converted, to: out) }
     }
 }
 
-func typedSet(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ property: TypedMember<ExportedProperty>,
+func typedSet(_ handle: mvvm_handle, _ property: TypedCall.Property,
               _ value: () throws(ExportError) -> Value) -> mvvm_status {
     exporting { () throws(ExportError) in
+        let (exportedClass, member) = try property.resolution.get()
         let value = try value()
         try withObject(handle, of: exportedClass) { object throws(ExportError) in
-            try set(property.get(), of: object, to: value)
+            try set(member, of: object, to: value)
         }
     }
 }
 
-func typedChild(_ handle: mvvm_handle, _ exportedClass: ExportedClass, _ child: TypedMember<ExportedChild>,
+func typedChild(_ handle: mvvm_handle, _ child: TypedCall.Child,
                 _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
     exporting { () throws(ExportError) in
+        let (exportedClass, member) = try child.resolution.get()
         try requireOut(out)
         write(try withObject(handle, of: exportedClass) { object throws(ExportError) in
-            try make(child.get(), of: object)
+            try make(member, of: object)
         }, to: out)
     }
 }
 
 /// A typed constructor: `values` are its arguments, in order, none of them a service.
-func typedConstruct(_ loop: mvvm_handle, _ exportedClass: ExportedClass, _ constructor: String,
+func typedConstruct(_ loop: mvvm_handle, _ exportedClass: TypedCall.Class, _ constructor: String,
                     _ out: UnsafeMutablePointer<mvvm_handle>?,
                     _ values: () throws(ExportError) -> [Value] = { [] }) -> mvvm_status {
     exporting { () throws(ExportError) in
+        let exportedClass = try exportedClass.lookup.get()
         try requireOut(out)
         let context = try resolveLoop(loop)
         let values = try values()
@@ -68,10 +68,11 @@ func typedConstruct(_ loop: mvvm_handle, _ exportedClass: ExportedClass, _ const
 
 /// A typed constructor whose one argument is a host service, given as its functions. The
 /// destroy function runs exactly once: when the object is released, or now if this fails.
-func typedConstructWithService(_ loop: mvvm_handle, _ exportedClass: ExportedClass, _ constructor: String,
+func typedConstructWithService(_ loop: mvvm_handle, _ exportedClass: TypedCall.Class, _ constructor: String,
                                _ request: mvvm_request_fn?, _ userData: UnsafeMutableRawPointer?,
                                _ destroy: mvvm_destroy_fn?, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
     withServiceFunctions(request, userData, destroy) { functions throws(ExportError) in
+        let exportedClass = try exportedClass.lookup.get()
         try requireOut(out)
         let context = try resolveLoop(loop)
         write(try construct(exportedClass, on: context, [.none], services: [0: functions],
@@ -93,13 +94,91 @@ func asString(_ value: Value) -> UnsafeMutablePointer<CChar>?? {
     if case let .string(text) = value { return .some(CString.copy(text)) } else { return nil }
 }
 
-// MARK: - Typed calls of a package's own classes
+/// A member a typed call names and its class, as looked up once: both, or why not (a stale
+/// call). Optionals rather than a `Result`: the found path then costs a call two reference
+/// counts, not an outlined copy of an enum holding an error.
+struct Resolution<Member: Sendable>: Sendable {
+    let exportedClass: ExportedClass?
+    let member: Member?
+    let failure: ExportError?
+
+    @inline(__always)
+    func get() throws(ExportError) -> (ExportedClass, Member) {
+        guard let exportedClass, let member else { throw failure! }
+        return (exportedClass, member)
+    }
+}
+
+// MARK: - The public surface a package's typed calls use
 
 /// What the typed C calls that `bindings/generate/mvvm_gen.py --module NAME` writes for a
-/// package's own classes are made of. They name the class on each call and use plain C types
-/// (`Int32` for `mvvm_status`, `UInt64` for `mvvm_handle`), since a package sees no C header of
-/// libmvvm's; each is the generic call of the same meaning after checking the handle's class.
+/// package's own classes are made of (the catalog's are made of the same). They use plain C
+/// types (`Int32` for `mvvm_status`, `UInt64` for `mvvm_handle`), since a package sees no C
+/// header of libmvvm's. A call names its class and member once, in a global:
+///
+///     private let greeter = TypedCall.Class("greeter")
+///     private let greeter_name = greeter.property("name")
+///     @_cdecl("mvvm_greeter_get_name")
+///     public func mvvm_greeter_get_name(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+///         TypedCall.get(handle, greeter_name, out)
+///     }
+///
+/// A name the library does not register (a stale generated file) makes each call that uses it
+/// fail with `MVVM_ERR_INTERNAL`, never a crash.
 public enum TypedCall {
+    /// A class a package's typed calls name, looked up when first used.
+    public final class Class: Sendable {
+        let lookup: Result<ExportedClass, ExportError>
+
+        public init(_ name: String) {
+            lookup = Result { () throws(ExportError) in
+                guard let found = Registry.shared.exportedClass(named: name) else {
+                    throw ExportError(MVVM_ERR_INTERNAL, "no class \(name) is registered (a stale typed call)")
+                }
+                return found
+            }
+        }
+
+        private func member<Member>(_ find: (ExportedClass) throws(ExportError) -> Member) -> Resolution<Member> {
+            do throws(ExportError) {
+                let exportedClass = try lookup.get()
+                return Resolution(exportedClass: exportedClass, member: try find(exportedClass), failure: nil)
+            } catch {
+                return Resolution(exportedClass: nil, member: nil, failure: error)
+            }
+        }
+
+        public func property(_ name: String) -> Property {
+            Property(member { exportedClass throws(ExportError) in try exportedClass.property(name) })
+        }
+
+        public func command(_ name: String) -> Command {
+            Command(member { exportedClass throws(ExportError) in try exportedClass.command(name) })
+        }
+
+        public func child(_ name: String) -> Child {
+            Child(member { exportedClass throws(ExportError) in try exportedClass.child(name) })
+        }
+    }
+
+    /// A property of a class, for typed getters and setters.
+    public final class Property: Sendable {
+        let resolution: Resolution<ExportedProperty>
+        init(_ resolution: Resolution<ExportedProperty>) { self.resolution = resolution }
+    }
+
+    /// A command of a class.
+    public final class Command: Sendable {
+        let resolution: Resolution<ExportedCommand>
+        init(_ resolution: Resolution<ExportedCommand>) { self.resolution = resolution }
+    }
+
+    /// A child view model of a class.
+    public final class Child: Sendable {
+        let resolution: Resolution<ExportedChild>
+        init(_ resolution: Resolution<ExportedChild>) { self.resolution = resolution }
+    }
+
     /// A C value a typed call passes on; a string is read (and checked to be UTF-8) in the call.
     public enum Argument {
         case bool(Bool)
@@ -125,99 +204,93 @@ public enum TypedCall {
     public typealias RequestFunction = @convention(c) (UInt64, UInt64, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
     public typealias DestroyFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
-    private static func exported(_ className: String) throws(ExportError) -> ExportedClass {
-        guard let found = Registry.shared.exportedClass(named: className) else {
-            throw ExportError(MVVM_ERR_INTERNAL, "no class \(className) is registered (a stale typed call)")
-        }
-        return found
+    private static func int32(_ status: mvvm_status) -> Int32 { Int32(bitPattern: status.rawValue) }
+
+    public static func command(_ handle: UInt64, _ command: Command, _ argument: Argument? = nil) -> Int32 {
+        int32(typedCommand(handle, command) { () throws(ExportError) in try argument?.value("argument") ?? .none })
     }
 
-    private static func status(_ body: () throws(ExportError) -> Void) -> Int32 {
-        Int32(bitPattern: exporting(body).rawValue)
+    public static func get(_ handle: UInt64, _ property: Property, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+        int32(typedGet(handle, property, .bool, out, asBool))
     }
+
+    public static func get(_ handle: UInt64, _ property: Property, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+        int32(typedGet(handle, property, .int, out, asInt))
+    }
+
+    public static func get(_ handle: UInt64, _ property: Property, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+        int32(typedGet(handle, property, .double, out, asDouble))
+    }
+
+    public static func get(_ handle: UInt64, _ property: Property,
+                           _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+        int32(typedGet(handle, property, .string, out, asString))
+    }
+
+    public static func set(_ handle: UInt64, _ property: Property, _ value: Argument) -> Int32 {
+        int32(typedSet(handle, property) { () throws(ExportError) in try value.value("value") })
+    }
+
+    public static func child(_ handle: UInt64, _ child: Child, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+        int32(typedChild(handle, child, out))
+    }
+
+    public static func construct(_ loop: UInt64, _ exportedClass: Class, _ constructor: String, _ arguments: [Argument],
+                                 _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+        int32(typedConstruct(loop, exportedClass, constructor, out) { () throws(ExportError) in
+            var values: [Value] = []
+            for (index, argument) in arguments.enumerated() { values.append(try argument.value("argument \(index + 1)")) }
+            return values
+        })
+    }
+
+    public static func construct(_ loop: UInt64, _ exportedClass: Class, _ constructor: String, request: RequestFunction?,
+                                 userData: UnsafeMutableRawPointer?, destroy: DestroyFunction?,
+                                 _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+        int32(typedConstructWithService(loop, exportedClass, constructor,
+                                        request.map { unsafeBitCast($0, to: mvvm_request_fn.self) }, userData, destroy, out))
+    }
+
+    // The first form, which names the class and the member on every call (a lookup by name each
+    // time): what files generated before the forms above use. Kept so that they still build.
 
     public static func command(_ handle: UInt64, _ className: String, _ name: String, _ argument: Argument? = nil) -> Int32 {
-        status { () throws(ExportError) in
-            let exportedClass = try exported(className)
-            let value = try argument?.value("argument") ?? .none
-            try withObject(handle, of: exportedClass) { object throws(ExportError) in
-                try run(exportedClass.command(name), on: object, value)
-            }
-        }
-    }
-
-    private static func get<T>(_ handle: UInt64, _ className: String, _ name: String, _ type: ValueType,
-                               _ out: UnsafeMutablePointer<T>?, _ convert: (Value) -> T?) -> Int32 {
-        status { () throws(ExportError) in
-            let exportedClass = try exported(className)
-            try requireOut(out)
-            let value = try withObject(handle, of: exportedClass, reading: true) { object throws(ExportError) in
-                try MVVMExport.get(exportedClass.property(name), of: object, as: type)
-            }
-            if let converted = convert(value) { write(converted, to: out) }
-        }
+        command(handle, Class(className).command(name), argument)
     }
 
     public static func get(_ handle: UInt64, _ className: String, _ name: String, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-        get(handle, className, name, .bool, out, asBool)
+        get(handle, Class(className).property(name), out)
     }
 
     public static func get(_ handle: UInt64, _ className: String, _ name: String, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-        get(handle, className, name, .int, out, asInt)
+        get(handle, Class(className).property(name), out)
     }
 
     public static func get(_ handle: UInt64, _ className: String, _ name: String, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
-        get(handle, className, name, .double, out, asDouble)
+        get(handle, Class(className).property(name), out)
     }
 
     public static func get(_ handle: UInt64, _ className: String, _ name: String,
                            _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-        get(handle, className, name, .string, out, asString)
+        get(handle, Class(className).property(name), out)
     }
 
     public static func set(_ handle: UInt64, _ className: String, _ name: String, _ value: Argument) -> Int32 {
-        status { () throws(ExportError) in
-            let exportedClass = try exported(className)
-            let value = try value.value("value")
-            try withObject(handle, of: exportedClass) { object throws(ExportError) in
-                try MVVMExport.set(exportedClass.property(name), of: object, to: value)
-            }
-        }
+        set(handle, Class(className).property(name), value)
     }
 
     public static func child(_ handle: UInt64, _ className: String, _ name: String, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        status { () throws(ExportError) in
-            let exportedClass = try exported(className)
-            try requireOut(out)
-            write(try withObject(handle, of: exportedClass) { object throws(ExportError) in
-                try make(exportedClass.child(name), of: object)
-            }, to: out)
-        }
+        child(handle, Class(className).child(name), out)
     }
 
     public static func construct(_ loop: UInt64, _ className: String, _ constructor: String, _ arguments: [Argument],
                                  _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        status { () throws(ExportError) in
-            let exportedClass = try exported(className)
-            try requireOut(out)
-            let context = try resolveLoop(loop)
-            var values: [Value] = []
-            for (index, argument) in arguments.enumerated() { values.append(try argument.value("argument \(index + 1)")) }
-            write(try MVVMExport.construct(exportedClass, on: context, values,
-                                           constructor: typedConstructor(exportedClass, constructor)), to: out)
-        }
+        construct(loop, Class(className), constructor, arguments, out)
     }
 
     public static func construct(_ loop: UInt64, _ className: String, _ constructor: String, request: RequestFunction?,
                                  userData: UnsafeMutableRawPointer?, destroy: DestroyFunction?,
                                  _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        let request = request.map { unsafeBitCast($0, to: mvvm_request_fn.self) }
-        return Int32(bitPattern: withServiceFunctions(request, userData, destroy) { functions throws(ExportError) in
-            let exportedClass = try exported(className)
-            try requireOut(out)
-            let context = try resolveLoop(loop)
-            write(try MVVMExport.construct(exportedClass, on: context, [.none], services: [0: functions],
-                                           constructor: typedConstructor(exportedClass, constructor)), to: out)
-        }.rawValue)
+        construct(loop, Class(className), constructor, request: request, userData: userData, destroy: destroy, out)
     }
 }

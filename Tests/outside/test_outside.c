@@ -159,6 +159,30 @@ static void the_packages_typed_calls_are_generated_and_checked(void) {
     CHECK_STATUS(mvvm_release(loop), MVVM_OK);
 }
 
+/* Typed calls that name what the library does not register, as a stale generated file would
+ * (Sources/Sample/StaleTypedCalls.swift): an error status and a message, never a crash. */
+mvvm_status mvvm_sample_stale_class_get(mvvm_handle object, int64_t *out);
+mvvm_status mvvm_sample_stale_property_get(mvvm_handle object, int64_t *out);
+mvvm_status mvvm_sample_stale_command(mvvm_handle object);
+
+static void a_stale_typed_call_is_an_internal_error(void) {
+    mvvm_handle loop = new_virtual_loop(), greeter = 0;
+    CHECK_STATUS(mvvm_greeter_new(loop, &greeter), MVVM_OK);
+    int64_t out = 42;
+    for (int round = 0; round < 2; round++) { /* the second call reuses the failed look-up */
+        CHECK_STATUS(mvvm_sample_stale_class_get(greeter, &out), MVVM_ERR_INTERNAL);
+        CHECK(strstr(mvvm_last_error(), "no class no_such_class is registered (a stale typed call)") != NULL);
+        CHECK_STATUS(mvvm_sample_stale_property_get(greeter, &out), MVVM_ERR_INTERNAL);
+        CHECK(strstr(mvvm_last_error(), "greeter has no property no_such_property (a stale typed call)") != NULL);
+        CHECK_STATUS(mvvm_sample_stale_command(greeter), MVVM_ERR_INTERNAL);
+        CHECK(strstr(mvvm_last_error(), "greeter has no command no_such_command (a stale typed call)") != NULL);
+    }
+    CHECK_EQ_INT(out, 42);
+    CHECK_GET_STRING(greeter, "greeting", "Hello!");
+    CHECK_STATUS(mvvm_release(greeter), MVVM_OK);
+    CHECK_STATUS(mvvm_release(loop), MVVM_OK);
+}
+
 int main(int argc, char **argv) {
     static const check_test tests[] = {
         CHECK_TEST(the_package_exports_its_classes_beside_the_catalog),
@@ -166,6 +190,7 @@ int main(int argc, char **argv) {
         CHECK_TEST(an_observable_class_coalesces_each_operation),
         CHECK_TEST(an_observable_class_may_be_changed_from_its_callbacks),
         CHECK_TEST(the_packages_typed_calls_are_generated_and_checked),
+        CHECK_TEST(a_stale_typed_call_is_an_internal_error),
     };
     return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

@@ -491,16 +491,11 @@ def generate_fuzz_tables(classes):
     return "\n".join(out) + "\n"
 
 
-class CatalogSwift:
-    """Typed calls compiled into MVVMExport itself: C types, the class and each member looked up
-    once (a lazily initialised global each), not by name on every call."""
-    imports = "import CMVVM"
-    handle, status = "mvvm_handle", "mvvm_status"
-    swift_in = {"bool": "Bool", "int": "Int64", "uint64_t": "UInt64", "double": "Double",
-                "string": "UnsafePointer<CChar>?", "object": "mvvm_handle"}
+class SwiftStyle:
+    """What both kinds of generated typed calls share: the class and each member a call names in
+    a lazily initialised global (`TypedCall.Class`, `.property`, `.command`, `.child`), looked up
+    by name once, the first time a call uses it, not on every call."""
     swift_out = SWIFT_OUT
-    service_params = ("_ request: mvvm_request_fn?, _ userData: UnsafeMutableRawPointer?, "
-                      "_ destroy: mvvm_destroy_fn?")
 
     def __init__(self, cls):
         self.cls = cls["class"]
@@ -510,7 +505,7 @@ class CatalogSwift:
         return f"{kind}_{self.cls}_{name}"
 
     def preamble(self, cls):
-        lines = [f"private let {self.var} = Registry.shared.typedClass(\"{cls['class']}\")"]
+        lines = [f"private let {self.var} = TypedCall.Class(\"{cls['class']}\")"]
         members = {"command": "command", "get": "property", "set": "property", "child": "child"}
         seen = set()
         for kind, _, member in typed_calls(cls):
@@ -520,9 +515,17 @@ class CatalogSwift:
             if (lookup, name) in seen:
                 continue
             seen.add((lookup, name))
-            lines.append(f"private let {self.member(lookup, name)} = typedMember {{ () throws(ExportError) in "
-                         f"try {self.var}.{lookup}(\"{name}\") }}")
+            lines.append(f"private let {self.member(lookup, name)} = {self.var}.{lookup}(\"{name}\")")
         return lines
+
+
+class CatalogSwift(SwiftStyle):
+    """Typed calls compiled into MVVMExport itself, with C types."""
+    imports = "import CMVVM"
+    handle, status = "mvvm_handle", "mvvm_status"
+    swift_in = dict(SWIFT_IN, object=handle)
+    service_params = ("_ request: mvvm_request_fn?, _ userData: UnsafeMutableRawPointer?, "
+                      "_ destroy: mvvm_destroy_fn?")
 
     def value(self, type_name, c_type, name):
         return value_swift(type_name, c_type, name)
@@ -536,57 +539,49 @@ class CatalogSwift:
 
     def command(self, command, value):
         closure = f" {{ () throws(ExportError) in {value} }}" if value else ""
-        return f"typedCommand(handle, {self.var}, {self.member('command', command)}){closure}"
+        return f"typedCommand(handle, {self.member('command', command)}){closure}"
 
     def get(self, prop):
-        return (f"typedGet(handle, {self.var}, {self.member('property', prop['name'])}, .{prop['type']}, out, "
+        return (f"typedGet(handle, {self.member('property', prop['name'])}, .{prop['type']}, out, "
                 f"{SWIFT_CONVERT[prop['type']]})")
 
     def set(self, prop, value):
-        return f"typedSet(handle, {self.var}, {self.member('property', prop['name'])}) {{ () throws(ExportError) in {value} }}"
+        return f"typedSet(handle, {self.member('property', prop['name'])}) {{ () throws(ExportError) in {value} }}"
 
     def child(self, child):
-        return f"typedChild(handle, {self.var}, {self.member('child', child)}, out)"
+        return f"typedChild(handle, {self.member('child', child)}, out)"
 
 
-class PackageSwift:
+class PackageSwift(SwiftStyle):
     """Typed calls of a package's own classes, over MVVMExport's public TypedCall: plain C types
-    (a package sees no C header of libmvvm's), the class named on each call."""
+    (a package sees no C header of libmvvm's)."""
     imports = "import MVVMExport"
     handle, status = "UInt64", "Int32"
-    swift_in = {"bool": "Bool", "int": "Int64", "uint64_t": "UInt64", "double": "Double",
-                "string": "UnsafePointer<CChar>?", "object": "UInt64"}
-    swift_out = SWIFT_OUT
+    swift_in = dict(SWIFT_IN, object=handle)
     service_params = ("_ request: TypedCall.RequestFunction?, _ userData: UnsafeMutableRawPointer?, "
                       "_ destroy: TypedCall.DestroyFunction?")
-
-    def __init__(self, cls):
-        self.name = cls["class"]
-
-    def preamble(self, cls):
-        return []
 
     def value(self, type_name, c_type, name):
         return f".uint({name})" if type_name == "int" and c_type == "uint64_t" else f".{type_name}({name})"
 
     def construct(self, constructor, values):
-        return f"TypedCall.construct(loop, \"{self.name}\", \"{constructor}\", [{', '.join(values)}], out)"
+        return f"TypedCall.construct(loop, {self.var}, \"{constructor}\", [{', '.join(values)}], out)"
 
     def construct_with_service(self, constructor):
-        return (f"TypedCall.construct(loop, \"{self.name}\", \"{constructor}\", request: request, "
+        return (f"TypedCall.construct(loop, {self.var}, \"{constructor}\", request: request, "
                 "userData: userData, destroy: destroy, out)")
 
     def command(self, command, value):
-        return f"TypedCall.command(handle, \"{self.name}\", \"{command}\"{', ' + value if value else ''})"
+        return f"TypedCall.command(handle, {self.member('command', command)}{', ' + value if value else ''})"
 
     def get(self, prop):
-        return f"TypedCall.get(handle, \"{self.name}\", \"{prop['name']}\", out)"
+        return f"TypedCall.get(handle, {self.member('property', prop['name'])}, out)"
 
     def set(self, prop, value):
-        return f"TypedCall.set(handle, \"{self.name}\", \"{prop['name']}\", {value})"
+        return f"TypedCall.set(handle, {self.member('property', prop['name'])}, {value})"
 
     def child(self, child):
-        return f"TypedCall.child(handle, \"{self.name}\", \"{child}\", out)"
+        return f"TypedCall.child(handle, {self.member('child', child)}, out)"
 
 
 def generate_swift(classes, module=None):

@@ -3,139 +3,166 @@
 import MVVMExport
 
 // MARK: greeter
+private let class_greeter = TypedCall.Class("greeter")
+private let command_greeter_greet = class_greeter.command("greet")
+private let property_greeter_name = class_greeter.property("name")
+private let property_greeter_greeting = class_greeter.property("greeting")
+private let property_greeter_greet_count = class_greeter.property("greet_count")
 @_cdecl("mvvm_greeter_new")
 public func mvvm_greeter_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.construct(loop, "greeter", "new", [], out)
+    TypedCall.construct(loop, class_greeter, "new", [], out)
 }
 @_cdecl("mvvm_greeter_new_with_name")
 public func mvvm_greeter_new_with_name(_ loop: UInt64, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.construct(loop, "greeter", "new_with_name", [.string(name)], out)
+    TypedCall.construct(loop, class_greeter, "new_with_name", [.string(name)], out)
 }
 @_cdecl("mvvm_greeter_greet")
 public func mvvm_greeter_greet(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, "greeter", "greet")
+    TypedCall.command(handle, command_greeter_greet)
 }
 @_cdecl("mvvm_greeter_get_name")
 public func mvvm_greeter_get_name(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, "greeter", "name", out)
+    TypedCall.get(handle, property_greeter_name, out)
 }
 @_cdecl("mvvm_greeter_set_name")
 public func mvvm_greeter_set_name(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, "greeter", "name", .string(value))
+    TypedCall.set(handle, property_greeter_name, .string(value))
 }
 @_cdecl("mvvm_greeter_get_greeting")
 public func mvvm_greeter_get_greeting(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, "greeter", "greeting", out)
+    TypedCall.get(handle, property_greeter_greeting, out)
 }
 @_cdecl("mvvm_greeter_get_greet_count")
 public func mvvm_greeter_get_greet_count(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, "greeter", "greet_count", out)
+    TypedCall.get(handle, property_greeter_greet_count, out)
 }
 
 // MARK: tally
+private let class_tally = TypedCall.Class("tally")
+private let command_tally_add = class_tally.command("add")
+private let command_tally_add_many = class_tally.command("add_many")
+private let command_tally_reset = class_tally.command("reset")
+private let property_tally_total = class_tally.property("total")
+private let property_tally_step = class_tally.property("step")
+private let property_tally_title = class_tally.property("title")
+private let property_tally_is_even = class_tally.property("is_even")
 @_cdecl("mvvm_tally_new")
 public func mvvm_tally_new(_ loop: UInt64, _ start: Int64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.construct(loop, "tally", "new", [.int(start)], out)
+    TypedCall.construct(loop, class_tally, "new", [.int(start)], out)
 }
 @_cdecl("mvvm_tally_add")
 public func mvvm_tally_add(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, "tally", "add")
+    TypedCall.command(handle, command_tally_add)
 }
 @_cdecl("mvvm_tally_add_many")
 public func mvvm_tally_add_many(_ handle: UInt64, _ argument: Int64) -> Int32 {
-    TypedCall.command(handle, "tally", "add_many", .int(argument))
+    TypedCall.command(handle, command_tally_add_many, .int(argument))
 }
 @_cdecl("mvvm_tally_reset")
 public func mvvm_tally_reset(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, "tally", "reset")
+    TypedCall.command(handle, command_tally_reset)
 }
 @_cdecl("mvvm_tally_get_total")
 public func mvvm_tally_get_total(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, "tally", "total", out)
+    TypedCall.get(handle, property_tally_total, out)
 }
 @_cdecl("mvvm_tally_get_step")
 public func mvvm_tally_get_step(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, "tally", "step", out)
+    TypedCall.get(handle, property_tally_step, out)
 }
 @_cdecl("mvvm_tally_set_step")
 public func mvvm_tally_set_step(_ handle: UInt64, _ value: Int64) -> Int32 {
-    TypedCall.set(handle, "tally", "step", .int(value))
+    TypedCall.set(handle, property_tally_step, .int(value))
 }
 @_cdecl("mvvm_tally_get_title")
 public func mvvm_tally_get_title(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, "tally", "title", out)
+    TypedCall.get(handle, property_tally_title, out)
 }
 @_cdecl("mvvm_tally_set_title")
 public func mvvm_tally_set_title(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, "tally", "title", .string(value))
+    TypedCall.set(handle, property_tally_title, .string(value))
 }
 @_cdecl("mvvm_tally_get_is_even")
 public func mvvm_tally_get_is_even(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, "tally", "is_even", out)
+    TypedCall.get(handle, property_tally_is_even, out)
 }
 
 // MARK: song
+private let class_song = TypedCall.Class("song")
+private let property_song_title = class_song.property("title")
 @_cdecl("mvvm_song_get_title")
 public func mvvm_song_get_title(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, "song", "title", out)
+    TypedCall.get(handle, property_song_title, out)
 }
 @_cdecl("mvvm_song_set_title")
 public func mvvm_song_set_title(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, "song", "title", .string(value))
+    TypedCall.set(handle, property_song_title, .string(value))
 }
 
 // MARK: playlist
+private let class_playlist = TypedCall.Class("playlist")
+private let command_playlist_add = class_playlist.command("add")
+private let command_playlist_add_many = class_playlist.command("add_many")
+private let command_playlist_remove_first = class_playlist.command("remove_first")
+private let command_playlist_reverse = class_playlist.command("reverse")
+private let command_playlist_rotate = class_playlist.command("rotate")
+private let command_playlist_sort_by_title = class_playlist.command("sort_by_title")
+private let property_playlist_filter = class_playlist.property("filter")
 @_cdecl("mvvm_playlist_new")
 public func mvvm_playlist_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.construct(loop, "playlist", "new", [], out)
+    TypedCall.construct(loop, class_playlist, "new", [], out)
 }
 @_cdecl("mvvm_playlist_add")
 public func mvvm_playlist_add(_ handle: UInt64, _ argument: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.command(handle, "playlist", "add", .string(argument))
+    TypedCall.command(handle, command_playlist_add, .string(argument))
 }
 @_cdecl("mvvm_playlist_add_many")
 public func mvvm_playlist_add_many(_ handle: UInt64, _ argument: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.command(handle, "playlist", "add_many", .string(argument))
+    TypedCall.command(handle, command_playlist_add_many, .string(argument))
 }
 @_cdecl("mvvm_playlist_remove_first")
 public func mvvm_playlist_remove_first(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, "playlist", "remove_first")
+    TypedCall.command(handle, command_playlist_remove_first)
 }
 @_cdecl("mvvm_playlist_reverse")
 public func mvvm_playlist_reverse(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, "playlist", "reverse")
+    TypedCall.command(handle, command_playlist_reverse)
 }
 @_cdecl("mvvm_playlist_rotate")
 public func mvvm_playlist_rotate(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, "playlist", "rotate")
+    TypedCall.command(handle, command_playlist_rotate)
 }
 @_cdecl("mvvm_playlist_sort_by_title")
 public func mvvm_playlist_sort_by_title(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, "playlist", "sort_by_title")
+    TypedCall.command(handle, command_playlist_sort_by_title)
 }
 @_cdecl("mvvm_playlist_get_filter")
 public func mvvm_playlist_get_filter(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, "playlist", "filter", out)
+    TypedCall.get(handle, property_playlist_filter, out)
 }
 @_cdecl("mvvm_playlist_set_filter")
 public func mvvm_playlist_set_filter(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, "playlist", "filter", .string(value))
+    TypedCall.set(handle, property_playlist_filter, .string(value))
 }
 
 // MARK: board
+private let class_board = TypedCall.Class("board")
+private let command_board_add = class_board.command("add")
+private let command_board_remove_odd = class_board.command("remove_odd")
+private let command_board_reverse = class_board.command("reverse")
 @_cdecl("mvvm_board_new")
 public func mvvm_board_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.construct(loop, "board", "new", [], out)
+    TypedCall.construct(loop, class_board, "new", [], out)
 }
 @_cdecl("mvvm_board_add")
 public func mvvm_board_add(_ handle: UInt64, _ argument: Int64) -> Int32 {
-    TypedCall.command(handle, "board", "add", .int(argument))
+    TypedCall.command(handle, command_board_add, .int(argument))
 }
 @_cdecl("mvvm_board_remove_odd")
 public func mvvm_board_remove_odd(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, "board", "remove_odd")
+    TypedCall.command(handle, command_board_remove_odd)
 }
 @_cdecl("mvvm_board_reverse")
 public func mvvm_board_reverse(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, "board", "reverse")
+    TypedCall.command(handle, command_board_reverse)
 }
