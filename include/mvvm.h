@@ -390,7 +390,7 @@ mvvm_status mvvm_complete(mvvm_handle request, const mvvm_value *result);
  * (a cancelled request is never answered). The request handle stays valid until then, but
  * counts as answered: mvvm_complete() or mvvm_complete_soon() on it gives UNKNOWN_REQUEST.
  * Errors: UNKNOWN_REQUEST, INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, TYPE_MISMATCH,
- * INVALID_ARGUMENT (bad UTF-8).
+ * INVALID_ARGUMENT (bad UTF-8), LOOP_RELEASED.
  */
 mvvm_status mvvm_complete_soon(mvvm_handle request, const mvvm_value *result);
 

@@ -88,6 +88,8 @@ static void fail(const char *file, int line, const char *format, ...) {
 #define S_COMPLETE (B(MVVM_OK) | B(MVVM_ERR_UNKNOWN_REQUEST) | B(MVVM_ERR_INVALID_HANDLE) | B(MVVM_ERR_WRONG_TYPE) | \
                     B(MVVM_ERR_NULL_POINTER) | B(MVVM_ERR_TYPE_MISMATCH) | B(MVVM_ERR_INVALID_ARGUMENT) |          \
                     B(MVVM_ERR_LOOP_RELEASED))
+/* mvvm_complete's (its INVALID_ARGUMENT is bad UTF-8 only: no nesting limit). */
+#define S_COMPLETE_SOON S_COMPLETE
 #define S_NEW (B(MVVM_OK) | B(MVVM_ERR_INVALID_HANDLE) | B(MVVM_ERR_WRONG_TYPE) | B(MVVM_ERR_NULL_POINTER) | \
                B(MVVM_ERR_INVALID_ARGUMENT) | B(MVVM_ERR_LOOP_RELEASED))
 #define S_MVVM_NEW (S_NEW | B(MVVM_ERR_UNKNOWN_NAME) | B(MVVM_ERR_TYPE_MISMATCH))
@@ -242,6 +244,8 @@ typedef struct entry {
     int loop_kind;   /* loops: their kind; objects: their loop's kind (-1 unknown) */
     mvvm_handle loop; /* objects: their loop */
     bool dead;       /* released by a call that said MVVM_OK: every later call must refuse it */
+    bool answered;   /* requests: mvvm_complete_soon said MVVM_OK (the handle lives until the
+                        loop applies the answer): no later answer may be taken */
 } entry;
 
 #define POOL 128
@@ -991,15 +995,27 @@ static void op_complete(reader *r) {
     const bool was_dead = known_dead(index);
     char tb[TEXT_MAX];
     mvvm_value v = take_value(r, tb);
-    bool null_value = u8(r) == 0xFF;
+    const uint8_t how = u8(r);
+    const bool null_value = how == 0xFF;
+    /* 0x80-0xFE: the answer as work of the request's loop (mvvm_complete_soon); below: at once. */
+    const bool soon = how >= 0x80 && !null_value;
+    const bool was_answered = index >= 0 && pool[index].answered;
     atomic_fetch_add(&mutations, 1);
-    mvvm_status status = CALL(mvvm_complete(h, null_value ? NULL : &v), S_COMPLETE);
+    mvvm_status status = soon ? CALL(mvvm_complete_soon(h, &v), S_COMPLETE_SOON)
+                              : CALL(mvvm_complete(h, null_value ? NULL : &v), S_COMPLETE);
     if (status == MVVM_OK) {
         if (null_value || !value_clean(&v)) FAIL("a request took a bad answer");
+        if (was_answered) FAIL("a request answered with mvvm_complete_soon took a second answer");
         if (CALL(mvvm_complete(h, &v), S_COMPLETE) != MVVM_ERR_UNKNOWN_REQUEST) FAIL("a request was answered twice");
-        const char *name = NULL;
-        if (CALL(mvvm_class_name(h, &name), S_CLASS) != MVVM_ERR_INVALID_HANDLE) FAIL("an answered request lives on");
-        mark_dead(h);
+        if (CALL(mvvm_complete_soon(h, &v), S_COMPLETE_SOON) != MVVM_ERR_UNKNOWN_REQUEST)
+            FAIL("a request was answered twice (the second time soon)");
+        if (soon) {
+            if (index >= 0) pool[index].answered = true;
+        } else {
+            const char *name = NULL;
+            if (CALL(mvvm_class_name(h, &name), S_CLASS) != MVVM_ERR_INVALID_HANDLE) FAIL("an answered request lives on");
+            mark_dead(h);
+        }
     } else if (was_dead && pool[index].kind == K_REQUEST && !null_value && value_clean(&v)) {
         expect(MVVM_ERR_UNKNOWN_REQUEST, status);
     }

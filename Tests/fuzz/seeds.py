@@ -86,8 +86,9 @@ def release(obj):
     return bytes([OPS["release"], obj])
 
 
-def complete(request, val):
-    return bytes([OPS["complete"], request]) + val + bytes([0])
+def complete(request, val, soon=False):
+    """mvvm_complete, or with `soon` mvvm_complete_soon (the answer as work of the loop)."""
+    return bytes([OPS["complete"], request]) + val + bytes([0x80 if soon else 0])
 
 
 SEEDS = {
@@ -105,6 +106,13 @@ SEEDS = {
     + set_(1, "user_id", value("string", string="abcdef")) + set_(1, "password", value("string", string="password1"))
     + set_(1, "confirm_password", value("string", string="password1")) + set_(1, "agreed", value("bool", True))
     + send(1, "sign_up_tapped") + complete(3, value("bool", True)),
+    # the same answered as work of the loop, which the advance runs
+    "sign_up_answered_soon": b"\x00" + construct(0, "sign_up_with_service", SVC["keep"], 0)
+    + subscribe(1, "is_completion_alert_presented")
+    + set_(1, "user_id", value("string", string="abcdef")) + set_(1, "password", value("string", string="password1"))
+    + set_(1, "confirm_password", value("string", string="password1")) + set_(1, "agreed", value("bool", True))
+    + send(1, "sign_up_tapped") + complete(3, value("bool", True), soon=True) + complete(3, value("bool", True))
+    + advance(0, 0) + get(1, "is_completion_alert_presented", "bool"),
     # pool: 0 loop, 1 timer, 2 timer vm, 3 player, 4 display, 5 subscription
     "timer_runs_out": b"\x00" + construct(0, "count_down_timer", 0, 5) + construct(0, "timer_view_model", 1)
     + child(2, "player") + child(2, "display") + subscribe(4, None, "advance_own_loop")
