@@ -728,11 +728,15 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
     private let downstream: Downstream
     private let combine: (A, B, C, D) -> Downstream.Input
 
-    // Guarded by `lock`.
-    private var a: A?
-    private var b: B?
-    private var c: C?
-    private var d: D?
+    // Guarded by `lock`. Each upstream's latest value, in memory of its own type, initialised
+    // once the upstream's bit of `valueMask` is set (an arity below four sets the unused bits at
+    // once and fills their slots with `()`). Not optionals: this code runs unspecialised
+    // (OpenCombine subscribes it from its own generic code), where touching an `Optional<A>`
+    // asks the runtime for its metadata, about 400 instructions, five times per value.
+    private let a = UnsafeMutablePointer<A>.allocate(capacity: 1)
+    private let b = UnsafeMutablePointer<B>.allocate(capacity: 1)
+    private let c = UnsafeMutablePointer<C>.allocate(capacity: 1)
+    private let d = UnsafeMutablePointer<D>.allocate(capacity: 1)
     private var failure: Failure?
 
     init(downstream: Downstream,
@@ -742,9 +746,32 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
          combine: @escaping (A, B, C, D) -> Downstream.Input) {
         self.downstream = downstream
         self.combine = combine
-        self.c = c
-        self.d = d
         super.init(upstreamCount: upstreamCount)
+        if let c { self.c.initialize(to: c) }
+        if let d { self.d.initialize(to: d) }
+        precondition((c != nil) == (valueMask & 0b0100 != 0) && (d != nil) == (valueMask & 0b1000 != 0),
+                     "CombineLatest: the slots an arity does not use are given values, and only they")
+    }
+
+    deinit {
+        if valueMask & 0b0001 != 0 { a.deinitialize(count: 1) }
+        if valueMask & 0b0010 != 0 { b.deinitialize(count: 1) }
+        if valueMask & 0b0100 != 0 { c.deinitialize(count: 1) }
+        if valueMask & 0b1000 != 0 { d.deinitialize(count: 1) }
+        a.deallocate()
+        b.deallocate()
+        c.deallocate()
+        d.deallocate()
+    }
+
+    /// Stores upstream `index`'s value in its slot (under `lock`), before `lockedStored`.
+    @inline(__always)
+    private func lockedStore<T>(_ value: T, in slot: UnsafeMutablePointer<T>, at index: Int) {
+        if valueMask & (1 << index) != 0 {
+            slot.pointee = value
+        } else {
+            slot.initialize(to: value)
+        }
     }
 
     // MARK: - Subscription
@@ -771,7 +798,7 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
     fileprivate func receiveA(_ value: A) -> Subscribers.Demand {
         return drain(returningDemandFor: 0) {
             guard lockedIsLive(0) else { return .none }
-            a = value
+            lockedStore(value, in: a, at: 0)
             return lockedStored(at: 0)
         }
     }
@@ -779,7 +806,7 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
     fileprivate func receiveB(_ value: B) -> Subscribers.Demand {
         return drain(returningDemandFor: 1) {
             guard lockedIsLive(1) else { return .none }
-            b = value
+            lockedStore(value, in: b, at: 1)
             return lockedStored(at: 1)
         }
     }
@@ -787,7 +814,7 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
     fileprivate func receiveC(_ value: C) -> Subscribers.Demand {
         return drain(returningDemandFor: 2) {
             guard lockedIsLive(2) else { return .none }
-            c = value
+            lockedStore(value, in: c, at: 2)
             return lockedStored(at: 2)
         }
     }
@@ -795,7 +822,7 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
     fileprivate func receiveD(_ value: D) -> Subscribers.Demand {
         return drain(returningDemandFor: 3) {
             guard lockedIsLive(3) else { return .none }
-            d = value
+            lockedStore(value, in: d, at: 3)
             return lockedStored(at: 3)
         }
     }
@@ -839,25 +866,29 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
                 break delivery
             case .value:
                 // Every slot holds a value once a combination is pending.
-                let value = combine(a.unsafelyUnwrapped, b.unsafelyUnwrapped,
-                                    c.unsafelyUnwrapped, d.unsafelyUnwrapped)
+                let value = combine(a.pointee, b.pointee, c.pointee, d.pointee)
                 lock.unlock()
                 let additionalDemand = downstream.receive(value)
                 lock.lock()
                 demand += additionalDemand
                 demandToForward += additionalDemand
-            case .finished:
-                lock.unlock()
-                downstream.receive(completion: .finished)
-                lock.lock()
-            case .failure:
-                let error = failure.unsafelyUnwrapped
-                lock.unlock()
-                downstream.receive(completion: .failure(error))
-                lock.lock()
+            case .finished, .failure:
+                lockedDeliverCompletion()
             }
         }
         return unlockForwardingDemand(except: index, adding: ownDemand)
+    }
+
+    /// Delivers the completion (called and returning under `lock`, released meanwhile). Apart
+    /// from `drain`, which runs for every value: a function that makes a
+    /// `Subscribers.Completion` or reads the `Optional` failure asks the runtime for their
+    /// generic metadata each time it runs (hundreds of instructions), whichever way it goes.
+    @inline(never)
+    private func lockedDeliverCompletion() {
+        let completion: Subscribers.Completion<Failure> = failure.map { .failure($0) } ?? .finished
+        lock.unlock()
+        downstream.receive(completion: completion)
+        lock.lock()
     }
 }
 
