@@ -35,20 +35,30 @@ extension Publishers.LoopTimer {
         private let lock = PThreadLock()
         private let loop: Loop
         private let interval: LoopTime.Stride
-        private var downstream: Downstream?
+        /// The subscriber, in memory of its own type until `cancel` lets go of it (guarded by
+        /// `lock`). Not an Optional: this code runs unspecialised (OpenCombine subscribes it from
+        /// its generic code), where each touch of an `Optional<Downstream>` asks the runtime for
+        /// its metadata, about 450 instructions on every tick.
+        private let downstream = UnsafeMutablePointer<Downstream>.allocate(capacity: 1)
+        private var isSubscribed = true
         private var demand = Subscribers.Demand.none
         private var timer: Cancellable?
 
         init(loop: Loop, interval: LoopTime.Stride, downstream: Downstream) {
             self.loop = loop
             self.interval = interval
-            self.downstream = downstream
+            self.downstream.initialize(to: downstream)
+        }
+
+        deinit {
+            if isSubscribed { downstream.deinitialize(count: 1) }
+            downstream.deallocate()
         }
 
         func request(_ demand: Subscribers.Demand) {
             precondition(demand > 0, "Invalid request of zero demand")
             lock.lock()
-            guard downstream != nil else { lock.unlock(); return }
+            guard isSubscribed else { lock.unlock(); return }
             self.demand += demand
             let start = timer == nil
             lock.unlock()
@@ -57,7 +67,7 @@ extension Publishers.LoopTimer {
                 self?.tick()
             }
             lock.lock()
-            if downstream == nil || self.timer != nil {
+            if !isSubscribed || self.timer != nil {
                 lock.unlock()
                 timer.cancel()
             } else {
@@ -68,21 +78,25 @@ extension Publishers.LoopTimer {
 
         private func tick() {
             lock.lock()
-            guard let downstream, demand > 0 else { lock.unlock(); return }
+            guard isSubscribed, demand > 0 else { lock.unlock(); return }
             demand -= 1
+            let downstream = self.downstream.pointee
             lock.unlock()
             let more = downstream.receive(loop.now)
             guard more > 0 else { return }
-            lock.withLock { if self.downstream != nil { demand += more } }
+            lock.withLock { if isSubscribed { demand += more } }
         }
 
         func cancel() {
             lock.lock()
             let timer = self.timer
             self.timer = nil
-            downstream = nil
+            // Let go of the subscriber after unlocking: its release may run code that calls back.
+            let subscriber = isSubscribed ? downstream.move() : nil
+            isSubscribed = false
             lock.unlock()
             timer?.cancel()
+            _ = subscriber
         }
 
         var description: String { "LoopTimer" }
