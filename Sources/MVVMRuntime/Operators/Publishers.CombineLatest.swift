@@ -733,10 +733,12 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
     // once and fills their slots with `()`). Not optionals: this code runs unspecialised
     // (OpenCombine subscribes it from its own generic code), where touching an `Optional<A>`
     // asks the runtime for its metadata, about 400 instructions, five times per value.
-    private let a = UnsafeMutablePointer<A>.allocate(capacity: 1)
-    private let b = UnsafeMutablePointer<B>.allocate(capacity: 1)
-    private let c = UnsafeMutablePointer<C>.allocate(capacity: 1)
-    private let d = UnsafeMutablePointer<D>.allocate(capacity: 1)
+    // The four share one allocation.
+    private let slots: UnsafeMutableRawPointer
+    private let a: UnsafeMutablePointer<A>
+    private let b: UnsafeMutablePointer<B>
+    private let c: UnsafeMutablePointer<C>
+    private let d: UnsafeMutablePointer<D>
     private var failure: Failure?
 
     init(downstream: Downstream,
@@ -746,6 +748,19 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
          combine: @escaping (A, B, C, D) -> Downstream.Input) {
         self.downstream = downstream
         self.combine = combine
+        func after(_ offset: Int, size: Int, alignedTo alignment: Int) -> Int {
+            (offset + size + alignment - 1) / alignment * alignment
+        }
+        let offsetB = after(0, size: MemoryLayout<A>.size, alignedTo: MemoryLayout<B>.alignment)
+        let offsetC = after(offsetB, size: MemoryLayout<B>.size, alignedTo: MemoryLayout<C>.alignment)
+        let offsetD = after(offsetC, size: MemoryLayout<C>.size, alignedTo: MemoryLayout<D>.alignment)
+        let alignment = max(MemoryLayout<A>.alignment, MemoryLayout<B>.alignment,
+                            MemoryLayout<C>.alignment, MemoryLayout<D>.alignment)
+        slots = .allocate(byteCount: max(offsetD + MemoryLayout<D>.size, 1), alignment: alignment)
+        a = slots.bindMemory(to: A.self, capacity: 1)
+        b = (slots + offsetB).bindMemory(to: B.self, capacity: 1)
+        self.c = (slots + offsetC).bindMemory(to: C.self, capacity: 1)
+        self.d = (slots + offsetD).bindMemory(to: D.self, capacity: 1)
         super.init(upstreamCount: upstreamCount)
         if let c { self.c.initialize(to: c) }
         if let d { self.d.initialize(to: d) }
@@ -758,10 +773,7 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
         if valueMask & 0b0010 != 0 { b.deinitialize(count: 1) }
         if valueMask & 0b0100 != 0 { c.deinitialize(count: 1) }
         if valueMask & 0b1000 != 0 { d.deinitialize(count: 1) }
-        a.deallocate()
-        b.deallocate()
-        c.deallocate()
-        d.deallocate()
+        slots.deallocate()
     }
 
     /// Stores upstream `index`'s value in its slot (under `lock`), before `lockedStored`.
