@@ -360,7 +360,7 @@ private func inheritedAcrossFork(_ target: Handled) -> Bool {
     let context: LoopContext? = switch target {
     case let context as LoopContext: context
     case let object as ExportedObject: object.context
-    case let subscription as Subscription: subscription.object?.context
+    case let subscription as Subscription: subscription.object.context
     case let request as Request: request.service.owner?.context
     default: nil
     }
@@ -372,10 +372,7 @@ func unsubscribe(_ subscription: Subscription) throws(ExportError) {
         HandleTable.shared.remove(subscription.handle, abandoning: true)
         return
     }
-    guard let object = subscription.object else {
-        subscription.end()
-        return
-    }
+    let object = subscription.object
     object.context.loop.perform { object.unsubscribe(subscription) }
 }
 
@@ -389,7 +386,8 @@ public func mvvm_subscribe(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?,
             try requireOut(out)
             let handle = try withObject(object) { object throws(ExportError) -> mvvm_handle in
                 let selector = try name.map { name throws(ExportError) in try object.exportedClass.selector(named: name) }
-                let subscription = Subscription(selector: selector, callback: callback, userData: userData, destroy: destroy)
+                let subscription = Subscription(object: object, selector: selector, callback: callback, userData: userData,
+                                                destroy: destroy)
                 _ = table.insert(subscription)
                 object.subscribe(subscription)
                 return subscription.handle

@@ -102,10 +102,15 @@ final class Subscription: Handled, @unchecked Sendable {
     private let userData: UnsafeMutableRawPointer?
     private var destroy: mvvm_destroy_fn?
     private(set) var isActive = true
-    weak var object: ExportedObject?
+    /// The object subscribed to. Strong, and set before the handle is issued: a weak reference
+    /// would give the object a side table, which makes every reference count of it slow (a
+    /// dozen per call). The object lets go of its subscriptions when it is released, and the
+    /// handle of an ended subscription is gone, so this holds nothing alive for long.
+    let object: ExportedObject
 
-    init(selector: ExportedClass.Selector?, callback: @escaping mvvm_callback,
+    init(object: ExportedObject, selector: ExportedClass.Selector?, callback: @escaping mvvm_callback,
          userData: UnsafeMutableRawPointer?, destroy: mvvm_destroy_fn?) {
+        self.object = object
         self.selector = selector
         self.callback = callback
         self.userData = userData
@@ -210,7 +215,6 @@ final class ExportedObject: Handled, @unchecked Sendable {
         case .signal?: break
         case nil: exportedClass.properties.indices.forEach(watch)
         }
-        subscription.object = self
         subscriptions.append(subscription)
     }
 
