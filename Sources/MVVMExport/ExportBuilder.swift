@@ -259,7 +259,9 @@ extension ExportBuilder where Target: Observable {
 /// `willSet`, before the value is stored: the export layer reads the value once the operation
 /// is complete, then arms the next watch.
 final class ObservationWatch<Target: AnyObject>: PropertyWatch, @unchecked Sendable {
-    private weak var target: Target?
+    /// Strong: the exported object that owns this watch holds the target anyway, and a weak
+    /// reference would give the target a side table, which slows every reference count of it.
+    private let target: Target
     private let read: (Target) -> Void
     private let changed: () -> Void
     private var armed = false
@@ -272,7 +274,7 @@ final class ObservationWatch<Target: AnyObject>: PropertyWatch, @unchecked Senda
     }
 
     func rearm() {
-        guard !armed, let target else { return }
+        guard !armed else { return }
         armed = true
         withObservationTracking { read(target) } onChange: { [weak self] in
             guard let self else { return }
