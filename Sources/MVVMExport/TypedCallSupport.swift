@@ -53,11 +53,11 @@ func typedChild(_ handle: mvvm_handle, _ child: TypedCall.Child,
 }
 
 /// A typed constructor: `values` are its arguments, in order, none of them a service.
-func typedConstruct(_ loop: mvvm_handle, _ exportedClass: TypedCall.Class, _ constructor: String,
+func typedConstruct(_ loop: mvvm_handle, _ typedClass: TypedCall.Class, _ constructor: String,
                     _ out: UnsafeMutablePointer<mvvm_handle>?,
                     _ values: () throws(ExportError) -> [Value] = { [] }) -> mvvm_status {
     exporting { () throws(ExportError) in
-        let exportedClass = try exportedClass.lookup.get()
+        let exportedClass = try typedClass.lookup.get()
         try requireOut(out)
         let context = try resolveLoop(loop)
         let values = try values()
@@ -68,11 +68,11 @@ func typedConstruct(_ loop: mvvm_handle, _ exportedClass: TypedCall.Class, _ con
 
 /// A typed constructor whose one argument is a host service, given as its functions. The
 /// destroy function runs exactly once: when the object is released, or now if this fails.
-func typedConstructWithService(_ loop: mvvm_handle, _ exportedClass: TypedCall.Class, _ constructor: String,
+func typedConstructWithService(_ loop: mvvm_handle, _ typedClass: TypedCall.Class, _ constructor: String,
                                _ request: mvvm_request_fn?, _ userData: UnsafeMutableRawPointer?,
                                _ destroy: mvvm_destroy_fn?, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
     withServiceFunctions(request, userData, destroy) { functions throws(ExportError) in
-        let exportedClass = try exportedClass.lookup.get()
+        let exportedClass = try typedClass.lookup.get()
         try requireOut(out)
         let context = try resolveLoop(loop)
         write(try construct(exportedClass, on: context, [.none], services: [0: functions],
@@ -235,19 +235,19 @@ public enum TypedCall {
         int32(typedChild(handle, child, out))
     }
 
-    public static func construct(_ loop: UInt64, _ exportedClass: Class, _ constructor: String, _ arguments: [Argument],
+    public static func construct(_ loop: UInt64, _ typedClass: Class, _ constructor: String, _ arguments: [Argument],
                                  _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        int32(typedConstruct(loop, exportedClass, constructor, out) { () throws(ExportError) in
+        int32(typedConstruct(loop, typedClass, constructor, out) { () throws(ExportError) in
             var values: [Value] = []
             for (index, argument) in arguments.enumerated() { values.append(try argument.value("argument \(index + 1)")) }
             return values
         })
     }
 
-    public static func construct(_ loop: UInt64, _ exportedClass: Class, _ constructor: String, request: RequestFunction?,
+    public static func construct(_ loop: UInt64, _ typedClass: Class, _ constructor: String, request: RequestFunction?,
                                  userData: UnsafeMutableRawPointer?, destroy: DestroyFunction?,
                                  _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        int32(typedConstructWithService(loop, exportedClass, constructor,
+        int32(typedConstructWithService(loop, typedClass, constructor,
                                         request.map { unsafeBitCast($0, to: mvvm_request_fn.self) }, userData, destroy, out))
     }
 

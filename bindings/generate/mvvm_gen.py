@@ -330,18 +330,16 @@ def rbs_comment(text, indent):
     return [f"{indent}# {line}".rstrip() for line in text.splitlines()] if text else []
 
 
-def rbs_value(member):
-    if member.get("values"):
-        return "(" + " | ".join(json.dumps(v) for v in member["values"]) + ")"
-    return RBS_READ[member.get("type") or member.get("argument")]
-
-
-def rbs_written(member):
-    """What a writer or command takes: a limited string also as a Symbol (sent as its name)."""
-    if member.get("values"):
-        symbols = [f":{v}" if re.fullmatch(r"[a-z_]\w*", v) else f":{json.dumps(v)}" for v in member["values"]]
-        return "(" + " | ".join([json.dumps(v) for v in member["values"]] + symbols) + ")"
-    return RBS_WRITE[member.get("type") or member.get("argument")]
+def rbs_value(member, written=False):
+    """What a reader gives, or (`written`) what a writer or command takes: a limited string
+    also as a Symbol, which is sent as its name."""
+    values = member.get("values")
+    if values:
+        literals = [json.dumps(v) for v in values]
+        if written:
+            literals += [f":{v}" if re.fullmatch(r"[a-z_]\w*", v) else f":{json.dumps(v)}" for v in values]
+        return "(" + " | ".join(literals) + ")"
+    return (RBS_WRITE if written else RBS_READ)[member.get("type") or member.get("argument")]
 
 
 def generate_rbs(classes, reserved, constants):
@@ -376,19 +374,19 @@ def generate_rbs(classes, reserved, constants):
             continue  # reachable by Mvvm.class_for only
         out += rbs_comment(cls["doc"], "  ")
         out.append(f"  class {names[0]} < Base")
+        def params(parameters):
+            return "(" + ", ".join(["Loop loop", *parameters]) + ")"
+
         overloads = []
         for constructor in cls["constructors"]:
             arguments = constructor["arguments"]
-            positional = ", ".join(["Loop loop"] + [f"{argument_type(a)} {a['name']}" for a in arguments])
-            overloads.append(f"({positional}) -> void")
+            overloads.append(params(f"{argument_type(a)} {a['name']}" for a in arguments) + " -> void")
             if arguments:
-                keywords = ", ".join(["Loop loop"] + [f"{a['name']}: {argument_type(a)}" for a in arguments])
-                overloads.append(f"({keywords}) -> void")
+                overloads.append(params(f"{a['name']}: {argument_type(a)}" for a in arguments) + " -> void")
             services = [a for a in arguments if a["type"] == "service"]
             if len(services) == 1:
-                others = ", ".join(["Loop loop"] + [f"{argument_type(a)} {a['name']}" for a in arguments
-                                                    if a is not services[0]])
-                overloads.append(f"({others}) {{ (Request request) -> untyped }} -> void")
+                overloads.append(params(f"{argument_type(a)} {a['name']}" for a in arguments if a is not services[0])
+                                 + " { (Request request) -> untyped } -> void")
         if overloads:
             out.append("    def initialize: " + "\n                  | ".join(overloads))
         else:
@@ -407,14 +405,14 @@ def generate_rbs(classes, reserved, constants):
             if prop["type"] == "bool":
                 method(prop["name"] + "?", "() -> bool")
             if prop["access"] == "rw" and prop["type"] != "list":
-                written = rbs_written(prop)
+                written = rbs_value(prop, written=True)
                 result = "Float" if prop["type"] == "double" else written
                 method(prop["name"] + "=", f"({written} value) -> {result}")
         for command in cls["commands"]:
             if command["argument"] == "none":
                 method(command["name"], "() -> self")
             else:
-                method(command["name"], f"({rbs_written(command)} argument) -> self")
+                method(command["name"], f"({rbs_value(command, written=True)} argument) -> self")
         for child in cls["children"]:
             method(child, f"() -> {class_type(cls['child_classes'].get(child))}")
         models = {a["name"]: a for c in cls["constructors"] for a in c["arguments"] if a["type"] == "object"}
