@@ -257,7 +257,9 @@ extension ExportBuilder where Target: Observable {
 
 /// Watches what `read` reads of an `@Observable` object. Observation tells of one change, in
 /// `willSet`, before the value is stored: the export layer reads the value once the operation
-/// is complete, then arms the next watch.
+/// is complete. It arms the watch only once the property is quiet: arming is most of what a
+/// change or a subscription costs, so while the property keeps changing (or was just subscribed
+/// to) its loop reads it after each operation instead (`LoopContext.checkChanging`).
 final class ObservationWatch<Target: AnyObject>: PropertyWatch, @unchecked Sendable {
     /// Strong: the exported object that owns this watch holds the target anyway, and a weak
     /// reference would give the target a side table, which slows every reference count of it.
@@ -265,12 +267,13 @@ final class ObservationWatch<Target: AnyObject>: PropertyWatch, @unchecked Senda
     private let read: (Target) -> Void
     private let changed: () -> Void
     private var armed = false
+    var isArmed: Bool { armed }
 
+    /// Made unarmed: the exported object arms it (`rearm`) when it chooses.
     init(_ target: Target, read: @escaping (Target) -> Void, changed: @escaping () -> Void) {
         self.target = target
         self.read = read
         self.changed = changed
-        rearm()
     }
 
     func rearm() {

@@ -25,6 +25,9 @@ struct CName: @unchecked Sendable {
 /// Keeps a property watched until it is let go of. `rearm` runs after each delivered change:
 /// an Observation watch tracks one change at a time.
 protocol PropertyWatch: AnyObject {
+    /// Whether the watch will tell of the next change by itself. An `@Observable` property's is
+    /// not after a change, until `rearm`.
+    var isArmed: Bool { get }
     func rearm()
 }
 
@@ -32,6 +35,7 @@ protocol PropertyWatch: AnyObject {
 final class PublisherWatch: PropertyWatch {
     let cancellable: AnyCancellable
     init(_ cancellable: AnyCancellable) { self.cancellable = cancellable }
+    var isArmed: Bool { true }
     func rearm() {}
 }
 

@@ -9,6 +9,15 @@ final class LoopContext: Handled, @unchecked Sendable {
     private(set) var isReleased = false
     private var objects: [ObjectIdentifier: ExportedObject] = [:]
     private var dirty: [ExportedObject] = []
+    /// Objects with `@Observable` properties whose watches are not armed (they changed lately,
+    /// or were just subscribed to): read after each operation until found quiet, then armed
+    /// (`checkChanging`). Arming `withObservationTracking` is most of what a change or a
+    /// subscription costs, and a property that keeps changing, or an object released soon
+    /// after, need not pay it each time.
+    private var changing: [ExportedObject] = []
+    /// Objects that became changing during the current operation (read just now, or just
+    /// subscribed to): they join `changing` when it ends, so are first read after the next.
+    private var joining: [ExportedObject] = []
     private var turnObserver: AnyCancellable?
     private var nextSerial: UInt64 = 0
     /// How many calls into host code (callbacks, request functions) are running, nested.
@@ -37,7 +46,7 @@ final class LoopContext: Handled, @unchecked Sendable {
                                   + "it is told about (only reads, release and unsubscribe work this deep)")
             }
             let result = try body()
-            if !dirty.isEmpty { flush() }
+            if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty { flush() }
             return result
         }
     }
@@ -56,7 +65,40 @@ final class LoopContext: Handled, @unchecked Sendable {
         objects[ObjectIdentifier(object)] = object
     }
 
-    func forget(_ object: ExportedObject) { objects[ObjectIdentifier(object)] = nil }
+    func forget(_ object: ExportedObject) {
+        objects[ObjectIdentifier(object)] = nil
+        if object.isChanging {
+            object.isChanging = false
+            changing.removeAll { $0 === object }
+            joining.removeAll { $0 === object }
+        }
+    }
+
+    /// Reads `object`'s unarmed `@Observable` properties after each operation from the next
+    /// one on, instead of arming their watches now.
+    func keepChecking(_ object: ExportedObject) {
+        guard !object.isChanging else { return }
+        object.isChanging = true
+        joining.append(object)
+    }
+
+    /// Each changing object whose properties changed again is marked dirty and stays; one
+    /// found quiet has its watches armed and leaves.
+    private func checkChanging() {
+        // Compacted in place (a check reads properties and calls no host code): no copy of
+        // the array per operation.
+        var kept = 0
+        for index in changing.indices {
+            let object = changing[index]
+            if object.checkUnarmedProperties() {
+                changing[kept] = object
+                kept += 1
+            } else {
+                object.isChanging = false
+            }
+        }
+        changing.removeLast(changing.count - kept)
+    }
 
     func markDirty(_ object: ExportedObject) {
         guard !object.isDirty else { return }
@@ -69,6 +111,7 @@ final class LoopContext: Handled, @unchecked Sendable {
     /// became dirty follows OpenCombine's subscriber sets, which are hash-ordered and differ
     /// from run to run.
     func flush() {
+        if !changing.isEmpty { checkChanging() }
         while !dirty.isEmpty {
             var batch = dirty
             dirty.removeAll(keepingCapacity: true)
@@ -77,6 +120,10 @@ final class LoopContext: Handled, @unchecked Sendable {
                 object.isDirty = false
                 object.deliverChanges()
             }
+        }
+        if !joining.isEmpty {
+            changing.append(contentsOf: joining)
+            joining.removeAll(keepingCapacity: true)
         }
     }
 
@@ -88,6 +135,9 @@ final class LoopContext: Handled, @unchecked Sendable {
             let detached = objects.values
             objects = [:]
             dirty = []
+            for object in changing + joining { object.isChanging = false }
+            changing = []
+            joining = []
             for object in detached { object.detach() }
         }
         turnObserver = nil
@@ -144,6 +194,20 @@ final class Subscription: Handled, @unchecked Sendable {
     }
 }
 
+/// What an exported object keeps of one property someone subscribed to.
+struct PropertyState {
+    /// The subscription to its own publisher, or its Observation watch.
+    var watch: PropertyWatch?
+    var announced: Value?
+    /// The newest value, or the announced one standing for "changed, read it when delivering"
+    /// (`latestUnread`: a watch that cannot tell the value, as Observation's); nil when unchanged.
+    var latest: Value?
+    var latestUnread = false
+    /// Bumped at each announcement, so that a callback's nested announcement supersedes an
+    /// outer one.
+    var stamp: UInt64 = 0
+}
+
 /// A model or view model the C side holds a handle to.
 final class ExportedObject: Handled, @unchecked Sendable {
     let exportedClass: ExportedClass
@@ -152,16 +216,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// What must outlive this handle: the parent of a child view model, a host service.
     private let keepAlive: [AnyObject]
     private var subscriptions: [Subscription] = []
-    /// Per property, from the first subscription that selects it: the subscription to its own
-    /// publisher, the value last announced, the newest value set since, and a stamp bumped at
-    /// each announcement so a callback's nested announcement supersedes an outer one.
-    private var watchers: [PropertyWatch?]
-    private var announced: [Value?]
-    /// The newest value, or `.none` standing for "changed, read it when delivering" (a watch that
-    /// cannot tell the value, as Observation's); nil when unchanged.
-    private var latest: [Value?]
-    private var latestUnread: [Bool]
-    private var announcementStamps: [UInt64]
+    /// Per property, indexed as the class lists them; empty until the first subscription (an
+    /// object nobody subscribes to, a child or a list item, keeps nothing per property).
+    private var states: [PropertyState] = []
     private var pendingSignals: [(index: Int, payload: Value)] = []
     /// Lists: the identities of the items last announced, the splices of the change being
     /// announced, and the lists whose splices are being delivered (a change made meanwhile, by a
@@ -173,6 +230,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// Runs when the object is released or detached from its released loop.
     private var cleanups: [() -> Void] = []
     fileprivate(set) var isDirty = false
+    fileprivate(set) var isChanging = false
     /// Creation order on its loop, which orders announcements across objects.
     fileprivate(set) var serial: UInt64 = 0
     private(set) var isReleased = false
@@ -182,12 +240,6 @@ final class ExportedObject: Handled, @unchecked Sendable {
         self.target = target
         self.context = context
         self.keepAlive = keepAlive
-        let count = exportedClass.properties.count
-        watchers = Array(repeating: nil, count: count)
-        announced = Array(repeating: nil, count: count)
-        latest = Array(repeating: nil, count: count)
-        latestUnread = Array(repeating: false, count: count)
-        announcementStamps = Array(repeating: 0, count: count)
         super.init(kind: .object)
     }
 
@@ -220,22 +272,31 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     /// Watches a property from now on: only properties someone subscribed to cost anything.
     private func watch(_ index: Int) {
-        guard watchers[index] == nil else { return }
+        if states.isEmpty {
+            guard !isReleased else { return }
+            states = Array(repeating: PropertyState(), count: exportedClass.properties.count)
+        }
+        guard states[index].watch == nil else { return }
         // The value now is the value already announced. `unowned(unsafe)` skips a checked
         // retain on every change: this object owns the watcher and outlives it (`detach` keeps
         // both until the loop's work ends, and values change only inside that work).
         let property = exportedClass.properties[index]
-        announced[index] = property.get(target)
+        states[index].announced = property.get(target)
         if let items = property.items { announcedItems[index] = items(target).map { ObjectIdentifier($0) } }
-        watchers[index] = property.watch(target) { [unowned(unsafe) self] value in
+        let watch = property.watch(target) { [unowned(unsafe) self] value in
             if let value {
-                latest[index] = value
-                latestUnread[index] = false
+                states[index].latest = value
+                states[index].latestUnread = false
             } else {
-                latest[index] = announced[index]
-                latestUnread[index] = true
+                states[index].latest = states[index].announced
+                states[index].latestUnread = true
             }
             context.markDirty(self)
+        }
+        states[index].watch = watch
+        // An `@Observable` property is read after the next operation, and armed if quiet then.
+        if !watch.isArmed {
+            if property.items == nil { context.keepChecking(self) } else { watch.rearm() }
         }
     }
 
@@ -250,35 +311,36 @@ final class ExportedObject: Handled, @unchecked Sendable {
     func deliverChanges() {
         guard !isReleased else { return }
         // At most one entry per property, on the stack: this runs for every change.
-        withUnsafeTemporaryAllocation(of: (index: Int, stamp: UInt64).self, capacity: latest.count) { changed in
+        withUnsafeTemporaryAllocation(of: (index: Int, stamp: UInt64).self, capacity: states.count) { changed in
             var changedCount = 0
-            for index in latest.indices {
-                guard var value = latest[index] else { continue }
+            for index in states.indices {
+                guard var value = states[index].latest else { continue }
                 if let items = exportedClass.properties[index].items {
                     guard !deliveringLists.contains(index) else { continue }
-                    latest[index] = nil
-                    latestUnread[index] = false
-                    watchers[index]?.rearm()
+                    states[index].latest = nil
+                    states[index].latestUnread = false
+                    states[index].watch?.rearm()
                     let old = announcedItems[index] ?? []
                     let new = items(target).map { ObjectIdentifier($0) }
                     guard new != old else { continue }
                     announcedItems[index] = new
                     pendingSplices[index] = Splice.between(old, new)
-                    announcementStamps[index] &+= 1
-                    changed[changedCount] = (index, announcementStamps[index])
+                    states[index].stamp &+= 1
+                    changed[changedCount] = (index, states[index].stamp)
                     changedCount += 1
                     continue
                 }
-                latest[index] = nil
-                if latestUnread[index] {
-                    latestUnread[index] = false
+                states[index].latest = nil
+                if states[index].latestUnread {
+                    states[index].latestUnread = false
                     value = exportedClass.properties[index].get(target)
-                    watchers[index]?.rearm()
+                    // Armed again once quiet: re-arming after every change is what costs.
+                    context.keepChecking(self)
                 }
-                if value != announced[index] {
-                    announced[index] = value
-                    announcementStamps[index] &+= 1
-                    changed[changedCount] = (index, announcementStamps[index])
+                if value != states[index].announced {
+                    states[index].announced = value
+                    states[index].stamp &+= 1
+                    changed[changedCount] = (index, states[index].stamp)
                     changedCount += 1
                 }
             }
@@ -299,15 +361,45 @@ final class ExportedObject: Handled, @unchecked Sendable {
                     continue
                 }
                 // A callback may already have caused a newer announcement of this property.
-                guard !isReleased, announcementStamps[index] == stamp else { continue }
+                guard !isReleased, states[index].stamp == stamp else { continue }
                 announce(.property(index), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[index].name,
-                         value: announced[index]!, stamp: stamp)
+                         value: states[index].announced!, stamp: stamp)
             }
             for signal in signals where !isReleased {
                 announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL,
                          name: exportedClass.signals[signal.index].name, value: signal.payload)
             }
         }
+    }
+
+    /// After an operation, while this object is changing: reads each property whose watch is
+    /// unarmed, and whether any differs from what was announced (it is then marked dirty, its
+    /// new value ready). When none does, the watches are armed again.
+    fileprivate func checkUnarmedProperties() -> Bool {
+        guard !isReleased else { return false }
+        var changed = false
+        for index in states.indices {
+            guard let watch = states[index].watch, !watch.isArmed, exportedClass.properties[index].items == nil else {
+                continue
+            }
+            if states[index].latest != nil {
+                changed = true
+                continue
+            }
+            let value = exportedClass.properties[index].get(target)
+            if value != states[index].announced {
+                states[index].latest = value
+                changed = true
+            }
+        }
+        if changed {
+            context.markDirty(self)
+        } else {
+            for (index, state) in states.enumerated() where exportedClass.properties[index].items == nil {
+                if let watch = state.watch, !watch.isArmed { watch.rearm() }
+            }
+        }
+        return changed
     }
 
     /// Each splice to every subscriber of the list, in order; a change a callback makes to the
@@ -318,7 +410,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         deliveringLists.insert(index)
         defer {
             deliveringLists.remove(index)
-            if !isReleased, latest[index] != nil { context.markDirty(self) }
+            if !isReleased, states[index].latest != nil { context.markDirty(self) }
         }
         for splice in splices {
             for subscription in subscriptions where subscription.isActive {
@@ -340,7 +432,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
             if isReleased { return }
             // A callback caused a newer announcement of this property, which every subscriber
             // has had by now: the rest must not get this older value after it.
-            if let stamp, case let .property(index) = selector, announcementStamps[index] != stamp { return }
+            if let stamp, case let .property(index) = selector, states[index].stamp != stamp { return }
         }
     }
 
@@ -351,9 +443,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
         isReleased = true
         // Released from inside its own delivery (a host service's request, a callback), the
         // chains must not be cancelled mid-way; their closures reference this object unowned.
-        context.loop.keepUntilWorkEnds([self, connections, watchers] as [Any])
+        context.loop.keepUntilWorkEnds([self, connections, states.compactMap(\.watch)] as [Any])
         connections = []
-        watchers = []
+        for index in states.indices { states[index].watch = nil }
         let ending = subscriptions
         subscriptions = []
         for subscription in ending { subscription.end() }

@@ -126,6 +126,58 @@ static void an_observable_class_may_be_changed_from_its_callbacks(void) {
     recorder_free(late);
 }
 
+/* After a change, an @Observable object's watch is not armed again at once (arming is most of
+ * what a change costs): its loop reads it after each operation until it is quiet. Two handles
+ * to one Tally: changes made through either reach a subscriber of the other, once per
+ * operation, whether the watched one is still changing or quiet and armed again. */
+static void a_changing_observable_object_hears_every_operation_of_its_loop(void) {
+    mvvm_handle loop = new_virtual_loop(), board = 0, watched = 0, other = 0, sub = 0;
+    mvvm_value one = value_int(1), three = value_int(3);
+    CHECK_STATUS(mvvm_new(loop, "board", NULL, 0, &board), MVVM_OK);
+    CHECK_STATUS(mvvm_send(board, "add", &one), MVVM_OK);
+    CHECK_STATUS(mvvm_list_item(board, "tallies", 0, &watched), MVVM_OK);
+    CHECK_STATUS(mvvm_list_item(board, "tallies", 0, &other), MVVM_OK);
+    int64_t watched_id = 0, other_id = -1;
+    CHECK_STATUS(mvvm_object_id(watched, &watched_id), MVVM_OK);
+    CHECK_STATUS(mvvm_object_id(other, &other_id), MVVM_OK);
+    CHECK(watched != other && watched_id == other_id);
+    recorder *r = recorder_new();
+    r->read_back = true;
+    CHECK_STATUS(mvvm_subscribe(watched, "total", recorder_callback, r, recorder_destroy, &sub), MVVM_OK);
+    /* Through the watched handle (its armed watch tells), then through the other one while the
+     * watched one is changing (read at the end of the other's operation). */
+    CHECK_STATUS(mvvm_send(watched, "add", NULL), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, NULL), 1);
+    CHECK_EQ_STR(rec_text(r, "total", 0), "2");
+    CHECK_STATUS(mvvm_send(other, "add", NULL), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, NULL), 2);
+    CHECK_EQ_STR(rec_text(r, "total", 1), "3");
+    CHECK_EQ_STR(r->read[1], "3");
+    /* Several changes in one operation of the other handle: once, with the sum. */
+    CHECK_STATUS(mvvm_send(other, "add_many", &three), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, NULL), 3);
+    CHECK_EQ_STR(rec_text(r, "total", 2), "6");
+    /* An operation that leaves total alone finds it quiet (no event) and arms its watch again;
+     * the next change is told by the watch. */
+    CHECK_STATUS(mvvm_set_string(other, "title", "Quiet"), MVVM_OK);
+    CHECK_STATUS(mvvm_set_int(other, "step", 1), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, NULL), 3);
+    CHECK_STATUS(mvvm_send(other, "add", NULL), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, NULL), 4);
+    CHECK_EQ_STR(rec_text(r, "total", 3), "7");
+    int before = rec_count(r, NULL);
+    /* Released while changing: its subscription ends once, and later changes reach nobody. */
+    CHECK_STATUS(mvvm_release(watched), MVVM_OK);
+    CHECK_EQ_INT(rec_destroyed(r), 1);
+    CHECK_STATUS(mvvm_send(other, "add", NULL), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, NULL), before);
+    CHECK_GET_INT(other, "total", 8);
+    recorder_free(r);
+    CHECK_STATUS(mvvm_release(other), MVVM_OK);
+    CHECK_STATUS(mvvm_release(board), MVVM_OK);
+    CHECK_STATUS(mvvm_release(loop), MVVM_OK);
+}
+
 /* The typed calls mvvm_gen.py --module Sample wrote into include/sample.h and the package. */
 static void the_packages_typed_calls_are_generated_and_checked(void) {
     mvvm_handle loop = new_virtual_loop(), greeter = 0, tally = 0, out = 0;
@@ -189,6 +241,7 @@ int main(int argc, char **argv) {
         CHECK_TEST(an_observable_object_notifies_after_each_change_once),
         CHECK_TEST(an_observable_class_coalesces_each_operation),
         CHECK_TEST(an_observable_class_may_be_changed_from_its_callbacks),
+        CHECK_TEST(a_changing_observable_object_hears_every_operation_of_its_loop),
         CHECK_TEST(the_packages_typed_calls_are_generated_and_checked),
         CHECK_TEST(a_stale_typed_call_is_an_internal_error),
     };
