@@ -239,7 +239,7 @@ extension ExportBuilder where Target: Observable {
     /// A list of child view models of an `@Observable` class: `c.list("items", \.items)`.
     public mutating func list<Item: AnyObject>(_ name: String, _ items: @escaping (Target) -> [Item], doc: String = "") {
         addList(name, items, doc: doc) { object, changed in
-            ObservationWatch(Self.target(object), read: { _ = items($0) }) { changed(nil) }
+            ObservationWatch(Self.target(object), read: items, changed: changed)
         }
     }
 
@@ -249,9 +249,7 @@ extension ExportBuilder where Target: Observable {
             name: name, type: V.exportedType, doc: doc, allowed: V.allowedValues,
             get: { value(Self.target($0)).exportedValue },
             set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
-            watch: { object, changed in
-                ObservationWatch(Self.target(object), read: { _ = value($0) }) { changed(nil) }
-            }))
+            watch: { object, changed in ObservationWatch(Self.target(object), read: value, changed: changed) }))
     }
 }
 
@@ -260,17 +258,22 @@ extension ExportBuilder where Target: Observable {
 /// is complete. It arms the watch only once the property is quiet: arming is most of what a
 /// change or a subscription costs, so while the property keeps changing (or was just subscribed
 /// to) its loop reads it after each operation instead (`LoopContext.checkChanging`).
-final class ObservationWatch<Target: AnyObject>: PropertyWatch, @unchecked Sendable {
+///
+/// It keeps the closures it is given, not closures of its own around them: a watch is made per
+/// exported object and property, and each closure made here would be an allocation of its own.
+final class ObservationWatch<Target: AnyObject, Read>: PropertyWatch, @unchecked Sendable {
     /// Strong: the exported object that owns this watch holds the target anyway, and a weak
     /// reference would give the target a side table, which slows every reference count of it.
     private let target: Target
-    private let read: (Target) -> Void
-    private let changed: () -> Void
+    /// What the property reads (its getter, as registered): Observation tracks what it touches.
+    private let read: (Target) -> Read
+    /// The exported object's, told nil: "changed, read it when the operation is complete".
+    private let changed: (Value?) -> Void
     private var armed = false
     var isArmed: Bool { armed }
 
     /// Made unarmed: the exported object arms it (`rearm`) when it chooses.
-    init(_ target: Target, read: @escaping (Target) -> Void, changed: @escaping () -> Void) {
+    init(_ target: Target, read: @escaping (Target) -> Read, changed: @escaping (Value?) -> Void) {
         self.target = target
         self.read = read
         self.changed = changed
@@ -279,10 +282,10 @@ final class ObservationWatch<Target: AnyObject>: PropertyWatch, @unchecked Senda
     func rearm() {
         guard !armed else { return }
         armed = true
-        withObservationTracking { read(target) } onChange: { [weak self] in
+        withObservationTracking { _ = read(target) } onChange: { [weak self] in
             guard let self else { return }
             self.armed = false
-            self.changed()
+            self.changed(nil)
         }
     }
 }

@@ -113,6 +113,14 @@ final class LoopContext: Handled, @unchecked Sendable {
     func flush() {
         if !changing.isEmpty { checkChanging() }
         while !dirty.isEmpty {
+            if dirty.count == 1 {
+                // The usual case, taken without copying the array: a copy would make the next
+                // change allocate a new buffer for `dirty`.
+                let object = dirty.removeLast()
+                object.isDirty = false
+                object.deliverChanges()
+                continue
+            }
             var batch = dirty
             dirty.removeAll(keepingCapacity: true)
             if batch.count > 1 { batch.sort { $0.serial < $1.serial } }
@@ -196,6 +204,8 @@ final class Subscription: Handled, @unchecked Sendable {
 
 /// What an exported object keeps of one property someone subscribed to.
 struct PropertyState {
+    /// The property's index in its class.
+    let property: Int
     /// The subscription to its own publisher, or its Observation watch.
     var watch: PropertyWatch?
     var announced: Value?
@@ -216,8 +226,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// What must outlive this handle: the parent of a child view model, a host service.
     private let keepAlive: [AnyObject]
     private var subscriptions: [Subscription] = []
-    /// Per property, indexed as the class lists them; empty until the first subscription (an
-    /// object nobody subscribes to, a child or a list item, keeps nothing per property).
+    /// Per watched property, in the order they were first subscribed to: a state keeps its slot
+    /// for the object's life, so its watch can name it. Only what someone subscribed to costs
+    /// anything (a child or a list item nobody subscribes to keeps nothing per property).
     private var states: [PropertyState] = []
     private var pendingSignals: [(index: Int, payload: Value)] = []
     /// Lists: the identities of the items last announced, the splices of the change being
@@ -265,35 +276,34 @@ final class ExportedObject: Handled, @unchecked Sendable {
         switch subscription.selector {
         case let .property(index)?: watch(index)
         case .signal?: break
-        case nil: exportedClass.properties.indices.forEach(watch)
+        case nil:
+            states.reserveCapacity(exportedClass.properties.count)
+            exportedClass.properties.indices.forEach(watch)
         }
         subscriptions.append(subscription)
     }
 
     /// Watches a property from now on: only properties someone subscribed to cost anything.
     private func watch(_ index: Int) {
-        if states.isEmpty {
-            guard !isReleased else { return }
-            states = Array(repeating: PropertyState(), count: exportedClass.properties.count)
-        }
-        guard states[index].watch == nil else { return }
+        guard !isReleased, !states.contains(where: { $0.property == index }) else { return }
         // The value now is the value already announced. `unowned(unsafe)` skips a checked
         // retain on every change: this object owns the watcher and outlives it (`detach` keeps
         // both until the loop's work ends, and values change only inside that work).
         let property = exportedClass.properties[index]
-        states[index].announced = property.get(target)
+        let slot = states.count
+        states.append(PropertyState(property: index, announced: property.get(target)))
         if let items = property.items { announcedItems[index] = items(target).map { ObjectIdentifier($0) } }
         let watch = property.watch(target) { [unowned(unsafe) self] value in
             if let value {
-                states[index].latest = value
-                states[index].latestUnread = false
+                states[slot].latest = value
+                states[slot].latestUnread = false
             } else {
-                states[index].latest = states[index].announced
-                states[index].latestUnread = true
+                states[slot].latest = states[slot].announced
+                states[slot].latestUnread = true
             }
             context.markDirty(self)
         }
-        states[index].watch = watch
+        states[slot].watch = watch
         // An `@Observable` property is read after the next operation, and armed if quiet then.
         if !watch.isArmed {
             if property.items == nil { context.keepChecking(self) } else { watch.rearm() }
@@ -311,38 +321,44 @@ final class ExportedObject: Handled, @unchecked Sendable {
     func deliverChanges() {
         guard !isReleased else { return }
         // At most one entry per property, on the stack: this runs for every change.
-        withUnsafeTemporaryAllocation(of: (index: Int, stamp: UInt64).self, capacity: states.count) { changed in
+        withUnsafeTemporaryAllocation(of: (slot: Int, stamp: UInt64).self, capacity: states.count) { changed in
             var changedCount = 0
-            for index in states.indices {
-                guard var value = states[index].latest else { continue }
+            for slot in states.indices {
+                guard var value = states[slot].latest else { continue }
+                let index = states[slot].property
                 if let items = exportedClass.properties[index].items {
                     guard !deliveringLists.contains(index) else { continue }
-                    states[index].latest = nil
-                    states[index].latestUnread = false
-                    states[index].watch?.rearm()
+                    states[slot].latest = nil
+                    states[slot].latestUnread = false
+                    states[slot].watch?.rearm()
                     let old = announcedItems[index] ?? []
                     let new = items(target).map { ObjectIdentifier($0) }
                     guard new != old else { continue }
                     announcedItems[index] = new
                     pendingSplices[index] = Splice.between(old, new)
-                    states[index].stamp &+= 1
-                    changed[changedCount] = (index, states[index].stamp)
+                    states[slot].stamp &+= 1
+                    changed[changedCount] = (slot, states[slot].stamp)
                     changedCount += 1
                     continue
                 }
-                states[index].latest = nil
-                if states[index].latestUnread {
-                    states[index].latestUnread = false
+                states[slot].latest = nil
+                if states[slot].latestUnread {
+                    states[slot].latestUnread = false
                     value = exportedClass.properties[index].get(target)
                     // Armed again once quiet: re-arming after every change is what costs.
                     context.keepChecking(self)
                 }
-                if value != states[index].announced {
-                    states[index].announced = value
-                    states[index].stamp &+= 1
-                    changed[changedCount] = (index, states[index].stamp)
+                if value != states[slot].announced {
+                    states[slot].announced = value
+                    states[slot].stamp &+= 1
+                    changed[changedCount] = (slot, states[slot].stamp)
                     changedCount += 1
                 }
+            }
+            // Announced in the order the class lists its properties.
+            if changedCount > 1 {
+                var changedNow = UnsafeMutableBufferPointer(rebasing: changed[..<changedCount])
+                changedNow.sort { states[$0.slot].property < states[$1.slot].property }
             }
             guard !subscriptions.isEmpty else {
                 pendingSignals = []
@@ -355,15 +371,16 @@ final class ExportedObject: Handled, @unchecked Sendable {
                 .sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }
                 .map(\.element)
             if !signals.isEmpty { pendingSignals = [] }
-            for (index, stamp) in changed[..<changedCount] {
-                if let splices = pendingSplices.removeValue(forKey: index) {
-                    announceSplices(index, splices)
+            for (slot, stamp) in changed[..<changedCount] {
+                let index = states[slot].property
+                if !pendingSplices.isEmpty, let splices = pendingSplices.removeValue(forKey: index) {
+                    announceSplices(slot, splices)
                     continue
                 }
                 // A callback may already have caused a newer announcement of this property.
-                guard !isReleased, states[index].stamp == stamp else { continue }
+                guard !isReleased, states[slot].stamp == stamp else { continue }
                 announce(.property(index), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[index].name,
-                         value: states[index].announced!, stamp: stamp)
+                         value: states[slot].announced!, stamp: (slot, stamp))
             }
             for signal in signals where !isReleased {
                 announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL,
@@ -378,24 +395,23 @@ final class ExportedObject: Handled, @unchecked Sendable {
     fileprivate func checkUnarmedProperties() -> Bool {
         guard !isReleased else { return false }
         var changed = false
-        for index in states.indices {
-            guard let watch = states[index].watch, !watch.isArmed, exportedClass.properties[index].items == nil else {
-                continue
-            }
-            if states[index].latest != nil {
+        for slot in states.indices {
+            let property = exportedClass.properties[states[slot].property]
+            guard let watch = states[slot].watch, !watch.isArmed, property.items == nil else { continue }
+            if states[slot].latest != nil {
                 changed = true
                 continue
             }
-            let value = exportedClass.properties[index].get(target)
-            if value != states[index].announced {
-                states[index].latest = value
+            let value = property.get(target)
+            if value != states[slot].announced {
+                states[slot].latest = value
                 changed = true
             }
         }
         if changed {
             context.markDirty(self)
         } else {
-            for (index, state) in states.enumerated() where exportedClass.properties[index].items == nil {
+            for state in states where exportedClass.properties[state.property].items == nil {
                 if let watch = state.watch, !watch.isArmed { watch.rearm() }
             }
         }
@@ -404,13 +420,14 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     /// Each splice to every subscriber of the list, in order; a change a callback makes to the
     /// list meanwhile is announced after them.
-    private func announceSplices(_ index: Int, _ splices: [Splice]) {
+    private func announceSplices(_ slot: Int, _ splices: [Splice]) {
         guard !isReleased else { return }
+        let index = states[slot].property
         let name = exportedClass.properties[index].name
         deliveringLists.insert(index)
         defer {
             deliveringLists.remove(index)
-            if !isReleased, states[index].latest != nil { context.markDirty(self) }
+            if !isReleased, states[slot].latest != nil { context.markDirty(self) }
         }
         for splice in splices {
             for subscription in subscriptions where subscription.isActive {
@@ -424,15 +441,16 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// The current items of a list property, and their class.
     func listItems(_ property: ExportedProperty) -> [AnyObject] { property.items?(target) ?? [] }
 
+    /// `stamp`: a property's slot and the stamp of this announcement of it.
     private func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: CName, value: Value,
-                          stamp: UInt64? = nil) {
+                          stamp: (slot: Int, stamp: UInt64)? = nil) {
         for subscription in subscriptions where subscription.isActive {
             if let wanted = subscription.selector, wanted != selector { continue }
             context.callingHost { subscription.deliver(source: handle, kind: kind, name: name, value: value) }
             if isReleased { return }
             // A callback caused a newer announcement of this property, which every subscriber
             // has had by now: the rest must not get this older value after it.
-            if let stamp, case let .property(index) = selector, states[index].stamp != stamp { return }
+            if let stamp, states[stamp.slot].stamp != stamp.stamp { return }
         }
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// A pthread mutex on the heap, so its address never moves.
 ///
@@ -55,5 +56,60 @@ public final class PThreadLock: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
+    }
+}
+
+/// A lock kept inside its owner's storage: no allocation, and taking and releasing it
+/// uncontended is an atomic operation each (a futex on Linux). For the state of objects made
+/// per subscription (operators' inner subscriptions), where a `PThreadLock` would cost two
+/// allocations and a pthread call each way. Store it as a `let` of a class.
+public struct InlineLock: ~Copyable, @unchecked Sendable {
+    private let mutex = Mutex<Void>(())
+
+    public init() {}
+
+    @inline(__always)
+    public borrowing func lock() { mutex._unsafeLock() }
+
+    @inline(__always)
+    public borrowing func unlock() { mutex._unsafeUnlock() }
+
+    @inline(__always)
+    public borrowing func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        mutex._unsafeLock()
+        defer { mutex._unsafeUnlock() }
+        return try body()
+    }
+}
+
+/// An `InlineLock` the thread holding it may take again: held while calling a downstream
+/// subscriber, which may call back in on the same thread.
+public struct InlineRecursiveLock: ~Copyable, @unchecked Sendable {
+    private let mutex = Mutex<Void>(())
+    /// The holding thread (`pthread_self`), or 0. Only the holder stores its own identity, so
+    /// a thread reading its own identity here holds the lock.
+    private let owner = Atomic<UInt>(0)
+    /// How many times the holder took it; touched only by the holder.
+    private let depth = Atomic<Int>(0)
+
+    public init() {}
+
+    @inline(__always)
+    public borrowing func lock() {
+        let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
+        if owner.load(ordering: .relaxed) == thread {
+            depth.wrappingAdd(1, ordering: .relaxed)
+            return
+        }
+        mutex._unsafeLock()
+        owner.store(thread, ordering: .relaxed)
+        depth.store(1, ordering: .relaxed)
+    }
+
+    @inline(__always)
+    public borrowing func unlock() {
+        guard depth.wrappingSubtract(1, ordering: .relaxed).newValue == 0 else { return }
+        owner.store(0, ordering: .relaxed)
+        mutex._unsafeUnlock()
     }
 }

@@ -32,7 +32,7 @@ extension Publishers.LoopTimer {
     private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible
     where Downstream.Input == LoopTime, Downstream.Failure == Never
     {
-        private let lock = PThreadLock()
+        private let lock = InlineLock()
         private let loop: Loop
         private let interval: LoopTime.Stride
         /// The subscriber, in memory of its own type until `cancel` lets go of it (guarded by

@@ -580,8 +580,8 @@ private class CombineLatestCore {
 
     static let allUpstreams: UInt8 = 0b1111
 
-    final let lock = PThreadLock()
-    final let downstreamLock = PThreadLock(recursive: true)
+    final let lock = InlineLock()
+    final let downstreamLock = InlineRecursiveLock()
 
     // All of the following is guarded by `lock`.
     final var subscriptions: [Subscription?]

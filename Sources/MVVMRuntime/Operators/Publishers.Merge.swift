@@ -138,8 +138,8 @@ extension Publishers.Merge {
             (index: Int, subscription: Subscription, demand: Subscribers.Demand)
 
         private let downstream: Downstream
-        private let lock = PThreadLock()
-        private let downstreamLock = PThreadLock(recursive: true)
+        private let lock = InlineLock()
+        private let downstreamLock = InlineRecursiveLock()
 
         // All of the following is guarded by `lock`.
         private var subscriptions: [Subscription?]
