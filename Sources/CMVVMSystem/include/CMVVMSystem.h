@@ -2,6 +2,7 @@
 // The manual loop's file descriptor is a timerfd; the thread loop wakes with an eventfd.
 #ifndef CMVVM_SYSTEM_H
 #define CMVVM_SYSTEM_H
+#include <stdint.h>
 #include <sys/timerfd.h>
 #include <sys/eventfd.h>
 
@@ -9,4 +10,29 @@
  * the catalog's (libmvvm_register_catalog) and a user package's (libmvvm_register_package),
  * whichever are present. The registry calls it once, before its first look-up. */
 void libmvvm_run_registrations(void);
+
+/* A lock that is one 32-bit word (0 free, 1 held, 2 held and waited for), taken with one atomic
+ * operation and given back with another, sleeping in futex(2) only when contended (Drepper,
+ * "Futexes Are Tricky", mutex 3). For the handle table, which every call takes: cheaper than a
+ * pthread mutex, and a word of ours, so that the child of a fork() can free it (cmvvm_word_lock_reset)
+ * when a thread that is not in the child held it. */
+typedef struct cmvvm_word_lock { uint32_t state; } cmvvm_word_lock;
+
+void cmvvm_word_lock_wait(cmvvm_word_lock *lock);
+void cmvvm_word_lock_wake(cmvvm_word_lock *lock);
+
+static inline void cmvvm_word_lock_take(cmvvm_word_lock *lock) {
+    uint32_t expected = 0;
+    if (!__atomic_compare_exchange_n(&lock->state, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        cmvvm_word_lock_wait(lock);
+}
+
+static inline void cmvvm_word_lock_give(cmvvm_word_lock *lock) {
+    if (__atomic_exchange_n(&lock->state, 0, __ATOMIC_RELEASE) == 2) cmvvm_word_lock_wake(lock);
+}
+
+/* Only in the child of a fork(), which has one thread: frees the lock whoever held it. */
+static inline void cmvvm_word_lock_reset(cmvvm_word_lock *lock) {
+    __atomic_store_n(&lock->state, 0, __ATOMIC_RELAXED);
+}
 #endif
