@@ -1,5 +1,4 @@
 import CMVVM
-import CMVVMSystem
 import Glibc
 import MVVMRuntime
 
@@ -49,14 +48,8 @@ final class HandleTable: @unchecked Sendable {
     static let slotBits = 24
     static let slotMask: UInt64 = (1 << UInt64(slotBits)) - 1
 
-    /// Taken by every call into the library, so a word lock (CMVVMSystem: one atomic operation
-    /// each way, where a pthread mutex costs a hundred instructions more), in memory of its own
-    /// that lives as long as the table, that is, the process.
-    private let lock: UnsafeMutablePointer<cmvvm_word_lock> = {
-        let lock = UnsafeMutablePointer<cmvvm_word_lock>.allocate(capacity: 1)
-        lock.initialize(to: cmvvm_word_lock(state: 0))
-        return lock
-    }()
+    /// Taken by every call into the library: a word lock.
+    private let lock = WordLock()
     private var slots: [Slot] = []
     private var freeSlots: [UInt32] = []
     /// The last generation a slot may use, 2^32 - 1. Tests may make it tiny, so that retiring a
@@ -78,11 +71,11 @@ final class HandleTable: @unchecked Sendable {
         lastGeneration = UInt32((UInt64(1) << UInt64(bits)) - 1)
         // The child of a fork has only the forking thread, which is not inside the table: a
         // holder the child lacks would keep the lock for good.
-        _ = ForkSafety.inChild { [lock] in cmvvm_word_lock_reset(lock) }
+        _ = ForkSafety.inChild { [lock] in lock.resetInForkChild() }
     }
 
     func insert(_ target: Handled) -> mvvm_handle {
-        locked {
+        lock.withLock {
             let index: UInt32
             if let reused = freeSlots.popLast() {
                 index = reused
@@ -110,7 +103,7 @@ final class HandleTable: @unchecked Sendable {
     /// The live target of `handle`, or nil.
     func lookup(_ handle: mvvm_handle) -> Handled? {
         let (index, generation) = Self.parts(handle)
-        return locked {
+        return lock.withLock {
             guard index >= 0, index < slots.count, slots[index].generation == generation,
                   let target = slots[index].target, target.handle == handle else { return nil }
             return target
@@ -123,7 +116,7 @@ final class HandleTable: @unchecked Sendable {
     func wasReleased(_ handle: mvvm_handle) -> Bool {
         let (index, generation) = Self.parts(handle)
         guard let kind = Self.kind(of: handle) else { return false }
-        return locked {
+        return lock.withLock {
             guard index >= 0, index < slots.count, generation >= 1, generation <= lastGeneration,
                   slots[index].issuedKinds & (1 << kind.rawValue) != 0 else { return false }
             // Generations below the slot's current one were each issued once; a retired slot
@@ -139,7 +132,7 @@ final class HandleTable: @unchecked Sendable {
     @discardableResult
     func remove(_ handle: mvvm_handle, abandoning: Bool = false) -> Bool {
         let (index, _) = Self.parts(handle)
-        return locked {
+        return lock.withLock {
             guard index >= 0, index < slots.count, let target = slots[index].target,
                   target.handle == handle else { return false }
             if abandoning { abandoned.append(target) }
@@ -154,13 +147,6 @@ final class HandleTable: @unchecked Sendable {
             }
             return true
         }
-    }
-
-    @inline(__always)
-    private func locked<T>(_ body: () -> T) -> T {
-        cmvvm_word_lock_take(lock)
-        defer { cmvvm_word_lock_give(lock) }
-        return body()
     }
 
     static func kind(of handle: mvvm_handle) -> HandleKind? {

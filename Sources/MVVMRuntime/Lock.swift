@@ -1,3 +1,4 @@
+import CMVVMSystem
 import Glibc
 import Synchronization
 
@@ -137,4 +138,40 @@ public struct InlineRecursiveLock: ~Copyable, @unchecked Sendable {
         handOver.givingBack()
         mutex._unsafeUnlock()
     }
+}
+
+/// A lock that is one word of memory of its own (`cmvvm_word_lock`, CMVVMSystem): one atomic
+/// operation to take it and one to give it back, `futex(2)` only when contended. For the locks
+/// every call into the library takes (the handle table's, a loop's work lock), where a pthread
+/// mutex costs about a hundred instructions more. Not recursive. The word is ours, so the child
+/// of a `fork()` can free it when a thread that is not in the child held it.
+public final class WordLock: @unchecked Sendable {
+    private let word: UnsafeMutablePointer<cmvvm_word_lock>
+
+    public init() {
+        word = .allocate(capacity: 1)
+        word.initialize(to: cmvvm_word_lock(state: 0))
+    }
+
+    deinit { word.deallocate() }
+
+    @inline(__always)
+    public func lock() { cmvvm_word_lock_take(word) }
+
+    @inline(__always)
+    public func unlock() { cmvvm_word_lock_give(word) }
+
+    /// Takes the lock if that needs no wait; whether it did.
+    @inline(__always)
+    public func tryLock() -> Bool { cmvvm_word_lock_try_take(word) != 0 }
+
+    @inline(__always)
+    public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        cmvvm_word_lock_take(word)
+        defer { cmvvm_word_lock_give(word) }
+        return try body()
+    }
+
+    /// Only in the child of a `fork()`, which has one thread: frees the lock whoever held it.
+    public func resetInForkChild() { cmvvm_word_lock_reset(word) }
 }

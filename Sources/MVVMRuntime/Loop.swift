@@ -228,8 +228,10 @@ public final class Loop: Scheduler, @unchecked Sendable {
 /// lets go of it.
 final class LoopCore: @unchecked Sendable {
     let kind: LoopKind
-    /// Serialises work on the loop's objects; recursive so that work may call back in.
-    let workLock = PThreadLock(recursive: true)
+    /// Serialises work on the loop's objects. Work may call back in: a thread takes the lock
+    /// once, when it first holds the loop, and gives it back when it last lets go of it
+    /// (``HeldWorkLocks`` counts its holds), so the lock itself need not be recursive.
+    let workLock = WordLock()
     /// ``HeldWorkLocks/key``, copied here so that taking the work lock reads a field rather than
     /// checking a lazily made global.
     let heldWorkLocksKey = HeldWorkLocks.key
@@ -535,7 +537,11 @@ final class LoopCore: @unchecked Sendable {
     /// descriptors, which are shared with the parent; whatever it held is kept, never released,
     /// since releasing it could run code on objects another thread was changing at the fork.
     private func inheritAcrossFork() {
-        if workLock.repairInForkChild() { workDepth = 0 }
+        // The forking thread keeps what it holds; a holder the child lacks would keep it for good.
+        if !HeldWorkLocks.holds(self) {
+            workLock.resetInForkChild()
+            workDepth = 0
+        }
         stateLock.repairInForkChild()
         isInheritedAcrossFork = true
         stopped = true
@@ -563,8 +569,9 @@ final class LoopCore: @unchecked Sendable {
 /// (a callback or a request function), where the loop's state is as complete as the callback
 /// itself sees it; meanwhile another thread may run operations on that loop, as the callback
 /// itself could have (a nested call), and they announce their own changes on their own thread.
-/// A thread that holds no lock waits as usual, so the uncontended path is a trylock-free
-/// `pthread_mutex_lock` plus this record.
+/// A thread that holds no lock waits as usual, so the uncontended path is one compare-and-swap
+/// of the loop's word lock plus this record; a thread takes each loop's lock once however deep
+/// its holds nest (the counts here), so the lock is not recursive.
 struct HeldWorkLocks {
     fileprivate struct Entry {
         let core: LoopCore
@@ -646,7 +653,6 @@ struct HeldWorkLocks {
             return Ticket(record: held, suspended: nil)
         }
         if held.pointee.outermost == address && held.pointee.inner.isEmpty {
-            core.workLock.lock()
             held.pointee.outermostCount += 1
             return Ticket(record: held, suspended: nil)
         }
@@ -656,7 +662,6 @@ struct HeldWorkLocks {
     /// `acquire` for a thread that holds a loop other than `core`, or several.
     private mutating func acquireHoldingOthers(_ core: LoopCore) -> Suspended? {
         if let index = entries.lastIndex(where: { $0.core === core }) {
-            core.workLock.lock()
             entries[index].count += 1
             return nil
         }
@@ -669,7 +674,7 @@ struct HeldWorkLocks {
         var depths: [Int] = []
         for entry in letGo.reversed() {
             depths.append(entry.core.suspend())
-            for _ in 0..<entry.count { entry.core.workLock.unlock() }
+            entry.core.workLock.unlock()
         }
         entries = []
         suspended += letGo.map { ObjectIdentifier($0.core) }
@@ -686,8 +691,10 @@ struct HeldWorkLocks {
         if suspended == nil && held.pointee.outermost == Unmanaged.passUnretained(core).toOpaque()
             && held.pointee.inner.isEmpty {
             held.pointee.outermostCount -= 1
-            if held.pointee.outermostCount == 0 { held.pointee.outermost = nil }
-            core.workLock.unlock()
+            if held.pointee.outermostCount == 0 {
+                held.pointee.outermost = nil
+                core.workLock.unlock()
+            }
             return
         }
         held.pointee.releaseInGeneral(core, resuming: suspended)
@@ -697,13 +704,20 @@ struct HeldWorkLocks {
     private mutating func releaseInGeneral(_ core: LoopCore, resuming suspended: Suspended?) {
         let index = entries.lastIndex { $0.core === core }!
         entries[index].count -= 1
-        if entries[index].count == 0 { entries.remove(at: index) }
-        core.workLock.unlock()
+        if entries[index].count == 0 {
+            entries.remove(at: index)
+            core.workLock.unlock()
+        }
         if let suspended { reacquire(suspended) }
     }
 
     /// Whether the calling thread holds any loop's work lock.
     static var holdsAny: Bool { current.pointee.outermost != nil }
+
+    /// Whether the calling thread holds `core`'s work lock.
+    static func holds(_ core: LoopCore) -> Bool {
+        current.pointee.entries.contains { $0.core === core }
+    }
 
     /// Whether this thread let go of `core` in the middle of its work and has not taken it back.
     static func hasSuspended(_ core: LoopCore) -> Bool {
@@ -736,7 +750,6 @@ struct HeldWorkLocks {
             sched_yield()
         }
         for (entry, depth) in zip(wanted, suspended.depths) {
-            for _ in 1..<entry.count { entry.core.workLock.lock() }
             entry.core.resume(depth: depth)
         }
         entries = wanted + entries

@@ -13,9 +13,9 @@ void libmvvm_run_registrations(void);
 
 /* A lock that is one 32-bit word (0 free, 1 held, 2 held and waited for), taken with one atomic
  * operation and given back with another, sleeping in futex(2) only when contended (Drepper,
- * "Futexes Are Tricky", mutex 3). For the handle table, which every call takes: cheaper than a
- * pthread mutex, and a word of ours, so that the child of a fork() can free it (cmvvm_word_lock_reset)
- * when a thread that is not in the child held it. */
+ * "Futexes Are Tricky", mutex 3). For the locks every call takes (the handle table's, a loop's
+ * work lock): cheaper than a pthread mutex, and a word of ours, so that the child of a fork() can
+ * free it (cmvvm_word_lock_reset) when a thread that is not in the child held it. Not recursive. */
 typedef struct cmvvm_word_lock { uint32_t state; } cmvvm_word_lock;
 
 void cmvvm_word_lock_wait(cmvvm_word_lock *lock);
@@ -25,6 +25,12 @@ static inline void cmvvm_word_lock_take(cmvvm_word_lock *lock) {
     uint32_t expected = 0;
     if (!__atomic_compare_exchange_n(&lock->state, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
         cmvvm_word_lock_wait(lock);
+}
+
+/* Takes the lock if that needs no wait; whether it did. */
+static inline int cmvvm_word_lock_try_take(cmvvm_word_lock *lock) {
+    uint32_t expected = 0;
+    return __atomic_compare_exchange_n(&lock->state, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
 static inline void cmvvm_word_lock_give(cmvvm_word_lock *lock) {
