@@ -2,11 +2,14 @@ import CMVVMSystem
 import Glibc
 import Synchronization
 
-/// A pthread mutex on the heap, so its address never moves.
+/// A pthread mutex on the heap, so its address never moves: for locks made rarely and taken
+/// off the hot path (the registry, a loop's queue). Three kinds of lock live here:
+/// `PThreadLock` (recursive if asked, repairable in a fork's child), `WordLock` (one word, for
+/// the locks every call takes: the handle table's, a loop's work lock), and `InlineLock` /
+/// `InlineRecursiveLock` (stored inside the object made per subscription, no allocation).
 ///
-/// `Synchronization.Mutex` would own its value, but the loop guards closures that are not
-/// `Sendable` (OpenCombine predates Sendable), so a plain lock around state the class owns
-/// is the honest tool here.
+/// Each guards state its owner keeps, rather than owning a value as `Synchronization.Mutex`
+/// does: the loop guards closures that are not `Sendable` (OpenCombine predates Sendable).
 public final class PThreadLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let recursive: Bool

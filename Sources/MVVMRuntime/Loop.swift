@@ -56,8 +56,9 @@ public enum LoopError: Error, Equatable, Sendable, CustomStringConvertible {
 /// and work due at the same instant in the order it was scheduled.
 ///
 /// Work on the objects of one loop is serialised: the loop holds its work lock while it runs
-/// due work, and a host call takes the same lock with ``perform(_:)``. The lock is recursive,
-/// so work may call back into the loop's objects. A thread that holds one loop's work lock and
+/// due work, and a host call takes the same lock with ``perform(_:)``. The thread holding it
+/// may take it again (its holds are counted), so work may call back into the loop's objects.
+/// A thread that holds one loop's work lock and
 /// needs another's that is busy lets go of the ones it holds while it waits (see
 /// ``HeldWorkLocks``), so two loops whose callbacks call each other's objects never deadlock.
 public final class Loop: Scheduler, @unchecked Sendable {
