@@ -115,7 +115,8 @@ final class LoopContext: Handled, @unchecked Sendable {
         while !dirty.isEmpty {
             if dirty.count == 1 {
                 // The usual case, taken without copying the array: a copy would make the next
-                // change allocate a new buffer for `dirty`.
+                // change allocate a new buffer for `dirty` (swapping the buffer out and back
+                // instead, for every count, measured 170 instructions more per change).
                 let object = dirty.removeLast()
                 object.isDirty = false
                 object.deliverChanges()
@@ -304,9 +305,12 @@ final class ExportedObject: Handled, @unchecked Sendable {
             context.markDirty(self)
         }
         states[slot].watch = watch
-        // An `@Observable` property is read after the next operation, and armed if quiet then.
-        if !watch.isArmed {
-            if property.items == nil { context.keepChecking(self) } else { watch.rearm() }
+        // An `@Observable` property is read after the next operation, and armed if quiet then;
+        // a list is compared item by item when delivered, so its watch is armed now.
+        if isReadAfterOperations(slot) {
+            context.keepChecking(self)
+        } else {
+            watch.rearm()
         }
     }
 
@@ -395,14 +399,12 @@ final class ExportedObject: Handled, @unchecked Sendable {
     fileprivate func checkUnarmedProperties() -> Bool {
         guard !isReleased else { return false }
         var changed = false
-        for slot in states.indices {
-            let property = exportedClass.properties[states[slot].property]
-            guard let watch = states[slot].watch, !watch.isArmed, property.items == nil else { continue }
+        for slot in states.indices where isReadAfterOperations(slot) {
             if states[slot].latest != nil {
                 changed = true
                 continue
             }
-            let value = property.get(target)
+            let value = exportedClass.properties[states[slot].property].get(target)
             if value != states[slot].announced {
                 states[slot].latest = value
                 changed = true
@@ -411,11 +413,17 @@ final class ExportedObject: Handled, @unchecked Sendable {
         if changed {
             context.markDirty(self)
         } else {
-            for state in states where exportedClass.properties[state.property].items == nil {
-                if let watch = state.watch, !watch.isArmed { watch.rearm() }
-            }
+            for slot in states.indices where isReadAfterOperations(slot) { states[slot].watch?.rearm() }
         }
         return changed
+    }
+
+    /// Whether the property in `slot` is one the loop reads after its operations: not a list,
+    /// and its watch unarmed (an `@Observable` property just subscribed to or lately changed).
+    /// Takes the slot, not the state: a copy of the state would retain what it holds.
+    private func isReadAfterOperations(_ slot: Int) -> Bool {
+        guard let watch = states[slot].watch, !watch.isArmed else { return false }
+        return exportedClass.properties[states[slot].property].items == nil
     }
 
     /// Each splice to every subscriber of the list, in order; a change a callback makes to the

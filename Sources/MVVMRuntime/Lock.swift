@@ -111,13 +111,12 @@ struct HandOver: ~Copyable {
 /// An `InlineLock` the thread holding it may take again: held while calling a downstream
 /// subscriber, which may call back in on the same thread.
 public struct InlineRecursiveLock: ~Copyable, @unchecked Sendable {
-    private let mutex = Mutex<Void>(())
+    private let base = InlineLock()
     /// The holding thread (`pthread_self`), or 0. Only the holder stores its own identity, so
     /// a thread reading its own identity here holds the lock.
     private let owner = Atomic<UInt>(0)
     /// How many times the holder took it; touched only by the holder.
     private let depth = Atomic<Int>(0)
-    private let handOver = HandOver()
 
     public init() {}
 
@@ -128,8 +127,7 @@ public struct InlineRecursiveLock: ~Copyable, @unchecked Sendable {
             depth.wrappingAdd(1, ordering: .relaxed)
             return
         }
-        mutex._unsafeLock()
-        handOver.taken()
+        base.lock()
         owner.store(thread, ordering: .relaxed)
         depth.store(1, ordering: .relaxed)
     }
@@ -138,8 +136,7 @@ public struct InlineRecursiveLock: ~Copyable, @unchecked Sendable {
     public borrowing func unlock() {
         guard depth.wrappingSubtract(1, ordering: .relaxed).newValue == 0 else { return }
         owner.store(0, ordering: .relaxed)
-        handOver.givingBack()
-        mutex._unsafeUnlock()
+        base.unlock()
     }
 }
 

@@ -21,16 +21,14 @@ typedef struct cmvvm_word_lock { uint32_t state; } cmvvm_word_lock;
 void cmvvm_word_lock_wait(cmvvm_word_lock *lock);
 void cmvvm_word_lock_wake(cmvvm_word_lock *lock);
 
-static inline void cmvvm_word_lock_take(cmvvm_word_lock *lock) {
-    uint32_t expected = 0;
-    if (!__atomic_compare_exchange_n(&lock->state, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-        cmvvm_word_lock_wait(lock);
-}
-
 /* Takes the lock if that needs no wait; whether it did. */
 static inline int cmvvm_word_lock_try_take(cmvvm_word_lock *lock) {
     uint32_t expected = 0;
     return __atomic_compare_exchange_n(&lock->state, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline void cmvvm_word_lock_take(cmvvm_word_lock *lock) {
+    if (!cmvvm_word_lock_try_take(lock)) cmvvm_word_lock_wait(lock);
 }
 
 static inline void cmvvm_word_lock_give(cmvvm_word_lock *lock) {
