@@ -94,8 +94,8 @@ public struct ExportBuilder<Target: AnyObject> {
             set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
             // A `$property` sends the current value at once (announced already: it changes
             // nothing), then each new one as it is set.
-            watch: { object, changed in
-                PublisherWatch(publisher(Self.target(object)).sink { changed($0.exportedValue) })
+            watch: { object, slot in
+                PublisherWatch(publisher(Self.target(object)).sink { slot.changed($0.exportedValue) })
             }))
     }
 
@@ -113,14 +113,14 @@ public struct ExportBuilder<Target: AnyObject> {
     public mutating func list<Item: AnyObject, P: Publisher>(
         _ name: String, get: @escaping (Target) -> [Item], publisher: @escaping (Target) -> P, doc: String = ""
     ) where P.Output == [Item], P.Failure == Never {
-        addList(name, get, doc: doc) { object, changed in
+        addList(name, get, doc: doc) { object, slot in
             // The value is read once the operation is complete: only its identity matters.
-            PublisherWatch(publisher(Self.target(object)).sink { _ in changed(nil) })
+            PublisherWatch(publisher(Self.target(object)).sink { _ in slot.changed(nil) })
         }
     }
 
     mutating func addList<Item: AnyObject>(_ name: String, _ get: @escaping (Target) -> [Item], doc: String,
-                                           watch: @escaping (AnyObject, @escaping (Value?) -> Void) -> PropertyWatch) {
+                                           watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch) {
         properties.append(ExportedProperty(
             name: name, type: .list, doc: doc, allowed: nil, get: { _ in .none }, set: nil, watch: watch,
             items: { get(Self.target($0)) }, itemType: ObjectIdentifier(Item.self),
@@ -238,8 +238,8 @@ extension ExportBuilder where Target: Observable {
 
     /// A list of child view models of an `@Observable` class: `c.list("items", \.items)`.
     public mutating func list<Item: AnyObject>(_ name: String, _ items: @escaping (Target) -> [Item], doc: String = "") {
-        addList(name, items, doc: doc) { object, changed in
-            ObservationWatch(Self.target(object), read: items, changed: changed)
+        addList(name, items, doc: doc) { object, slot in
+            ObservationWatch(Self.target(object), read: items, slot: slot)
         }
     }
 
@@ -249,7 +249,7 @@ extension ExportBuilder where Target: Observable {
             name: name, type: V.exportedType, doc: doc, allowed: V.allowedValues,
             get: { value(Self.target($0)).exportedValue },
             set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
-            watch: { object, changed in ObservationWatch(Self.target(object), read: value, changed: changed) }))
+            watch: { object, slot in ObservationWatch(Self.target(object), read: value, slot: slot) }))
     }
 }
 
@@ -259,35 +259,39 @@ extension ExportBuilder where Target: Observable {
 /// change or a subscription costs, so while the property keeps changing (or was just subscribed
 /// to) its loop reads it after each operation instead (`LoopContext.checkChanging`).
 ///
-/// It keeps the closures it is given, not closures of its own around them: a watch is made per
-/// exported object and property, and each closure made here would be an allocation of its own.
+/// Allocates nothing but itself: it keeps the closure it is given and the slot it tells, and
+/// while armed Observation holds it strongly (the one reference its `onChange` closure captures
+/// is that closure's context, where a weak one would need a box and give the watch a side table).
 final class ObservationWatch<Target: AnyObject, Read>: PropertyWatch, @unchecked Sendable {
-    /// Strong: the exported object that owns this watch holds the target anyway, and a weak
-    /// reference would give the target a side table, which slows every reference count of it.
-    private let target: Target
+    /// Unowned: the target's registrar keeps this watch while it is armed, so a strong reference
+    /// would be a cycle. Only `rearm` reads it, and only the exported object that holds the
+    /// target calls that, until it cancels this watch.
+    private unowned(unsafe) let target: Target
     /// What the property reads (its getter, as registered): Observation tracks what it touches.
     private let read: (Target) -> Read
-    /// The exported object's, told nil: "changed, read it when the operation is complete".
-    private let changed: (Value?) -> Void
+    /// Told nil: "changed, read it when the operation is complete". Nil once cancelled: the
+    /// watch may outlive its exported object, until the target next changes.
+    private var slot: WatchedSlot?
     private var armed = false
     var isArmed: Bool { armed }
 
     /// Made unarmed: the exported object arms it (`rearm`) when it chooses.
-    init(_ target: Target, read: @escaping (Target) -> Read, changed: @escaping (Value?) -> Void) {
+    init(_ target: Target, read: @escaping (Target) -> Read, slot: WatchedSlot) {
         self.target = target
         self.read = read
-        self.changed = changed
+        self.slot = slot
     }
 
     func rearm() {
-        guard !armed else { return }
+        guard !armed, slot != nil else { return }
         armed = true
-        withObservationTracking { _ = read(target) } onChange: { [weak self] in
-            guard let self else { return }
-            self.armed = false
-            self.changed(nil)
+        withObservationTracking { _ = read(target) } onChange: { [self] in
+            armed = false
+            slot?.changed(nil)
         }
     }
+
+    func cancel() { slot = nil }
 }
 
 // MARK: - Constructor arguments

@@ -29,6 +29,21 @@ protocol PropertyWatch: AnyObject {
     /// not after a change, until `rearm`.
     var isArmed: Bool { get }
     func rearm()
+    /// Tells no more changes, though something else may still hold the watch (Observation
+    /// holds an armed one until the next change).
+    func cancel()
+}
+
+/// Where a watch tells the changes of one property of one exported object: a value, not a
+/// closure, so a watch keeps it inline. Unowned: the object owns the watch and cancels it when
+/// detached (`PropertyWatch.cancel`); a publisher's sink, kept until the loop's work ends, ends
+/// with the object (`detach` keeps both until then), and values change only inside that work.
+struct WatchedSlot {
+    unowned(unsafe) let object: ExportedObject
+    let slot: Int
+
+    /// A new value, or nil: "changed, read it once the operation is complete".
+    func changed(_ value: Value?) { object.propertyChanged(slot, value) }
 }
 
 /// A publisher's subscription as a watch: it hears every change by itself.
@@ -37,6 +52,8 @@ final class PublisherWatch: PropertyWatch {
     init(_ cancellable: AnyCancellable) { self.cancellable = cancellable }
     var isArmed: Bool { true }
     func rearm() {}
+    /// Nothing now: the sink may be delivering; it ends when the watch is let go.
+    func cancel() {}
 }
 
 /// A class, not a struct: every get and set looks one up, and a struct of four closures would be
@@ -50,16 +67,16 @@ final class ExportedProperty: @unchecked Sendable {
     let get: (AnyObject) -> Value
     /// Bindings only; receives a value already checked to be of `type`.
     let set: ((AnyObject, Value) -> Bool)?
-    /// Starts watching: `changed` gets each new value (or nil when the watch cannot tell it, and
+    /// Starts watching: `slot` is told each new value (or nil when the watch cannot tell it, and
     /// the value is then read with `get` once the operation is complete).
-    let watch: (AnyObject, @escaping (Value?) -> Void) -> PropertyWatch
+    let watch: (AnyObject, WatchedSlot) -> PropertyWatch
     /// Lists only: the items, and the Swift class they are exported as.
     let items: ((AnyObject) -> [AnyObject])?
     let itemType: ObjectIdentifier?
     let itemTypeName: String
 
     init(name: String, type: ValueType, doc: String, allowed: [String]?, get: @escaping (AnyObject) -> Value,
-         set: ((AnyObject, Value) -> Bool)?, watch: @escaping (AnyObject, @escaping (Value?) -> Void) -> PropertyWatch,
+         set: ((AnyObject, Value) -> Bool)?, watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch,
          items: ((AnyObject) -> [AnyObject])? = nil, itemType: ObjectIdentifier? = nil, itemTypeName: String = "") {
         self.name = CName(name)
         self.type = type

@@ -255,6 +255,12 @@ final class ExportedObject: Handled, @unchecked Sendable {
         super.init(kind: .object)
     }
 
+    /// Detached first, always (its loop holds it until then); cancelling again costs nothing and
+    /// makes sure no armed watch, which Observation may keep longer, tells a freed object.
+    deinit {
+        for state in states { state.watch?.cancel() }
+    }
+
     /// Registers the object under a new handle and connects its signals; on its loop.
     static func register(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext,
                          keepAlive: [AnyObject] = []) -> ExportedObject {
@@ -287,23 +293,12 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// Watches a property from now on: only properties someone subscribed to cost anything.
     private func watch(_ index: Int) {
         guard !isReleased, !states.contains(where: { $0.property == index }) else { return }
-        // The value now is the value already announced. `unowned(unsafe)` skips a checked
-        // retain on every change: this object owns the watcher and outlives it (`detach` keeps
-        // both until the loop's work ends, and values change only inside that work).
+        // The value now is the value already announced.
         let property = exportedClass.properties[index]
         let slot = states.count
         states.append(PropertyState(property: index, announced: property.get(target)))
         if let items = property.items { announcedItems[index] = items(target).map { ObjectIdentifier($0) } }
-        let watch = property.watch(target) { [unowned(unsafe) self] value in
-            if let value {
-                states[slot].latest = value
-                states[slot].latestUnread = false
-            } else {
-                states[slot].latest = states[slot].announced
-                states[slot].latestUnread = true
-            }
-            context.markDirty(self)
-        }
+        let watch = property.watch(target, WatchedSlot(object: self, slot: slot))
         states[slot].watch = watch
         // An `@Observable` property is read after the next operation, and armed if quiet then;
         // a list is compared item by item when delivered, so its watch is armed now.
@@ -312,6 +307,19 @@ final class ExportedObject: Handled, @unchecked Sendable {
         } else {
             watch.rearm()
         }
+    }
+
+    /// What a property's watch tells: its new value, or nil for "read it once the operation is
+    /// complete".
+    func propertyChanged(_ slot: Int, _ value: Value?) {
+        if let value {
+            states[slot].latest = value
+            states[slot].latestUnread = false
+        } else {
+            states[slot].latest = states[slot].announced
+            states[slot].latestUnread = true
+        }
+        context.markDirty(self)
     }
 
     func unsubscribe(_ subscription: Subscription) {
@@ -471,7 +479,10 @@ final class ExportedObject: Handled, @unchecked Sendable {
         // chains must not be cancelled mid-way; their closures reference this object unowned.
         context.loop.keepUntilWorkEnds([self, connections, states.compactMap(\.watch)] as [Any])
         connections = []
-        for index in states.indices { states[index].watch = nil }
+        for index in states.indices {
+            states[index].watch?.cancel()
+            states[index].watch = nil
+        }
         let ending = subscriptions
         subscriptions = []
         for subscription in ending { subscription.end() }

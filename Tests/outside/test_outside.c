@@ -172,6 +172,23 @@ static void a_changing_observable_object_hears_every_operation_of_its_loop(void)
     CHECK_STATUS(mvvm_send(other, "add", NULL), MVVM_OK);
     CHECK_EQ_INT(rec_count(r, NULL), before);
     CHECK_GET_INT(other, "total", 8);
+    /* Released while its watch is armed: Observation keeps that watch until the Tally next
+     * changes, and that change must reach nobody (nor the released object's memory). */
+    mvvm_handle armed = 0, armed_sub = 0;
+    recorder *late = recorder_new();
+    CHECK_STATUS(mvvm_list_item(board, "tallies", 0, &armed), MVVM_OK);
+    CHECK_STATUS(mvvm_subscribe(armed, "total", recorder_callback, late, recorder_destroy, &armed_sub), MVVM_OK);
+    CHECK_STATUS(mvvm_set_string(other, "title", "Armed"), MVVM_OK); /* quiet: its watch is armed */
+    CHECK_STATUS(mvvm_send(other, "add", NULL), MVVM_OK);           /* told by the armed watch */
+    CHECK_EQ_INT(rec_count(late, NULL), 1);
+    CHECK_STATUS(mvvm_set_string(other, "title", "Armed again"), MVVM_OK);
+    CHECK_STATUS(mvvm_release(armed), MVVM_OK);
+    CHECK_EQ_INT(rec_destroyed(late), 1);
+    CHECK_STATUS(mvvm_send(other, "add", NULL), MVVM_OK);
+    CHECK_STATUS(mvvm_send(other, "add", NULL), MVVM_OK);
+    CHECK_EQ_INT(rec_count(late, NULL), 1);
+    CHECK_GET_INT(other, "total", 11);
+    recorder_free(late);
     recorder_free(r);
     CHECK_STATUS(mvvm_release(other), MVVM_OK);
     CHECK_STATUS(mvvm_release(board), MVVM_OK);
