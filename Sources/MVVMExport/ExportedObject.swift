@@ -255,12 +255,6 @@ final class ExportedObject: Handled, @unchecked Sendable {
         super.init(kind: .object)
     }
 
-    /// Detached first, always (its loop holds it until then); cancelling again costs nothing and
-    /// makes sure no armed watch, which Observation may keep longer, tells a freed object.
-    deinit {
-        for state in states { state.watch?.cancel() }
-    }
-
     /// Registers the object under a new handle and connects its signals; on its loop.
     static func register(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext,
                          keepAlive: [AnyObject] = []) -> ExportedObject {
@@ -479,6 +473,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
         // chains must not be cancelled mid-way; their closures reference this object unowned.
         context.loop.keepUntilWorkEnds([self, connections, states.compactMap(\.watch)] as [Any])
         connections = []
+        // An armed Observation watch may outlive this object (until its target next changes):
+        // cancelled, it tells nobody. Every object is detached before it is freed (its loop's
+        // table holds it until `release` or the loop's release detaches it).
         for index in states.indices {
             states[index].watch?.cancel()
             states[index].watch = nil

@@ -167,8 +167,8 @@ public final class WordLock: @unchecked Sendable {
 
     @inline(__always)
     public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        cmvvm_word_lock_take(word)
-        defer { cmvvm_word_lock_give(word) }
+        lock()
+        defer { unlock() }
         return try body()
     }
 
