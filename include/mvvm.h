@@ -79,7 +79,18 @@ typedef enum mvvm_status {
     /** A failure inside the library or the system (no file descriptor left...). */
     MVVM_ERR_INTERNAL = 10,
     /** The object's loop was released: the object can only be released. */
-    MVVM_ERR_LOOP_RELEASED = 11
+    MVVM_ERR_LOOP_RELEASED = 11,
+    /** A command failed (its Swift code threw): mvvm_last_error() is the error's text. What it
+     *  changed before failing is notified all the same. */
+    MVVM_ERR_COMMAND_FAILED = 12,
+    /** An asynchronous call was cancelled: by the host, or by the release of its object or of
+     *  its object's loop. */
+    MVVM_ERR_CANCELLED = 13,
+    /** The library's registration breaks a rule (a name used twice, a name that is no C
+     *  identifier, a class or record used but not registered...): it serves no class, and every
+     *  call that needs one (mvvm_classes, mvvm_new, the typed constructors) fails with this
+     *  status, mvvm_last_error() naming every problem. */
+    MVVM_ERR_BAD_REGISTRATION = 14
 } mvvm_status;
 
 /** The type of a property, a command argument or a signal payload. */
@@ -94,13 +105,52 @@ typedef enum mvvm_type {
     MVVM_TYPE_OBJECT = 5,
     /** In descriptions only: a property holding an ordered list of child view models, read with
      *  mvvm_list_count() and mvvm_list_item(), its changes announced as MVVM_EVENT_SPLICE. */
-    MVVM_TYPE_LIST = 6
+    MVVM_TYPE_LIST = 6,
+    /** No value: what an optional (a property, argument, field or result whose description says
+     *  "optional": true) holds when it holds none. Given for anything else: INVALID_ARGUMENT. */
+    MVVM_TYPE_NULL = 7,
+    /** An unsigned integer, its bits in `integer`: how a host passes a number above INT64_MAX
+     *  (to a uint64_t argument, say). The library takes it for any integer or double it fits;
+     *  it never hands one out (a uint64_t property reads as MVVM_TYPE_INT of the same bits). */
+    MVVM_TYPE_UINT = 8,
+    /** Bytes: `integer` of them at `string` (any bytes, NUL included; the library puts a NUL
+     *  after those it hands out). Taken for a string when they are UTF-8. */
+    MVVM_TYPE_BYTES = 9,
+    /** An array value (not a list of view models: it is read, set and notified whole):
+     *  `integer` elements, at MVVM_VALUE_ITEMS(v), each an mvvm_value. */
+    MVVM_TYPE_ARRAY = 10,
+    /** A record: `string` is its name (static, or NULL when a host passes one), its `integer`
+     *  fields at MVVM_VALUE_ITEMS(v), in the order mvvm_classes lists them. */
+    MVVM_TYPE_RECORD = 11,
+    /** Host to library only: a record by its fields' names, `integer` pairs at
+     *  MVVM_VALUE_ITEMS(v), each a name (MVVM_TYPE_STRING) followed by its value. A field left
+     *  out is null when it is optional, and refused otherwise. */
+    MVVM_TYPE_MAP = 12
 } mvvm_type;
 
 /**
- * A value: `type` says which field holds it. In a value the library hands to a callback,
- * `string` belongs to the library and is valid only during that call; in a value the host
- * passes in, it is copied before the call returns.
+ * A value: `type` says which fields hold it.
+ *
+ * Scalars: `boolean`, `integer`, `number`. A string: `string`, NUL-terminated UTF-8; in a value
+ * the library hands out, `integer` is also its length in bytes, so that a string holding NUL
+ * is read whole. Bytes: `integer` bytes at `string`. An array, a record or a map: `integer`
+ * items at the pointer `object` holds (MVVM_VALUE_ITEMS). A handle: `object`.
+ *
+ * Who owns what a value points to:
+ *  - A value the library passes to a callback or a request function, and everything it points
+ *    to, belongs to the library and is valid only during that call (mvvm_value_copy() keeps a
+ *    copy).
+ *  - A value the library gives through an out-pointer (mvvm_get(), mvvm_call()'s result,
+ *    mvvm_value_copy()) belongs to the caller, who frees it with mvvm_value_free(): one call
+ *    frees the whole value, nested items included (they share one allocation; free only the
+ *    top value). Calling it on a value of a scalar type is allowed and does nothing.
+ *  - A value the host passes in is read during the call: its strings, bytes and items are
+ *    copied before the call returns and stay the caller's. Arrays and records nest at most
+ *    MVVM_MAX_VALUE_DEPTH deep and hold at most 2^24 items each.
+ *
+ * A host built against 0.2 sees these types' numbers in callbacks of properties of the new
+ * kinds, and none of the rest changes for it: the library reads only the fields a value's type
+ * uses, so a 0.2 host's values (which leave `object` unset) are read as before.
  */
 typedef struct mvvm_value {
     mvvm_type type;
@@ -112,6 +162,13 @@ typedef struct mvvm_value {
      *  zero the whole struct) only when it says MVVM_TYPE_OBJECT; the library reads it then only. */
     mvvm_handle object;
 } mvvm_value;
+
+/** The items of an MVVM_TYPE_ARRAY, _RECORD or _MAP value `v` (a pointer to `mvvm_value`). */
+#define MVVM_VALUE_ITEMS(v) ((const mvvm_value *)(uintptr_t)(v)->object)
+/** Makes `object` point at `items`, for a value the host builds. */
+#define MVVM_VALUE_SET_ITEMS(v, items) ((v)->object = (mvvm_handle)(uintptr_t)(const mvvm_value *)(items))
+/** How deep a host's value may nest: arrays in arrays, records in records. */
+#define MVVM_MAX_VALUE_DEPTH 32
 
 /** What a notification is about. */
 typedef enum mvvm_event_kind {
@@ -182,6 +239,29 @@ const char *mvvm_status_name(mvvm_status status);
 
 /** Frees a string the library returned. NULL is allowed and does nothing. */
 void mvvm_string_free(char *string);
+
+/**
+ * Frees what a value the library gave through an out-pointer points to (its string, bytes or
+ * items: one allocation), and sets it to MVVM_TYPE_NONE, so freeing it twice does nothing. A
+ * value of a scalar type, and NULL, are allowed. Never call it on a value a callback was lent,
+ * on an item inside another value, or on a value the host built.
+ */
+void mvvm_value_free(mvvm_value *value);
+
+/**
+ * A deep copy of `value` in *out, owned by the caller (free it with mvvm_value_free): how a
+ * callback keeps a value it was lent. Strings are copied by their lengths, NUL included.
+ * Any thread. Errors: NULL_POINTER, INVALID_ARGUMENT (a value nested too deep, invalid UTF-8).
+ */
+mvvm_status mvvm_value_copy(const mvvm_value *value, mvvm_value *out);
+
+/**
+ * The field `field` of the record value `record`, in *out: a pointer into `record`, valid as
+ * long as it is. The record's fields are also at MVVM_VALUE_ITEMS(record), in declared order.
+ * Any thread. Errors: NULL_POINTER, TYPE_MISMATCH (not a record), UNKNOWN_NAME (no such record
+ * or field), INVALID_ARGUMENT (a record value with fewer fields than its record has).
+ */
+mvvm_status mvvm_record_field(const mvvm_value *record, const char *field, const mvvm_value **out);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Loops                                                                                      */
@@ -283,13 +363,57 @@ mvvm_status mvvm_set_double(mvvm_handle object, const char *name, double value);
 mvvm_status mvvm_set_string(mvvm_handle object, const char *name, const char *value);
 
 /**
+ * Any property's value in *out, whatever its type (an optional holding none is MVVM_TYPE_NULL;
+ * an array, a record or bytes as MVVM_VALUE_ITEMS / `string` describe). The caller owns it and
+ * frees it with mvvm_value_free(). The typed getters above read the plain kinds; for an
+ * optional that holds none they give TYPE_MISMATCH.
+ * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, UNKNOWN_NAME, TYPE_MISMATCH (a list: see
+ * mvvm_list_count), INVALID_ARGUMENT (bad UTF-8), LOOP_RELEASED.
+ */
+mvvm_status mvvm_get(mvvm_handle object, const char *name, mvvm_value *out);
+
+/**
+ * Sets the binding `name` to `value`, any type, converted by the library's one rule: a value of
+ * the property's own type; an int for a double; bytes that are UTF-8 for a string; null for an
+ * optional only; an array whose elements each convert; a record (fields in order) or a map
+ * (fields by name) for a record. Changes are notified before it returns.
+ * Errors: as the typed setters; TYPE_MISMATCH (a value of another kind: the message names the
+ * element or field), INVALID_ARGUMENT (null for a non-optional, out of range, not one of the
+ * allowed strings, a malformed array or record: the message names it). A refused value
+ * changes nothing.
+ */
+mvvm_status mvvm_set(mvvm_handle object, const char *name, const mvvm_value *value);
+
+/**
  * Sends `command` to the object, with `argument_or_null` when the command takes one (NULL or a
- * value of MVVM_TYPE_NONE when it takes none). Changes are notified before it returns.
+ * value of MVVM_TYPE_NONE when it takes none); mvvm_call() takes any number and gives the
+ * result. Changes are notified before it returns.
  * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, UNKNOWN_NAME, TYPE_MISMATCH (argument of
- * the wrong type, or missing), INVALID_ARGUMENT (a string argument that is not one the
- * command knows, bad UTF-8, or called MVVM_MAX_NESTED_CALLS deep), LOOP_RELEASED.
+ * the wrong type), INVALID_ARGUMENT (an argument missing or too many, a string argument that is
+ * not one the command knows, bad UTF-8, or called MVVM_MAX_NESTED_CALLS deep), COMMAND_FAILED
+ * (the command threw; what it changed first is notified), LOOP_RELEASED.
  */
 mvvm_status mvvm_send(mvvm_handle object, const char *command, const mvvm_value *argument_or_null);
+
+/**
+ * Runs `command` with `args[0 .. count-1]` in their declared order (mvvm_classes lists each
+ * command's "arguments"; an optional argument left out at the end is null), converted as
+ * mvvm_set() converts. Its result, when `result_or_null` is not NULL, goes there: owned by the
+ * caller (mvvm_value_free), MVVM_TYPE_NONE for a command that returns nothing. Changes are
+ * notified before it returns, also when it fails. `args` may be NULL when `count` is 0.
+ * Errors: as mvvm_send(), and INVALID_ARGUMENT for a count the command does not take;
+ * COMMAND_FAILED when its Swift code threw, mvvm_last_error() giving the error's text.
+ */
+mvvm_status mvvm_call(mvvm_handle object, const char *command, const mvvm_value *args, size_t count,
+                      mvvm_value *result_or_null);
+
+/**
+ * mvvm_call() with arguments by name: `names[i]` names `args[i]`, or is NULL for an argument by
+ * position (those come first); `names` NULL means all by position. Errors: as mvvm_call(), and
+ * INVALID_ARGUMENT for a name the command has not, or one given twice.
+ */
+mvvm_status mvvm_call_named(mvvm_handle object, const char *command, const char *const *names,
+                            const mvvm_value *args, size_t count, mvvm_value *result_or_null);
 
 /**
  * A new handle in *out to the child view model `name` (timer_view_model's "display"...). The
@@ -307,9 +431,16 @@ mvvm_status mvvm_class_name(mvvm_handle handle, const char **out);
 
 /**
  * What the object's class offers, as a new JSON string in *out (free with mvvm_string_free):
- * {"class": "...", "properties": [{"name", "type", "access": "ro"|"rw"}], "commands":
- * [{"name", "argument": type, "values": [...]?}], "signals": [{"name", "type"}], "children": [...]}.
- * Types are "none", "bool", "int", "double", "string".
+ * {"class": "...", "properties": [{"name", <type>, "access": "ro"|"rw", "doc"}], "commands":
+ * [{"name", "arguments": [{"name", <type>}], "result": {<type>}, "throws", "async", "doc",
+ * and, for a command of at most one argument, "argument" (its type's name, or "none") and
+ * "values"}], "signals": [{"name", <type>, "doc"}], "children": [names], "records": {name:
+ * {"name", "swift_name", "doc", "fields": [{"name", <type>}]}}: every record the members use}.
+ * A <type> is written as members of its object: "type" ("none", "bool", "int", "double",
+ * "string", "bytes", "array", "record"; "list" for a list of view models), and as needed
+ * "optional": true (null is one of its values), "values" (the only strings it takes),
+ * "c_type": "uint64_t" (an unsigned 64-bit int), "min" and "max" (an int narrower than 64
+ * bits), "element" (an array's element type, an object), "record" (a record's name).
  * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, LOOP_RELEASED.
  */
 mvvm_status mvvm_describe(mvvm_handle object, char **out);
@@ -401,16 +532,15 @@ mvvm_status mvvm_complete_soon(mvvm_handle request, const mvvm_value *result);
 /**
  * Every class this library exports (the catalog's and those of any package linked into it), as
  * a new JSON array in *json_out, freed with mvvm_string_free. Each element is what
- * mvvm_describe() gives for an object of the class — "class", "properties" (name, type,
- * access "ro"/"rw", doc, and "values" when limited to some strings), "commands" (name,
- * argument, doc, "values"), "signals" (name, type, doc), "children" (names) — plus "swift_name",
- * "doc", "child_classes" (child name -> class name) and "constructors": each with its "name"
- * ("new", "new_with_<suffix>": the typed call mvvm_<class>_<name>), "doc" and "arguments", each
- * {"name", "type"} where type is "bool", "int", "double", "string" (with "c_type", the typed
- * call's C type), "object" (a model: "classes" lists the classes it may be) or "service" (a
- * host service: "request_argument" and "result" types). A class with no constructor is made
- * only by its parent (mvvm_child). The list and its order are fixed once the library is loaded.
- * Any thread. Errors: NULL_POINTER.
+ * mvvm_describe() gives for an object of the class, plus "swift_name", "swift_module", "doc",
+ * "child_classes" (child name -> class name), "item_class" on each list property, and
+ * "constructors": each with its "name" ("new", "new_with_<suffix>": the typed call
+ * mvvm_<class>_<name>), "doc" and "arguments", each {"name", <type>} (with "c_type", the typed
+ * call's C type) for a value, {"name", "type": "object", "classes"} for a model, or {"name",
+ * "type": "service", "request_argument", "result"} for a host service. A class with no
+ * constructor is made only by its parent (mvvm_child). The list and its order are fixed once
+ * the library is loaded. Any thread.
+ * Errors: NULL_POINTER, BAD_REGISTRATION (the message names every problem).
  */
 mvvm_status mvvm_classes(char **json_out);
 
@@ -431,6 +561,15 @@ mvvm_status mvvm_classes(char **json_out);
  */
 mvvm_status mvvm_new(mvvm_handle loop, const char *class_name, const mvvm_value *args, size_t count,
                      mvvm_handle *out);
+
+/**
+ * mvvm_new() with arguments by name, as mvvm_call_named() takes them: the constructor chosen is
+ * the first, in the order mvvm_classes lists them, whose arguments these name and whose types
+ * accept them (an optional argument not given is null).
+ * Errors: as mvvm_new(), and INVALID_ARGUMENT for a name no constructor fits or one given twice.
+ */
+mvvm_status mvvm_new_named(mvvm_handle loop, const char *class_name, const char *const *names,
+                           const mvvm_value *args, size_t count, mvvm_handle *out);
 
 /**
  * A host service, to pass to constructors (mvvm_new) that take one: each view model made with

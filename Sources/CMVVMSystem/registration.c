@@ -10,3 +10,7 @@ void libmvvm_run_registrations(void) {
     if (libmvvm_register_catalog) libmvvm_register_catalog();
     if (libmvvm_register_package) libmvvm_register_package();
 }
+
+bool libmvvm_has_package_registration(void) {
+    return libmvvm_register_package != 0;
+}

@@ -148,7 +148,7 @@ public func registerCatalog() {
     Exports.register(RandomCounter.self, doc: "A counter whose increment and decrement draw a count from 1 to 10 out of a "
                      + "generator seeded with `seed`: a seed always repeats its sequence.") { c in
         exportCountable(&c)
-        c.constructor(doc: "Seeded with `seed`.", .value("seed", cType: "uint64_t")) { (_, seed: UInt64) in
+        c.constructor(doc: "Seeded with `seed`.", .value("seed")) { (_, seed: UInt64) in
             RandomCounter(seed: seed)
         }
     }
@@ -159,7 +159,7 @@ public func registerCatalog() {
         c.command("increment") { $0.increment() }
         c.command("decrement") { $0.decrement() }
         c.constructor(doc: "Over `model`, a counter or random_counter of the same loop.",
-                      .model("model", oneOf: [Counter.self, RandomCounter.self])) { (_, model: any Countable) in
+                      .model("model", oneOf: Counter.self, RandomCounter.self)) { (_, model: any Countable) in
             CounterViewModel(model: model)
         }
     }
@@ -170,7 +170,7 @@ public func registerCatalog() {
         c.child("second_counter", doc: "Over a random counter.") { $0.secondCounter }
         c.constructor(doc: "The random counter is seeded from the system's random source.") { _ in CounterPageViewModel() }
         c.constructor("seed", doc: "The random counter is seeded with `seed`, for repeatable pages.",
-                      .value("seed", cType: "uint64_t")) { (_, seed: UInt64) in CounterPageViewModel(seed: seed) }
+                      .value("seed")) { (_, seed: UInt64) in CounterPageViewModel(seed: seed) }
     }
 }
 

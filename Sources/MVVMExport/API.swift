@@ -143,20 +143,31 @@ public func mvvm_loop_now_ms(_ loop: mvvm_handle, _ out: UnsafeMutablePointer<In
 
 // MARK: - Properties
 
-func getProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType) throws(ExportError) -> Value {
-    try withObject(handle, reading: true) { object throws(ExportError) -> Value in
-        try get(try object.exportedClass.property(named: name), of: object, as: type)
-    }
-}
-
-/// Inlined into every getter, generic and typed: the cheapest read is the one a render loop makes.
+/// Inlined into every getter, generic and typed: the cheapest read is the one a render loop
+/// makes. `type` is the kind a typed getter reads (an optional's only when it holds a value),
+/// or nil for any (`mvvm_get`).
 @inline(__always)
-func get(_ property: ExportedProperty, of object: ExportedObject, as type: ValueType) throws(ExportError) -> Value {
+func get(_ property: ExportedProperty, of object: ExportedObject, as type: ValueType?) throws(ExportError) -> Value {
+    guard let type else {
+        guard property.items == nil else { throw notAList(property, of: object) }
+        return property.get(object.target)
+    }
     guard property.type == type else {
         throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(property.name.string) is "
-                          + "of type \(property.type.name), not \(type.name)")
+                          + "\(property.items == nil ? property.shape.name : "a list"), not \(type.name)"
+                          + (property.items == nil ? " (mvvm_get reads any property)" : ""))
     }
-    return property.get(object.target)
+    let value = property.get(object.target)
+    if !property.isPlainScalar, value == .null {
+        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(property.name.string) "
+                          + "holds no value (null): read it with mvvm_get")
+    }
+    return value
+}
+
+private func notAList(_ property: ExportedProperty, of object: ExportedObject) -> ExportError {
+    ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(property.name.string) is a list: "
+                + "read it with mvvm_list_count and mvvm_list_item")
 }
 
 func setProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: Value) throws(ExportError) {
@@ -169,15 +180,10 @@ func set(_ property: ExportedProperty, of object: ExportedObject, to value: Valu
     // The messages are built only on failure: this runs for every set.
     var qualified: String { "\(object.exportedClass.name.string).\(property.name.string)" }
     guard let set = property.set else { throw ExportError(MVVM_ERR_READ_ONLY, "\(qualified) is read-only") }
-    guard property.type == value.type else {
-        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(qualified) is of type \(property.type.name), not \(value.type.name)")
-    }
-    if let allowed = property.allowed, case let .string(text) = value, !allowed.contains(text) {
-        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) takes one of \(allowed.joined(separator: ", ")), "
-                          + "not \(CString.echo(text))")
-    }
-    guard set(object.target, value) else {
-        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) cannot hold \(value.json): out of its type's range")
+    // A plain scalar of the property's own kind needs no conversion: the usual set.
+    let accepted = property.isPlainScalar && value.type == property.type ? value : try property.shape.accept(value, qualified)
+    guard set(object.target, accepted) else {
+        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) cannot hold \(CString.capped(value.json)): out of its type's range")
     }
 }
 
@@ -214,6 +220,20 @@ public func mvvm_get_string(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?
     }
 }
 
+@_cdecl("mvvm_get")
+public func mvvm_get(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<mvvm_value>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        write(try getProperty(object, name, nil).ownedCValue(), to: out)
+    }
+}
+
+func getProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType?) throws(ExportError) -> Value {
+    try withObject(handle, reading: true) { object throws(ExportError) -> Value in
+        try get(try object.exportedClass.property(named: name), of: object, as: type)
+    }
+}
+
 @_cdecl("mvvm_set_bool")
 public func mvvm_set_bool(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: Bool) -> mvvm_status {
     exporting { () throws(ExportError) in try setProperty(object, name, .bool(value)) }
@@ -234,34 +254,71 @@ public func mvvm_set_string(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?
     exporting { () throws(ExportError) in try setProperty(object, name, .string(try CString.read(value, "value"))) }
 }
 
-// MARK: - Commands, children, description
-
-func send(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ argument: Value) throws(ExportError) {
-    try withObject(handle) { object throws(ExportError) in
-        try run(try object.exportedClass.command(named: name), on: object, argument)
+@_cdecl("mvvm_set")
+public func mvvm_set(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: UnsafePointer<mvvm_value>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        guard let value else { throw .nullPointer("value") }
+        try setProperty(object, name, try Value(reading: value, "value"))
     }
 }
 
-func run(_ command: ExportedCommand, on object: ExportedObject, _ argument: Value) throws(ExportError) {
-    // The messages are built only on failure: this runs for every command.
-    var qualified: String { "\(object.exportedClass.name.string).\(command.name.string)" }
-    guard argument.type == command.argument else {
-        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(qualified) takes an argument of type \(command.argument.name), "
-                          + "not \(argument.type.name)")
+// MARK: - Commands, children, description
+
+/// Runs `command` on `object` with `given` arguments: bound and accepted, then run as one
+/// operation whose changes are announced even when the command fails.
+func call(_ command: ExportedCommand, on object: ExportedObject, _ given: GivenArguments) throws(ExportError) -> Value {
+    let qualified = "\(object.exportedClass.name.string).\(command.name.string)"
+    let values = try given.bind(to: command.arguments, of: qualified).values()
+    do throws(CommandFailure) {
+        return try command.run(object.target, CallArguments(values: values))
+    } catch {
+        throw ExportError(MVVM_ERR_COMMAND_FAILED, "\(qualified) failed: \(CString.capped(error.message))")
     }
-    if let allowed = command.allowed, case let .string(text) = argument, !allowed.contains(text) {
-        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) takes one of \(allowed.joined(separator: ", ")), "
-                          + "not \(CString.echo(text))")
-    }
-    guard command.run(object.target, argument) else {
-        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) cannot take \(argument.json): out of its type's range")
-    }
+}
+
+/// `mvvm_send`'s one argument (none when NULL or MVVM_TYPE_NONE).
+private func sendArguments(_ argument: Value) -> GivenArguments {
+    argument == .none ? GivenArguments([]) : GivenArguments([argument])
 }
 
 @_cdecl("mvvm_send")
 public func mvvm_send(_ object: mvvm_handle, _ command: UnsafePointer<CChar>?, _ argument: UnsafePointer<mvvm_value>?) -> mvvm_status {
     exporting { () throws(ExportError) in
-        try send(object, command, try argument.map { value throws(ExportError) in try Value(reading: value, "argument") } ?? .none)
+        let value = try argument.map { value throws(ExportError) in try Value(reading: value, "argument") } ?? .none
+        try withObject(object) { object throws(ExportError) in
+            let command = try object.exportedClass.command(named: command)
+            // One argument or none: a missing or unwanted one is a type mismatch, as it always was.
+            if command.arguments.count > 1 {
+                throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(object.exportedClass.name.string).\(command.name.string) "
+                                  + "takes \(command.arguments.count) arguments: call it with mvvm_call")
+            }
+            let wanted = command.arguments.first?.shape
+            if (wanted == nil) != (value == .none), !(wanted?.isOptional ?? false) {
+                throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(command.name.string) "
+                                  + "takes \(wanted.map { "an argument of type \($0.name)" } ?? "no argument"), "
+                                  + "not \(value.type.name)")
+            }
+            _ = try call(command, on: object, sendArguments(value))
+        }
+    }
+}
+
+@_cdecl("mvvm_call")
+public func mvvm_call(_ object: mvvm_handle, _ command: UnsafePointer<CChar>?, _ arguments: UnsafePointer<mvvm_value>?,
+                      _ count: UInt, _ result: UnsafeMutablePointer<mvvm_value>?) -> mvvm_status {
+    mvvm_call_named(object, command, nil, arguments, count, result)
+}
+
+@_cdecl("mvvm_call_named")
+public func mvvm_call_named(_ object: mvvm_handle, _ command: UnsafePointer<CChar>?,
+                            _ names: UnsafePointer<UnsafePointer<CChar>?>?, _ arguments: UnsafePointer<mvvm_value>?,
+                            _ count: UInt, _ result: UnsafeMutablePointer<mvvm_value>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        let given = try GivenArguments(reading: arguments, names: names, count: count)
+        let value = try withObject(object) { object throws(ExportError) -> Value in
+            try call(try object.exportedClass.command(named: command), on: object, given)
+        }
+        result?.pointee = value.ownedCValue()
     }
 }
 

@@ -2,11 +2,23 @@ import MVVMRuntime
 import Observation
 @preconcurrency import OpenCombine
 
-/// Why a constructor refused its arguments; the host gets `MVVM_ERR_INVALID_ARGUMENT` and the
-/// message.
+/// An error whose text the host reads: a constructor's refusal (MVVM_ERR_INVALID_ARGUMENT), a
+/// command's failure (MVVM_ERR_COMMAND_FAILED). Any other error thrown there is described by
+/// `String(describing:)`.
 public struct ExportFailure: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+
+    /// `error` itself when it is one, else its description.
+    init(describing error: any Error) {
+        self = (error as? ExportFailure) ?? ExportFailure(String(describing: error))
+    }
+}
+
+/// A command's own failure: its error's text, for MVVM_ERR_COMMAND_FAILED.
+struct CommandFailure: Error {
+    let message: String
+    init(_ error: any Error) { message = ExportFailure(describing: error).description }
 }
 
 /// Describes one exported class: one short declaration per property, command, signal, child
@@ -89,7 +101,7 @@ public struct ExportBuilder<Target: AnyObject> {
         set: ((Target, V) -> Void)?, doc: String
     ) where P.Output == V, P.Failure == Never {
         properties.append(ExportedProperty(
-            name: name, type: V.exportedType, doc: doc, allowed: V.allowedValues,
+            name: name, shape: V.exportedShape, doc: doc,
             get: { get(Self.target($0)).exportedValue },
             set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
             // A `$property` sends the current value at once (announced already: it changes
@@ -122,30 +134,57 @@ public struct ExportBuilder<Target: AnyObject> {
     mutating func addList<Item: AnyObject>(_ name: String, _ get: @escaping (Target) -> [Item], doc: String,
                                            watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch) {
         properties.append(ExportedProperty(
-            name: name, type: .list, doc: doc, allowed: nil, get: { _ in .none }, set: nil, watch: watch,
+            name: name, shape: .none, doc: doc, get: { _ in .none }, set: nil, watch: watch,
             items: { get(Self.target($0)) }, itemType: ObjectIdentifier(Item.self),
             itemTypeName: String(describing: Item.self)))
     }
 
     // MARK: Commands
 
-    /// A command with no argument.
-    public mutating func command(_ name: String, doc: String = "", _ run: @escaping (Target) -> Void) {
-        commands.append(ExportedCommand(name: CName(name), argument: .none, doc: doc, allowed: nil) { object, _ in
-            run(Self.target(object))
-            return true
-        })
+    /// A command of any number of named, typed arguments (``Argument/value(_:)``), which may
+    /// return a value and may throw: `c.command("move", .value("from"), .value("to")) { $0.move(from: $1, to: $2) }`.
+    /// A thrown error fails the call with MVVM_ERR_COMMAND_FAILED, its description (an
+    /// ``ExportFailure``'s, or any error's) as the message; what changed before it is notified.
+    public mutating func command<each A, E: Error>(_ name: String, doc: String = "", _ arguments: repeat Argument<each A>,
+                                                   run: @escaping (Target, repeat each A) throws(E) -> Void) {
+        addCommand(name, doc, specs(repeat each arguments), result: .none, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
+            var index = 0
+            func take<T>(_ argument: Argument<T>) -> T { defer { index += 1 }; return argument.take(values, index) }
+            do { try run(Self.target(object), repeat take(each arguments)) } catch { throw CommandFailure(error) }
+            return .none
+        }
     }
 
-    /// A command with one argument; an enum argument takes only its cases' raw values.
+    /// A command that returns a value of `R`.
+    public mutating func command<each A, R: ExportableValue, E: Error>(
+        _ name: String, doc: String = "", _ arguments: repeat Argument<each A>,
+        run: @escaping (Target, repeat each A) throws(E) -> R
+    ) {
+        addCommand(name, doc, specs(repeat each arguments), result: R.exportedShape, throwing: E.self != Never.self) {
+            object, values throws(CommandFailure) in
+            var index = 0
+            func take<T>(_ argument: Argument<T>) -> T { defer { index += 1 }; return argument.take(values, index) }
+            do { return try run(Self.target(object), repeat take(each arguments)).exportedValue } catch { throw CommandFailure(error) }
+        }
+    }
+
+    /// A command with one argument, named "argument" (an enum argument takes only its cases'
+    /// raw values): `c.command("tapped") { (vm, action: Action) in vm.tapped(action) }`.
     public mutating func command<A: ExportableValue>(_ name: String, doc: String = "",
                                                     _ run: @escaping (Target, A) -> Void) {
-        commands.append(ExportedCommand(name: CName(name), argument: A.exportedType, doc: doc,
-                                        allowed: A.allowedValues) { object, value in
-            guard let argument = A(exportedValue: value) else { return false }
-            run(Self.target(object), argument)
-            return true
-        })
+        command(name, doc: doc, Argument<A>.value("argument"), run: run)
+    }
+
+    private func specs<each A>(_ arguments: repeat Argument<each A>) -> [ExportedArgument] {
+        var specs: [ExportedArgument] = []
+        for argument in repeat each arguments { specs.append(argument.spec) }
+        return specs
+    }
+
+    private mutating func addCommand(_ name: String, _ doc: String, _ arguments: [ExportedArgument], result: ValueShape,
+                                     throwing: Bool, _ run: @escaping (AnyObject, CallArguments) throws(CommandFailure) -> Value) {
+        commands.append(ExportedCommand(name: CName(name), doc: doc, arguments: arguments, result: result,
+                                        throwing: throwing, run: run))
     }
 
     // MARK: Signals
@@ -153,7 +192,7 @@ public struct ExportBuilder<Target: AnyObject> {
     /// A signal: each value `publisher` sends (a subject's, say) reaches the subscribers.
     public mutating func signal<P: Publisher>(_ name: String, doc: String = "", _ publisher: @escaping (Target) -> P)
     where P.Output: ExportableValue, P.Failure == Never {
-        signals.append(ExportedSignal(name: CName(name), payload: P.Output.exportedType, doc: doc) { object, emit in
+        signals.append(ExportedSignal(name: CName(name), payload: P.Output.exportedShape, doc: doc) { object, emit in
             publisher(Self.target(object)).sink { emit($0.exportedValue) }
         })
     }
@@ -176,40 +215,19 @@ public struct ExportBuilder<Target: AnyObject> {
 
     // MARK: Constructors
 
-    /// A constructor; the first one registered is `mvvm_<class>_new`, others are named
-    /// `new_with_<suffix>`. `make` may throw ``ExportFailure`` for arguments out of range.
-    public mutating func constructor(_ suffix: String? = nil, doc: String = "",
-                                     _ make: @escaping (Loop) throws(ExportFailure) -> Target) {
-        addConstructor(suffix, doc, []) { loop, _ throws(ExportFailure) in try make(loop) }
-    }
-
-    public mutating func constructor<A>(_ suffix: String? = nil, doc: String = "", _ a: Argument<A>,
-                                        _ make: @escaping (Loop, A) throws(ExportFailure) -> Target) {
-        addConstructor(suffix, doc, [a.spec]) { loop, arguments throws(ExportFailure) in
-            try make(loop, a.take(arguments, 0))
-        }
-    }
-
-    public mutating func constructor<A, B>(_ suffix: String? = nil, doc: String = "", _ a: Argument<A>, _ b: Argument<B>,
-                                           _ make: @escaping (Loop, A, B) throws(ExportFailure) -> Target) {
-        addConstructor(suffix, doc, [a.spec, b.spec]) { loop, arguments throws(ExportFailure) in
-            try make(loop, a.take(arguments, 0), b.take(arguments, 1))
-        }
-    }
-
-    public mutating func constructor<A, B, C>(_ suffix: String? = nil, doc: String = "", _ a: Argument<A>,
-                                              _ b: Argument<B>, _ c: Argument<C>,
-                                              _ make: @escaping (Loop, A, B, C) throws(ExportFailure) -> Target) {
-        addConstructor(suffix, doc, [a.spec, b.spec, c.spec]) { loop, arguments throws(ExportFailure) in
-            try make(loop, a.take(arguments, 0), b.take(arguments, 1), c.take(arguments, 2))
-        }
-    }
-
-    private mutating func addConstructor(_ suffix: String?, _ doc: String, _ arguments: [ExportedArgument],
-                                         _ make: @escaping (Loop, ConstructorArguments) throws(ExportFailure) -> Target) {
+    /// A constructor of any number of named, typed arguments: values (``Argument/value(_:)``),
+    /// models and host services. The first one registered is `mvvm_<class>_new`; give the others
+    /// a `suffix`, and they are `new_with_<suffix>`. `make` may throw (an ``ExportFailure`` for
+    /// arguments out of range): the host gets MVVM_ERR_INVALID_ARGUMENT and the error's text.
+    public mutating func constructor<each A, E: Error>(_ suffix: String? = nil, doc: String = "",
+                                                       _ arguments: repeat Argument<each A>,
+                                                       make: @escaping (Loop, repeat each A) throws(E) -> Target) {
         let name = suffix.map { "new_with_\($0)" } ?? (constructors.isEmpty ? "new" : "new_\(constructors.count + 1)")
-        constructors.append(ExportedConstructor(name: name, doc: doc, arguments: arguments) { loop, arguments throws(ExportFailure) in
-            try make(loop, arguments)
+        constructors.append(ExportedConstructor(name: name, doc: doc, arguments: specs(repeat each arguments)) {
+            loop, values throws(ExportFailure) in
+            var index = 0
+            func take<T>(_ argument: Argument<T>) -> T { defer { index += 1 }; return argument.take(values, index) }
+            do { return try make(loop, repeat take(each arguments)) } catch { throw ExportFailure(describing: error) }
         })
     }
 }
@@ -246,10 +264,42 @@ extension ExportBuilder where Target: Observable {
     private mutating func addObserved<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V,
                                                          set: ((Target, V) -> Void)?, doc: String) {
         properties.append(ExportedProperty(
-            name: name, type: V.exportedType, doc: doc, allowed: V.allowedValues,
+            name: name, shape: V.exportedShape, doc: doc,
             get: { value(Self.target($0)).exportedValue },
             set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
             watch: { object, slot in ObservationWatch(Self.target(object), read: value, slot: slot) }))
+    }
+}
+
+// MARK: - Computed properties of an ObservableObject
+
+extension ExportBuilder where Target: ObservableObject {
+    /// A property with no publisher of its own, such as a computed one
+    /// (`var fullName: String { "\(first) \(last)" }`): `c.output("full_name", \.fullName)`. As
+    /// SwiftUI does, the library follows `objectWillChange` and reads it again once each
+    /// operation that fired it is complete, announcing it only when its value changed. (A
+    /// `$first.map { _ in self.fullName }` would see the old value: `@Published` publishes in
+    /// `willSet`.)
+    public mutating func output<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V, doc: String = "") {
+        addComputed(name, value, set: nil, doc: doc)
+    }
+
+    /// A computed binding, read as ``output(_:_:doc:)`` reads and written with `set`.
+    public mutating func binding<V: ExportableValue>(_ name: String, get: @escaping (Target) -> V,
+                                                    set: @escaping (Target, V) -> Void, doc: String = "") {
+        addComputed(name, get, set: set, doc: doc)
+    }
+
+    private mutating func addComputed<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V,
+                                                         set: ((Target, V) -> Void)?, doc: String) {
+        properties.append(ExportedProperty(
+            name: name, shape: V.exportedShape, doc: doc,
+            get: { value(Self.target($0)).exportedValue },
+            set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
+            // Told "changed" with no value: read once the operation is complete.
+            watch: { object, slot in
+                PublisherWatch(Self.target(object).objectWillChange.sink { _ in slot.changed(nil) })
+            }))
     }
 }
 
@@ -294,20 +344,21 @@ final class ObservationWatch<Target: AnyObject, Read>: PropertyWatch, @unchecked
     func cancel() { slot = nil }
 }
 
-// MARK: - Constructor arguments
+// MARK: - Arguments
 
-/// One named, typed constructor argument: a value, a model (another exported object on the
-/// same loop), or a host service.
+/// One named, typed argument of a constructor or a command: a value, a model (another exported
+/// object on the same loop; constructors only), or a host service (constructors only).
 public struct Argument<T> {
     let spec: ExportedArgument
-    let read: (ConstructorArguments, Int) -> T
+    let read: (CallArguments, Int) -> T
 
-    func take(_ arguments: ConstructorArguments, _ index: Int) -> T { read(arguments, index) }
+    func take(_ arguments: CallArguments, _ index: Int) -> T { read(arguments, index) }
 
-    /// A value argument (`Int64`, `String`, an enum…); `cType` is the typed C call's type.
-    public static func value(_ name: String, cType: String? = nil) -> Argument<T> where T: ExportableValue {
-        Argument(spec: ExportedArgument(name: name, kind: .value(T.exportedType), cType: cType ?? T.defaultCType)) {
-            arguments, index in T(exportedValue: arguments.values[index])!
+    /// A value argument (`Int64`, `String`, an enum, an optional, an array, a record…).
+    public static func value(_ name: String) -> Argument<T> where T: ExportableValue {
+        Argument(spec: .value(name, T.exportedShape)) { arguments, index in
+            // Accepted by its shape already: only a type narrower than its shape says refuses.
+            T(exportedValue: arguments.values[index])!
         }
     }
 
@@ -319,7 +370,7 @@ public struct Argument<T> {
     }
 
     /// A model of any of `classes`, given to the constructor as `T` (a protocol they share).
-    public static func model(_ name: String, oneOf classes: [AnyObject.Type]) -> Argument<T> {
+    public static func model(_ name: String, oneOf classes: AnyObject.Type...) -> Argument<T> {
         Argument(spec: ExportedArgument(name: name, kind: .model, modelTypes: classes.map { ObjectIdentifier($0) })) {
             arguments, index in arguments.models[index]! as! T
         }
@@ -331,18 +382,6 @@ public struct Argument<T> {
     where T == HostRequester {
         Argument(spec: ExportedArgument(name: name, kind: .service(argument: request, result: result))) {
             arguments, index in arguments.services[index]!
-        }
-    }
-}
-
-extension ExportableValue {
-    static var defaultCType: String {
-        switch exportedType {
-        case .bool: return "bool"
-        case .int: return Self.self == UInt64.self ? "uint64_t" : "int64_t"
-        case .double: return "double"
-        case .string: return "const char *"
-        case .none, .object, .list: return "mvvm_handle"
         }
     }
 }

@@ -79,6 +79,16 @@ enum CString {
         return JSON.quote(text)
     }
 
+    /// The most of a message from Swift code (a constructor's refusal, a command's error) that
+    /// a call repeats, in characters: such text may quote what the host passed, at any length.
+    static let messageLimit = 1000
+
+    /// `text` cut to `messageLimit` characters.
+    static func capped(_ text: String) -> String {
+        guard text.utf8.count > messageLimit else { return text }
+        return String(text.prefix(messageLimit)) + "… (\(text.utf8.count) bytes in all)"
+    }
+
     /// Reads a NUL-terminated UTF-8 argument; `what` names it in errors, made only then.
     static func read(_ pointer: UnsafePointer<CChar>?, _ what: @autoclosure () -> String) throws(ExportError) -> String {
         guard let pointer else { throw .nullPointer(what()) }
@@ -99,6 +109,8 @@ extension mvvm_status {
             (MVVM_ERR_READ_ONLY, "MVVM_ERR_READ_ONLY"), (MVVM_ERR_TYPE_MISMATCH, "MVVM_ERR_TYPE_MISMATCH"),
             (MVVM_ERR_WRONG_LOOP_KIND, "MVVM_ERR_WRONG_LOOP_KIND"), (MVVM_ERR_UNKNOWN_REQUEST, "MVVM_ERR_UNKNOWN_REQUEST"),
             (MVVM_ERR_INTERNAL, "MVVM_ERR_INTERNAL"), (MVVM_ERR_LOOP_RELEASED, "MVVM_ERR_LOOP_RELEASED"),
+            (MVVM_ERR_COMMAND_FAILED, "MVVM_ERR_COMMAND_FAILED"), (MVVM_ERR_CANCELLED, "MVVM_ERR_CANCELLED"),
+            (MVVM_ERR_BAD_REGISTRATION, "MVVM_ERR_BAD_REGISTRATION"),
         ]
         return Dictionary(uniqueKeysWithValues: all.map { ($0.0.rawValue, CString.intern($0.1)) })
     }()

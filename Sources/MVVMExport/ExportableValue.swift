@@ -1,27 +1,31 @@
-/// A Swift type whose values cross the C boundary as one of `mvvm_value`'s types: the types of
-/// exported properties, command arguments, signal payloads and constructor arguments.
+/// A Swift type whose values cross the C boundary: the types of exported properties, command
+/// arguments and results, signal payloads, constructor arguments and record fields.
 ///
-/// `Bool`, `Int`, `Int64`, `Int32`, `UInt64` (as its bit pattern), `Double` and `String` conform;
-/// so does any `String`-backed enum that declares the conformance, which crosses as its raw
-/// value (and, when `CaseIterable`, lists its cases as the only values a command accepts).
+/// `Bool`, the integers, `Double`, `Float` and `String` conform; so do an `Optional` of an
+/// exportable value (null when nil), an `Array` of them (`[UInt8]` crosses as bytes), a record
+/// (``ExportableRecord``), bytes (``ExportableBytes``: `extension Data: ExportableBytes {}`),
+/// and any `String`-backed enum that declares the conformance, which crosses as its raw value
+/// (and, when `CaseIterable`, takes only its cases' raw values).
 public protocol ExportableValue {
-    /// The C type the value crosses as.
-    static var exportedType: MVVMValueType { get }
-    /// The only values a command argument of this type takes, when it is limited to some.
-    static var allowedValues: [String]? { get }
-    /// The Swift value of a C value already checked to be of `exportedType`; nil when it is
-    /// not one this type can hold (out of range, not a case).
+    /// The type, in full, as descriptions give it and as the library checks and converts a
+    /// host's values against it.
+    static var exportedShape: ValueShape { get }
+    /// The Swift value of a C value already accepted by `exportedShape` (so of its kind and
+    /// range); nil only when this type still cannot hold it.
     init?(exportedValue: MVVMValue)
     /// The C value.
     var exportedValue: MVVMValue { get }
 }
 
 extension ExportableValue {
-    public static var allowedValues: [String]? { nil }
+    /// The C kind of a value of this type (an optional's being its wrapped type's).
+    public static var exportedType: MVVMValueType { exportedShape.baseType }
+    /// The only strings a value of this type may be, when it is limited to some.
+    public static var allowedValues: [String]? { exportedShape.allowed }
 }
 
 extension Bool: ExportableValue {
-    public static var exportedType: MVVMValueType { .bool }
+    public static var exportedShape: ValueShape { .bool }
     public init?(exportedValue: MVVMValue) {
         guard case let .bool(flag) = exportedValue else { return nil }
         self = flag
@@ -29,36 +33,35 @@ extension Bool: ExportableValue {
     public var exportedValue: MVVMValue { .bool(self) }
 }
 
-extension Int64: ExportableValue {
-    public static var exportedType: MVVMValueType { .int }
-    public init?(exportedValue: MVVMValue) {
-        guard case let .int(number) = exportedValue else { return nil }
-        self = number
-    }
-    public var exportedValue: MVVMValue { .int(self) }
-}
+/// A fixed-width integer crossing as an int, limited to its own range (a `UInt64` crosses as its
+/// bits instead: see its conformance).
+public protocol ExportableInteger: ExportableValue, FixedWidthInteger {}
 
-extension Int: ExportableValue {
-    public static var exportedType: MVVMValueType { .int }
+extension ExportableInteger {
+    public static var exportedShape: ValueShape {
+        .int(min: Int64(clamping: Self.min), max: Int64(clamping: Self.max))
+    }
     public init?(exportedValue: MVVMValue) {
-        guard case let .int(number) = exportedValue, let exact = Int(exactly: number) else { return nil }
+        guard case let .int(number) = exportedValue, let exact = Self(exactly: number) else { return nil }
         self = exact
     }
     public var exportedValue: MVVMValue { .int(Int64(self)) }
 }
 
-extension Int32: ExportableValue {
-    public static var exportedType: MVVMValueType { .int }
-    public init?(exportedValue: MVVMValue) {
-        guard case let .int(number) = exportedValue, let exact = Int32(exactly: number) else { return nil }
-        self = exact
-    }
-    public var exportedValue: MVVMValue { .int(Int64(self)) }
-}
+extension Int: ExportableInteger {}
+extension Int64: ExportableInteger {}
+extension Int32: ExportableInteger {}
+extension Int16: ExportableInteger {}
+extension Int8: ExportableInteger {}
+extension UInt32: ExportableInteger {}
+extension UInt16: ExportableInteger {}
+/// An element of `[UInt8]`, which crosses as bytes.
+extension UInt8: ExportableInteger {}
 
-/// Crosses as the `int64_t` of the same bits, as a C `uint64_t` seed would be passed.
+/// Crosses as the `int64_t` of the same bits, as a C `uint64_t` seed would be passed; a host
+/// may also pass it as MVVM_TYPE_UINT.
 extension UInt64: ExportableValue {
-    public static var exportedType: MVVMValueType { .int }
+    public static var exportedShape: ValueShape { .uint }
     public init?(exportedValue: MVVMValue) {
         guard case let .int(number) = exportedValue else { return nil }
         self = UInt64(bitPattern: number)
@@ -67,7 +70,7 @@ extension UInt64: ExportableValue {
 }
 
 extension Double: ExportableValue {
-    public static var exportedType: MVVMValueType { .double }
+    public static var exportedShape: ValueShape { .double }
     public init?(exportedValue: MVVMValue) {
         guard case let .double(number) = exportedValue else { return nil }
         self = number
@@ -75,8 +78,17 @@ extension Double: ExportableValue {
     public var exportedValue: MVVMValue { .double(self) }
 }
 
+extension Float: ExportableValue {
+    public static var exportedShape: ValueShape { .double }
+    public init?(exportedValue: MVVMValue) {
+        guard case let .double(number) = exportedValue else { return nil }
+        self = Float(number)
+    }
+    public var exportedValue: MVVMValue { .double(Double(self)) }
+}
+
 extension String: ExportableValue {
-    public static var exportedType: MVVMValueType { .string }
+    public static var exportedShape: ValueShape { .string(allowed: nil) }
     public init?(exportedValue: MVVMValue) {
         guard case let .string(text) = exportedValue else { return nil }
         self = text
@@ -85,7 +97,7 @@ extension String: ExportableValue {
 }
 
 extension ExportableValue where Self: RawRepresentable, RawValue == String {
-    public static var exportedType: MVVMValueType { .string }
+    public static var exportedShape: ValueShape { .string(allowed: nil) }
     public init?(exportedValue: MVVMValue) {
         guard case let .string(text) = exportedValue else { return nil }
         self.init(rawValue: text)
@@ -94,5 +106,65 @@ extension ExportableValue where Self: RawRepresentable, RawValue == String {
 }
 
 extension ExportableValue where Self: RawRepresentable, RawValue == String, Self: CaseIterable {
-    public static var allowedValues: [String]? { allCases.map(\.rawValue) }
+    public static var exportedShape: ValueShape { .string(allowed: allCases.map(\.rawValue)) }
+}
+
+/// Null when nil. An optional of an optional is refused at registration.
+extension Optional: ExportableValue where Wrapped: ExportableValue {
+    public static var exportedShape: ValueShape { .optional(Wrapped.exportedShape) }
+    public init?(exportedValue: MVVMValue) {
+        if case .null = exportedValue {
+            self = .none
+        } else {
+            guard let wrapped = Wrapped(exportedValue: exportedValue) else { return nil }
+            self = .some(wrapped)
+        }
+    }
+    public var exportedValue: MVVMValue { map(\.exportedValue) ?? .null }
+}
+
+/// A value, compared and notified whole; `[UInt8]` crosses as bytes.
+extension Array: ExportableValue where Element: ExportableValue {
+    public static var exportedShape: ValueShape { Element.self == UInt8.self ? .bytes : .array(Element.exportedShape) }
+    public init?(exportedValue: MVVMValue) {
+        switch exportedValue {
+        case let .bytes(bytes) where Element.self == UInt8.self:
+            self = bytes as! [Element]
+        case let .array(items):
+            var elements: [Element] = []
+            elements.reserveCapacity(items.count)
+            for item in items {
+                guard let element = Element(exportedValue: item) else { return nil }
+                elements.append(element)
+            }
+            self = elements
+        default:
+            return nil
+        }
+    }
+    public var exportedValue: MVVMValue {
+        if Element.self == UInt8.self { return .bytes(self as! [UInt8]) }
+        return .array(map(\.exportedValue))
+    }
+}
+
+/// Bytes: a pointer and a length in C, `bytes` in Python. Foundation's `Data` conforms with one
+/// line, `extension Data: ExportableBytes {}`.
+public protocol ExportableBytes: ExportableValue {
+    init(exportedBytes: [UInt8])
+    var exportedBytes: [UInt8] { get }
+}
+
+extension ExportableBytes {
+    public static var exportedShape: ValueShape { .bytes }
+    public init?(exportedValue: MVVMValue) {
+        guard case let .bytes(bytes) = exportedValue else { return nil }
+        self.init(exportedBytes: bytes)
+    }
+    public var exportedValue: MVVMValue { .bytes(exportedBytes) }
+}
+
+extension ExportableBytes where Self: RangeReplaceableCollection, Element == UInt8 {
+    public init(exportedBytes: [UInt8]) { self.init(exportedBytes) }
+    public var exportedBytes: [UInt8] { Array(self) }
 }

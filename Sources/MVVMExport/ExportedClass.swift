@@ -60,12 +60,15 @@ final class PublisherWatch: PropertyWatch {
 /// copied, retaining each, every time.
 final class ExportedProperty: @unchecked Sendable {
     let name: CName
+    /// Its type in full; `.none` for a list.
+    let shape: ValueShape
+    /// What its values are in C (`.list` for a list), and whether every value of that kind is
+    /// one of its values (a plain bool, int, double or string): the typed calls' fast path.
     let type: ValueType
+    let isPlainScalar: Bool
     let doc: String
-    /// The strings a string property takes, when it is limited to some (an enum's cases).
-    let allowed: [String]?
     let get: (AnyObject) -> Value
-    /// Bindings only; receives a value already checked to be of `type`.
+    /// Bindings only; receives a value already accepted by `shape`.
     let set: ((AnyObject, Value) -> Bool)?
     /// Starts watching: `slot` is told each new value (or nil when the watch cannot tell it, and
     /// the value is then read with `get` once the operation is complete).
@@ -75,13 +78,14 @@ final class ExportedProperty: @unchecked Sendable {
     let itemType: ObjectIdentifier?
     let itemTypeName: String
 
-    init(name: String, type: ValueType, doc: String, allowed: [String]?, get: @escaping (AnyObject) -> Value,
+    init(name: String, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
          set: ((AnyObject, Value) -> Bool)?, watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch,
          items: ((AnyObject) -> [AnyObject])? = nil, itemType: ObjectIdentifier? = nil, itemTypeName: String = "") {
         self.name = CName(name)
-        self.type = type
+        self.shape = shape
+        type = items == nil ? shape.baseType : .list
+        isPlainScalar = shape.isPlainScalar
         self.doc = doc
-        self.allowed = allowed
         self.get = get
         self.set = set
         self.watch = watch
@@ -99,18 +103,20 @@ final class ExportedProperty: @unchecked Sendable {
 /// Immutable once registered, like every member description: any thread may read it.
 struct ExportedCommand: @unchecked Sendable {
     let name: CName
-    let argument: ValueType
     let doc: String
-    /// The strings a string argument may take, when the command knows only some.
-    let allowed: [String]?
-    /// Runs the command with an argument already checked to be of `argument`'s type; false when
-    /// the argument is not one the command's Swift type can hold.
-    let run: (AnyObject, Value) -> Bool
+    /// Its arguments, in order; each a value.
+    let arguments: [ExportedArgument]
+    /// What it returns; `.none` for nothing.
+    let result: ValueShape
+    /// Whether it may fail (its Swift closure throws).
+    let throwing: Bool
+    /// Runs the command with arguments already accepted by their shapes.
+    let run: (AnyObject, CallArguments) throws(CommandFailure) -> Value
 }
 
 struct ExportedSignal {
     let name: CName
-    let payload: ValueType
+    let payload: ValueShape
     let doc: String
     let connect: (AnyObject, @escaping (Value) -> Void) -> AnyCancellable
 }
@@ -123,12 +129,13 @@ struct ExportedChild: @unchecked Sendable {
     let make: (AnyObject) -> AnyObject
 }
 
-/// One argument of a constructor, as descriptions and `mvvm_new` see it. Kinds carry no
-/// references: a multi-payload enum keeps tag bits in a payload's pointer, where leak checkers
-/// (valgrind) no longer see the pointer and report the registry's arrays as lost.
+/// One argument of a constructor or a command, as descriptions and `mvvm_new`/`mvvm_call` see
+/// it. Kinds carry no references: a multi-payload enum keeps tag bits in a payload's pointer,
+/// where leak checkers (valgrind) no longer see the pointer and report the registry's arrays as
+/// lost.
 struct ExportedArgument {
     enum Kind {
-        case value(ValueType)
+        case value
         /// A model of one of `modelTypes`, on the constructor's loop.
         case model
         /// A host service: its requests carry `argument` and expect `result`.
@@ -137,17 +144,28 @@ struct ExportedArgument {
 
     let name: String
     let kind: Kind
-    /// Values: the typed C call's type ("int64_t", "uint64_t", "const char *"…).
-    var cType = ""
+    /// Values: the type.
+    let shape: ValueShape
     /// Models: the Swift classes it may be.
     var modelTypes: [ObjectIdentifier] = []
+
+    init(name: String, kind: Kind, shape: ValueShape = .none, modelTypes: [ObjectIdentifier] = []) {
+        self.name = name
+        self.kind = kind
+        self.shape = shape
+        self.modelTypes = modelTypes
+    }
+
+    static func value(_ name: String, _ shape: ValueShape) -> ExportedArgument {
+        ExportedArgument(name: name, kind: .value, shape: shape)
+    }
 }
 
-/// What a constructor got: checked values, resolved models and services.
-public struct ConstructorArguments {
+/// What a constructor or command got: accepted values, resolved models and services.
+public struct CallArguments {
     let values: [Value]
-    let models: [Int: AnyObject]
-    let services: [Int: HostRequester]
+    var models: [Int: AnyObject] = [:]
+    var services: [Int: HostRequester] = [:]
 }
 
 struct ExportedConstructor {
@@ -155,7 +173,7 @@ struct ExportedConstructor {
     let name: String
     let doc: String
     let arguments: [ExportedArgument]
-    let make: (Loop, ConstructorArguments) throws(ExportFailure) -> AnyObject
+    let make: (Loop, CallArguments) throws(ExportFailure) -> AnyObject
 }
 
 /// Everything the C side can do with one exported class: what `mvvm_describe` tells.
@@ -283,32 +301,71 @@ final class ExportedClass: @unchecked Sendable {
         [
             ("class", JSON.quote(name.string)),
             ("properties", JSON.array(properties.map { property in
-                var members = [("name", JSON.quote(property.name.string)), ("type", JSON.quote(property.type.name)),
+                // "name", "type", "access", "doc" first, as descriptions always began.
+                let type = property.items == nil ? property.shape.jsonMembers : [("type", JSON.quote("list"))]
+                var members = [("name", JSON.quote(property.name.string)), type[0],
                                ("access", JSON.quote(property.set == nil ? "ro" : "rw")), ("doc", JSON.quote(property.doc))]
-                if let allowed = property.allowed { members.append(("values", JSON.array(allowed.map(JSON.quote)))) }
+                members += type.dropFirst()
                 if property.items != nil { members.append(("item_class", JSON.quote(property.itemClassName))) }
                 return JSON.object(members)
             })),
             ("commands", JSON.array(commands.map { command in
-                var members = [("name", JSON.quote(command.name.string)), ("argument", JSON.quote(command.argument.name)),
-                               ("doc", JSON.quote(command.doc))]
-                if let allowed = command.allowed { members.append(("values", JSON.array(allowed.map(JSON.quote)))) }
+                // "argument" and "values": the type of the one argument (or "none"), for hosts
+                // that read only those; "arguments" says all.
+                var members = [("name", JSON.quote(command.name.string))]
+                if command.arguments.count <= 1 {
+                    members.append(("argument", JSON.quote(command.arguments.first?.shape.baseType.name ?? "none")))
+                    if let allowed = command.arguments.first?.shape.allowed {
+                        members.append(("values", JSON.array(allowed.map(JSON.quote))))
+                    }
+                }
+                members += [("arguments", JSON.array(command.arguments.map(\.json))),
+                            ("result", JSON.object(command.result.jsonMembers)),
+                            ("throws", command.throwing ? "true" : "false"), ("async", "false"),
+                            ("doc", JSON.quote(command.doc))]
                 return JSON.object(members)
             })),
             ("signals", JSON.array(signals.map {
-                JSON.object([("name", JSON.quote($0.name.string)), ("type", JSON.quote($0.payload.name)),
-                             ("doc", JSON.quote($0.doc))])
+                JSON.object([("name", JSON.quote($0.name.string))] + $0.payload.jsonMembers + [("doc", JSON.quote($0.doc))])
             })),
             ("children", JSON.array(children.map { JSON.quote($0.name.string) })),
+            ("records", JSON.object(recordsUsed.map { ($0.name.string, $0.json) })),
         ]
+    }
+
+    /// Every record a member's type reaches, nested ones included, in the order first met:
+    /// each class's description is whole on its own.
+    private var recordsUsed: [RecordDescription] {
+        var found: [RecordDescription] = []
+        func visit(_ shape: ValueShape) {
+            switch shape {
+            case let .optional(wrapped), let .array(wrapped): visit(wrapped)
+            case let .record(type):
+                guard let record = Registry.shared.record(for: type.id), !found.contains(where: { $0 === record }) else { return }
+                found.append(record)
+                record.fields.forEach { visit($0.shape) }
+            default: break
+            }
+        }
+        properties.forEach { visit($0.shape) }
+        for command in commands {
+            command.arguments.forEach { visit($0.shape) }
+            visit(command.result)
+        }
+        signals.forEach { visit($0.payload) }
+        constructors.forEach { $0.arguments.forEach { visit($0.shape) } }
+        return found
     }
 }
 
 extension ExportedArgument {
     var json: String {
         switch kind {
-        case let .value(type):
-            return JSON.object([("name", JSON.quote(name)), ("type", JSON.quote(type.name)), ("c_type", JSON.quote(cType))])
+        case .value:
+            var members = [("name", JSON.quote(name))] + shape.jsonMembers
+            // The typed C call's type, for hosts that read only that.
+            if !members.contains(where: { $0.0 == "c_type" }) { members.append(("c_type", JSON.quote(shape.typedCallCType))) }
+            return JSON.object(members)
         case .model:
             let classes = modelTypes.map { Registry.shared.exportedClass(for: $0)?.name.string ?? "?" }
             return JSON.object([("name", JSON.quote(name)), ("type", JSON.quote("object")),
@@ -316,6 +373,21 @@ extension ExportedArgument {
         case let .service(argument, result):
             return JSON.object([("name", JSON.quote(name)), ("type", JSON.quote("service")),
                                 ("request_argument", JSON.quote(argument.name)), ("result", JSON.quote(result.name))])
+        }
+    }
+}
+
+extension ValueShape {
+    /// The C type a typed call takes a value of this shape as: a plain scalar as itself, any
+    /// other as an `mvvm_value`.
+    var typedCallCType: String {
+        switch self {
+        case .bool: return "bool"
+        case let .int(min, max) where min == .min && max == .max: return "int64_t"
+        case .uint: return "uint64_t"
+        case .double: return "double"
+        case .string(allowed: _): return "const char *"
+        default: return "const mvvm_value *"
         }
     }
 }

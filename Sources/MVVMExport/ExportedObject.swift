@@ -45,7 +45,14 @@ final class LoopContext: Handled, @unchecked Sendable {
                                   + "\(MVVM_MAX_NESTED_CALLS) deep on this loop: one keeps causing the change "
                                   + "it is told about (only reads, release and unsubscribe work this deep)")
             }
-            let result = try body()
+            let result: T
+            do throws(ExportError) {
+                result = try body()
+            } catch {
+                // A failed command may have changed things before it threw: they are announced.
+                if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty { flush() }
+                throw error
+            }
             if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty { flush() }
             return result
         }

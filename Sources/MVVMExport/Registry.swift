@@ -5,9 +5,16 @@ import CMVVMSystem
 import Glibc
 import MVVMRuntime
 
-/// Registers the classes a package exports. Call ``register(_:as:doc:_:)`` once per class from
-/// the package's registration function (`@_cdecl("libmvvm_register_package")`), which the
-/// library runs before its first look-up; a Swift program may also call it directly.
+/// Registers the classes and records a package exports. Call ``register(_:as:doc:_:)`` once per
+/// class and ``record(_:as:doc:)`` once per record from the package's registration function
+/// (`@_cdecl("libmvvm_register_package")`), which the library runs before its first look-up; a
+/// Swift program may also call them directly.
+///
+/// Registration is checked as a whole (``validate()``): names that are C identifiers, each class,
+/// record and member named once, every class and record a member names registered. A library
+/// whose registration breaks a rule serves nothing: every call that needs its classes fails with
+/// MVVM_ERR_BAD_REGISTRATION, its message naming each problem, and the problems are written to
+/// standard error once.
 public enum Exports {
     /// Exports `type` under `name` (by default its Swift name in snake case:
     /// `TodoListViewModel` → `todo_list_view_model`), described by `build`.
@@ -17,6 +24,25 @@ public enum Exports {
         var builder = ExportBuilder<Target>(name: name ?? snakeCase(swiftName), swiftName: swiftName, doc: doc)
         build(&builder)
         Registry.shared.add(ExportedClass(builder))
+    }
+
+    /// Exports the record `type` under `name` (by default its Swift name in snake case), its
+    /// fields learnt from its `Codable` conformance (see ``ExportableRecord``).
+    public static func record<R: ExportableRecord>(_ type: R.Type, as name: String? = nil, doc: String = "") {
+        let recordName = name ?? snakeCase(String(describing: type))
+        switch RecordDescription.probe(type) {
+        case let .success(fields):
+            Registry.shared.add(RecordDescription(name: recordName, type: type, doc: doc, fields: fields))
+        case let .failure(failure):
+            Registry.shared.refuse("record \(recordName) (\(String(describing: type))): \(failure.description)")
+        }
+    }
+
+    /// The problems of the registration so far, each naming its class or record and member;
+    /// throws when there is any. A package's own tests can call it after registering.
+    public static func validate() throws(RegistrationError) {
+        let problems = Registry.shared.problems
+        if !problems.isEmpty { throw RegistrationError(problems: problems) }
     }
 
     /// The C name of a Swift type name: `TodoListViewModel` → `todo_list_view_model`.
@@ -39,8 +65,17 @@ public enum Exports {
     }
 }
 
-/// Every exported class, by C name and by Swift type. Registration happens once, before the
-/// first look-up (see `libmvvm_run_registrations`); the table is read-only after that.
+/// Why a registration is refused: every problem, each naming its class or record and member.
+public struct RegistrationError: Error, CustomStringConvertible {
+    public let problems: [String]
+    public var description: String {
+        "the library's registration is refused (\(problems.count) problem\(problems.count == 1 ? "" : "s")): "
+            + problems.joined(separator: "; ")
+    }
+}
+
+/// Every exported class and record, by C name and by Swift type. Registration happens once,
+/// before the first look-up (see `libmvvm_run_registrations`); the table is read-only after that.
 final class Registry: @unchecked Sendable {
     static let shared = Registry()
 
@@ -48,19 +83,83 @@ final class Registry: @unchecked Sendable {
     private var byName: [String: ExportedClass] = [:]
     private var byType: [ObjectIdentifier: ExportedClass] = [:]
     private var ordered: [ExportedClass] = []
+    private var recordsByName: [String: RecordDescription] = [:]
+    private var recordsByType: [ObjectIdentifier: RecordDescription] = [:]
+    /// Problems found as things were added (a name registered twice, a record whose fields
+    /// could not be learnt); the rest are found by checking the whole (`problems`).
+    private var refusals: [String] = []
+    /// The whole registration's problems, found once after each change.
+    private var checked: [String]?
+    private var reported = false
 
     /// Runs the linked packages' registration functions, once.
     private static let loaded: Void = { libmvvm_run_registrations() }()
 
     func add(_ exportedClass: ExportedClass) {
         lock.withLock {
-            if let previous = byName[exportedClass.name.string] {
-                ordered.removeAll { $0 === previous }
+            checked = nil
+            let name = exportedClass.name.string
+            if byName[name] != nil || recordsByName[name] != nil {
+                refusals.append("class \(name) (\(exportedClass.swiftName)) is registered twice: a class or record "
+                                + "named \(name) exists already\(catalogNames.contains(name) ? " (in the catalog)" : "")")
+                return
             }
-            byName[exportedClass.name.string] = exportedClass
+            byName[name] = exportedClass
             byType[exportedClass.swiftType] = exportedClass
             ordered.append(exportedClass)
         }
+    }
+
+    func add(_ record: RecordDescription) {
+        lock.withLock {
+            checked = nil
+            let name = record.name.string
+            if byName[name] != nil || recordsByName[name] != nil {
+                refusals.append("record \(name) (\(record.swiftName)) is registered twice: a class or record named "
+                                + "\(name) exists already")
+                return
+            }
+            recordsByName[name] = record
+            recordsByType[record.id] = record
+        }
+    }
+
+    func refuse(_ problem: String) {
+        lock.withLock {
+            checked = nil
+            refusals.append(problem)
+        }
+    }
+
+    /// The catalog's class names, which a package's class may not take.
+    private var catalogNames: Set<String> {
+        Set(ordered.filter { $0.swiftModule == "MVVMCatalog" || $0.swiftModule == "MVVMViewModels"
+                || $0.swiftModule == "MVVMModels" }.map(\.name.string))
+    }
+
+    /// Every problem of the registration (empty when it is sound).
+    var problems: [String] {
+        _ = Self.loaded
+        return lock.withLock {
+            if let checked { return checked }
+            let found = refusals + RegistrationCheck(classes: ordered, byType: byType, records: recordsByType).problems
+            checked = found
+            return found
+        }
+    }
+
+    /// The refusal every call that needs the classes gets, when the registration is unsound;
+    /// the problems go to standard error the first time.
+    func requireSound() throws(ExportError) {
+        let problems = self.problems
+        guard !problems.isEmpty else { return }
+        let message = RegistrationError(problems: problems).description
+        let first = lock.withLock { () -> Bool in
+            defer { reported = true }
+            return !reported
+        }
+        if first { writeToStandardError("libmvvm: \(message)\n") }
+        throw ExportError(MVVM_ERR_BAD_REGISTRATION, message)
     }
 
     func exportedClass(named name: String) -> ExportedClass? {
@@ -71,6 +170,16 @@ final class Registry: @unchecked Sendable {
     func exportedClass(for type: ObjectIdentifier) -> ExportedClass? {
         _ = Self.loaded
         return lock.withLock { byType[type] }
+    }
+
+    func record(named name: String) -> RecordDescription? {
+        _ = Self.loaded
+        return lock.withLock { recordsByName[name] }
+    }
+
+    func record(for type: ObjectIdentifier) -> RecordDescription? {
+        _ = Self.loaded
+        return lock.withLock { recordsByType[type] }
     }
 
     var classes: [ExportedClass] {
@@ -99,23 +208,23 @@ final class ServiceFunctions: Handled, @unchecked Sendable {
 
 // MARK: - Construction
 
-/// Makes an object of `exportedClass` with the constructor that takes `values`, on `context`'s
-/// loop, and registers it under a new handle. `services` gives the functions of a typed call's
-/// service argument (its index), which `mvvm_new` takes as service handles instead.
-func construct(_ exportedClass: ExportedClass, on context: LoopContext, _ values: [Value],
+/// Makes an object of `exportedClass` on `context`'s loop with the constructor whose arguments
+/// `given` fits (or `fixed`), and registers it under a new handle. `services` gives the
+/// functions of a typed call's service argument (its index), which `mvvm_new` takes as service
+/// handles instead.
+func construct(_ exportedClass: ExportedClass, on context: LoopContext, _ given: GivenArguments,
                services typedServices: [Int: ServiceFunctions] = [:],
                constructor fixed: ExportedConstructor? = nil) throws(ExportError) -> mvvm_handle {
-    let constructor: ExportedConstructor
-    if let fixed { constructor = fixed } else { constructor = try chooseConstructor(exportedClass, for: values) }
+    let (constructor, values) = try choose(exportedClass, given, fixed)
     return try context.operation { () throws(ExportError) -> mvvm_handle in
-        var models: [Int: AnyObject] = [:]
+        var arguments = CallArguments(values: values)
         var hosts: [Int: HostService] = [:]
         for (index, argument) in constructor.arguments.enumerated() {
             switch argument.kind {
             case .value: break
             case .model:
                 guard case let .object(handle) = values[index] else { continue }
-                models[index] = try model(handle, argument.name, of: argument.modelTypes, on: context).target
+                arguments.models[index] = try model(handle, argument.name, of: argument.modelTypes, on: context).target
             case let .service(requestType, resultType):
                 let functions: ServiceFunctions
                 if let typed = typedServices[index] {
@@ -125,20 +234,20 @@ func construct(_ exportedClass: ExportedClass, on context: LoopContext, _ values
                     functions = try HandleTable.shared.resolve(handle, as: ServiceFunctions.self, expecting: .service,
                                                                "argument \(argument.name)")
                 }
-                hosts[index] = HostService(functions: functions, requestType: requestType, resultType: resultType)
+                let host = HostService(functions: functions, requestType: requestType, resultType: resultType)
+                hosts[index] = host
+                arguments.services[index] = HostRequester(host: host)
             }
         }
-        let arguments = ConstructorArguments(values: values, models: models,
-                                             services: hosts.mapValues { HostRequester(host: $0) })
         let target: AnyObject
         do throws(ExportFailure) {
             target = try constructor.make(context.loop, arguments)
         } catch {
             for host in hosts.values { host.end() }
-            throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(exportedClass.name.string): \(error.description)")
+            throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(exportedClass.name.string): \(CString.capped(error.description))")
         }
         let object = ExportedObject.register(exportedClass, target: target, context: context,
-                                             keepAlive: Array(models.values))
+                                             keepAlive: Array(arguments.models.values))
         for host in hosts.values {
             host.owner = object
             object.addCleanup { host.end() }
@@ -147,51 +256,36 @@ func construct(_ exportedClass: ExportedClass, on context: LoopContext, _ values
     }
 }
 
-/// The constructor whose arguments `values` fit: by count, then by type.
-private func chooseConstructor(_ exportedClass: ExportedClass, for values: [Value]) throws(ExportError) -> ExportedConstructor {
+/// The constructor the arguments fit, and their values as it takes them: the first, in the
+/// order registered, whose arguments they name and whose types accept them.
+private func choose(_ exportedClass: ExportedClass, _ given: GivenArguments,
+                    _ fixed: ExportedConstructor?) throws(ExportError) -> (ExportedConstructor, [Value]) {
     let className = exportedClass.name.string
+    if let fixed { return (fixed, try given.bind(to: fixed.arguments, of: className).values()) }
     guard !exportedClass.constructors.isEmpty else {
         throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(className) has no constructor: it is made by its parent "
                           + "(mvvm_child) or by a list")
     }
-    let sameCount = exportedClass.constructors.filter { $0.arguments.count == values.count }
-    guard !sameCount.isEmpty else {
-        let forms = exportedClass.constructors.map { constructor in
-            "(" + constructor.arguments.map { "\($0.name): \($0.typeName)" }.joined(separator: ", ") + ")"
-        }
-        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(className) takes \(forms.joined(separator: " or ")), "
-                          + "not \(values.count) argument\(values.count == 1 ? "" : "s")")
-    }
     var firstMismatch: ExportError?
-    for constructor in sameCount {
-        if let mismatch = mismatch(constructor, values, className) {
-            firstMismatch = firstMismatch ?? mismatch
-        } else {
-            return constructor
+    for constructor in exportedClass.constructors {
+        switch given.bind(to: constructor.arguments, of: className) {
+        case let .success(values): return (constructor, values)
+        case let .failure(failure):
+            if case let .mismatch(error) = failure { firstMismatch = firstMismatch ?? error }
         }
     }
-    throw firstMismatch!
-}
-
-private func mismatch(_ constructor: ExportedConstructor, _ values: [Value], _ className: String) -> ExportError? {
-    for (index, (argument, value)) in zip(constructor.arguments, values).enumerated() {
-        let expected: ValueType
-        switch argument.kind {
-        case let .value(type): expected = type
-        case .model, .service: expected = .object
-        }
-        guard value.type == expected else {
-            return ExportError(MVVM_ERR_TYPE_MISMATCH, "argument \(index + 1) of \(className) (\(argument.name)) "
-                               + "is \(argument.typeName), not \(value.type.name)")
-        }
+    if let firstMismatch { throw firstMismatch }
+    let forms = exportedClass.constructors.map { constructor in
+        "(" + constructor.arguments.map { "\($0.name): \($0.typeName)" }.joined(separator: ", ") + ")"
     }
-    return nil
+    throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(className) takes \(forms.joined(separator: " or ")), "
+                      + "not \(given.summary)")
 }
 
 extension ExportedArgument {
     var typeName: String {
         switch kind {
-        case let .value(type): return type.name
+        case .value: return shape.name
         case .model: return "object"
         case .service: return "service"
         }
@@ -215,9 +309,12 @@ func model(_ handle: mvvm_handle, _ name: String, of types: [ObjectIdentifier], 
 
 func exportedClass(named name: UnsafePointer<CChar>?) throws(ExportError) -> ExportedClass {
     let text = try CString.read(name, "class_name")
+    try Registry.shared.requireSound()
     guard let found = Registry.shared.exportedClass(named: text) else {
+        let hint = libmvvm_has_package_registration() ? "" : "; this library registers no package of its own (a "
+            + "package's library defines @_cdecl(\"libmvvm_register_package\"), which registers its classes)"
         throw ExportError(MVVM_ERR_UNKNOWN_NAME, "no class named \(CString.echo(text)) is registered "
-                          + "(mvvm_classes lists them)")
+                          + "(mvvm_classes lists them)\(hint)")
     }
     return found
 }
@@ -228,6 +325,7 @@ func exportedClass(named name: UnsafePointer<CChar>?) throws(ExportError) -> Exp
 public func mvvm_classes(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         try requireOut(out)
+        try Registry.shared.requireSound()
         write(CString.copy(JSON.array(Registry.shared.classes.map(\.fullDescriptionJSON))), to: out)
     }
 }
@@ -235,19 +333,19 @@ public func mvvm_classes(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>
 @_cdecl("mvvm_new")
 public func mvvm_new(_ loop: mvvm_handle, _ className: UnsafePointer<CChar>?, _ arguments: UnsafePointer<mvvm_value>?,
                      _ count: UInt, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
+    mvvm_new_named(loop, className, nil, arguments, count, out)
+}
+
+@_cdecl("mvvm_new_named")
+public func mvvm_new_named(_ loop: mvvm_handle, _ className: UnsafePointer<CChar>?,
+                           _ names: UnsafePointer<UnsafePointer<CChar>?>?, _ arguments: UnsafePointer<mvvm_value>?,
+                           _ count: UInt, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         try requireOut(out)
         let context = try resolveLoop(loop)
         let exportedClass = try exportedClass(named: className)
-        guard count <= 64 else {
-            throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "count \(count) is out of range (0 to 64)")
-        }
-        guard count == 0 || arguments != nil else { throw .nullPointer("args (with count \(count))") }
-        var values: [Value] = []
-        for index in 0..<Int(count) {
-            values.append(try Value(reading: arguments! + index, "argument \(index + 1)"))
-        }
-        write(try construct(exportedClass, on: context, values), to: out)
+        let given = try GivenArguments(reading: arguments, names: names, count: count)
+        write(try construct(exportedClass, on: context, given), to: out)
     }
 }
 
@@ -270,4 +368,10 @@ public func mvvm_service_new(_ request: mvvm_request_fn?, _ userData: UnsafeMuta
         try requireOut(out)
         write(HandleTable.shared.insert(functions), to: out)
     }
+}
+
+/// Writes `text` to file descriptor 2 (stderr's FILE is shared mutable state to Swift).
+func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
 }

@@ -7,18 +7,20 @@ import CMVVM
 
 // MARK: - Typed calls
 
+/// A typed command: its arguments in order; its result, when it has one, to `result`.
 func typedCommand(_ handle: mvvm_handle, _ command: TypedCall.Command,
-                  _ argument: () throws(ExportError) -> Value = { .none }) -> mvvm_status {
+                  _ arguments: () throws(ExportError) -> [Value] = { [] }, result: (Value) -> Void = { _ in }) -> mvvm_status {
     exporting { () throws(ExportError) in
         let (exportedClass, member) = try command.resolution.get()
-        let argument = try argument()
-        try withObject(handle, of: exportedClass) { object throws(ExportError) in
-            try run(member, on: object, argument)
+        let given = GivenArguments(try arguments())
+        let value = try withObject(handle, of: exportedClass) { object throws(ExportError) in
+            try call(member, on: object, given)
         }
+        result(value)
     }
 }
 
-func typedGet<T>(_ handle: mvvm_handle, _ property: TypedCall.Property, _ type: ValueType,
+func typedGet<T>(_ handle: mvvm_handle, _ property: TypedCall.Property, _ type: ValueType?,
                  _ out: UnsafeMutablePointer<T>?, _ convert: (Value) -> T?) -> mvvm_status {
     exporting { () throws(ExportError) in
         let (exportedClass, member) = try property.resolution.get()
@@ -57,12 +59,12 @@ func typedConstruct(_ loop: mvvm_handle, _ typedClass: TypedCall.Class, _ constr
                     _ out: UnsafeMutablePointer<mvvm_handle>?,
                     _ values: () throws(ExportError) -> [Value] = { [] }) -> mvvm_status {
     exporting { () throws(ExportError) in
-        let exportedClass = try typedClass.lookup.get()
+        let exportedClass = try typedClass.lookup()
         try requireOut(out)
         let context = try resolveLoop(loop)
         let values = try values()
-        write(try construct(exportedClass, on: context, values, constructor: typedConstructor(exportedClass, constructor)),
-              to: out)
+        write(try construct(exportedClass, on: context, GivenArguments(values),
+                            constructor: typedConstructor(exportedClass, constructor)), to: out)
     }
 }
 
@@ -72,10 +74,10 @@ func typedConstructWithService(_ loop: mvvm_handle, _ typedClass: TypedCall.Clas
                                _ request: mvvm_request_fn?, _ userData: UnsafeMutableRawPointer?,
                                _ destroy: mvvm_destroy_fn?, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
     withServiceFunctions(request, userData, destroy) { functions throws(ExportError) in
-        let exportedClass = try typedClass.lookup.get()
+        let exportedClass = try typedClass.lookup()
         try requireOut(out)
         let context = try resolveLoop(loop)
-        write(try construct(exportedClass, on: context, [.none], services: [0: functions],
+        write(try construct(exportedClass, on: context, GivenArguments([.object(0)]), services: [0: functions],
                             constructor: typedConstructor(exportedClass, constructor)), to: out)
     }
 }
@@ -92,6 +94,18 @@ func asInt(_ value: Value) -> Int64? { if case let .int(number) = value { return
 func asDouble(_ value: Value) -> Double? { if case let .double(number) = value { return number } else { return nil } }
 func asString(_ value: Value) -> UnsafeMutablePointer<CChar>?? {
     if case let .string(text) = value { return .some(CString.copy(text)) } else { return nil }
+}
+func asOwned(_ value: Value) -> mvvm_value? { value.ownedCValue() }
+
+/// Writes a command's result to a typed call's out-pointer, when the host gave one.
+func result<T>(to out: UnsafeMutablePointer<T>?, _ convert: @escaping (Value) -> T?) -> (Value) -> Void {
+    { value in if let out, let converted = convert(value) { out.pointee = converted } }
+}
+
+/// Reads a typed call's `const mvvm_value *` argument.
+func readValue(_ pointer: UnsafePointer<mvvm_value>?, _ name: String) throws(ExportError) -> Value {
+    guard let pointer else { throw .nullPointer(name) }
+    return try Value(reading: pointer, name)
 }
 
 /// A member a typed call names and its class, as looked up once: both, or why not (a stale
@@ -128,10 +142,10 @@ struct Resolution<Member: Sendable>: Sendable {
 public enum TypedCall {
     /// A class a package's typed calls name, looked up when first used.
     public final class Class: Sendable {
-        let lookup: Result<ExportedClass, ExportError>
+        private let found: Result<ExportedClass, ExportError>
 
         public init(_ name: String) {
-            lookup = Result { () throws(ExportError) in
+            found = Result { () throws(ExportError) in
                 guard let found = Registry.shared.exportedClass(named: name) else {
                     throw ExportError(MVVM_ERR_INTERNAL, "no class \(name) is registered (a stale typed call)")
                 }
@@ -139,9 +153,16 @@ public enum TypedCall {
             }
         }
 
+        /// The class, unless the registration is refused (checked on each use: a constructor is
+        /// the first call that needs the registry) or it is not registered.
+        func lookup() throws(ExportError) -> ExportedClass {
+            try Registry.shared.requireSound()
+            return try found.get()
+        }
+
         private func member<Member>(_ find: (ExportedClass) throws(ExportError) -> Member) -> Resolution<Member> {
             do throws(ExportError) {
-                let exportedClass = try lookup.get()
+                let exportedClass = try found.get()
                 return Resolution(exportedClass: exportedClass, member: try find(exportedClass), failure: nil)
             } catch {
                 return Resolution(exportedClass: nil, member: nil, failure: error)
@@ -187,15 +208,18 @@ public enum TypedCall {
         case double(Double)
         case string(UnsafePointer<CChar>?)
         case object(UInt64)
+        /// A `const mvvm_value *` (an optional, an array, a record, bytes).
+        case value(UnsafeRawPointer?)
 
         func value(_ name: String) throws(ExportError) -> Value {
             switch self {
             case let .bool(flag): return .bool(flag)
             case let .int(number): return .int(number)
-            case let .uint(number): return .int(Int64(bitPattern: number))
+            case let .uint(number): return .uint(number)
             case let .double(number): return .double(number)
             case let .string(pointer): return .string(try CString.read(pointer, name))
             case let .object(handle): return .object(handle)
+            case let .value(pointer): return try readValue(pointer?.assumingMemoryBound(to: mvvm_value.self), name)
             }
         }
     }
@@ -206,8 +230,39 @@ public enum TypedCall {
 
     private static func int32(_ status: mvvm_status) -> Int32 { Int32(bitPattern: status.rawValue) }
 
-    public static func command(_ handle: UInt64, _ command: Command, _ argument: Argument? = nil) -> Int32 {
-        int32(typedCommand(handle, command) { () throws(ExportError) in try argument?.value("argument") ?? .none })
+    public static func command(_ handle: UInt64, _ command: Command, _ arguments: [Argument] = []) -> Int32 {
+        int32(typedCommand(handle, command, { () throws(ExportError) in try values(arguments) }))
+    }
+
+    /// A command with a result; `result` is the host's out-pointer (NULL to ignore it): a
+    /// plain scalar's type, `char **` for a string, `mvvm_value *` otherwise.
+    public static func command<T>(_ handle: UInt64, _ command: Command, _ arguments: [Argument],
+                                  result out: UnsafeMutablePointer<T>?) -> Int32 {
+        int32(typedCommand(handle, command, { () throws(ExportError) in try values(arguments) }, result: { value in
+            guard let out else { return }
+            let raw = UnsafeMutableRawPointer(out)
+            switch value {
+            case let .bool(flag) where T.self == Bool.self: raw.assumingMemoryBound(to: Bool.self).pointee = flag
+            case let .int(number) where T.self == Int64.self: raw.assumingMemoryBound(to: Int64.self).pointee = number
+            case let .int(number) where T.self == UInt64.self:
+                raw.assumingMemoryBound(to: UInt64.self).pointee = UInt64(bitPattern: number)
+            case let .double(number) where T.self == Double.self: raw.assumingMemoryBound(to: Double.self).pointee = number
+            case let .string(text) where T.self == UnsafeMutablePointer<CChar>?.self:
+                raw.assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self).pointee = CString.copy(text)
+            default: raw.assumingMemoryBound(to: mvvm_value.self).pointee = value.ownedCValue()
+            }
+        }))
+    }
+
+    private static func values(_ arguments: [Argument]) throws(ExportError) -> [Value] {
+        var values: [Value] = []
+        for (index, argument) in arguments.enumerated() { values.append(try argument.value("argument \(index + 1)")) }
+        return values
+    }
+
+    /// A getter of any type into an `mvvm_value` the caller frees.
+    public static func get(_ handle: UInt64, _ property: Property, value out: UnsafeMutableRawPointer?) -> Int32 {
+        int32(typedGet(handle, property, nil, out?.assumingMemoryBound(to: mvvm_value.self), asOwned))
     }
 
     public static func get(_ handle: UInt64, _ property: Property, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
@@ -237,11 +292,7 @@ public enum TypedCall {
 
     public static func construct(_ loop: UInt64, _ typedClass: Class, _ constructor: String, _ arguments: [Argument],
                                  _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        int32(typedConstruct(loop, typedClass, constructor, out) { () throws(ExportError) in
-            var values: [Value] = []
-            for (index, argument) in arguments.enumerated() { values.append(try argument.value("argument \(index + 1)")) }
-            return values
-        })
+        int32(typedConstruct(loop, typedClass, constructor, out) { () throws(ExportError) in try values(arguments) })
     }
 
     public static func construct(_ loop: UInt64, _ typedClass: Class, _ constructor: String, request: RequestFunction?,
@@ -249,48 +300,5 @@ public enum TypedCall {
                                  _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
         int32(typedConstructWithService(loop, typedClass, constructor,
                                         request.map { unsafeBitCast($0, to: mvvm_request_fn.self) }, userData, destroy, out))
-    }
-
-    // The first form, which names the class and the member on every call (a lookup by name each
-    // time): what files generated before the forms above use. Kept so that they still build.
-
-    public static func command(_ handle: UInt64, _ className: String, _ name: String, _ argument: Argument? = nil) -> Int32 {
-        command(handle, Class(className).command(name), argument)
-    }
-
-    public static func get(_ handle: UInt64, _ className: String, _ name: String, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-        get(handle, Class(className).property(name), out)
-    }
-
-    public static func get(_ handle: UInt64, _ className: String, _ name: String, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-        get(handle, Class(className).property(name), out)
-    }
-
-    public static func get(_ handle: UInt64, _ className: String, _ name: String, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
-        get(handle, Class(className).property(name), out)
-    }
-
-    public static func get(_ handle: UInt64, _ className: String, _ name: String,
-                           _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-        get(handle, Class(className).property(name), out)
-    }
-
-    public static func set(_ handle: UInt64, _ className: String, _ name: String, _ value: Argument) -> Int32 {
-        set(handle, Class(className).property(name), value)
-    }
-
-    public static func child(_ handle: UInt64, _ className: String, _ name: String, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        child(handle, Class(className).child(name), out)
-    }
-
-    public static func construct(_ loop: UInt64, _ className: String, _ constructor: String, _ arguments: [Argument],
-                                 _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        construct(loop, Class(className), constructor, arguments, out)
-    }
-
-    public static func construct(_ loop: UInt64, _ className: String, _ constructor: String, request: RequestFunction?,
-                                 userData: UnsafeMutableRawPointer?, destroy: DestroyFunction?,
-                                 _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        construct(loop, Class(className), constructor, request: request, userData: userData, destroy: destroy, out)
     }
 }

@@ -1,19 +1,33 @@
 import CMVVM
 
-/// The type of a property, command argument, signal payload or constructor argument, as
-/// `mvvm_type` numbers it.
+/// The kind of a value crossing the C boundary, as `mvvm_type` numbers it.
 public enum MVVMValueType: UInt32, Sendable, CaseIterable {
     case none = 0, bool, int, double, string
     /// A handle: a model passed to a constructor, or a host service (`mvvm_service_new`).
     case object
     /// A list of child view models (descriptions only: read with `mvvm_list_count`/`_item`).
     case list
+    /// No value: what an optional holds when it holds none.
+    case null
+    /// An unsigned 64-bit integer, its bits in `integer`: how a host passes a number above
+    /// INT64_MAX. The library never hands one out (a `UInt64` crosses out as its bits, an int).
+    case uint
+    /// Any bytes: `string` points at `integer` of them.
+    case bytes
+    /// `integer` values at the pointer `object` holds.
+    case array
+    /// A registered record: `string` names it, `integer` fields (in their declared order) at
+    /// the pointer `object` holds.
+    case record
+    /// Name and value pairs (`integer` of them, `2 * integer` values at `object`): a record given
+    /// by its fields' names. Only hosts pass one.
+    case map
 
     init?(_ type: mvvm_type) { self.init(rawValue: type.rawValue) }
 
     var cType: mvvm_type { mvvm_type(rawValue: rawValue) }
 
-    /// The name descriptions use: "none", "bool", "int", "double", "string", "object".
+    /// The name descriptions and messages use.
     public var name: String {
         switch self {
         case .none: return "none"
@@ -23,6 +37,12 @@ public enum MVVMValueType: UInt32, Sendable, CaseIterable {
         case .string: return "string"
         case .object: return "object"
         case .list: return "list"
+        case .null: return "null"
+        case .uint: return "uint"
+        case .bytes: return "bytes"
+        case .array: return "array"
+        case .record: return "record"
+        case .map: return "map"
         }
     }
 }
@@ -39,6 +59,16 @@ public enum MVVMValue: Equatable, Sendable {
     case string(String)
     /// A handle, as the host passed it; resolved by whoever expects an object.
     case object(UInt64)
+    /// No value (an optional's nil).
+    case null
+    /// A host's unsigned integer above INT64_MAX (or any, when it chose to say unsigned).
+    case uint(UInt64)
+    case bytes([UInt8])
+    case array([MVVMValue])
+    /// A record: its C name and its fields, in their declared order.
+    indirect case record(String, [MVVMValue])
+    /// A record by its fields' names, as a host may give it.
+    indirect case map([String], [MVVMValue])
 
     public var type: MVVMValueType {
         switch self {
@@ -48,59 +78,37 @@ public enum MVVMValue: Equatable, Sendable {
         case .double: return .double
         case .string: return .string
         case .object: return .object
+        case .null: return .null
+        case .uint: return .uint
+        case .bytes: return .bytes
+        case .array: return .array
+        case .record: return .record
+        case .map: return .map
         }
     }
 
-    /// Reads a host's value, copying its string. Field by field: a host built against 0.1's
-    /// header passes a value without the `object` field, which is read only for
-    /// MVVM_TYPE_OBJECT.
-    init(reading pointer: UnsafePointer<mvvm_value>, _ what: String) throws(ExportError) {
-        let type = pointer.pointer(to: \.type)!.pointee
-        switch ValueType(type) {
-        case .some(.none): self = .none
-        case .some(.bool): self = .bool(pointer.pointer(to: \.boolean)!.pointee)
-        case .some(.int): self = .int(pointer.pointer(to: \.integer)!.pointee)
-        case .some(.double): self = .double(pointer.pointer(to: \.number)!.pointee)
-        case .some(.string): self = .string(try CString.read(pointer.pointer(to: \.string)!.pointee, "\(what).string"))
-        case .some(.object): self = .object(pointer.pointer(to: \.object)!.pointee)
-        case .some(.list): throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what) is of type list, which no call takes")
-        case nil: throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what) has unknown type \(type.rawValue)")
-        }
-    }
-
-    /// Hands the value to `body` as an `mvvm_value`; a string is valid only during the call.
-    func withCValue<T>(_ body: (mvvm_value) -> T) -> T {
-        var value = mvvm_value(type: type.cType, boolean: false, integer: 0, number: 0, string: nil, object: 0)
-        switch self {
-        case .none: break
-        case let .bool(flag): value.boolean = flag
-        case let .int(number): value.integer = number
-        case let .double(number): value.number = number
-        case let .object(handle): value.object = handle
-        case let .string(text):
-            // A native Swift string is contiguous UTF-8 with a NUL after it: no copy here.
-            return text.withCString { pointer in
-                value.string = pointer
-                return body(value)
-            }
-        }
-        return body(value)
-    }
-
-    /// The value as JSON.
+    /// The value as JSON (`mvvm_snapshot`): bytes as an array of numbers, a record as an object
+    /// of its fields (their names from its registration).
     var json: String {
         switch self {
-        case .none: return "null"
+        case .none, .null: return "null"
         case let .bool(flag): return flag ? "true" : "false"
         case let .int(number): return String(number)
+        case let .uint(number): return String(number)
         case let .double(number): return number.isFinite ? "\(number)" : "null"
         case let .string(text): return JSON.quote(text)
         case let .object(handle): return String(handle)
+        case let .bytes(bytes): return JSON.array(bytes.map { String($0) })
+        case let .array(items): return JSON.array(items.map(\.json))
+        case let .record(name, fields):
+            let names = Registry.shared.record(named: name)?.fields.map(\.name) ?? fields.indices.map { "field\($0)" }
+            return JSON.object(zip(names, fields).map { ($0, $1.json) })
+        case let .map(names, values): return JSON.object(zip(names, values).map { ($0, $1.json) })
         }
     }
 }
 
-/// The little JSON `mvvm_describe` and `mvvm_snapshot` write.
+/// The little JSON `mvvm_describe`, `mvvm_classes` and `mvvm_snapshot` write.
 enum JSON {
     static func quote(_ text: String) -> String {
         var out = "\""

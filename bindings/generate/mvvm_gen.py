@@ -536,7 +536,7 @@ class CatalogSwift(SwiftStyle):
         return f"typedConstructWithService(loop, {self.var}, \"{constructor}\", request, userData, destroy, out)"
 
     def command(self, command, value):
-        closure = f" {{ () throws(ExportError) in {value} }}" if value else ""
+        closure = f" {{ () throws(ExportError) in [{value}] }}" if value else ""
         return f"typedCommand(handle, {self.member('command', command)}){closure}"
 
     def get(self, prop):
@@ -570,7 +570,7 @@ class PackageSwift(SwiftStyle):
                 "userData: userData, destroy: destroy, out)")
 
     def command(self, command, value):
-        return f"TypedCall.command(handle, {self.member('command', command)}{', ' + value if value else ''})"
+        return f"TypedCall.command(handle, {self.member('command', command)}{', [' + value + ']' if value else ''})"
 
     def get(self, prop):
         return f"TypedCall.get(handle, {self.member('property', prop['name'])}, out)"

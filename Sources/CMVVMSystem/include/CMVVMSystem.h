@@ -2,6 +2,7 @@
 // The manual loop's file descriptor is a timerfd; the thread loop wakes with an eventfd.
 #ifndef CMVVM_SYSTEM_H
 #define CMVVM_SYSTEM_H
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/timerfd.h>
 #include <sys/eventfd.h>
@@ -10,6 +11,9 @@
  * the catalog's (libmvvm_register_catalog) and a user package's (libmvvm_register_package),
  * whichever are present. The registry calls it once, before its first look-up. */
 void libmvvm_run_registrations(void);
+
+/* Whether a user package's registration function (libmvvm_register_package) is linked in. */
+bool libmvvm_has_package_registration(void);
 
 /* A lock that is one 32-bit word (0 free, 1 held, 2 held and waited for), taken with one atomic
  * operation and given back with another, sleeping in futex(2) only when contended (Drepper,

@@ -90,7 +90,7 @@ private let property_player_view_model_is_stop_enabled = class_player_view_model
 private let property_player_view_model_is_play_timer = class_player_view_model.property("is_play_timer")
 @_cdecl("mvvm_player_view_model_tapped")
 public func mvvm_player_view_model_tapped(_ handle: mvvm_handle, _ argument: UnsafePointer<CChar>?) -> mvvm_status {
-    typedCommand(handle, command_player_view_model_tapped) { () throws(ExportError) in .string(try CString.read(argument, "argument")) }
+    typedCommand(handle, command_player_view_model_tapped) { () throws(ExportError) in [.string(try CString.read(argument, "argument"))] }
 }
 @_cdecl("mvvm_player_view_model_get_is_stop_enabled")
 public func mvvm_player_view_model_get_is_stop_enabled(_ handle: mvvm_handle, _ out: UnsafeMutablePointer<Bool>?) -> mvvm_status {
@@ -356,7 +356,7 @@ public func mvvm_welcome_view_model_view_did_load(_ handle: mvvm_handle) -> mvvm
 }
 @_cdecl("mvvm_welcome_view_model_tap_button")
 public func mvvm_welcome_view_model_tap_button(_ handle: mvvm_handle, _ argument: UnsafePointer<CChar>?) -> mvvm_status {
-    typedCommand(handle, command_welcome_view_model_tap_button) { () throws(ExportError) in .string(try CString.read(argument, "argument")) }
+    typedCommand(handle, command_welcome_view_model_tap_button) { () throws(ExportError) in [.string(try CString.read(argument, "argument"))] }
 }
 
 // MARK: counter

@@ -142,6 +142,9 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "mvvm_last_error": (c_char_p, []),
     "mvvm_status_name": (c_char_p, [c_int]),
     "mvvm_string_free": (None, [c_void_p]),
+    "mvvm_value_free": (None, [c_void_p]),
+    "mvvm_value_copy": (_ST, [c_void_p, c_void_p]),
+    "mvvm_record_field": (_ST, [c_void_p, _S, POINTER(c_void_p)]),
     # Loops
     "mvvm_loop_new": (_ST, [c_int, _PH]),
     "mvvm_loop_fd": (_ST, [_H, POINTER(c_int)]),
@@ -159,7 +162,11 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "mvvm_set_int": (_ST, [_H, _S, c_int64]),
     "mvvm_set_double": (_ST, [_H, _S, c_double]),
     "mvvm_set_string": (_ST, [_H, _S, _S]),
+    "mvvm_get": (_ST, [_H, _S, _PV]),
+    "mvvm_set": (_ST, [_H, _S, _PV]),
     "mvvm_send": (_ST, [_H, _S, _PV]),
+    "mvvm_call": (_ST, [_H, _S, _PV, ctypes.c_size_t, _PV]),
+    "mvvm_call_named": (_ST, [_H, _S, POINTER(c_char_p), _PV, ctypes.c_size_t, _PV]),
     "mvvm_child": (_ST, [_H, _S, _PH]),
     "mvvm_list_count": (_ST, [_H, _S, _PI]),
     "mvvm_list_item": (_ST, [_H, _S, c_int64, _PH]),
@@ -176,6 +183,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     # Classes
     "mvvm_classes": (_ST, [_POUT_S]),
     "mvvm_new": (_ST, [_H, _S, _PV, ctypes.c_size_t, _PH]),
+    "mvvm_new_named": (_ST, [_H, _S, POINTER(c_char_p), _PV, ctypes.c_size_t, _PH]),
     "mvvm_service_new": (_ST, [REQUEST_FN, c_void_p, DESTROY_FN, _PH]),
 }
 

@@ -3,6 +3,40 @@ import MVVMExport
 
 @_cdecl("libmvvm_register_package")
 public func registerSample() {
+    Exports.record(Address.self, doc: "A postal address.")
+    Exports.record(Contact.self, doc: "A name at an address.")
+    Exports.register(Profile.self, doc: "A profile: optionals, arrays, records and bytes (an ObservableObject).") { c in
+        c.binding("first", \.first, \.$first)
+        c.binding("last", \.last, \.$last)
+        c.output("full_name", \.fullName, doc: "first and last, computed: no publisher of its own.")
+        c.binding("limit", \.limit, \.$limit, doc: "A limit, or none.")
+        c.binding("tags", \.tags, \.$tags)
+        c.binding("scores", \.scores, \.$scores)
+        c.binding("address", \.address, \.$address, doc: "The address, or none.")
+        c.binding("avatar", \.avatar, \.$avatar, doc: "An image's bytes.")
+        c.output("saves", \.saves, \.$saves, doc: "How many saves and moves were tried.")
+        c.command("move_tag", doc: "Moves a tag; fails for an index out of range.", .value("from"), .value("to")) {
+            (profile, from: Int, to: Int) in try profile.moveTag(from: from, to: to)
+        }
+        c.command("contact", doc: "A contact of this profile at an address.", .value("name"), .value("street"), .value("city")) {
+            (profile, name: String, street: String, city: String) in profile.contact(name: name, street: street, city: city)
+        }
+        c.command("save", doc: "Saves the contact of the profile's address; fails when it has none.") { try $0.save() }
+        c.signal("saved", doc: "Each contact saved.") { $0.saved }
+        c.constructor(doc: "Empty.") { _ in Profile() }
+    }
+    Exports.register(Wishlist.self, doc: "A wishlist of optionally priced items (an @Observable class).") { c in
+        c.binding("items", \.items)
+        c.binding("prices", \.prices)
+        c.binding("budget", \.budget)
+        c.binding("home", \.home)
+        c.output("total", \.total)
+        c.command("add", doc: "Adds an item; gives the count.", .value("item"), .value("price")) {
+            (list, item: String, price: Double?) in list.add(item, price: price)
+        }
+        c.command("item", doc: "The item at an index.", .value("index")) { (list, index: Int) in try list.item(at: index) }
+        c.constructor(doc: "Empty.") { _ in Wishlist() }
+    }
     Exports.register(Greeter.self, doc: "Greets whoever the view names.") { c in
         c.binding("name", \.name, \.$name, doc: "Who to greet.")
         c.output("greeting", \.greeting, \.$greeting, doc: "\"Hello, <name>!\", or \"Hello!\".")

@@ -18,5 +18,5 @@ public func stalePropertyGet(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64
 
 @_cdecl("mvvm_sample_stale_command")
 public func staleCommand(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, "greeter", "no_such_command")
+    TypedCall.command(handle, greeter.command("no_such_command"))
 }

@@ -56,7 +56,7 @@ public func mvvm_tally_add(_ handle: UInt64) -> Int32 {
 }
 @_cdecl("mvvm_tally_add_many")
 public func mvvm_tally_add_many(_ handle: UInt64, _ argument: Int64) -> Int32 {
-    TypedCall.command(handle, command_tally_add_many, .int(argument))
+    TypedCall.command(handle, command_tally_add_many, [.int(argument)])
 }
 @_cdecl("mvvm_tally_reset")
 public func mvvm_tally_reset(_ handle: UInt64) -> Int32 {
@@ -114,11 +114,11 @@ public func mvvm_playlist_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64
 }
 @_cdecl("mvvm_playlist_add")
 public func mvvm_playlist_add(_ handle: UInt64, _ argument: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.command(handle, command_playlist_add, .string(argument))
+    TypedCall.command(handle, command_playlist_add, [.string(argument)])
 }
 @_cdecl("mvvm_playlist_add_many")
 public func mvvm_playlist_add_many(_ handle: UInt64, _ argument: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.command(handle, command_playlist_add_many, .string(argument))
+    TypedCall.command(handle, command_playlist_add_many, [.string(argument)])
 }
 @_cdecl("mvvm_playlist_remove_first")
 public func mvvm_playlist_remove_first(_ handle: UInt64) -> Int32 {
@@ -156,7 +156,7 @@ public func mvvm_board_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?)
 }
 @_cdecl("mvvm_board_add")
 public func mvvm_board_add(_ handle: UInt64, _ argument: Int64) -> Int32 {
-    TypedCall.command(handle, command_board_add, .int(argument))
+    TypedCall.command(handle, command_board_add, [.int(argument)])
 }
 @_cdecl("mvvm_board_remove_odd")
 public func mvvm_board_remove_odd(_ handle: UInt64) -> Int32 {

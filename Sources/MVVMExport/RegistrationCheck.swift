@@ -1,0 +1,166 @@
+// The rules a registration must keep, checked over the whole of it once the packages have
+// registered: every problem found, each naming its class or record and member.
+
+/// The C and C++ keywords (and the few reserved macros) a name may not be: it becomes part of
+/// C identifiers (`mvvm_<class>_<member>`) and, alone, a parameter name in typed calls.
+private let reservedWords: Set<String> = [
+    "alignas", "alignof", "and", "and_eq", "asm", "atomic_cancel", "atomic_commit", "atomic_noexcept", "auto",
+    "bitand", "bitor", "bool", "break", "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl",
+    "concept", "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return",
+    "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export",
+    "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
+    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "reflexpr",
+    "register", "reinterpret_cast", "requires", "restrict", "return", "short", "signed", "sizeof", "static",
+    "static_assert", "static_cast", "struct", "switch", "synchronized", "template", "this", "thread_local", "throw",
+    "true", "try", "typedef", "typeid", "typename", "typeof", "union", "unsigned", "using", "virtual", "void",
+    "volatile", "wchar_t", "while", "xor", "xor_eq", "errno",
+]
+
+/// Whether `name` is a lower_snake C identifier that no C or C++ keyword takes.
+func isValidName(_ name: String) -> Bool {
+    guard let first = name.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return false }
+    let allowed = name.utf8.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+        || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_") }
+    return allowed && !reservedWords.contains(name)
+}
+
+struct RegistrationCheck {
+    let classes: [ExportedClass]
+    let byType: [ObjectIdentifier: ExportedClass]
+    let records: [ObjectIdentifier: RecordDescription]
+
+    var problems: [String] {
+        var problems: [String] = []
+        for exportedClass in classes { problems += check(exportedClass) }
+        for record in records.values.sorted(by: { $0.name.string < $1.name.string }) { problems += check(record) }
+        return problems
+    }
+
+    private func name(_ name: String, _ what: String) -> [String] {
+        isValidName(name) ? [] : ["\(what): \(CString.echo(name)) is not a lower_snake C identifier "
+                                  + "([a-z][a-z0-9_]*, not a C or C++ keyword)"]
+    }
+
+    private func check(_ exportedClass: ExportedClass) -> [String] {
+        let owner = "class \(exportedClass.name.string) (\(exportedClass.swiftName))"
+        var problems = name(exportedClass.name.string, owner)
+        // One namespace for every member: a host names each alone (subscribe, get, send).
+        var members: [String: String] = [:]
+        func member(_ memberName: String, _ kind: String) {
+            problems += name(memberName, "\(owner), \(kind) \(memberName)")
+            if let first = members[memberName] {
+                problems.append("\(owner): \(kind) \(memberName) has the name of its \(first) \(memberName)")
+            } else {
+                members[memberName] = kind
+            }
+        }
+        for property in exportedClass.properties {
+            member(property.name.string, "property")
+            if let itemType = property.itemType, byType[itemType] == nil {
+                problems.append("\(owner), list \(property.name.string): its items are \(property.itemTypeName), "
+                                + "which no package registers as a class")
+            }
+            problems += shape(property.shape, "\(owner), property \(property.name.string)")
+        }
+        for command in exportedClass.commands {
+            member(command.name.string, "command")
+            problems += arguments(command.arguments, "\(owner), command \(command.name.string)", commands: true)
+            problems += shape(command.result, "\(owner), command \(command.name.string), its result")
+        }
+        for signal in exportedClass.signals {
+            member(signal.name.string, "signal")
+            problems += shape(signal.payload, "\(owner), signal \(signal.name.string)")
+        }
+        for child in exportedClass.children {
+            member(child.name.string, "child")
+            if byType[child.childType] == nil {
+                problems.append("\(owner), child \(child.name.string): it is a \(child.childTypeName), which no "
+                                + "package registers as a class")
+            }
+        }
+        var constructorNames = Set<String>()
+        for constructor in exportedClass.constructors {
+            let what = "\(owner), constructor \(constructor.name)"
+            if !constructorNames.insert(constructor.name).inserted {
+                problems.append("\(what) is registered twice")
+            }
+            if constructor.name.hasPrefix("new_with_") { problems += name(String(constructor.name.dropFirst(9)), what) }
+            problems += arguments(constructor.arguments, what, commands: false)
+        }
+        return problems
+    }
+
+    private func arguments(_ arguments: [ExportedArgument], _ what: String, commands: Bool) -> [String] {
+        var problems: [String] = []
+        var seen = Set<String>()
+        for argument in arguments {
+            let named = "\(what), argument \(argument.name)"
+            problems += name(argument.name, named)
+            if !seen.insert(argument.name).inserted { problems.append("\(named) is named twice") }
+            switch argument.kind {
+            case .value: problems += shape(argument.shape, named)
+            case .model:
+                if commands { problems.append("\(named): a command takes values, not models") }
+                for type in argument.modelTypes where byType[type] == nil {
+                    problems.append("\(named): a model class it names is not registered")
+                }
+            case .service:
+                if commands { problems.append("\(named): a command takes values, not services") }
+            }
+        }
+        return problems
+    }
+
+    /// A type's problems: an optional of an optional, a record not registered.
+    private func shape(_ shape: ValueShape, _ what: String) -> [String] {
+        switch shape {
+        case let .optional(wrapped):
+            if wrapped.isOptional { return ["\(what): an optional of an optional (\(shape.name)) cannot cross: null would mean either"] }
+            return self.shape(wrapped, what)
+        case let .array(element): return self.shape(element, what)
+        case let .record(type):
+            return records[type.id] == nil
+                ? ["\(what): it is a \(type.swiftName), a record no package registers (Exports.record(\(type.swiftName).self))"]
+                : []
+        default: return []
+        }
+    }
+
+    private func check(_ record: RecordDescription) -> [String] {
+        let owner = "record \(record.name.string) (\(record.swiftName))"
+        var problems = name(record.name.string, owner)
+        var seen = Set<String>()
+        for field in record.fields {
+            let what = "\(owner), field \(field.name)"
+            problems += name(field.name, what)
+            if !seen.insert(field.name).inserted { problems.append("\(what) is named twice") }
+            problems += shape(field.shape, what)
+        }
+        if contains(record.id, in: record, visited: []) {
+            problems.append("\(owner) contains itself, through its fields: a record's value must end")
+        }
+        return problems
+    }
+
+    /// Whether `record`'s fields reach the record `target` (arrays and optionals included: an
+    /// empty array or a nil ends a value, but descriptions would still be endless).
+    private func contains(_ target: ObjectIdentifier, in record: RecordDescription, visited: Set<ObjectIdentifier>) -> Bool {
+        var visited = visited
+        guard visited.insert(record.id).inserted else { return false }
+        for field in record.fields {
+            for reached in recordsReached(by: field.shape) {
+                if reached == target { return true }
+                if let next = records[reached], contains(target, in: next, visited: visited) { return true }
+            }
+        }
+        return false
+    }
+
+    private func recordsReached(by shape: ValueShape) -> [ObjectIdentifier] {
+        switch shape {
+        case let .optional(wrapped), let .array(wrapped): return recordsReached(by: wrapped)
+        case let .record(type): return [type.id]
+        default: return []
+        }
+    }
+}
