@@ -29,18 +29,21 @@ lib: deps
 test-swift: deps
 	$(SWIFT) test
 
-# Every typed surface generated from the registered classes (bindings/generate/mvvm_gen.py):
-# the typed C calls in include/mvvm.h and their definitions, the Python stubs and the Ruby
-# signatures of the classes the bindings make at run time, the fuzzer's tables. `make test` fails
-# when one is stale.
+# Every typed surface generated from the registered classes (`python3 -m mvvm_gen`, the package
+# bindings/python/mvvm_gen, which the wheel ships): the typed C calls in include/mvvm.h and their
+# definitions, the Python stubs and the Ruby signatures of the classes the bindings make at run
+# time, the fuzzer's tables; and from the header itself, the Python package's ABI module.
+# `make test` fails when one is stale.
+MVVM_GEN := PYTHONPATH=$(CURDIR)/bindings/python python3 -m mvvm_gen
 GENERATED := --header include/mvvm.h --swift Sources/MVVMExport/Generated/TypedCalls.swift \
-	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs --fuzz Tests/fuzz/typed_calls.h
+	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs --fuzz Tests/fuzz/typed_calls.h \
+	--py-abi bindings/python/mvvm/_abi.py
 
 generate: lib
-	python3 bindings/generate/mvvm_gen.py --library $(BIN)/libmvvm.so $(GENERATED)
+	$(MVVM_GEN) --library $(BIN)/libmvvm.so $(GENERATED)
 
 test-generated: lib
-	@python3 bindings/generate/mvvm_gen.py --library $(BIN)/libmvvm.so $(GENERATED) --check \
+	@$(MVVM_GEN) --library $(BIN)/libmvvm.so $(GENERATED) --check \
 	  && echo "generated: 1 passed, 0 failed" || { echo "generated: 0 passed, 1 failed"; exit 1; }
 
 # The header compiles alone, as C and C++, and declares every exported symbol.

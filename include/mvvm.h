@@ -635,7 +635,7 @@ mvvm_status mvvm_object_id(mvvm_handle object, int64_t *out);
  * mvvm_<class>_<child>(h, &out) is mvvm_child(h, "<child>", &out).
  */
 
-/* @generated typed calls begin: bindings/generate/mvvm_gen.py writes this part; do not edit. */
+/* @generated typed calls begin: python3 -m mvvm_gen writes this part; do not edit. */
 
 /* count_down_timer (CountDownTimer): A countdown of whole seconds, ticking once a second while running.
  * Properties: full_count: int ro; count: int ro; remaining_time: int ro; is_doing: bool ro. */

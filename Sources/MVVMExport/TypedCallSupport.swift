@@ -254,6 +254,12 @@ public enum TypedCall {
         }))
     }
 
+    /// A command whose result is not a plain scalar: into an `mvvm_value` the caller frees.
+    public static func command(_ handle: UInt64, _ command: Command, _ arguments: [Argument],
+                               value out: UnsafeMutableRawPointer?) -> Int32 {
+        self.command(handle, command, arguments, result: out?.assumingMemoryBound(to: mvvm_value.self))
+    }
+
     private static func values(_ arguments: [Argument]) throws(ExportError) -> [Value] {
         var values: [Value] = []
         for (index, argument) in arguments.enumerated() { values.append(try argument.value("argument \(index + 1)")) }

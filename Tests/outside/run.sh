@@ -23,7 +23,7 @@ libdir=$(cd Tests/outside && swift build --show-bin-path)
 library="$libdir/libsample.so"
 mkdir -p build/outside
 # The package's typed calls, generated from its own classes, are current.
-part "generated typed calls of module Sample are current" python3 bindings/generate/mvvm_gen.py --library "$library" \
+part "generated typed calls of module Sample are current" env PYTHONPATH=bindings/python python3 -m mvvm_gen --library "$library" \
     --module Sample --header Tests/outside/include/sample.h --swift Tests/outside/Sources/Sample/TypedCalls.generated.swift --check
 # Without DWARF, which valgrind 3.19 cannot read here (see Tests/C/run_c_tests.sh).
 mkdir -p build/outside/valgrind-lib

@@ -13,7 +13,64 @@
 extern "C" {
 #endif
 
-/* @generated typed calls begin: bindings/generate/mvvm_gen.py writes this part; do not edit. */
+/* @generated typed calls begin: python3 -m mvvm_gen writes this part; do not edit. */
+
+/* profile (Profile): A profile: optionals, arrays, records and bytes (an ObservableObject).
+ * Properties: first: string rw; last: string rw; full_name: string ro; limit: int? rw; tags: [string] rw; scores: [double] rw; address: address? rw; avatar: bytes rw; saves: int ro.
+ * Signals: saved(contact). */
+/** Empty. */
+mvvm_status mvvm_profile_new(mvvm_handle loop, mvvm_handle *out);
+/** Moves a tag; fails for an index out of range. MVVM_ERR_COMMAND_FAILED when it fails: mvvm_last_error() is its error's text. */
+mvvm_status mvvm_profile_move_tag(mvvm_handle object, int64_t from, int64_t to);
+/** A contact of this profile at an address. The result, when `result_or_null` is not NULL, is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_profile_contact(mvvm_handle object, const char * name, const char * street, const char * city, mvvm_value * result_or_null);
+/** Saves the contact of the profile's address; fails when it has none. The result, when `result_or_null` is not NULL, is the caller's: free it with mvvm_value_free(). MVVM_ERR_COMMAND_FAILED when it fails: mvvm_last_error() is its error's text. */
+mvvm_status mvvm_profile_save(mvvm_handle object, mvvm_value * result_or_null);
+mvvm_status mvvm_profile_get_first(mvvm_handle object, char **out);
+mvvm_status mvvm_profile_set_first(mvvm_handle object, const char * value);
+mvvm_status mvvm_profile_get_last(mvvm_handle object, char **out);
+mvvm_status mvvm_profile_set_last(mvvm_handle object, const char * value);
+/** full_name: first and last, computed: no publisher of its own. */
+mvvm_status mvvm_profile_get_full_name(mvvm_handle object, char **out);
+/** limit: A limit, or none. *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_profile_get_limit(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_profile_set_limit(mvvm_handle object, const mvvm_value * value);
+/** tags: *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_profile_get_tags(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_profile_set_tags(mvvm_handle object, const mvvm_value * value);
+/** scores: *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_profile_get_scores(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_profile_set_scores(mvvm_handle object, const mvvm_value * value);
+/** address: The address, or none. *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_profile_get_address(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_profile_set_address(mvvm_handle object, const mvvm_value * value);
+/** avatar: An image's bytes. *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_profile_get_avatar(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_profile_set_avatar(mvvm_handle object, const mvvm_value * value);
+/** saves: How many saves and moves were tried. */
+mvvm_status mvvm_profile_get_saves(mvvm_handle object, int64_t *out);
+
+/* wishlist (Wishlist): A wishlist of optionally priced items (an @Observable class).
+ * Properties: items: [string] rw; prices: [double?] rw; budget: double? rw; home: address? rw; total: double ro. */
+/** Empty. */
+mvvm_status mvvm_wishlist_new(mvvm_handle loop, mvvm_handle *out);
+/** Adds an item; gives the count. */
+mvvm_status mvvm_wishlist_add(mvvm_handle object, const char * item, const mvvm_value * price, int64_t * result_or_null);
+/** The item at an index. The result, when `result_or_null` is not NULL, is the caller's: free it with mvvm_string_free(). MVVM_ERR_COMMAND_FAILED when it fails: mvvm_last_error() is its error's text. */
+mvvm_status mvvm_wishlist_item(mvvm_handle object, int64_t index, char ** result_or_null);
+/** items: *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_wishlist_get_items(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_wishlist_set_items(mvvm_handle object, const mvvm_value * value);
+/** prices: *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_wishlist_get_prices(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_wishlist_set_prices(mvvm_handle object, const mvvm_value * value);
+/** budget: *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_wishlist_get_budget(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_wishlist_set_budget(mvvm_handle object, const mvvm_value * value);
+/** home: *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_wishlist_get_home(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_wishlist_set_home(mvvm_handle object, const mvvm_value * value);
+mvvm_status mvvm_wishlist_get_total(mvvm_handle object, double *out);
 
 /* greeter (Greeter): Greets whoever the view names.
  * Properties: name: string rw; greeting: string ro; greet_count: int ro.

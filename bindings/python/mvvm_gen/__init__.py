@@ -1,0 +1,109 @@
+"""mvvm_gen: every typed surface of a libmvvm library, generated from the classes it registers.
+
+One source of truth: the library's own descriptions (``mvvm_classes``), read into one typed
+model (:mod:`mvvm_gen.model`) and rendered through one template per language
+(``templates/*.tmpl``). A class is declared once, in Swift; every restatement of it is made
+here. Run it on libmvvm, or on a library of your own that links MVVMExport:
+
+    python3 -m mvvm_gen --library PATH/libyours.so [--module YourModule] \\
+        [--header include/yours.h] [--swift Sources/Yours/TypedCalls.generated.swift] \\
+        [--pyi stubs.pyi] [--rbs sig/classes.rbs] [--check]
+
+--header fills the part of a header between the "@generated" markers with the typed C calls
+(``mvvm_<class>_<verb>``) and their documentation (with --module, a header that does not exist
+yet is made). --swift writes their definitions (``@_cdecl`` functions over the generic calls).
+--pyi writes Python type stubs of the classes the ``mvvm`` package builds at run time; --rbs
+Ruby signatures of those the Ruby bindings build. --fuzz writes the fuzzer's tables of typed
+calls. --py-abi writes the ``mvvm`` package's ABI module from the header (``--c-header``,
+default include/mvvm.h). --module keeps the classes of one Swift module (a package of your
+own). --check writes nothing and exits 1, showing the difference, when a file is not what it
+would write (``make test`` runs it so). Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+from . import abi, c, fuzz, python, ruby, swift
+from .model import GenerationError, Library, descriptions_json
+
+__all__ = ["main"]
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen", description=__doc__.split("\n")[0])
+    parser.add_argument("--library", help="the libmvvm.so (or your library) to describe")
+    parser.add_argument("--module", help="only the classes this Swift module registers (a package of your own)")
+    parser.add_argument("--header", help="a header with @generated markers to fill (made if missing, with --module)")
+    parser.add_argument("--swift", help="the Swift file of typed call definitions to write")
+    parser.add_argument("--pyi", help="the Python stub file to write")
+    parser.add_argument("--rbs", help="the Ruby signatures (RBS) of the classes to write")
+    parser.add_argument("--fuzz", help="the fuzzer's table of typed calls to write")
+    parser.add_argument("--py-abi", help="the mvvm package's ABI module to write (from --c-header)")
+    parser.add_argument("--c-header", default=None, help="the libmvvm header the ABI is read from (default include/mvvm.h)")
+    parser.add_argument("--json", help="write the descriptions themselves, pretty-printed")
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is stale")
+    args = parser.parse_args(argv)
+    try:
+        outputs = _render(args)
+    except (GenerationError, ValueError, OSError) as error:
+        print("mvvm_gen: %s" % error, file=sys.stderr)
+        return 2
+    return _write(outputs, args.check)
+
+
+def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
+    outputs: List[Tuple[Path, str]] = []
+    if args.py_abi:
+        header = Path(args.c_header or Path(__file__).resolve().parents[3] / "include" / "mvvm.h")
+        outputs.append((Path(args.py_abi), python.abi_module(abi.read(header))))
+    wants_classes = any((args.header, args.swift, args.pyi, args.rbs, args.fuzz, args.json))
+    if not wants_classes:
+        return outputs
+    if not args.library:
+        raise GenerationError("--library is needed to describe classes")
+    raw = descriptions_json(Path(args.library))
+    library = Library.from_json(raw)
+    if args.module:
+        library = library.only_module(args.module)
+        if not library.classes:
+            raise GenerationError("the library registers no class of module %s" % args.module)
+    if args.header:
+        path = Path(args.header)
+        text = path.read_text() if path.exists() or not args.module else c.new_header(path, args.module)
+        outputs.append((path, c.splice(text, c.declarations(library))))
+    if args.swift:
+        outputs.append((Path(args.swift), swift.definitions(library, args.module)))
+    import json
+    classes = [cls for cls in json.loads(raw) if not args.module or cls.get("swift_module") == args.module]
+    if args.pyi:
+        outputs.append((Path(args.pyi), python.generate_pyi(classes)))
+    if args.rbs:
+        outputs.append((Path(args.rbs), ruby.generate_rbs(classes, *ruby.ruby_reserved())))
+    if args.fuzz:
+        outputs.append((Path(args.fuzz), fuzz.tables(library)))
+    if args.json:
+        outputs.append((Path(args.json), json.dumps(classes, indent=2) + "\n"))
+    return outputs
+
+
+def _write(outputs: List[Tuple[Path, str]], check: bool) -> int:
+    stale = 0
+    for path, text in outputs:
+        current = path.read_text() if path.exists() else ""
+        if current == text:
+            print("mvvm_gen: %s is up to date" % path)
+            continue
+        if check:
+            stale += 1
+            print("mvvm_gen: %s is stale (regenerate: make generate)" % path)
+            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
+                                                       str(path), "%s (generated)" % path, n=1))
+        else:
+            path.write_text(text)
+            print("mvvm_gen: wrote %s" % path)
+    return 1 if stale else 0

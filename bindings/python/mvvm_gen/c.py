@@ -1,0 +1,116 @@
+"""The typed C calls' declarations, with their documentation: the part of a header between
+the @generated markers (``mvvm.h``'s, or a package's own header)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List
+
+from .abi import BEGIN, END
+from .model import Class, Command, Library, Property, Type
+from .templates import Templates
+
+t = Templates("c")
+
+
+def comment(text: str) -> str:
+    return text.replace("*/", "* /")
+
+
+def type_summary(kind: Type) -> str:
+    """How the class summary names a type: "int", "string?", "[address]"."""
+    if kind.kind == "array" and kind.element is not None:
+        name = "[%s]" % type_summary(kind.element)
+    elif kind.kind == "record":
+        name = kind.record or "record"
+    else:
+        name = kind.kind
+    return name + ("?" if kind.optional else "")
+
+
+def result_params(command: Command) -> str:
+    if command.result.is_none:
+        return ""
+    return ", %s result_or_null" % command.result.c_out
+
+
+def result_doc(command: Command) -> str:
+    if command.result.is_none or command.result.kind in ("bool", "int", "double") and command.result.is_plain:
+        return ""
+    free = "free it with mvvm_string_free()" if command.result.is_plain else "free it with mvvm_value_free()"
+    return t("result_owned", free=free)
+
+
+def declarations(library: Library) -> str:
+    out: List[str] = [BEGIN, ""]
+    for cls in library.classes:
+        out += class_declarations(cls)
+        out.append("")
+    out.append(END)
+    return "\n".join(out)
+
+
+def class_declarations(cls: Class) -> List[str]:
+    props = "; ".join("%s: %s %s" % (p.name, "list" if p.is_list else type_summary(p.type), "rw" if p.writable else "ro")
+                      for p in cls.properties)
+    summary = ""
+    if props:
+        summary += "\n * Properties: %s." % props
+    if cls.signals:
+        summary += "\n * Signals: " + ", ".join("%s(%s)" % (s.name, type_summary(s.type)) for s in cls.signals) + "."
+    if not cls.constructors:
+        summary += "\n * Made by its parent (a child): no constructor."
+    out = [t("class", name=cls.name, swift_name=cls.swift_name, doc=comment(cls.doc), summary=summary).replace(" \n", "\n")]
+    for constructor in cls.constructors:
+        if constructor.has_service:
+            params = t("service_params")
+        else:
+            params = "".join(", %s %s" % (a.type.c_in if a.type.kind != "object" else "mvvm_handle", a.name)
+                             for a in constructor.arguments)
+        if constructor.doc:
+            doc = comment(constructor.doc) + (t("service_doc") if constructor.has_service else "")
+            out.append(t("doc", doc=doc))
+        out.append(t("constructor", cls=cls.name, name=constructor.name, params=params))
+    for command in cls.commands:
+        doc = comment(command.doc) + result_doc(command) + (t("throws_doc") if command.throws else "")
+        if doc:
+            out.append(t("doc", doc=doc.strip()))
+        params = "".join(", %s %s" % (a.type.c_in, a.name) for a in command.arguments)
+        out.append(t("command", cls=cls.name, name=command.name, params=params, result=result_params(command)))
+    for prop in cls.properties:
+        out += property_declarations(cls, prop)
+    for child in cls.children:
+        out.append(t("child", cls=cls.name, name=child.name, class_name=child.class_name))
+    return out
+
+
+def property_declarations(cls: Class, prop: Property) -> List[str]:
+    if prop.is_list:
+        doc = comment(prop.doc) + " " if prop.doc else ""
+        return [t("list", name=prop.name, item_class=prop.type.item_class, doc=doc)]
+    doc = prop.doc or ""
+    if prop.type.values:
+        doc = (doc + " One of: " + ", ".join(prop.type.values) + ".").strip()
+    if not prop.type.is_plain:
+        doc = (doc + t("value_owned")).strip()
+    out = []
+    if doc:
+        out.append(t("doc", doc="%s: %s" % (prop.name, comment(doc))))
+    out.append(t("getter", cls=cls.name, name=prop.name, c_out=prop.type.c_out))
+    if prop.writable:
+        out.append(t("setter", cls=cls.name, name=prop.name, c_in=prop.type.c_in))
+    return out
+
+
+def new_header(path: Path, module: str) -> str:
+    guard = "".join(c if c.isalnum() else "_" for c in path.name.upper())
+    return t("package_header", file=path.name, module=module, guard=guard, begin=BEGIN, end=END) + "\n"
+
+
+def splice(text: str, generated: str) -> str:
+    """``text`` with its generated part replaced by ``generated``."""
+    import re
+    match = re.search(r"/\* @generated typed calls begin.*?@generated typed calls end \*/", text, flags=re.S)
+    if match is None:
+        raise ValueError("the header has no @generated markers")
+    return text[:match.start()] + generated + text[match.end():]

@@ -1,0 +1,60 @@
+"""The fuzzer's tables of typed calls (Tests/fuzz/typed_calls.h), by C signature: every typed
+call of the library's classes whose signature the fuzzer drives, with its class, so that a class
+added to the catalog is fuzzed with no edit."""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+from .model import Library
+from .swift import typed_calls
+from .templates import Templates
+
+t = Templates("fuzz")
+
+# (C type of the table's entries, the table's name), in the order Tests/fuzz/fuzz_abi.c reads them.
+TABLES = [("typed_cmd", "cmds"), ("typed_get_int", "get_ints"), ("typed_get_bool", "get_bools"),
+          ("typed_get_string", "get_strings"), ("typed_set_bool", "set_bools"),
+          ("typed_set_string", "set_strings"), ("typed_child", "typed_children")]
+
+
+def table(kind: str, member: object) -> Optional[Tuple[str, str]]:
+    """The table a typed call belongs in, and any extra field, or None (a signature the fuzzer
+    reaches through the generic calls instead)."""
+    if kind == "command":
+        if not member.result.is_none:  # type: ignore[attr-defined]
+            return None
+        arguments = member.arguments  # type: ignore[attr-defined]
+        if not arguments:
+            return "cmds", ""
+        if len(arguments) == 1 and arguments[0].type.is_plain and arguments[0].type.kind == "string":
+            return "set_strings", ", true"
+        return None
+    if kind in ("get", "set"):
+        kind_type = member.type  # type: ignore[attr-defined]
+        if not kind_type.is_plain:
+            return None
+        names = {"get": {"int": "get_ints", "bool": "get_bools", "string": "get_strings"},
+                 "set": {"bool": "set_bools", "string": "set_strings"}}[kind]
+        name = names.get(kind_type.kind)
+        if name is None:
+            return None
+        return name, ", false" if name == "set_strings" else ""
+    if kind == "child":
+        return "typed_children", ""
+    return None
+
+
+def tables(library: Library) -> str:
+    rows: Dict[str, List[str]] = {name: [] for _, name in TABLES}
+    for cls in library.classes:
+        for kind, function, member in typed_calls(cls):
+            placed = table(kind, member)
+            if placed:
+                rows[placed[0]].append(t("row", function=function, cls=cls.name, extra=placed[1]))
+    for _, name in TABLES:
+        if not rows[name]:
+            raise ValueError("no typed call for the fuzzer's %s table (it drives at least one of each)" % name)
+    body = "\n".join(t("table", type=type_name, name=name, rows="\n".join(rows[name])) for type_name, name in TABLES)
+    names = "\n".join(t("class_name", cls=cls.name) for cls in library.classes)
+    return t("file", tables=body, names=names) + "\n"
