@@ -1,27 +1,34 @@
 // The rules a registration must keep, checked over the whole of it once the packages have
 // registered: every problem found, each naming its class or record and member.
 
-/// The C and C++ keywords (and the few reserved macros) a name may not be: it becomes part of
-/// C identifiers (`mvvm_<class>_<member>`) and, alone, a parameter name in typed calls.
-private let reservedWords: Set<String> = [
-    "alignas", "alignof", "and", "and_eq", "asm", "atomic_cancel", "atomic_commit", "atomic_noexcept", "auto",
-    "bitand", "bitor", "bool", "break", "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl",
-    "concept", "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return",
-    "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export",
-    "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
-    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "reflexpr",
-    "register", "reinterpret_cast", "requires", "restrict", "return", "short", "signed", "sizeof", "static",
-    "static_assert", "static_cast", "struct", "switch", "synchronized", "template", "this", "thread_local", "throw",
-    "true", "try", "typedef", "typeid", "typename", "typeof", "union", "unsigned", "using", "virtual", "void",
-    "volatile", "wchar_t", "while", "xor", "xor_eq", "errno",
+/// C's keywords (and `errno`, a macro): no name may be one.
+private let cKeywords: Set<String> = [
+    "auto", "bool", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "errno",
+    "extern", "false", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short",
+    "signed", "sizeof", "static", "struct", "switch", "true", "typedef", "typeof", "union", "unsigned", "void",
+    "volatile", "while",
 ]
 
-/// Whether `name` is a lower_snake C identifier that no C or C++ keyword takes.
-func isValidName(_ name: String) -> Bool {
+/// C++'s keywords besides C's. An argument's name is a bare parameter name in the typed calls'
+/// declarations, which C++ compiles too, so an argument may be none of these; every other name
+/// is only ever part of a longer identifier (`mvvm_<class>_get_<property>`), where a member named
+/// `class` or `delete` is harmless (and a binding reaches it as `class_`).
+private let cppKeywords: Set<String> = [
+    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t", "class",
+    "compl", "concept", "consteval", "constexpr", "constinit", "const_cast", "co_await", "co_return", "co_yield",
+    "decltype", "delete", "dynamic_cast", "explicit", "export", "friend", "mutable", "namespace", "new", "noexcept",
+    "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "reinterpret_cast",
+    "requires", "static_assert", "static_cast", "template", "this", "thread_local", "throw", "try", "typeid",
+    "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
+]
+
+/// Whether `name` is a lower_snake C identifier that is no C keyword (nor, for an argument, a
+/// C++ one).
+func isValidName(_ name: String, argument: Bool = false) -> Bool {
     guard let first = name.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return false }
     let allowed = name.utf8.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
         || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_") }
-    return allowed && !reservedWords.contains(name)
+    return allowed && !cKeywords.contains(name) && !(argument && cppKeywords.contains(name))
 }
 
 struct RegistrationCheck {
@@ -36,9 +43,9 @@ struct RegistrationCheck {
         return problems
     }
 
-    private func name(_ name: String, _ what: String) -> [String] {
-        isValidName(name) ? [] : ["\(what): \(CString.echo(name)) is not a lower_snake C identifier "
-                                  + "([a-z][a-z0-9_]*, not a C or C++ keyword)"]
+    private func name(_ name: String, _ what: String, argument: Bool = false) -> [String] {
+        isValidName(name, argument: argument) ? [] : ["\(what): \(CString.echo(name)) is not a lower_snake C identifier "
+            + "([a-z][a-z0-9_]*, not a C keyword\(argument ? " nor a C++ one" : ""))"]
     }
 
     private func check(_ exportedClass: ExportedClass) -> [String] {
@@ -78,12 +85,25 @@ struct RegistrationCheck {
                                 + "package registers as a class")
             }
         }
-        var constructorNames = Set<String>()
+        // Each typed call's name once: a command get_title and a property title's getter would
+        // both be mvvm_<class>_get_title.
+        var typedCalls: [String: String] = [:]
+        func typedCall(_ suffix: String, _ what: String) {
+            if let first = typedCalls[suffix] {
+                problems.append("\(owner): \(what) and \(first) would both be mvvm_\(exportedClass.name.string)_\(suffix)")
+            } else {
+                typedCalls[suffix] = what
+            }
+        }
+        for property in exportedClass.properties where property.items == nil {
+            typedCall("get_\(property.name.string)", "property \(property.name.string)'s getter")
+            if property.set != nil { typedCall("set_\(property.name.string)", "property \(property.name.string)'s setter") }
+        }
+        for command in exportedClass.commands { typedCall(command.name.string, "command \(command.name.string)") }
+        for child in exportedClass.children { typedCall(child.name.string, "child \(child.name.string)") }
+        for constructor in exportedClass.constructors { typedCall(constructor.name, "constructor \(constructor.name)") }
         for constructor in exportedClass.constructors {
             let what = "\(owner), constructor \(constructor.name)"
-            if !constructorNames.insert(constructor.name).inserted {
-                problems.append("\(what) is registered twice")
-            }
             if constructor.name.hasPrefix("new_with_") { problems += name(String(constructor.name.dropFirst(9)), what) }
             problems += arguments(constructor.arguments, what, commands: false)
         }
@@ -95,7 +115,7 @@ struct RegistrationCheck {
         var seen = Set<String>()
         for argument in arguments {
             let named = "\(what), argument \(argument.name)"
-            problems += name(argument.name, named)
+            problems += name(argument.name, named, argument: true)
             if !seen.insert(argument.name).inserted { problems.append("\(named) is named twice") }
             switch argument.kind {
             case .value: problems += shape(argument.shape, named)

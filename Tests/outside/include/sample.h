@@ -50,6 +50,41 @@ mvvm_status mvvm_profile_set_avatar(mvvm_handle object, const mvvm_value * value
 /** saves: How many saves and moves were tried. */
 mvvm_status mvvm_profile_get_saves(mvvm_handle object, int64_t *out);
 
+/* dialog (Dialog): Members named as the bindings' own API: each binding's member wins.
+ * Properties: description: string rw; closed: bool ro; handle: int ro; loop: string rw; id: int ro; class: string rw; log: [string] ro.
+ * Signals: bind(string). */
+/** Open. */
+mvvm_status mvvm_dialog_new(mvvm_handle loop, mvvm_handle *out);
+/** Closes the dialog (the object stays usable). */
+mvvm_status mvvm_dialog_close(mvvm_handle object);
+/** Records its own name. */
+mvvm_status mvvm_dialog_subscribe(mvvm_handle object);
+/** Records its own name. */
+mvvm_status mvvm_dialog_unsubscribe(mvvm_handle object);
+/** Records its own name. */
+mvvm_status mvvm_dialog_get(mvvm_handle object);
+/** Records its own name. */
+mvvm_status mvvm_dialog_set(mvvm_handle object);
+/** Records its own name. */
+mvvm_status mvvm_dialog_describe(mvvm_handle object);
+/** Records its own name. */
+mvvm_status mvvm_dialog_snapshot(mvvm_handle object);
+/** Sends `text` on bind, and records it. */
+mvvm_status mvvm_dialog_send(mvvm_handle object, const char * text);
+/** Records a move; `from` is a keyword in Python. */
+mvvm_status mvvm_dialog_move(mvvm_handle object, int64_t from, int64_t to);
+mvvm_status mvvm_dialog_get_description(mvvm_handle object, char **out);
+mvvm_status mvvm_dialog_set_description(mvvm_handle object, const char * value);
+mvvm_status mvvm_dialog_get_closed(mvvm_handle object, bool *out);
+mvvm_status mvvm_dialog_get_handle(mvvm_handle object, int64_t *out);
+mvvm_status mvvm_dialog_get_loop(mvvm_handle object, char **out);
+mvvm_status mvvm_dialog_set_loop(mvvm_handle object, const char * value);
+mvvm_status mvvm_dialog_get_id(mvvm_handle object, int64_t *out);
+mvvm_status mvvm_dialog_get_class(mvvm_handle object, char **out);
+mvvm_status mvvm_dialog_set_class(mvvm_handle object, const char * value);
+/** log: What each command did, in order. *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_dialog_get_log(mvvm_handle object, mvvm_value *out);
+
 /* wishlist (Wishlist): A wishlist of optionally priced items (an @Observable class).
  * Properties: items: [string] rw; prices: [double?] rw; budget: double? rw; home: address? rw; total: double ro. */
 /** Empty. */

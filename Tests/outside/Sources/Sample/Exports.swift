@@ -25,6 +25,28 @@ public func registerSample() {
         c.signal("saved", doc: "Each contact saved.") { $0.saved }
         c.constructor(doc: "Empty.") { _ in Profile() }
     }
+    Exports.register(Dialog.self, doc: "Members named as the bindings' own API: each binding's member wins.") { c in
+        c.binding("description", \.description, \.$description)
+        c.output("closed", \.closed, \.$closed)
+        c.output("handle", \.handle, \.$handle)
+        c.binding("loop", \.loop, \.$loop)
+        c.output("id", \.id, \.$id)
+        c.binding("class", \.class, \.$class)
+        c.output("log", \.log, \.$log, doc: "What each command did, in order.")
+        c.signal("bind", doc: "Sent by send.") { $0.bind }
+        c.command("close", doc: "Closes the dialog (the object stays usable).") { $0.close() }
+        for name in ["subscribe", "unsubscribe", "get", "set", "describe", "snapshot"] {
+            c.command(name, doc: "Records its own name.") { $0.record(name) }
+        }
+        c.command("send", doc: "Sends `text` on bind, and records it.", .value("text")) { (dialog, text: String) in
+            dialog.record("send \(text)")
+            dialog.bind.send(text)
+        }
+        c.command("move", doc: "Records a move; `from` is a keyword in Python.", .value("from"), .value("to")) {
+            (dialog, from: Int, to: Int) in dialog.record("move \(from) \(to)")
+        }
+        c.constructor(doc: "Open.") { _ in Dialog() }
+    }
     Exports.register(Wishlist.self, doc: "A wishlist of optionally priced items (an @Observable class).") { c in
         c.binding("items", \.items)
         c.binding("prices", \.prices)

@@ -97,6 +97,105 @@ public func mvvm_profile_get_saves(_ handle: UInt64, _ out: UnsafeMutablePointer
     TypedCall.get(handle, property_profile_saves, out)
 }
 
+// MARK: dialog
+private let class_dialog = TypedCall.Class("dialog")
+private let command_dialog_close = class_dialog.command("close")
+private let command_dialog_subscribe = class_dialog.command("subscribe")
+private let command_dialog_unsubscribe = class_dialog.command("unsubscribe")
+private let command_dialog_get = class_dialog.command("get")
+private let command_dialog_set = class_dialog.command("set")
+private let command_dialog_describe = class_dialog.command("describe")
+private let command_dialog_snapshot = class_dialog.command("snapshot")
+private let command_dialog_send = class_dialog.command("send")
+private let command_dialog_move = class_dialog.command("move")
+private let property_dialog_description = class_dialog.property("description")
+private let property_dialog_closed = class_dialog.property("closed")
+private let property_dialog_handle = class_dialog.property("handle")
+private let property_dialog_loop = class_dialog.property("loop")
+private let property_dialog_id = class_dialog.property("id")
+private let property_dialog_class = class_dialog.property("class")
+private let property_dialog_log = class_dialog.property("log")
+@_cdecl("mvvm_dialog_new")
+public func mvvm_dialog_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.construct(loop, class_dialog, "new", [], out)
+}
+@_cdecl("mvvm_dialog_close")
+public func mvvm_dialog_close(_ handle: UInt64) -> Int32 {
+    TypedCall.command(handle, command_dialog_close)
+}
+@_cdecl("mvvm_dialog_subscribe")
+public func mvvm_dialog_subscribe(_ handle: UInt64) -> Int32 {
+    TypedCall.command(handle, command_dialog_subscribe)
+}
+@_cdecl("mvvm_dialog_unsubscribe")
+public func mvvm_dialog_unsubscribe(_ handle: UInt64) -> Int32 {
+    TypedCall.command(handle, command_dialog_unsubscribe)
+}
+@_cdecl("mvvm_dialog_get")
+public func mvvm_dialog_get(_ handle: UInt64) -> Int32 {
+    TypedCall.command(handle, command_dialog_get)
+}
+@_cdecl("mvvm_dialog_set")
+public func mvvm_dialog_set(_ handle: UInt64) -> Int32 {
+    TypedCall.command(handle, command_dialog_set)
+}
+@_cdecl("mvvm_dialog_describe")
+public func mvvm_dialog_describe(_ handle: UInt64) -> Int32 {
+    TypedCall.command(handle, command_dialog_describe)
+}
+@_cdecl("mvvm_dialog_snapshot")
+public func mvvm_dialog_snapshot(_ handle: UInt64) -> Int32 {
+    TypedCall.command(handle, command_dialog_snapshot)
+}
+@_cdecl("mvvm_dialog_send")
+public func mvvm_dialog_send(_ handle: UInt64, _ text: UnsafePointer<CChar>?) -> Int32 {
+    TypedCall.command(handle, command_dialog_send, [.string(text)])
+}
+@_cdecl("mvvm_dialog_move")
+public func mvvm_dialog_move(_ handle: UInt64, _ from: Int64, _ to: Int64) -> Int32 {
+    TypedCall.command(handle, command_dialog_move, [.int(from), .int(to)])
+}
+@_cdecl("mvvm_dialog_get_description")
+public func mvvm_dialog_get_description(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    TypedCall.get(handle, property_dialog_description, out)
+}
+@_cdecl("mvvm_dialog_set_description")
+public func mvvm_dialog_set_description(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
+    TypedCall.set(handle, property_dialog_description, .string(value))
+}
+@_cdecl("mvvm_dialog_get_closed")
+public func mvvm_dialog_get_closed(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+    TypedCall.get(handle, property_dialog_closed, out)
+}
+@_cdecl("mvvm_dialog_get_handle")
+public func mvvm_dialog_get_handle(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    TypedCall.get(handle, property_dialog_handle, out)
+}
+@_cdecl("mvvm_dialog_get_loop")
+public func mvvm_dialog_get_loop(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    TypedCall.get(handle, property_dialog_loop, out)
+}
+@_cdecl("mvvm_dialog_set_loop")
+public func mvvm_dialog_set_loop(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
+    TypedCall.set(handle, property_dialog_loop, .string(value))
+}
+@_cdecl("mvvm_dialog_get_id")
+public func mvvm_dialog_get_id(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    TypedCall.get(handle, property_dialog_id, out)
+}
+@_cdecl("mvvm_dialog_get_class")
+public func mvvm_dialog_get_class(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    TypedCall.get(handle, property_dialog_class, out)
+}
+@_cdecl("mvvm_dialog_set_class")
+public func mvvm_dialog_set_class(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
+    TypedCall.set(handle, property_dialog_class, .string(value))
+}
+@_cdecl("mvvm_dialog_get_log")
+public func mvvm_dialog_get_log(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_dialog_log, value: out)
+}
+
 // MARK: wishlist
 private let class_wishlist = TypedCall.Class("wishlist")
 private let command_wishlist_add = class_wishlist.command("add")
