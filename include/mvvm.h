@@ -237,6 +237,16 @@ const char *mvvm_last_error(void);
 /** The name of a status, such as "MVVM_ERR_READ_ONLY"; "MVVM_UNKNOWN_STATUS" for others. Static. */
 const char *mvvm_status_name(mvvm_status status);
 
+/**
+ * This library's tag (1 to 255): every handle it issues carries it, and the copies of libmvvm
+ * loaded in one process (a user's library and the catalog, opened side by side with
+ * dlopen(RTLD_LOCAL)) each have a tag of their own, so a handle of one passed to another gives
+ * MVVM_ERR_INVALID_HANDLE, never another object. A program that links two copies by name (every
+ * mvvm_* call then goes to the first) is refused: the first says so on stderr when loaded, and
+ * every call that needs its classes gives MVVM_ERR_BAD_REGISTRATION with that message. Static.
+ */
+uint8_t mvvm_library_tag(void);
+
 /** Frees a string the library returned. NULL is allowed and does nothing. */
 void mvvm_string_free(char *string);
 

@@ -1,6 +1,7 @@
 // The generic C entry points of include/mvvm.h. Each is a thin shell: resolve the handles,
 // run the work on the object's loop, turn a thrown ExportError into a status.
 import CMVVM
+import CMVVMSystem
 import Glibc
 import MVVMRuntime
 
@@ -13,6 +14,9 @@ nonisolated(unsafe) private let versionString = CString.intern("\(MVVM_VERSION_M
 
 @_cdecl("mvvm_version")
 public func mvvm_version() -> UnsafePointer<CChar> { versionString }
+
+@_cdecl("mvvm_library_tag")
+public func mvvm_library_tag() -> UInt8 { libmvvm_own_tag() }
 
 @_cdecl("mvvm_last_error")
 public func mvvm_last_error() -> UnsafePointer<CChar> { LastError.current }
@@ -354,6 +358,7 @@ nonisolated(unsafe) private let staticKindNames: [HandleKind: UnsafePointer<CCha
 public func mvvm_class_name(_ handle: mvvm_handle, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         try requireOut(out)
+        if HandleTable.isForeign(handle) { throw HandleTable.foreign(handle, "the handle") }
         guard handle != 0, let target = table.lookup(handle) else {
             throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) is not a live handle")
         }
@@ -382,6 +387,7 @@ public func mvvm_snapshot(_ object: mvvm_handle, _ out: UnsafeMutablePointer<Uns
 @_cdecl("mvvm_release")
 public func mvvm_release(_ handle: mvvm_handle) -> mvvm_status {
     exporting { () throws(ExportError) in
+        if HandleTable.isForeign(handle) { throw HandleTable.foreign(handle, "the handle") }
         guard handle != 0, let target = table.lookup(handle) else {
             throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) is not a live handle "
                               + "(released already, stale or never issued)")

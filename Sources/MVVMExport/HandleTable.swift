@@ -1,4 +1,5 @@
 import CMVVM
+import CMVVMSystem
 import Glibc
 import MVVMRuntime
 
@@ -27,13 +28,14 @@ class Handled {
 }
 
 /// Every live handle: a slot and a generation, so a released, stale or forged handle is refused
-/// and never reaches another object.
+/// and never reaches another object; and this library's tag, so a handle of another copy of
+/// libmvvm loaded in the process is refused too.
 ///
-/// Layout: kind (8 bits) | generation (32) | slot + 1 (24). A slot's generation goes up by one at
-/// each release; a slot whose generations are spent is retired, never reused, so a generation
-/// never wraps back to a handle that was issued before (retiring costs one table entry per 2^32
-/// releases of one slot). 24 bits of slot allow 16,777,215 slots, live or retired: far more
-/// handles than fit in memory at once (each names an object of its own).
+/// Layout: kind (8 bits) | library tag (8) | generation (24) | slot + 1 (24). A slot's generation
+/// goes up by one at each release; a slot whose generations are spent is retired, never reused,
+/// so a generation never wraps back to a handle that was issued before (retiring costs one table
+/// entry per 2^24 releases of one slot). 24 bits of slot allow 16,777,215 slots, live or retired:
+/// far more handles than fit in memory at once (each names an object of its own).
 final class HandleTable: @unchecked Sendable {
     static let shared = HandleTable()
 
@@ -47,13 +49,17 @@ final class HandleTable: @unchecked Sendable {
 
     static let slotBits = 24
     static let slotMask: UInt64 = (1 << UInt64(slotBits)) - 1
+    static let generationBits = 24
+    static let generationMask: UInt64 = (1 << UInt64(generationBits)) - 1
+    /// This library's tag, in every handle it issues (bits 48 to 55).
+    static let tag = UInt64(libmvvm_own_tag()) << 48
 
     /// Taken by every call into the library: a word lock.
     private let lock = WordLock()
     private var slots: [Slot] = []
     private var freeSlots: [UInt32] = []
-    /// The last generation a slot may use, 2^32 - 1. Tests may make it tiny, so that retiring a
-    /// slot is seen in a few releases, through `MVVM_TESTING_HANDLE_GENERATION_BITS` (1 to 32),
+    /// The last generation a slot may use, 2^24 - 1. Tests may make it tiny, so that retiring a
+    /// slot is seen in a few releases, through `MVVM_TESTING_HANDLE_GENERATION_BITS` (1 to 24),
     /// read once, when the table is first used. Not for production: no host needs it.
     private let lastGeneration: UInt32
     /// Slots retired because their generations are spent.
@@ -63,9 +69,9 @@ final class HandleTable: @unchecked Sendable {
     private var abandoned: [Handled] = []
 
     private init() {
-        var bits = 32
+        var bits = Self.generationBits
         if let text = getenv("MVVM_TESTING_HANDLE_GENERATION_BITS"), let asked = Int(String(cString: text)),
-           (1...32).contains(asked) {
+           (1...Self.generationBits).contains(asked) {
             bits = asked
         }
         lastGeneration = UInt32((UInt64(1) << UInt64(bits)) - 1)
@@ -88,7 +94,7 @@ final class HandleTable: @unchecked Sendable {
             }
             slots[Int(index)].target = target
             slots[Int(index)].issuedKinds |= 1 << target.kind.rawValue
-            let handle = UInt64(target.kind.rawValue) << 56
+            let handle = UInt64(target.kind.rawValue) << 56 | Self.tag
                 | UInt64(slots[Int(index)].generation) << UInt64(Self.slotBits)
                 | UInt64(index + 1)
             target.handle = handle
@@ -97,7 +103,13 @@ final class HandleTable: @unchecked Sendable {
     }
 
     private static func parts(_ handle: mvvm_handle) -> (index: Int, generation: UInt32) {
-        (Int(truncatingIfNeeded: handle & slotMask) - 1, UInt32(truncatingIfNeeded: handle >> UInt64(slotBits)))
+        (Int(truncatingIfNeeded: handle & slotMask) - 1,
+         UInt32(truncatingIfNeeded: (handle >> UInt64(slotBits)) & generationMask))
+    }
+
+    /// Whether `handle` carries another library's tag: a handle of another copy of libmvvm.
+    static func isForeign(_ handle: mvvm_handle) -> Bool {
+        handle != 0 && handle & (0xFF << 48) != tag
     }
 
     /// The live target of `handle`, or nil.
@@ -153,6 +165,13 @@ final class HandleTable: @unchecked Sendable {
         HandleKind(rawValue: UInt8(truncatingIfNeeded: handle >> 56))
     }
 
+    /// The error for a handle of another library.
+    static func foreign(_ handle: mvvm_handle, _ role: String) -> ExportError {
+        ExportError(MVVM_ERR_INVALID_HANDLE, "\(role) \(describe(handle)) is a handle of another libmvvm library "
+                    + "loaded in this process (tag \((handle >> 48) & 0xFF); this one's is \(tag >> 48)): each library "
+                    + "takes its own handles only")
+    }
+
     static func describe(_ handle: mvvm_handle) -> String {
         "handle 0x" + String(handle, radix: 16)
     }
@@ -161,6 +180,7 @@ final class HandleTable: @unchecked Sendable {
     func resolve<T: Handled>(_ handle: mvvm_handle, as type: T.Type, expecting kind: HandleKind,
                              _ role: String) throws(ExportError) -> T {
         guard handle != 0 else { throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(role) is handle 0, which is never valid") }
+        guard !Self.isForeign(handle) else { throw Self.foreign(handle, role) }
         guard let target = lookup(handle) else {
             throw ExportError(MVVM_ERR_INVALID_HANDLE,
                               "\(role) \(Self.describe(handle)) is not a live handle (released, stale or never issued)")

@@ -142,7 +142,8 @@ final class Registry: @unchecked Sendable {
         _ = Self.loaded
         return lock.withLock {
             if let checked { return checked }
-            let found = refusals + RegistrationCheck(classes: ordered, byType: byType, records: recordsByType).problems
+            var found = refusals + RegistrationCheck(classes: ordered, byType: byType, records: recordsByType).problems
+            if let linkedTwice = libmvvm_linked_twice() { found.insert(String(cString: linkedTwice), at: 0) }
             checked = found
             return found
         }
@@ -158,7 +159,8 @@ final class Registry: @unchecked Sendable {
             defer { reported = true }
             return !reported
         }
-        if first { writeToStandardError("libmvvm: \(message)\n") }
+        // Linked twice, the library said so when it was loaded.
+        if first, libmvvm_linked_twice() == nil { writeToStandardError("libmvvm: \(message)\n") }
         throw ExportError(MVVM_ERR_BAD_REGISTRATION, message)
     }
 

@@ -28,13 +28,21 @@ part "generated typed calls of module Sample are current" env PYTHONPATH=binding
 # Without DWARF, which valgrind 3.19 cannot read here (see Tests/C/run_c_tests.sh).
 mkdir -p build/outside/valgrind-lib
 objcopy --strip-debug "$library" build/outside/valgrind-lib/libsample.so
+# The catalog's libmvvm.so, which test_libraries.c opens beside libsample.so.
+catalog_dir=$(swift build --show-bin-path)
+export MVVM_CATALOG_LIBRARY="$catalog_dir/libmvvm.so"
+objcopy --strip-debug "$MVVM_CATALOG_LIBRARY" build/outside/valgrind-lib/libmvvm.so
 for source in Tests/outside/test_*.c; do
     name=$(basename "$source" .c)
     program="build/outside/$name"
+    # A test may say what it links ("LINK: -lsample -lmvvm"); by default, libsample.so.
+    link=$(sed -n 's/^ \* LINK: //p' "$source")
     part "C: compile $name" cc -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include -I Tests/outside/include -I Tests/C \
-        "$source" -o "$program" -L "$libdir" -lsample -Wl,-rpath,"$libdir" || continue
+        "$source" -o "$program" -L "$libdir" -L "$catalog_dir" ${link:--lsample} -Wl,-rpath,"$libdir" \
+        -Wl,-rpath,"$catalog_dir" || continue
     part "C: $name" "$program"
-    part "C: $name under valgrind" env LD_LIBRARY_PATH="$root/build/outside/valgrind-lib" valgrind -q --fair-sched=yes \
+    part "C: $name under valgrind" env LD_LIBRARY_PATH="$root/build/outside/valgrind-lib" \
+        MVVM_CATALOG_LIBRARY="$root/build/outside/valgrind-lib/libmvvm.so" valgrind -q --fair-sched=yes \
         --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
         --suppressions=Tests/C/valgrind.supp "$program"
 done

@@ -15,6 +15,14 @@ void libmvvm_run_registrations(void);
 /* Whether a user package's registration function (libmvvm_register_package) is linked in. */
 bool libmvvm_has_package_registration(void);
 
+/* This copy's tag among the copies of libmvvm loaded in the process (1 to 255), chosen when it
+ * was loaded; public as mvvm_library_tag (mvvm.h). */
+uint8_t libmvvm_own_tag(void);
+
+/* When the program links two copies of libmvvm by name (so that every call goes to the first),
+ * why this library refuses to serve; NULL otherwise. */
+const char *libmvvm_linked_twice(void);
+
 /* A lock that is one 32-bit word (0 free, 1 held, 2 held and waited for), taken with one atomic
  * operation and given back with another, sleeping in futex(2) only when contended (Drepper,
  * "Futexes Are Tricky", mutex 3). For the locks every call takes (the handle table's, a loop's

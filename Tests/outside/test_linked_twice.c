@@ -1,0 +1,32 @@
+/*
+ * test_linked_twice.c - a program that links two libmvvm libraries by name (libsample.so, then
+ * the catalog's libmvvm.so): every mvvm_* call goes to the first, so the second's classes could
+ * never be reached. The first refuses to serve, naming both, rather than mix them silently.
+ * (--no-as-needed: the catalog's library defines no symbol the sample's lacks, so the linker
+ * would otherwise leave it out; two packages' libraries each have typed calls of their own.)
+ * LINK: -Wl,--no-as-needed -lsample -lmvvm
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+#include "sample.h"
+
+static void two_libraries_linked_by_name_are_refused_with_a_message(void) {
+    char *json = NULL;
+    CHECK_STATUS(mvvm_classes(&json), MVVM_ERR_BAD_REGISTRATION);
+    CHECK(json == NULL);
+    CHECK(strstr(mvvm_last_error(), "links two libmvvm libraries by name") != NULL);
+    CHECK(strstr(mvvm_last_error(), "libsample.so") != NULL);
+    CHECK(strstr(mvvm_last_error(), "libmvvm.so") != NULL);
+    mvvm_handle loop = new_virtual_loop(), made = 0;
+    CHECK_STATUS(mvvm_new(loop, "counter", NULL, 0, &made), MVVM_ERR_BAD_REGISTRATION);
+    CHECK_STATUS(mvvm_counter_new(loop, &made), MVVM_ERR_BAD_REGISTRATION);
+    CHECK_EQ_INT(made, 0);
+    RELEASE(loop);
+}
+
+int main(int argc, char **argv) {
+    static const check_test tests[] = {
+        CHECK_TEST(two_libraries_linked_by_name_are_refused_with_a_message),
+    };
+    return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
+}
