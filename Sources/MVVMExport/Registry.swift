@@ -88,6 +88,8 @@ final class Registry: @unchecked Sendable {
     /// Problems found as things were added (a name registered twice, a record whose fields
     /// could not be learnt); the rest are found by checking the whole (`problems`).
     private var refusals: [String] = []
+    /// What was refused is kept, as everything registered is: it lives as long as the library.
+    private var refused: [AnyObject] = []
     /// The whole registration's problems, found once after each change.
     private var checked: [String]?
     private var reported = false
@@ -102,6 +104,7 @@ final class Registry: @unchecked Sendable {
             if byName[name] != nil || recordsByName[name] != nil {
                 refusals.append("class \(name) (\(exportedClass.swiftName)) is registered twice: a class or record "
                                 + "named \(name) exists already\(catalogNames.contains(name) ? " (in the catalog)" : "")")
+                refused.append(exportedClass)
                 return
             }
             byName[name] = exportedClass
@@ -117,6 +120,7 @@ final class Registry: @unchecked Sendable {
             if byName[name] != nil || recordsByName[name] != nil {
                 refusals.append("record \(name) (\(record.swiftName)) is registered twice: a class or record named "
                                 + "\(name) exists already")
+                refused.append(record)
                 return
             }
             recordsByName[name] = record

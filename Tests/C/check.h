@@ -215,19 +215,48 @@ static inline mvvm_value value_double(double d) { mvvm_value v = {0}; v.type = M
 static inline mvvm_value value_string(const char *s) { mvvm_value v = {0}; v.type = MVVM_TYPE_STRING; v.string = s; return v; }
 static inline mvvm_value value_object(mvvm_handle h) { mvvm_value v = {0}; v.type = MVVM_TYPE_OBJECT; v.object = h; return v; }
 
-/** A value as text: "true"/"false", decimal integers, "%g" doubles, strings as they are, "" for none. */
+static inline mvvm_value value_null(void) { mvvm_value v = {0}; v.type = MVVM_TYPE_NULL; return v; }
+static inline mvvm_value value_bytes(const void *bytes, int64_t length) {
+    mvvm_value v = {0}; v.type = MVVM_TYPE_BYTES; v.string = bytes; v.integer = length; return v;
+}
+/** An array, record or map value over `count` items (pairs, for a map) the caller keeps. */
+static inline mvvm_value value_items(mvvm_type type, const mvvm_value *items, int64_t count) {
+    mvvm_value v = {0}; v.type = type; v.integer = count; MVVM_VALUE_SET_ITEMS(&v, items); return v;
+}
+
+/**
+ * A value as text: "true"/"false", decimal integers, "%g" doubles, strings as they are (up to
+ * their length), "" for none, "null", "bytes:N", arrays as "[a, b]", records as "name{a, b}".
+ */
 static inline void value_to_text(const mvvm_value *value, char *out, size_t size) {
+    if (size == 0) return;
+    out[0] = '\0';
     switch (value->type) {
     case MVVM_TYPE_BOOL: snprintf(out, size, "%s", value->boolean ? "true" : "false"); break;
     case MVVM_TYPE_INT: snprintf(out, size, "%" PRId64, value->integer); break;
     case MVVM_TYPE_DOUBLE: snprintf(out, size, "%g", value->number); break;
     case MVVM_TYPE_STRING: snprintf(out, size, "%s", value->string ? value->string : "(NULL)"); break;
-    case MVVM_TYPE_NONE: out[0] = '\0'; break;
+    case MVVM_TYPE_NONE: break;
+    case MVVM_TYPE_NULL: snprintf(out, size, "null"); break;
+    case MVVM_TYPE_BYTES: snprintf(out, size, "bytes:%" PRId64, value->integer); break;
+    case MVVM_TYPE_ARRAY: case MVVM_TYPE_RECORD: {
+        size_t used = (size_t)snprintf(out, size, "%s%s", value->type == MVVM_TYPE_RECORD && value->string ? value->string : "",
+                                       value->type == MVVM_TYPE_RECORD ? "{" : "[");
+        for (int64_t i = 0; i < value->integer && used < size; i++) {
+            if (i > 0) used += (size_t)snprintf(out + used, size - used, ", ");
+            if (used >= size) break;
+            value_to_text(MVVM_VALUE_ITEMS(value) + i, out + used, size - used);
+            used += strlen(out + used);
+        }
+        if (used < size) snprintf(out + used, size - used, "%s", value->type == MVVM_TYPE_RECORD ? "}" : "]");
+        break;
+    }
     default: snprintf(out, size, "(bad type %d)", (int)value->type); break;
     }
 }
 
-/** Reads property `name` of type `type` from `h` as text (see value_to_text). */
+/** Reads property `name` of type `type` from `h` as text (see value_to_text); any type but the
+ *  plain ones through mvvm_get. */
 static inline mvvm_status read_property_text(mvvm_handle h, const char *name, mvvm_type type, char *out, size_t size) {
     mvvm_value v = {0};
     mvvm_status status;
@@ -238,11 +267,25 @@ static inline mvvm_status read_property_text(mvvm_handle h, const char *name, mv
     case MVVM_TYPE_INT: status = mvvm_get_int(h, name, &v.integer); break;
     case MVVM_TYPE_DOUBLE: status = mvvm_get_double(h, name, &v.number); break;
     case MVVM_TYPE_STRING: status = mvvm_get_string(h, name, &s); v.string = s; break;
-    default: return MVVM_ERR_TYPE_MISMATCH;
+    default:
+        status = mvvm_get(h, name, &v);
+        if (status == MVVM_OK) value_to_text(&v, out, size);
+        mvvm_value_free(&v);
+        return status;
     }
     if (status == MVVM_OK) value_to_text(&v, out, size);
     mvvm_string_free(s);
     return status;
+}
+
+/** Reads any property with mvvm_get as text; "(failed: STATUS)" when it fails. */
+static inline const char *get_text(mvvm_handle h, const char *name, char *out, size_t size) {
+    mvvm_value v = {0};
+    mvvm_status status = mvvm_get(h, name, &v);
+    if (status == MVVM_OK) value_to_text(&v, out, size);
+    else snprintf(out, size, "(failed: %s)", check_status_name(status));
+    mvvm_value_free(&v);
+    return out;
 }
 
 /* ------------------------------------------------------------------------------------------ */

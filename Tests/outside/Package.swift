@@ -9,6 +9,8 @@ let package = Package(
     name: "sample",
     products: [
         .library(name: "sample", type: .dynamic, targets: ["Sample"]),
+        // A package whose registration breaks every rule: the library refuses to serve.
+        .library(name: "badsample", type: .dynamic, targets: ["BadSample"]),
     ],
     dependencies: [
         .package(name: "libmvvm", path: "../.."),
@@ -18,6 +20,10 @@ let package = Package(
         .target(name: "Sample", dependencies: [
             .product(name: "MVVMExport", package: "libmvvm"),
             .product(name: "MVVMRuntime", package: "libmvvm"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ]),
+        .target(name: "BadSample", dependencies: [
+            .product(name: "MVVMExport", package: "libmvvm"),
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
     ]

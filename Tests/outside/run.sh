@@ -28,6 +28,7 @@ part "generated typed calls of module Sample are current" env PYTHONPATH=binding
 # Without DWARF, which valgrind 3.19 cannot read here (see Tests/C/run_c_tests.sh).
 mkdir -p build/outside/valgrind-lib
 objcopy --strip-debug "$library" build/outside/valgrind-lib/libsample.so
+objcopy --strip-debug "$libdir/libbadsample.so" build/outside/valgrind-lib/libbadsample.so
 # The catalog's libmvvm.so, which test_libraries.c opens beside libsample.so.
 catalog_dir=$(swift build --show-bin-path)
 export MVVM_CATALOG_LIBRARY="$catalog_dir/libmvvm.so"
