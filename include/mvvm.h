@@ -211,6 +211,16 @@ typedef void (*mvvm_callback)(mvvm_handle source, const mvvm_event *event, void 
 typedef void (*mvvm_destroy_fn)(void *user_data);
 
 /**
+ * An asynchronous call ended (mvvm_call_async): `status` is MVVM_OK with the command's `result`
+ * (MVVM_TYPE_NONE for a command that returns nothing), MVVM_ERR_COMMAND_FAILED with the error's
+ * text in `message`, or MVVM_ERR_CANCELLED. `result` and `message` belong to the library and are
+ * valid during the call only (mvvm_value_copy keeps a result); `call` is no longer a valid
+ * handle. Called exactly once per call, then its destroy function.
+ */
+typedef void (*mvvm_done_fn)(mvvm_handle call, mvvm_status status, const mvvm_value *result, const char *message,
+                             void *user_data);
+
+/**
  * A host service is asked something: `view_model` needs an answer to `request`, which the
  * host gives later, from any thread, with mvvm_complete(request, &result). `argument` is valid
  * during the call only. Called on the thread that caused the request, with the loop's work
@@ -395,6 +405,37 @@ mvvm_status mvvm_get(mvvm_handle object, const char *name, mvvm_value *out);
 mvvm_status mvvm_set(mvvm_handle object, const char *name, const mvvm_value *value);
 
 /**
+ * Starts `command` (any command; one registered as `async`, a Swift `async` function, is what it
+ * is for) with arguments as mvvm_call_named() takes them, and gives the call's handle in *out.
+ * The command runs as a task on the object's loop: in this call up to its first suspension
+ * (what it changed by then is notified before this returns, as for any call), then as the
+ * loop's work (resumed by a thread loop's thread, the next mvvm_loop_dispatch() or
+ * mvvm_loop_run_for() of a manual loop, the next mvvm_loop_advance() of a virtual one: a one
+ * second sleep on the loop's clock ends exactly when an advance reaches it).
+ * `done(call, status, result, message, user_data)` runs exactly once, after the changes of the
+ * operation or turn that ended the call are notified: on the calling thread before this returns
+ * when the command ends without suspending; otherwise on the thread that runs the loop's work;
+ * on the thread that calls mvvm_cancel() or releases the call, its object or its loop
+ * (status MVVM_ERR_CANCELLED). Then `destroy_fn_or_null(user_data)` runs, once; it also runs,
+ * before this returns, when the call cannot start (and `done` then never runs). *out is set
+ * before the call can end; the handle is valid until `done` has run.
+ * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER (object, command, done or out),
+ * UNKNOWN_NAME, TYPE_MISMATCH, INVALID_ARGUMENT (as mvvm_call_named), LOOP_RELEASED.
+ */
+mvvm_status mvvm_call_async(mvvm_handle object, const char *command, const char *const *names,
+                            const mvvm_value *args, size_t count, mvvm_done_fn done, void *user_data,
+                            mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *out);
+
+/**
+ * Cancels an asynchronous call: its task is cancelled (a sleep on the loop's clock, or a wait
+ * for a host service, ends at once with CancellationError) and its completion runs now, on the
+ * calling thread, with MVVM_ERR_CANCELLED; what the task does after that is not reported.
+ * mvvm_release() of the call's handle does the same.
+ * Errors: INVALID_HANDLE (a call that has ended: its completion ran), WRONG_TYPE.
+ */
+mvvm_status mvvm_cancel(mvvm_handle call);
+
+/**
  * Sends `command` to the object, with `argument_or_null` when the command takes one (NULL or a
  * value of MVVM_TYPE_NONE when it takes none); mvvm_call() takes any number and gives the
  * result. Changes are notified before it returns.
@@ -406,7 +447,7 @@ mvvm_status mvvm_set(mvvm_handle object, const char *name, const mvvm_value *val
 mvvm_status mvvm_send(mvvm_handle object, const char *command, const mvvm_value *argument_or_null);
 
 /**
- * Runs `command` with `args[0 .. count-1]` in their declared order (mvvm_classes lists each
+ * Runs `command` (not an `async` one: INVALID_ARGUMENT, use mvvm_call_async) with `args[0 .. count-1]` in their declared order (mvvm_classes lists each
  * command's "arguments"; an optional argument left out at the end is null), converted as
  * mvvm_set() converts. Its result, when `result_or_null` is not NULL, goes there: owned by the
  * caller (mvvm_value_free), MVVM_TYPE_NONE for a command that returns nothing. Changes are
@@ -435,7 +476,7 @@ mvvm_status mvvm_child(mvvm_handle object, const char *name, mvvm_handle *out);
 
 /**
  * The handle's class name in *out, such as "sign_up_view_model", or "loop", "subscription",
- * "request". Static. Errors: INVALID_HANDLE, NULL_POINTER.
+ * "request", "service", "call". Static. Errors: INVALID_HANDLE, NULL_POINTER.
  */
 mvvm_status mvvm_class_name(mvvm_handle handle, const char **out);
 
@@ -465,7 +506,8 @@ mvvm_status mvvm_snapshot(mvvm_handle object, char **out);
 /**
  * Releases any handle: a loop (see mvvm_loop_new), an object (its subscriptions end, each
  * destroy function running once, and its pending host-service requests are cancelled), a
- * subscription (as mvvm_unsubscribe) or a request (cancels it; its answer is never awaited).
+ * subscription (as mvvm_unsubscribe), a request (cancels it; its answer is never awaited) or an
+ * asynchronous call (as mvvm_cancel; the object's release cancels its calls too).
  * The handle is invalid afterwards; releasing it again gives INVALID_HANDLE. The handle
  * becomes invalid before any destroy function or request cancellation runs, so releasing the
  * object again from one of its own destroy functions gives INVALID_HANDLE: one release, one OK.

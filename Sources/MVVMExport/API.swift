@@ -272,6 +272,9 @@ public func mvvm_set(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ val
 /// operation whose changes are announced even when the command fails.
 func call(_ command: ExportedCommand, on object: ExportedObject, _ given: GivenArguments) throws(ExportError) -> Value {
     let qualified = "\(object.exportedClass.name.string).\(command.name.string)"
+    guard !command.isAsync else {
+        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) is asynchronous: start it with mvvm_call_async")
+    }
     let values = try given.bind(to: command.arguments, of: qualified).values()
     do throws(CommandFailure) {
         return try command.run(object.target, CallArguments(values: values))
@@ -351,7 +354,7 @@ public func mvvm_child(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ o
 
 nonisolated(unsafe) private let staticKindNames: [HandleKind: UnsafePointer<CChar>] = [
     .loop: CString.intern("loop"), .subscription: CString.intern("subscription"), .request: CString.intern("request"),
-    .service: CString.intern("service"),
+    .service: CString.intern("service"), .call: CString.intern("call"),
 ]
 
 @_cdecl("mvvm_class_name")
@@ -407,6 +410,8 @@ public func mvvm_release(_ handle: mvvm_handle) -> mvvm_status {
             try unsubscribe(subscription)
         case let request as Request:
             request.service.owner?.context.loop.perform { request.close(answering: nil) }
+        case let call as AsyncCall:
+            call.object.context.loop.perform { call.cancel("its handle was released") }
         case is ServiceFunctions:
             // View models made with it keep it; its destroy function runs when the last one goes.
             table.remove(handle)
@@ -425,6 +430,7 @@ private func inheritedAcrossFork(_ target: Handled) -> Bool {
     case let object as ExportedObject: object.context
     case let subscription as Subscription: subscription.object.context
     case let request as Request: request.service.owner?.context
+    case let call as AsyncCall: call.object.context
     default: nil
     }
     return context?.loop.isInheritedAcrossFork ?? false

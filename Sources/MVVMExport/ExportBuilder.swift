@@ -168,6 +168,43 @@ public struct ExportBuilder<Target: AnyObject> {
         }
     }
 
+    /// An `async` command: `c.asyncCommand("load") { try await $0.load() }`. It runs as a task on
+    /// its object's loop (the loop is its executor, and `loop.clock` follows the loop's time),
+    /// from the call up to its first suspension and then as the loop's work; the host starts it
+    /// with `mvvm_call_async` and hears its result, its failure or its cancellation once.
+    public mutating func asyncCommand<each A, E: Error>(_ name: String, doc: String = "",
+                                                        _ arguments: repeat Argument<each A>,
+                                                        run: @escaping (Target, repeat each A) async throws(E) -> Void) {
+        addAsyncCommand(name, doc, specs(repeat each arguments), result: .none) { object, values throws(CommandFailure) in
+            var index = 0
+            func take<T>(_ argument: Argument<T>) -> T { defer { index += 1 }; return argument.take(values, index) }
+            do { try await run(Self.target(object), repeat take(each arguments)) } catch { throw CommandFailure(error) }
+            return .none
+        }
+    }
+
+    /// An `async` command that returns a value of `R`.
+    public mutating func asyncCommand<each A, R: ExportableValue, E: Error>(
+        _ name: String, doc: String = "", _ arguments: repeat Argument<each A>,
+        run: @escaping (Target, repeat each A) async throws(E) -> R
+    ) {
+        addAsyncCommand(name, doc, specs(repeat each arguments), result: R.exportedShape) { object, values throws(CommandFailure) in
+            var index = 0
+            func take<T>(_ argument: Argument<T>) -> T { defer { index += 1 }; return argument.take(values, index) }
+            do { return try await run(Self.target(object), repeat take(each arguments)).exportedValue } catch { throw CommandFailure(error) }
+        }
+    }
+
+    private mutating func addAsyncCommand(_ name: String, _ doc: String, _ arguments: [ExportedArgument],
+                                          result: ValueShape,
+                                          _ start: @escaping (AnyObject, CallArguments) async throws(CommandFailure) -> Value) {
+        var command = ExportedCommand(name: CName(name), doc: doc, arguments: arguments, result: result, throwing: true) {
+            _, _ throws(CommandFailure) in .none
+        }
+        command.start = start
+        commands.append(command)
+    }
+
     /// A command with one argument, named "argument" (an enum argument takes only its cases'
     /// raw values): `c.command("tapped") { (vm, action: Action) in vm.tapped(action) }`.
     public mutating func command<A: ExportableValue>(_ name: String, doc: String = "",

@@ -112,6 +112,10 @@ struct ExportedCommand: @unchecked Sendable {
     let throwing: Bool
     /// Runs the command with arguments already accepted by their shapes.
     let run: (AnyObject, CallArguments) throws(CommandFailure) -> Value
+    /// An `async` command's body, run as a task on the object's loop; nil for the others.
+    var start: ((AnyObject, CallArguments) async throws(CommandFailure) -> Value)? = nil
+
+    var isAsync: Bool { start != nil }
 }
 
 struct ExportedSignal {
@@ -321,7 +325,7 @@ final class ExportedClass: @unchecked Sendable {
                 }
                 members += [("arguments", JSON.array(command.arguments.map(\.json))),
                             ("result", JSON.object(command.result.jsonMembers)),
-                            ("throws", command.throwing ? "true" : "false"), ("async", "false"),
+                            ("throws", command.throwing ? "true" : "false"), ("async", command.isAsync ? "true" : "false"),
                             ("doc", JSON.quote(command.doc))]
                 return JSON.object(members)
             })),

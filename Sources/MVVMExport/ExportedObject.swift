@@ -22,6 +22,8 @@ final class LoopContext: Handled, @unchecked Sendable {
     private var nextSerial: UInt64 = 0
     /// How many calls into host code (callbacks, request functions) are running, nested.
     private var hostCallDepth = 0
+    /// Asynchronous calls that ended: their completions run once the changes are announced.
+    private var ended: [AsyncCall] = []
 
     init(loop: Loop) {
         self.loop = loop
@@ -50,10 +52,10 @@ final class LoopContext: Handled, @unchecked Sendable {
                 result = try body()
             } catch {
                 // A failed command may have changed things before it threw: they are announced.
-                if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty { flush() }
+                if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty || !ended.isEmpty { flush() }
                 throw error
             }
-            if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty { flush() }
+            if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty || !ended.isEmpty { flush() }
             return result
         }
     }
@@ -107,6 +109,9 @@ final class LoopContext: Handled, @unchecked Sendable {
         changing.removeLast(changing.count - kept)
     }
 
+    /// An asynchronous call ended: its completion runs at the end of this operation or turn.
+    func completed(_ call: AsyncCall) { ended.append(call) }
+
     func markDirty(_ object: ExportedObject) {
         guard !object.isDirty else { return }
         object.isDirty = true
@@ -119,6 +124,23 @@ final class LoopContext: Handled, @unchecked Sendable {
     /// from run to run.
     func flush() {
         if !changing.isEmpty { checkChanging() }
+        repeat {
+            announceDirty()
+            // The completions of the calls that ended, after the changes they made; a
+            // completion that changes more is announced in turn.
+            while !ended.isEmpty {
+                let call = ended.removeFirst()
+                call.deliver()
+                announceDirty()
+            }
+        } while !dirty.isEmpty
+        if !joining.isEmpty {
+            changing.append(contentsOf: joining)
+            joining.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private func announceDirty() {
         while !dirty.isEmpty {
             if dirty.count == 1 {
                 // The usual case, taken without copying the array: a copy would make the next
@@ -137,10 +159,6 @@ final class LoopContext: Handled, @unchecked Sendable {
                 object.deliverChanges()
             }
         }
-        if !joining.isEmpty {
-            changing.append(contentsOf: joining)
-            joining.removeAll(keepingCapacity: true)
-        }
     }
 
     /// Releasing the loop: its objects end their subscriptions and refuse further calls, then
@@ -154,10 +172,13 @@ final class LoopContext: Handled, @unchecked Sendable {
             for object in changing + joining { object.isChanging = false }
             changing = []
             joining = []
+            ended = []
             for object in detached { object.detach() }
         }
         turnObserver = nil
         loop.stop()
+        // The tasks of cancelled calls, left on the stopped loop, end now rather than leak.
+        loop.perform { loop.executor.drain() }
     }
 }
 
@@ -248,6 +269,8 @@ final class ExportedObject: Handled, @unchecked Sendable {
     private var connections: [AnyCancellable] = []
     /// Runs when the object is released or detached from its released loop.
     private var cleanups: [() -> Void] = []
+    /// Its asynchronous calls still running: cancelled when it is released.
+    private var calls: [AsyncCall] = []
     fileprivate(set) var isDirty = false
     fileprivate(set) var isChanging = false
     /// Creation order on its loop, which orders announcements across objects.
@@ -279,6 +302,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
     }
 
     func addCleanup(_ cleanup: @escaping () -> Void) { cleanups.append(cleanup) }
+
+    func remember(_ call: AsyncCall) { calls.append(call) }
+    func forget(_ call: AsyncCall) { calls.removeAll { $0 === call } }
 
     func subscribe(_ subscription: Subscription) {
         switch subscription.selector {
@@ -487,6 +513,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
             states[index].watch?.cancel()
             states[index].watch = nil
         }
+        // Its calls end as cancelled, each completion once, before its subscriptions end.
+        for call in calls { call.cancel("its object was released") }
+        calls = []
         let ending = subscriptions
         subscriptions = []
         for subscription in ending { subscription.end() }

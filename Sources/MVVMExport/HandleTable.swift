@@ -5,7 +5,7 @@ import MVVMRuntime
 
 /// What a handle names; kept in the handle's top byte, so even a stale handle tells what it was.
 enum HandleKind: UInt8 {
-    case loop = 1, object, subscription, request, service
+    case loop = 1, object, subscription, request, service, call
 
     var name: String {
         switch self {
@@ -14,6 +14,7 @@ enum HandleKind: UInt8 {
         case .subscription: return "a subscription"
         case .request: return "a request"
         case .service: return "a service"
+        case .call: return "an asynchronous call"
         }
     }
 }

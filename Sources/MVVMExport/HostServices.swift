@@ -6,11 +6,14 @@ final class Request: Handled, @unchecked Sendable {
     let service: HostService
     let resultType: ValueType
     private var fulfil: ((Value) -> Void)?
+    /// Told when the request closes unanswered (cancelled, or its view model released).
+    private var unanswered: (() -> Void)?
 
-    init(service: HostService, resultType: ValueType, fulfil: @escaping (Value) -> Void) {
+    init(service: HostService, resultType: ValueType, fulfil: @escaping (Value) -> Void, unanswered: (() -> Void)?) {
         self.service = service
         self.resultType = resultType
         self.fulfil = fulfil
+        self.unanswered = unanswered
         super.init(kind: .request)
     }
 
@@ -22,9 +25,11 @@ final class Request: Handled, @unchecked Sendable {
     func close(answering value: Value?) {
         guard let fulfil else { return }
         self.fulfil = nil
+        let unanswered = self.unanswered
+        self.unanswered = nil
         HandleTable.shared.remove(handle)
         service.forget(self)
-        if let value { fulfil(value) }
+        if let value { fulfil(value) } else { unanswered?() }
     }
 }
 
@@ -44,10 +49,15 @@ final class HostService: @unchecked Sendable {
         self.resultType = resultType
     }
 
-    /// Issues a request to the host; `fulfil` gets its answer, of `resultType`.
-    func ask(_ argument: Value, fulfil: @escaping (Value) -> Void) {
-        guard let owner, !owner.isReleased, let functions else { return }
-        let request = Request(service: self, resultType: resultType, fulfil: fulfil)
+    /// Issues a request to the host; `fulfil` gets its answer, of `resultType`, or `unanswered`
+    /// runs when it closes without one (at once when the view model is gone). Gives the request.
+    @discardableResult
+    func ask(_ argument: Value, fulfil: @escaping (Value) -> Void, unanswered: (() -> Void)? = nil) -> Request? {
+        guard let owner, !owner.isReleased, let functions else {
+            unanswered?()
+            return nil
+        }
+        let request = Request(service: self, resultType: resultType, fulfil: fulfil, unanswered: unanswered)
         _ = HandleTable.shared.insert(request)
         pending.append(request)
         owner.context.callingHost {
@@ -56,6 +66,7 @@ final class HostService: @unchecked Sendable {
                 functions.requestFunction(owner.handle, request.handle, &value, functions.userData)
             }
         }
+        return request
     }
 
     func forget(_ request: Request) { pending.removeAll { $0 === request } }
@@ -79,5 +90,40 @@ public final class HostRequester: @unchecked Sendable {
     /// completes the request, and never when the request is cancelled.
     public func ask(_ argument: MVVMValue, answer: @escaping (MVVMValue) -> Void) {
         host.ask(argument, fulfil: answer)
+    }
+
+    /// Asks the host and waits for its answer, in an `async` command running on the view
+    /// model's loop. Throws `CancellationError` when the request is cancelled (its view model
+    /// released) or the task is (its call cancelled: the request is then withdrawn, and a late
+    /// answer gets MVVM_ERR_UNKNOWN_REQUEST).
+    public func ask(_ argument: MVVMValue) async throws -> MVVMValue {
+        let waiting = WaitingAnswer()
+        return try await withTaskCancellationHandler {
+            // Cancelled already: no request is made (cancellation comes only from the loop's own
+            // work, so it cannot come between this check and the request).
+            try Task.checkCancellation()
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<MVVMValue, Error>) in
+                waiting.continuation = continuation
+                waiting.request = host.ask(argument, fulfil: { waiting.resume(.success($0)) },
+                                           unanswered: { waiting.resume(.failure(CancellationError())) })
+            }
+        } onCancel: { [host] in
+            // Cancellation comes from the loop's own work (mvvm_cancel, a release): the request
+            // is withdrawn there, which resumes the wait.
+            host.owner?.context.loop.perform { waiting.request?.close(answering: nil) }
+        }
+    }
+
+    /// One `ask`'s wait, resumed once. Touched only on the view model's loop.
+    private final class WaitingAnswer: @unchecked Sendable {
+        var continuation: CheckedContinuation<MVVMValue, Error>?
+        var request: Request?
+
+        func resume(_ result: Result<MVVMValue, Error>) {
+            let waiting = continuation
+            continuation = nil
+            request = nil
+            waiting?.resume(with: result)
+        }
     }
 }

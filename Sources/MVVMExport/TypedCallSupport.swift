@@ -20,6 +20,26 @@ func typedCommand(_ handle: mvvm_handle, _ command: TypedCall.Command,
     }
 }
 
+/// A typed asynchronous command: started as mvvm_call_async starts it.
+func typedCallAsync(_ handle: mvvm_handle, _ command: TypedCall.Command, _ arguments: () throws(ExportError) -> [Value],
+                    _ done: mvvm_done_fn?, _ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?,
+                    _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        guard let done else { throw .nullPointer("done") }
+        do throws(ExportError) {
+            let (exportedClass, member) = try command.resolution.get()
+            try requireOut(out)
+            let given = GivenArguments(try arguments())
+            try withObject(handle, of: exportedClass) { object throws(ExportError) in
+                try startCall(member, on: object, given, done, userData, destroy, out!)
+            }
+        } catch {
+            destroy?(userData)
+            throw error
+        }
+    }
+}
+
 func typedGet<T>(_ handle: mvvm_handle, _ property: TypedCall.Property, _ type: ValueType?,
                  _ out: UnsafeMutablePointer<T>?, _ convert: (Value) -> T?) -> mvvm_status {
     exporting { () throws(ExportError) in
@@ -222,6 +242,18 @@ public enum TypedCall {
             case let .value(pointer): return try readValue(pointer?.assumingMemoryBound(to: mvvm_value.self), name)
             }
         }
+    }
+
+    /// `mvvm_done_fn` with its value pointer opaque.
+    public typealias DoneFunction = @convention(c) (UInt64, Int32, UnsafeRawPointer?, UnsafePointer<CChar>?,
+                                                    UnsafeMutableRawPointer?) -> Void
+
+    /// An asynchronous command, started as `mvvm_call_async` starts one.
+    public static func callAsync(_ handle: UInt64, _ command: Command, _ arguments: [Argument], done: DoneFunction?,
+                                 userData: UnsafeMutableRawPointer?, destroy: DestroyFunction?,
+                                 _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+        int32(typedCallAsync(handle, command, { () throws(ExportError) in try values(arguments) },
+                             done.map { unsafeBitCast($0, to: mvvm_done_fn.self) }, userData, destroy, out))
     }
 
     /// `mvvm_request_fn` with its value pointer opaque.

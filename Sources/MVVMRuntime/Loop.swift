@@ -68,11 +68,14 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// The kind of this loop.
     public let kind: LoopKind
     private let core: LoopCore
+    /// Its Swift concurrency executor (see ``LoopExecutor``).
+    public let executor = LoopExecutor()
 
     /// Creates a loop of the given kind; a thread loop starts its thread at once.
     public init(kind: LoopKind) throws(LoopError) {
         self.kind = kind
         core = try LoopCore(kind: kind)
+        executor.attach(to: self)
     }
 
     /// Stops the loop (see ``stop()``); the file descriptor closes when the thread, if any, has ended.

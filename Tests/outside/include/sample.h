@@ -26,6 +26,10 @@ mvvm_status mvvm_profile_move_tag(mvvm_handle object, int64_t from, int64_t to);
 mvvm_status mvvm_profile_contact(mvvm_handle object, const char * name, const char * street, const char * city, mvvm_value * result_or_null);
 /** Saves the contact of the profile's address; fails when it has none. The result, when `result_or_null` is not NULL, is the caller's: free it with mvvm_value_free(). MVVM_ERR_COMMAND_FAILED when it fails: mvvm_last_error() is its error's text. */
 mvvm_status mvvm_profile_save(mvvm_handle object, mvvm_value * result_or_null);
+/** Adds `count` tags, one a second of the loop's time; gives the tags. Asynchronous: mvvm_call_async(); `done` runs once with its result, failure or cancellation. */
+mvvm_status mvvm_profile_load(mvvm_handle object, int64_t count, mvvm_done_fn done, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *call_out);
+/** Gives the number of saves, without suspending. Asynchronous: mvvm_call_async(); `done` runs once with its result, failure or cancellation. */
+mvvm_status mvvm_profile_ping(mvvm_handle object, mvvm_done_fn done, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *call_out);
 mvvm_status mvvm_profile_get_first(mvvm_handle object, char **out);
 mvvm_status mvvm_profile_set_first(mvvm_handle object, const char * value);
 mvvm_status mvvm_profile_get_last(mvvm_handle object, char **out);

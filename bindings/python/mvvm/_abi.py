@@ -84,6 +84,8 @@ class Event(ctypes.Structure):
 CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_uint64, ctypes.c_void_p, ctypes.c_void_p)
 #: ``mvvm_destroy_fn``
 DESTROY_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+#: ``mvvm_done_fn``
+DONE_FN = ctypes.CFUNCTYPE(None, ctypes.c_uint64, ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)
 #: ``mvvm_request_fn``
 REQUEST_FN = ctypes.CFUNCTYPE(None, ctypes.c_uint64, ctypes.c_uint64, ctypes.c_void_p, ctypes.c_void_p)
 
@@ -92,6 +94,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "mvvm_version": (ctypes.c_char_p, []),
     "mvvm_last_error": (ctypes.c_char_p, []),
     "mvvm_status_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "mvvm_library_tag": (ctypes.c_uint8, []),
     "mvvm_string_free": (None, [ctypes.c_void_p]),
     "mvvm_value_free": (None, [ctypes.c_void_p]),
     "mvvm_value_copy": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p]),
@@ -113,6 +116,8 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "mvvm_set_string": (ctypes.c_int, [ctypes.c_uint64, ctypes.c_char_p, ctypes.c_char_p]),
     "mvvm_get": (ctypes.c_int, [ctypes.c_uint64, ctypes.c_char_p, ctypes.c_void_p]),
     "mvvm_set": (ctypes.c_int, [ctypes.c_uint64, ctypes.c_char_p, ctypes.c_void_p]),
+    "mvvm_call_async": (ctypes.c_int, [ctypes.c_uint64, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_void_p, ctypes.c_size_t, DONE_FN, ctypes.c_void_p, DESTROY_FN, ctypes.POINTER(ctypes.c_uint64)]),
+    "mvvm_cancel": (ctypes.c_int, [ctypes.c_uint64]),
     "mvvm_send": (ctypes.c_int, [ctypes.c_uint64, ctypes.c_char_p, ctypes.c_void_p]),
     "mvvm_call": (ctypes.c_int, [ctypes.c_uint64, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]),
     "mvvm_call_named": (ctypes.c_int, [ctypes.c_uint64, ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]),

@@ -29,12 +29,16 @@ def type_summary(kind: Type) -> str:
 
 
 def result_params(command: Command) -> str:
+    if command.is_async:
+        return t("async_params")
     if command.result.is_none:
         return ""
     return ", %s result_or_null" % command.result.c_out
 
 
 def result_doc(command: Command) -> str:
+    if command.is_async:
+        return t("async_doc")
     if command.result.is_none or command.result.kind in ("bool", "int", "double") and command.result.is_plain:
         return ""
     free = "free it with mvvm_string_free()" if command.result.is_plain else "free it with mvvm_value_free()"
@@ -72,7 +76,7 @@ def class_declarations(cls: Class) -> List[str]:
             out.append(t("doc", doc=doc))
         out.append(t("constructor", cls=cls.name, name=constructor.name, params=params))
     for command in cls.commands:
-        doc = comment(command.doc) + result_doc(command) + (t("throws_doc") if command.throws else "")
+        doc = comment(command.doc) + result_doc(command) + (t("throws_doc") if command.throws and not command.is_async else "")
         if doc:
             out.append(t("doc", doc=doc.strip()))
         params = "".join(", %s %s" % (a.type.c_in, a.name) for a in command.arguments)

@@ -13,7 +13,7 @@ abi_t = Templates("pyabi")
 
 #: C types of the header -> ctypes.
 CTYPES: Dict[str, str] = {
-    "void": "None", "bool": "ctypes.c_bool", "int": "ctypes.c_int", "int64_t": "ctypes.c_int64",
+    "void": "None", "bool": "ctypes.c_bool", "uint8_t": "ctypes.c_uint8", "int": "ctypes.c_int", "int64_t": "ctypes.c_int64",
     "uint64_t": "ctypes.c_uint64", "double": "ctypes.c_double", "size_t": "ctypes.c_size_t",
     "mvvm_handle": "ctypes.c_uint64", "mvvm_status": "ctypes.c_int", "mvvm_type": "ctypes.c_int",
     "mvvm_event_kind": "ctypes.c_int", "mvvm_loop_kind": "ctypes.c_int",

@@ -99,6 +99,17 @@ def functions(cls: Class, style: Style) -> List[str]:
                 if not style.package:
                     values = " { () throws(ExportError) in [%s] }" % values if values else ""
                 body = style.call("construct", cls=cls.name, name=member.name, values=values)
+        elif kind == "command" and member.is_async:
+            done = ("TypedCall.DoneFunction?", "TypedCall.DestroyFunction?") if style.package else \
+                ("mvvm_done_fn?", "mvvm_destroy_fn?")
+            params = "_ handle: %s%s, _ done: %s, _ userData: UnsafeMutableRawPointer?, _ destroy: %s, " \
+                     "_ out: UnsafeMutablePointer<%s>?" % (handle, style.params(member.arguments), done[0], done[1], handle)
+            values = ", ".join(style.value(a) for a in member.arguments)
+            if not style.package:
+                values = "{ () throws(ExportError) in [%s] }" % values
+            else:
+                values = "[%s]" % values
+            body = style.call("command_async", cls=cls.name, name=member.name, values=values)
         elif kind == "command":
             result = ""
             params = "_ handle: %s%s" % (handle, style.params(member.arguments))

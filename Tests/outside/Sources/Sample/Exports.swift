@@ -23,7 +23,11 @@ public func registerSample() {
         }
         c.command("save", doc: "Saves the contact of the profile's address; fails when it has none.") { try $0.save() }
         c.signal("saved", doc: "Each contact saved.") { $0.saved }
-        c.constructor(doc: "Empty.") { _ in Profile() }
+        c.asyncCommand("load", doc: "Adds `count` tags, one a second of the loop's time; gives the tags.", .value("count")) {
+            (profile, count: Int) in try await profile.load(count: count)
+        }
+        c.asyncCommand("ping", doc: "Gives the number of saves, without suspending.") { await $0.ping() }
+        c.constructor(doc: "Empty.") { loop in Profile(clock: loop.clock) }
     }
     Exports.register(Dialog.self, doc: "Members named as the bindings' own API: each binding's member wins.") { c in
         c.binding("description", \.description, \.$description)

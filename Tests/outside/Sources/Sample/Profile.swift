@@ -1,6 +1,7 @@
 // A profile screen written as SwiftUI code is: optionals, arrays, records and bytes as
 // @Published properties, a computed property, commands with arguments, results and errors.
 import MVVMExport
+import MVVMRuntime
 import Observation
 @preconcurrency import OpenCombine
 
@@ -45,7 +46,24 @@ public final class Profile: ObservableObject {
     /// Computed, as SwiftUI code writes it: no publisher of its own.
     public var fullName: String { "\(first) \(last)".trimmingSpaces }
 
-    public init() {}
+    /// The loop's clock, for the async commands.
+    private let clock: LoopClock?
+
+    public init(clock: LoopClock? = nil) { self.clock = clock }
+
+    /// Adds `count` tags, one a second on the loop's clock; gives the tags. Fails at once for a
+    /// negative count.
+    public func load(count: Int) async throws -> [String] {
+        guard count >= 0 else { throw ProfileError(description: "cannot load \(count) tags") }
+        for index in 0..<count {
+            try await clock?.sleep(for: .seconds(1))
+            tags.append("t\(index)")
+        }
+        return tags
+    }
+
+    /// Ends without suspending: the number of saves.
+    public func ping() async -> Int { saves }
 
     /// Moves a tag; throws when either index is out of range (after counting the attempt).
     public func moveTag(from: Int, to: Int) throws {

@@ -7,6 +7,8 @@ private let class_profile = TypedCall.Class("profile")
 private let command_profile_move_tag = class_profile.command("move_tag")
 private let command_profile_contact = class_profile.command("contact")
 private let command_profile_save = class_profile.command("save")
+private let command_profile_load = class_profile.command("load")
+private let command_profile_ping = class_profile.command("ping")
 private let property_profile_first = class_profile.property("first")
 private let property_profile_last = class_profile.property("last")
 private let property_profile_full_name = class_profile.property("full_name")
@@ -31,6 +33,14 @@ public func mvvm_profile_contact(_ handle: UInt64, _ name: UnsafePointer<CChar>?
 @_cdecl("mvvm_profile_save")
 public func mvvm_profile_save(_ handle: UInt64, _ result: UnsafeMutableRawPointer?) -> Int32 {
     TypedCall.command(handle, command_profile_save, [], value: result)
+}
+@_cdecl("mvvm_profile_load")
+public func mvvm_profile_load(_ handle: UInt64, _ count: Int64, _ done: TypedCall.DoneFunction?, _ userData: UnsafeMutableRawPointer?, _ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.callAsync(handle, command_profile_load, [.int(count)], done: done, userData: userData, destroy: destroy, out)
+}
+@_cdecl("mvvm_profile_ping")
+public func mvvm_profile_ping(_ handle: UInt64, _ done: TypedCall.DoneFunction?, _ userData: UnsafeMutableRawPointer?, _ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.callAsync(handle, command_profile_ping, [], done: done, userData: userData, destroy: destroy, out)
 }
 @_cdecl("mvvm_profile_get_first")
 public func mvvm_profile_get_first(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {

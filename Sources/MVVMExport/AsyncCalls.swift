@@ -1,0 +1,162 @@
+// Asynchronous commands: a Swift `async` command runs as a task on its object's loop (the loop
+// is its executor), starting in the call up to its first suspension; the host hears its end
+// through a completion callback, exactly once, after the changes of the operation or turn that
+// ended it are announced. Cancelled by the host, or by the release of its object or loop.
+import CMVVM
+import MVVMRuntime
+
+/// One asynchronous call of a command: the host's completion, and the task that runs it.
+final class AsyncCall: Handled, @unchecked Sendable {
+    let object: ExportedObject
+    let qualified: String
+    private let done: mvvm_done_fn
+    private let userData: UnsafeMutableRawPointer?
+    private var destroy: mvvm_destroy_fn?
+    var task: Task<Void, Never>?
+    /// Set once: how it ended, until the completion is delivered.
+    private(set) var outcome: Result<Value, ExportError>?
+    private(set) var isDelivered = false
+
+    init(object: ExportedObject, qualified: String, done: @escaping mvvm_done_fn, userData: UnsafeMutableRawPointer?,
+         destroy: mvvm_destroy_fn?) {
+        self.object = object
+        self.qualified = qualified
+        self.done = done
+        self.userData = userData
+        self.destroy = destroy
+        super.init(kind: .call)
+    }
+
+    /// Records how the call ended (the first end only) and has its completion delivered once
+    /// the operation or turn's changes are announced. On its loop.
+    func finish(_ result: Result<Value, ExportError>) {
+        guard outcome == nil else { return }
+        outcome = result
+        object.context.completed(self)
+    }
+
+    /// Ends it now as cancelled: the task is told, and the completion runs before this returns.
+    func cancel(_ why: String) {
+        guard !isDelivered else { return }
+        task?.cancel()
+        if outcome == nil { outcome = .failure(ExportError(MVVM_ERR_CANCELLED, "\(qualified) was cancelled: \(why)")) }
+        deliver()
+    }
+
+    /// A call that could not start: forgotten, with neither its completion nor its destroy
+    /// function run (the caller runs the latter).
+    func abandon() {
+        isDelivered = true
+        destroy = nil
+        HandleTable.shared.remove(handle)
+        object.forget(self)
+    }
+
+    /// Calls the host's completion and then its destroy function, each once; the handle goes
+    /// first, so that cancelling it from the completion gives INVALID_HANDLE.
+    func deliver() {
+        guard !isDelivered, let outcome else { return }
+        isDelivered = true
+        HandleTable.shared.remove(handle)
+        object.forget(self)
+        let (status, value, message): (mvvm_status, Value, String) = switch outcome {
+        case let .success(value): (MVVM_OK, value, "")
+        case let .failure(error): (error.status, .none, error.message)
+        }
+        object.context.callingHost {
+            value.withCValue { cValue in
+                var cValue = cValue
+                message.withCString { done(handle, status, &cValue, $0, userData) }
+            }
+        }
+        let destroy = self.destroy
+        self.destroy = nil
+        destroy?(userData)
+    }
+}
+
+/// Lets a value that only the loop's work touches cross into the task that runs on the loop.
+struct LoopConfined<T>: @unchecked Sendable {
+    let value: T
+}
+
+/// Starts `command` as an asynchronous call: on the object's loop, run up to its first
+/// suspension now; its completion is delivered when it ends.
+func callAsync(_ command: ExportedCommand, on object: ExportedObject, _ given: GivenArguments, _ call: AsyncCall)
+    throws(ExportError) {
+    let values = try given.bind(to: command.arguments, of: call.qualified).values()
+    object.remember(call)
+    let arguments = CallArguments(values: values)
+    if let start = command.start {
+        let executor = object.context.loop.executor
+        let work = LoopConfined(value: (start: start, target: object.target, arguments: arguments))
+        call.task = executor.runningInline { () -> Task<Void, Never> in
+            Task(executorPreference: executor) { [work, call] in
+                do throws(CommandFailure) {
+                    let result = try await work.value.start(work.value.target, work.value.arguments)
+                    call.finish(.success(result))
+                } catch {
+                    call.finish(.failure(Task.isCancelled
+                        ? ExportError(MVVM_ERR_CANCELLED, "\(call.qualified) was cancelled")
+                        : ExportError(MVVM_ERR_COMMAND_FAILED, "\(call.qualified) failed: \(CString.capped(error.message))")))
+                }
+            }
+        }
+    } else {
+        // A command that is not async ends in the call, as mvvm_call would run it.
+        do throws(CommandFailure) {
+            call.finish(.success(try command.run(object.target, arguments)))
+        } catch {
+            call.finish(.failure(ExportError(MVVM_ERR_COMMAND_FAILED, "\(call.qualified) failed: \(CString.capped(error.message))")))
+        }
+    }
+}
+
+/// Makes the call and starts it; its handle is the host's (in `out`) before the call can end,
+/// which it may do at once. Its destroy function is the caller's to run when this throws.
+func startCall(_ command: ExportedCommand, on object: ExportedObject, _ given: GivenArguments, _ done: @escaping mvvm_done_fn,
+               _ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?,
+               _ out: UnsafeMutablePointer<mvvm_handle>) throws(ExportError) {
+    let call = AsyncCall(object: object, qualified: "\(object.exportedClass.name.string).\(command.name.string)",
+                         done: done, userData: userData, destroy: destroy)
+    out.pointee = HandleTable.shared.insert(call)
+    do throws(ExportError) {
+        try callAsync(command, on: object, given, call)
+    } catch {
+        // Never started: nothing of it runs, and its destroy function is the caller's.
+        call.abandon()
+        out.pointee = 0
+        throw error
+    }
+}
+
+// MARK: - C entry points
+
+@_cdecl("mvvm_call_async")
+public func mvvm_call_async(_ object: mvvm_handle, _ command: UnsafePointer<CChar>?,
+                            _ names: UnsafePointer<UnsafePointer<CChar>?>?, _ arguments: UnsafePointer<mvvm_value>?,
+                            _ count: UInt, _ done: mvvm_done_fn?, _ userData: UnsafeMutableRawPointer?,
+                            _ destroy: mvvm_destroy_fn?, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        guard let done else { throw .nullPointer("done") }
+        do throws(ExportError) {
+            try requireOut(out)
+            let given = try GivenArguments(reading: arguments, names: names, count: count)
+            try withObject(object) { object throws(ExportError) in
+                try startCall(try object.exportedClass.command(named: command), on: object, given, done, userData,
+                              destroy, out!)
+            }
+        } catch {
+            destroy?(userData)
+            throw error
+        }
+    }
+}
+
+@_cdecl("mvvm_cancel")
+public func mvvm_cancel(_ call: mvvm_handle) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        let call = try HandleTable.shared.resolve(call, as: AsyncCall.self, expecting: .call, "the call")
+        call.object.context.loop.perform { call.cancel("by mvvm_cancel") }
+    }
+}
