@@ -7,7 +7,7 @@ SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit 
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
-	test-python test-tk test-ruby test-lua demo clean test-sanitize test-sanitize-address test-sanitize-thread \
+	test-python test-tk test-ruby test-lua demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
 	test-fuzz-seeds test-soak fuzz todo test-todo
 
 all: build
@@ -94,11 +94,21 @@ todo: deps build-dir
 	@mkdir -p build/todo && cp $(TODO_BIN)/libtodo.so build/todo/libtodo.so
 	@echo "build/todo/libtodo.so"
 
+# The search screen (examples/search: an async search, records, a throwing command) ->
+# build/search/libsearch.so, and its C view build/search/search_view.
+SEARCH_BIN = examples/search/.build/debug
+
+search: deps build-dir
+	cd examples/search && $(SWIFT) build
+	@mkdir -p build/search && cp $(SEARCH_BIN)/libsearch.so build/search/libsearch.so
+	@cc -std=c11 -Wall -Wextra -Werror -pedantic examples/search/search_view.c -Iinclude -Lbuild/search -lsearch \
+	  -Wl,-rpath,$(CURDIR)/build/search -o build/search/search_view
+
 # Its C tests (TodoMVC's behaviours, splices, reloads, SIGKILL during saves), natively and under valgrind.
 test-todo: todo
 	bash examples/todo/run_tests.sh
 
-test-views: lib
+test-views: lib search
 	bash examples/test_views.sh $(BIN)
 
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
@@ -173,7 +183,7 @@ bench: deps build-dir
 	bash Tests/bench/run.sh
 
 # The C view and the Python view over the same catalog, each a scripted session on a virtual loop.
-demo: lib build-dir todo
+demo: lib build-dir todo search
 	@cc -std=c11 examples/c/mvvm_view.c -Iinclude -L$(BIN) -lmvvm -Wl,-rpath,$(BIN) -o build/mvvm_view
 	@echo "== The C terminal view (examples/c/mvvm_view.c) running examples/c/demo.script =="
 	@./build/mvvm_view --script examples/c/demo.script
@@ -181,6 +191,9 @@ demo: lib build-dir todo
 	@cc -std=c11 examples/c/mvvm_view.c -Iinclude -L$(CURDIR)/build/todo -ltodo -Wl,-rpath,$(CURDIR)/build/todo -o build/todo/mvvm_view
 	@echo "== The same view on the todo app (build/todo/libtodo.so) running examples/c/todo.script =="
 	@./build/todo/mvvm_view --script examples/c/todo.script
+	@echo
+	@echo "== The search screen's C view (examples/search/search_view.c: an async search, records) =="
+	@./build/search/search_view
 	@echo
 	@echo "== The Python console view (examples/python/console_view.py) =="
 	@MVVM_LIBRARY=$(BIN)/libmvvm.so PYTHONPATH=bindings/python python3 examples/python/console_view.py

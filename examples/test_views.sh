@@ -53,6 +53,12 @@ if [ -f build/todo/libtodo.so ] || { (cd examples/todo && swift build) && mkdir 
 else
     failed=$((failed + 1)); echo "FAILED: the todo app (examples/todo) did not build"
 fi
+# The search screen (examples/search, build/search by make search): its C view's transcript.
+if ./build/search/search_view | diff -u examples/search/search.expected - ; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAILED: the transcript of the search screen differs (above)"
+fi
 # The Python console view over the same catalog, through the mvvm package only.
 if MVVM_LIBRARY="$libdir/libmvvm.so" PYTHONPATH=bindings/python python3 examples/python/console_view.py \
         | diff -u examples/python/console_view.expected - ; then

@@ -553,7 +553,9 @@ mvvm_status mvvm_unsubscribe(mvvm_handle subscription);
 /**
  * Answers a host-service request with `result` (sign-up: MVVM_TYPE_BOOL, true for success;
  * welcome API: MVVM_TYPE_STRING, the message), from any thread. The request handle is released.
- * Changes the answer causes are notified on the calling thread before this returns.
+ * Changes the answer causes are notified on the calling thread before this returns, including
+ * those of an asynchronous call that was waiting for it, up to its next suspension (and its
+ * completion, when the answer lets it end).
  * Errors: UNKNOWN_REQUEST (a request handle that was issued and has been answered, cancelled,
  * or whose view model was released), INVALID_HANDLE (0, or a handle of no request ever issued:
  * a forged value), WRONG_TYPE, NULL_POINTER,

@@ -507,7 +507,8 @@ public func mvvm_complete(_ request: mvvm_handle, _ result: UnsafePointer<mvvm_v
         let (open, owner, value) = try answerable(request, result)
         try owner.context.operation { () throws(ExportError) in
             guard open.isOpen, !open.isAnswerScheduled, !owner.isReleased else { throw unknownRequest(request) }
-            open.close(answering: value)
+            // A task waiting for the answer (HostRequester.ask) resumes now, in this call.
+            owner.context.loop.executor.runningInline { open.close(answering: value) }
         }
     }
 }
@@ -524,7 +525,7 @@ public func mvvm_complete_soon(_ request: mvvm_handle, _ result: UnsafePointer<m
         // run_for (manual) or advance (virtual), and the turn announces what the answer changed.
         owner.context.loop.schedule {
             guard open.isOpen, !owner.isReleased else { return }  // cancelled meanwhile: nothing to answer
-            open.close(answering: value)
+            owner.context.loop.executor.runningInline { open.close(answering: value) }
         }
     }
 }

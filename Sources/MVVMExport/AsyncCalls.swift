@@ -35,12 +35,17 @@ final class AsyncCall: Handled, @unchecked Sendable {
         object.context.completed(self)
     }
 
-    /// Ends it now as cancelled: the task is told, and the completion runs before this returns.
-    func cancel(_ why: String) {
+    /// Ends it as cancelled: the task is told (a sleep or a wait for the host ends), and the
+    /// completion runs now (`now`: the object or its loop is going) or at the end of the
+    /// operation, once what the task's unwinding changed is announced.
+    func cancel(_ why: String, now: Bool = true) {
         guard !isDelivered else { return }
+        if outcome == nil {
+            outcome = .failure(ExportError(MVVM_ERR_CANCELLED, "\(qualified) was cancelled: \(why)"))
+            if !now { object.context.completed(self) }
+        }
         task?.cancel()
-        if outcome == nil { outcome = .failure(ExportError(MVVM_ERR_CANCELLED, "\(qualified) was cancelled: \(why)")) }
-        deliver()
+        if now { deliver() }
     }
 
     /// A call that could not start: forgotten, with neither its completion nor its destroy
@@ -157,6 +162,10 @@ public func mvvm_call_async(_ object: mvvm_handle, _ command: UnsafePointer<CCha
 public func mvvm_cancel(_ call: mvvm_handle) -> mvvm_status {
     exporting { () throws(ExportError) in
         let call = try HandleTable.shared.resolve(call, as: AsyncCall.self, expecting: .call, "the call")
-        call.object.context.loop.perform { call.cancel("by mvvm_cancel") }
+        // An operation: the task unwinds in this call (its `defer`s run), and its changes are
+        // announced before the completion.
+        try call.object.context.operation { () throws(ExportError) in
+            call.object.context.loop.executor.runningInline { call.cancel("by mvvm_cancel", now: false) }
+        }
     }
 }

@@ -114,6 +114,22 @@ public final class HostRequester: @unchecked Sendable {
         }
     }
 
+    /// Asks the host and waits for its answer as a `R`: the answer is accepted by `R`'s type as any
+    /// value a host passes is (an array of maps for an array of records...). Throws an
+    /// `ExportFailure` naming what is wrong when the answer is not one, `CancellationError` as
+    /// ``ask(_:)`` does.
+    public func ask<R: ExportableValue>(_ argument: MVVMValue, as _: R.Type) async throws -> R {
+        let answer = try await ask(argument)
+        do throws(ExportError) {
+            guard let made = R(exportedValue: try R.exportedShape.accept(answer, "the answer")) else {
+                throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "the answer cannot be a \(R.self)")
+            }
+            return made
+        } catch {
+            throw ExportFailure("the host's service answered what is not a \(R.exportedShape.name): \(error.message)")
+        }
+    }
+
     /// One `ask`'s wait, resumed once. Touched only on the view model's loop.
     private final class WaitingAnswer: @unchecked Sendable {
         var continuation: CheckedContinuation<MVVMValue, Error>?
