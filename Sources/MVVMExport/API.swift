@@ -153,13 +153,13 @@ public func mvvm_loop_now_ms(_ loop: mvvm_handle, _ out: UnsafeMutablePointer<In
 @inline(__always)
 func get(_ property: ExportedProperty, of object: ExportedObject, as type: ValueType?) throws(ExportError) -> Value {
     guard let type else {
-        guard property.items == nil else { throw notAList(property, of: object) }
+        guard property.list == nil else { throw notAList(property, of: object) }
         return property.get(object.target)
     }
     guard property.type == type else {
         throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(property.name.string) is "
-                          + "\(property.items == nil ? property.shape.name : "a list"), not \(type.name)"
-                          + (property.items == nil ? " (mvvm_get reads any property)" : ""))
+                          + "\(property.list == nil ? property.shape.name : "a list"), not \(type.name)"
+                          + (property.list == nil ? " (mvvm_get reads any property)" : ""))
     }
     let value = property.get(object.target)
     if !property.isPlainScalar, value == .null {

@@ -113,8 +113,19 @@ public struct ExportBuilder<Target: AnyObject> {
 
     // MARK: Lists
 
-    /// A list of child view models (each a registered class), watched through `publisher`
-    /// (its `$items`): `c.list("items", \.items, \.$items)`. Changes are announced as splices.
+    /// A list of child view models (each a registered class) kept in a ``SpliceList``, which
+    /// records its own edits: `c.list("items", \.items)`. A change is announced as what it did,
+    /// with no comparison of the whole list, whatever kind of class owns it.
+    public mutating func list<Item: AnyObject>(_ name: String, _ items: @escaping (Target) -> SpliceList<Item>,
+                                               doc: String = "") {
+        addList(name, { items($0).elements }, doc: doc) { object, slot in
+            SpliceListWatch(items(Self.target(object)), slot: slot)
+        }
+    }
+
+    /// A list of child view models (each a registered class) kept in a `@Published` array,
+    /// watched through `publisher` (its `$items`): `c.list("items", \.items, \.$items)`. Each
+    /// change is compared with the items last announced, and announced as the fewest splices.
     public mutating func list<Item: AnyObject, P: Publisher>(
         _ name: String, _ items: @escaping (Target) -> [Item], _ publisher: @escaping (Target) -> P, doc: String = ""
     ) where P.Output == [Item], P.Failure == Never {
@@ -132,11 +143,11 @@ public struct ExportBuilder<Target: AnyObject> {
     }
 
     mutating func addList<Item: AnyObject>(_ name: String, _ get: @escaping (Target) -> [Item], doc: String,
-                                           watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch) {
-        properties.append(ExportedProperty(
-            name: name, shape: .none, doc: doc, get: { _ in .none }, set: nil, watch: watch,
-            items: { get(Self.target($0)) }, itemType: ObjectIdentifier(Item.self),
-            itemTypeName: String(describing: Item.self)))
+                                           watch: @escaping (AnyObject, WatchedSlot) -> ListWatch) {
+        properties.append(ExportedProperty(name: name, doc: doc, list: ListMember(
+            itemType: ObjectIdentifier(Item.self), itemTypeName: String(describing: Item.self),
+            count: { get(Self.target($0)).count }, item: { get(Self.target($0))[$1] },
+            items: { ListItems(get(Self.target($0))) }, watch: watch)))
     }
 
     // MARK: Commands
@@ -338,47 +349,6 @@ extension ExportBuilder where Target: ObservableObject {
                 PublisherWatch(Self.target(object).objectWillChange.sink { _ in slot.changed(nil) })
             }))
     }
-}
-
-/// Watches what `read` reads of an `@Observable` object. Observation tells of one change, in
-/// `willSet`, before the value is stored: the export layer reads the value once the operation
-/// is complete. It arms the watch only once the property is quiet: arming is most of what a
-/// change or a subscription costs, so while the property keeps changing (or was just subscribed
-/// to) its loop reads it after each operation instead (`LoopContext.checkChanging`).
-///
-/// Allocates nothing but itself: it keeps the closure it is given and the slot it tells, and
-/// while armed Observation holds it strongly (the one reference its `onChange` closure captures
-/// is that closure's context, where a weak one would need a box and give the watch a side table).
-final class ObservationWatch<Target: AnyObject, Read>: PropertyWatch, @unchecked Sendable {
-    /// Unowned: the target's registrar keeps this watch while it is armed, so a strong reference
-    /// would be a cycle. Only `rearm` reads it, and only the exported object that holds the
-    /// target calls that, until it cancels this watch.
-    private unowned(unsafe) let target: Target
-    /// What the property reads (its getter, as registered): Observation tracks what it touches.
-    private let read: (Target) -> Read
-    /// Told nil: "changed, read it when the operation is complete". Nil once cancelled: the
-    /// watch may outlive its exported object, until the target next changes.
-    private var slot: WatchedSlot?
-    private var armed = false
-    var isArmed: Bool { armed }
-
-    /// Made unarmed: the exported object arms it (`rearm`) when it chooses.
-    init(_ target: Target, read: @escaping (Target) -> Read, slot: WatchedSlot) {
-        self.target = target
-        self.read = read
-        self.slot = slot
-    }
-
-    func rearm() {
-        guard !armed, slot != nil else { return }
-        armed = true
-        withObservationTracking { _ = read(target) } onChange: { [self] in
-            armed = false
-            slot?.changed(nil)
-        }
-    }
-
-    func cancel() { slot = nil }
 }
 
 // MARK: - Arguments

@@ -22,40 +22,6 @@ struct CName: @unchecked Sendable {
     }
 }
 
-/// Keeps a property watched until it is let go of. `rearm` runs after each delivered change:
-/// an Observation watch tracks one change at a time.
-protocol PropertyWatch: AnyObject {
-    /// Whether the watch will tell of the next change by itself. An `@Observable` property's is
-    /// not after a change, until `rearm`.
-    var isArmed: Bool { get }
-    func rearm()
-    /// Tells no more changes, though something else may still hold the watch (Observation
-    /// holds an armed one until the next change).
-    func cancel()
-}
-
-/// Where a watch tells the changes of one property of one exported object: a value, not a
-/// closure, so a watch keeps it inline. Unowned: the object owns the watch and cancels it when
-/// detached (`PropertyWatch.cancel`); a publisher's sink, kept until the loop's work ends, ends
-/// with the object (`detach` keeps both until then), and values change only inside that work.
-struct WatchedSlot {
-    unowned(unsafe) let object: ExportedObject
-    let slot: Int
-
-    /// A new value, or nil: "changed, read it once the operation is complete".
-    func changed(_ value: Value?) { object.propertyChanged(slot, value) }
-}
-
-/// A publisher's subscription as a watch: it hears every change by itself.
-final class PublisherWatch: PropertyWatch {
-    let cancellable: AnyCancellable
-    init(_ cancellable: AnyCancellable) { self.cancellable = cancellable }
-    var isArmed: Bool { true }
-    func rearm() {}
-    /// Nothing now: the sink may be delivering; it ends when the watch is let go.
-    func cancel() {}
-}
-
 /// A class, not a struct: every get and set looks one up, and a struct of four closures would be
 /// copied, retaining each, every time.
 final class ExportedProperty: @unchecked Sendable {
@@ -70,33 +36,52 @@ final class ExportedProperty: @unchecked Sendable {
     let get: (AnyObject) -> Value
     /// Bindings only; receives a value already accepted by `shape`.
     let set: ((AnyObject, Value) -> Bool)?
-    /// Starts watching: `slot` is told each new value (or nil when the watch cannot tell it, and
-    /// the value is then read with `get` once the operation is complete).
+    /// Values: starts watching; `slot` is told each new value (or nil when the watch cannot
+    /// tell it, and the value is then read with `get` once the operation is complete).
     let watch: (AnyObject, WatchedSlot) -> PropertyWatch
-    /// Lists only: the items, and the Swift class they are exported as.
-    let items: ((AnyObject) -> [AnyObject])?
-    let itemType: ObjectIdentifier?
-    let itemTypeName: String
+    /// Lists of child view models: how they are read and watched.
+    let list: ListMember?
 
     init(name: String, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
-         set: ((AnyObject, Value) -> Bool)?, watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch,
-         items: ((AnyObject) -> [AnyObject])? = nil, itemType: ObjectIdentifier? = nil, itemTypeName: String = "") {
+         set: ((AnyObject, Value) -> Bool)?, watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch) {
         self.name = CName(name)
         self.shape = shape
-        type = items == nil ? shape.baseType : .list
+        type = shape.baseType
         isPlainScalar = shape.isPlainScalar
         self.doc = doc
         self.get = get
         self.set = set
         self.watch = watch
-        self.items = items
-        self.itemType = itemType
-        self.itemTypeName = itemTypeName
+        list = nil
     }
 
-    /// A list's item class, by C name.
+    init(name: String, doc: String, list: ListMember) {
+        self.name = CName(name)
+        shape = .none
+        type = .list
+        isPlainScalar = false
+        self.doc = doc
+        get = { _ in .none }
+        set = nil
+        watch = { _, _ in PublisherWatch(AnyCancellable {}) }
+        self.list = list
+    }
+}
+
+/// How a list property of child view models is read and watched.
+struct ListMember {
+    /// The Swift class of its items, which a package registers.
+    let itemType: ObjectIdentifier
+    let itemTypeName: String
+    let count: (AnyObject) -> Int
+    let item: (AnyObject, Int) -> AnyObject
+    /// Its items now, without copying them.
+    let items: (AnyObject) -> ListItems
+    let watch: (AnyObject, WatchedSlot) -> ListWatch
+
+    /// Its item class, by C name.
     var itemClassName: String {
-        itemType.flatMap { Registry.shared.exportedClass(for: $0)?.name.string } ?? itemTypeName
+        Registry.shared.exportedClass(for: itemType)?.name.string ?? itemTypeName
     }
 }
 
@@ -306,11 +291,11 @@ final class ExportedClass: @unchecked Sendable {
             ("class", JSON.quote(name.string)),
             ("properties", JSON.array(properties.map { property in
                 // "name", "type", "access", "doc" first, as descriptions always began.
-                let type = property.items == nil ? property.shape.jsonMembers : [("type", JSON.quote("list"))]
+                let type = property.list == nil ? property.shape.jsonMembers : [("type", JSON.quote("list"))]
                 var members = [("name", JSON.quote(property.name.string)), type[0],
                                ("access", JSON.quote(property.set == nil ? "ro" : "rw")), ("doc", JSON.quote(property.doc))]
                 members += type.dropFirst()
-                if property.items != nil { members.append(("item_class", JSON.quote(property.itemClassName))) }
+                if let list = property.list { members.append(("item_class", JSON.quote(list.itemClassName))) }
                 return JSON.object(members)
             })),
             ("commands", JSON.array(commands.map { command in

@@ -1,253 +1,10 @@
 import CMVVM
-@preconcurrency import OpenCombine
 import MVVMRuntime
+@preconcurrency import OpenCombine
 
-/// The export side of one loop: its objects, and the changes waiting to be announced.
-/// Everything here is touched only under the loop's work lock.
-final class LoopContext: Handled, @unchecked Sendable {
-    let loop: Loop
-    private(set) var isReleased = false
-    private var objects: [ObjectIdentifier: ExportedObject] = [:]
-    private var dirty: [ExportedObject] = []
-    /// Objects with `@Observable` properties whose watches are not armed (they changed lately,
-    /// or were just subscribed to): read after each operation until found quiet, then armed
-    /// (`checkChanging`). Arming `withObservationTracking` is most of what a change or a
-    /// subscription costs, and a property that keeps changing, or an object released soon
-    /// after, need not pay it each time.
-    private var changing: [ExportedObject] = []
-    /// Objects that became changing during the current operation (read just now, or just
-    /// subscribed to): they join `changing` when it ends, so are first read after the next.
-    private var joining: [ExportedObject] = []
-    private var turnObserver: AnyCancellable?
-    private var nextSerial: UInt64 = 0
-    /// How many calls into host code (callbacks, request functions) are running, nested.
-    private var hostCallDepth = 0
-    /// Asynchronous calls that ended: their completions run once the changes are announced.
-    private var ended: [AsyncCall] = []
-
-    init(loop: Loop) {
-        self.loop = loop
-        super.init(kind: .loop)
-        // A turn of due work is one operation: announce its changes when it is complete.
-        turnObserver = loop.addTurnObserver { [unowned self] in self.flush() }
-    }
-
-    /// Runs a host call on this loop: serialised with the loop's work, and announcing the
-    /// changes it made before it returns. Only a `reading` call may run at the deepest nesting.
-    func operation<T>(reading: Bool = false, _ body: () throws(ExportError) -> T) throws(ExportError) -> T {
-        try loop.perform { () throws(ExportError) -> T in
-            guard !isReleased else { throw ExportError(MVVM_ERR_LOOP_RELEASED, "the object's loop was released") }
-            guard !loop.isInheritedAcrossFork else {
-                throw ExportError(MVVM_ERR_LOOP_RELEASED, "the object's loop was inherited from the parent process "
-                                  + "by fork(): only the parent can use it; the child may only release it")
-            }
-            // Each level costs stack: a runaway feedback loop must end in a status, not a crash.
-            guard reading || hostCallDepth < MVVM_MAX_NESTED_CALLS else {
-                throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "callbacks and request functions are nested "
-                                  + "\(MVVM_MAX_NESTED_CALLS) deep on this loop: one keeps causing the change "
-                                  + "it is told about (only reads, release and unsubscribe work this deep)")
-            }
-            let result: T
-            do throws(ExportError) {
-                result = try body()
-            } catch {
-                // A failed command may have changed things before it threw: they are announced.
-                if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty || !ended.isEmpty { flush() }
-                throw error
-            }
-            if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty || !ended.isEmpty { flush() }
-            return result
-        }
-    }
-
-    /// Calls host code; calls it makes into the library nest one level deeper.
-    @inline(__always)
-    func callingHost<T>(_ body: () -> T) -> T {
-        hostCallDepth += 1
-        defer { hostCallDepth -= 1 }
-        return body()
-    }
-
-    func adopt(_ object: ExportedObject) {
-        nextSerial += 1
-        object.serial = nextSerial
-        objects[ObjectIdentifier(object)] = object
-    }
-
-    func forget(_ object: ExportedObject) {
-        objects[ObjectIdentifier(object)] = nil
-        if object.isChanging {
-            object.isChanging = false
-            changing.removeAll { $0 === object }
-            joining.removeAll { $0 === object }
-        }
-    }
-
-    /// Reads `object`'s unarmed `@Observable` properties after each operation from the next
-    /// one on, instead of arming their watches now.
-    func keepChecking(_ object: ExportedObject) {
-        guard !object.isChanging else { return }
-        object.isChanging = true
-        joining.append(object)
-    }
-
-    /// Each changing object whose properties changed again is marked dirty and stays; one
-    /// found quiet has its watches armed and leaves.
-    private func checkChanging() {
-        // Compacted in place (a check reads properties and calls no host code): no copy of
-        // the array per operation.
-        var kept = 0
-        for index in changing.indices {
-            let object = changing[index]
-            if object.checkUnarmedProperties() {
-                changing[kept] = object
-                kept += 1
-            } else {
-                object.isChanging = false
-            }
-        }
-        changing.removeLast(changing.count - kept)
-    }
-
-    /// An asynchronous call ended: its completion runs at the end of this operation or turn.
-    func completed(_ call: AsyncCall) { ended.append(call) }
-
-    func markDirty(_ object: ExportedObject) {
-        guard !object.isDirty else { return }
-        object.isDirty = true
-        dirty.append(object)
-    }
-
-    /// Announces every pending change; changes made by callbacks are announced too, before
-    /// this returns. Objects announce in the order they were created: the order in which they
-    /// became dirty follows OpenCombine's subscriber sets, which are hash-ordered and differ
-    /// from run to run.
-    func flush() {
-        if !changing.isEmpty { checkChanging() }
-        repeat {
-            announceDirty()
-            // The completions of the calls that ended, after the changes they made; a
-            // completion that changes more is announced in turn.
-            while !ended.isEmpty {
-                let call = ended.removeFirst()
-                call.deliver()
-                announceDirty()
-            }
-        } while !dirty.isEmpty
-        if !joining.isEmpty {
-            changing.append(contentsOf: joining)
-            joining.removeAll(keepingCapacity: true)
-        }
-    }
-
-    private func announceDirty() {
-        while !dirty.isEmpty {
-            if dirty.count == 1 {
-                // The usual case, taken without copying the array: a copy would make the next
-                // change allocate a new buffer for `dirty` (swapping the buffer out and back
-                // instead, for every count, measured 170 instructions more per change).
-                let object = dirty.removeLast()
-                object.isDirty = false
-                object.deliverChanges()
-                continue
-            }
-            var batch = dirty
-            dirty.removeAll(keepingCapacity: true)
-            if batch.count > 1 { batch.sort { $0.serial < $1.serial } }
-            for object in batch {
-                object.isDirty = false
-                object.deliverChanges()
-            }
-        }
-    }
-
-    /// Releasing the loop: its objects end their subscriptions and refuse further calls, then
-    /// the loop stops.
-    func release() {
-        loop.perform {
-            isReleased = true
-            let detached = objects.values
-            objects = [:]
-            dirty = []
-            for object in changing + joining { object.isChanging = false }
-            changing = []
-            joining = []
-            ended = []
-            for object in detached { object.detach() }
-        }
-        turnObserver = nil
-        loop.stop()
-        // The tasks of cancelled calls, left on the stopped loop, end now rather than leak.
-        loop.perform { loop.executor.drain() }
-    }
-}
-
-/// A subscription: a C callback on one object's properties and signals.
-final class Subscription: Handled, @unchecked Sendable {
-    let selector: ExportedClass.Selector?
-    private let callback: mvvm_callback
-    private let userData: UnsafeMutableRawPointer?
-    private var destroy: mvvm_destroy_fn?
-    private(set) var isActive = true
-    /// The object subscribed to. Strong, and set before the handle is issued: a weak reference
-    /// would give the object a side table, which makes every reference count of it slow (a
-    /// dozen per call). The object lets go of its subscriptions when it is released, and the
-    /// handle of an ended subscription is gone, so this holds nothing alive for long.
-    let object: ExportedObject
-
-    init(object: ExportedObject, selector: ExportedClass.Selector?, callback: @escaping mvvm_callback,
-         userData: UnsafeMutableRawPointer?, destroy: mvvm_destroy_fn?) {
-        self.object = object
-        self.selector = selector
-        self.callback = callback
-        self.userData = userData
-        self.destroy = destroy
-        super.init(kind: .subscription)
-    }
-
-    func deliver(source: mvvm_handle, kind: mvvm_event_kind, name: CName, value: Value) {
-        value.withCValue { cValue in
-            var event = mvvm_event(kind: kind, name: name.pointer, value: cValue, index: 0, removed: 0, inserted: 0)
-            callback(source, &event, userData)
-        }
-    }
-
-    func deliver(source: mvvm_handle, name: CName, splice: Splice) {
-        var event = mvvm_event(kind: MVVM_EVENT_SPLICE, name: name.pointer,
-                               value: mvvm_value(type: MVVM_TYPE_NONE, boolean: false, integer: 0, number: 0,
-                                                 string: nil, object: 0),
-                               index: splice.index, removed: splice.removed, inserted: splice.inserted)
-        callback(source, &event, userData)
-    }
-
-    /// Ends the subscription: no more calls, and the destroy function runs, exactly once.
-    func end() {
-        guard isActive else { return }
-        isActive = false
-        HandleTable.shared.remove(handle)
-        let destroy = self.destroy
-        self.destroy = nil
-        destroy?(userData)
-    }
-}
-
-/// What an exported object keeps of one property someone subscribed to.
-struct PropertyState {
-    /// The property's index in its class.
-    let property: Int
-    /// The subscription to its own publisher, or its Observation watch.
-    var watch: PropertyWatch?
-    var announced: Value?
-    /// The newest value, or the announced one standing for "changed, read it when delivering"
-    /// (`latestUnread`: a watch that cannot tell the value, as Observation's); nil when unchanged.
-    var latest: Value?
-    var latestUnread = false
-    /// Bumped at each announcement, so that a callback's nested announcement supersedes an
-    /// outer one.
-    var stamp: UInt64 = 0
-}
-
-/// A model or view model the C side holds a handle to.
+/// A model or view model the C side holds a handle to: its subscriptions, what it keeps of the
+/// properties someone watches, its pending signals and asynchronous calls; and the delivery of
+/// each operation's changes to its subscribers.
 final class ExportedObject: Handled, @unchecked Sendable {
     let exportedClass: ExportedClass
     let target: AnyObject
@@ -255,26 +12,21 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// What must outlive this handle: the parent of a child view model, a host service.
     private let keepAlive: [AnyObject]
     private var subscriptions: [Subscription] = []
-    /// Per watched property, in the order they were first subscribed to: a state keeps its slot
-    /// for the object's life, so its watch can name it. Only what someone subscribed to costs
-    /// anything (a child or a list item nobody subscribes to keeps nothing per property).
-    private var states: [PropertyState] = []
+    /// Per watched value and list, in the order they were first subscribed to: a state keeps
+    /// its slot for the object's life, so its watch can name it. Only what someone subscribed
+    /// to costs anything (a child or a list item nobody subscribes to keeps nothing).
+    private var values: [ValueState] = []
+    private var lists: [ListState] = []
     private var pendingSignals: [(index: Int, payload: Value)] = []
-    /// Lists: the identities of the items last announced, the splices of the change being
-    /// announced, and the lists whose splices are being delivered (a change made meanwhile, by a
-    /// callback, waits until every subscriber has had them: splices are deltas).
-    private var announcedItems: [Int: [ObjectIdentifier]] = [:]
-    private var pendingSplices: [Int: [Splice]] = [:]
-    private var deliveringLists: Set<Int> = []
     private var connections: [AnyCancellable] = []
     /// Runs when the object is released or detached from its released loop.
     private var cleanups: [() -> Void] = []
     /// Its asynchronous calls still running: cancelled when it is released.
     private var calls: [AsyncCall] = []
-    fileprivate(set) var isDirty = false
-    fileprivate(set) var isChanging = false
+    var isDirty = false
+    var isChanging = false
     /// Creation order on its loop, which orders announcements across objects.
-    fileprivate(set) var serial: UInt64 = 0
+    var serial: UInt64 = 0
     private(set) var isReleased = false
 
     init(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext, keepAlive: [AnyObject] = []) {
@@ -306,47 +58,15 @@ final class ExportedObject: Handled, @unchecked Sendable {
     func remember(_ call: AsyncCall) { calls.append(call) }
     func forget(_ call: AsyncCall) { calls.removeAll { $0 === call } }
 
+    // MARK: Subscriptions and watches
+
     func subscribe(_ subscription: Subscription) {
         switch subscription.selector {
         case let .property(index)?: watch(index)
         case .signal?: break
-        case nil:
-            states.reserveCapacity(exportedClass.properties.count)
-            exportedClass.properties.indices.forEach(watch)
+        case nil: exportedClass.properties.indices.forEach(watch)
         }
         subscriptions.append(subscription)
-    }
-
-    /// Watches a property from now on: only properties someone subscribed to cost anything.
-    private func watch(_ index: Int) {
-        guard !isReleased, !states.contains(where: { $0.property == index }) else { return }
-        // The value now is the value already announced.
-        let property = exportedClass.properties[index]
-        let slot = states.count
-        states.append(PropertyState(property: index, announced: property.get(target)))
-        if let items = property.items { announcedItems[index] = items(target).map { ObjectIdentifier($0) } }
-        let watch = property.watch(target, WatchedSlot(object: self, slot: slot))
-        states[slot].watch = watch
-        // An `@Observable` property is read after the next operation, and armed if quiet then;
-        // a list is compared item by item when delivered, so its watch is armed now.
-        if isReadAfterOperations(slot) {
-            context.keepChecking(self)
-        } else {
-            watch.rearm()
-        }
-    }
-
-    /// What a property's watch tells: its new value, or nil for "read it once the operation is
-    /// complete".
-    func propertyChanged(_ slot: Int, _ value: Value?) {
-        if let value {
-            states[slot].latest = value
-            states[slot].latestUnread = false
-        } else {
-            states[slot].latest = states[slot].announced
-            states[slot].latestUnread = true
-        }
-        context.markDirty(self)
     }
 
     func unsubscribe(_ subscription: Subscription) {
@@ -354,137 +74,180 @@ final class ExportedObject: Handled, @unchecked Sendable {
         subscription.end()
     }
 
-    /// Announces each property whose newest value differs from the last announced one, then
-    /// each pending signal, to the subscribers in the order they subscribed. The newest value is
-    /// what the property's publisher last sent: by now the operation has stored it.
+    /// Watches a property from now on: only properties someone subscribed to cost anything.
+    private func watch(_ index: Int) {
+        guard !isReleased else { return }
+        let property = exportedClass.properties[index]
+        if let list = property.list {
+            guard !lists.contains(where: { $0.property == index }) else { return }
+            // The items now are the items already announced.
+            let slot = lists.count
+            lists.append(ListState(property: index, announced: list.items(target)))
+            let watch = list.watch(target, WatchedSlot(object: self, slot: slot, isList: true))
+            lists[slot].watch = watch
+            watch.rearm()
+            return
+        }
+        guard !values.contains(where: { $0.property == index }) else { return }
+        // The value now is the value already announced.
+        let slot = values.count
+        values.append(ValueState(property: index, announced: property.get(target)))
+        let watch = property.watch(target, WatchedSlot(object: self, slot: slot, isList: false))
+        values[slot].watch = watch
+        // An `@Observable` property is read after the next operation, and armed if quiet then.
+        if watch.isArmed { return }
+        context.keepChecking(self)
+    }
+
+    /// What a value's watch tells: its new value, or nil for "read it once the operation is
+    /// complete".
+    func valueChanged(_ slot: Int, _ value: Value?) {
+        if let value {
+            values[slot].latest = value
+            values[slot].latestUnread = false
+        } else {
+            values[slot].latest = values[slot].announced
+            values[slot].latestUnread = true
+        }
+        context.markDirty(self)
+    }
+
+    /// What a list's watch tells: it changed.
+    func listChanged(_ slot: Int) {
+        lists[slot].changed = true
+        if lists[slot].delivery != nil { lists[slot].changedAtDepth = context.depth }
+        context.markDirty(self)
+    }
+
+    // MARK: Delivery
+
+    /// One change to announce: a value's or a list's slot, its stamp then, its property.
+    private struct Change {
+        let isList: Bool
+        let slot: Int
+        let stamp: UInt64
+        let property: Int
+    }
+
+    /// Announces each property whose newest value differs from the last announced one, in the
+    /// order the class lists them, then each pending signal, to the subscribers in the order
+    /// they subscribed.
     func deliverChanges() {
         guard !isReleased else { return }
-        // At most one entry per property, on the stack: this runs for every change.
-        withUnsafeTemporaryAllocation(of: (slot: Int, stamp: UInt64).self, capacity: states.count) { changed in
-            var changedCount = 0
-            for slot in states.indices {
-                guard var value = states[slot].latest else { continue }
-                let index = states[slot].property
-                if let items = exportedClass.properties[index].items {
-                    guard !deliveringLists.contains(index) else { continue }
-                    states[slot].latest = nil
-                    states[slot].latestUnread = false
-                    states[slot].watch?.rearm()
-                    let old = announcedItems[index] ?? []
-                    let new = items(target).map { ObjectIdentifier($0) }
-                    guard new != old else { continue }
-                    announcedItems[index] = new
-                    pendingSplices[index] = Splice.between(old, new)
-                    states[slot].stamp &+= 1
-                    changed[changedCount] = (slot, states[slot].stamp)
-                    changedCount += 1
-                    continue
-                }
-                states[slot].latest = nil
-                if states[slot].latestUnread {
-                    states[slot].latestUnread = false
-                    value = exportedClass.properties[index].get(target)
-                    // Armed again once quiet: re-arming after every change is what costs.
-                    context.keepChecking(self)
-                }
-                if value != states[slot].announced {
-                    states[slot].announced = value
-                    states[slot].stamp &+= 1
-                    changed[changedCount] = (slot, states[slot].stamp)
-                    changedCount += 1
-                }
-            }
-            // Announced in the order the class lists its properties.
-            if changedCount > 1 {
-                var changedNow = UnsafeMutableBufferPointer(rebasing: changed[..<changedCount])
-                changedNow.sort { states[$0.slot].property < states[$1.slot].property }
+        // At most one entry per watched property, on the stack: this runs for every change.
+        withUnsafeTemporaryAllocation(of: Change.self, capacity: values.count + lists.count) { changes in
+            var count = collectValueChanges(into: changes)
+            var listDepth = 0
+            if !lists.isEmpty { count += collectListChanges(into: changes, from: count, depth: &listDepth) }
+            if count > 1 {
+                var ordered = UnsafeMutableBufferPointer(rebasing: changes[..<count])
+                ordered.sort { $0.property < $1.property }
             }
             guard !subscriptions.isEmpty else {
                 pendingSignals = []
-                pendingSplices = [:]
+                for change in changes[..<count] where change.isList { lists[change.slot].delivery = nil }
                 return
             }
-            // Different signals of one operation come in the order the class lists them: the
-            // order they were emitted in follows OpenCombine's hash-ordered subscriber sets.
-            let signals = pendingSignals.isEmpty ? [] : pendingSignals.enumerated()
-                .sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }
-                .map(\.element)
-            if !signals.isEmpty { pendingSignals = [] }
-            for (slot, stamp) in changed[..<changedCount] {
-                let index = states[slot].property
-                if !pendingSplices.isEmpty, let splices = pendingSplices.removeValue(forKey: index) {
-                    announceSplices(slot, splices)
-                    continue
+            let signals = takeSignals()
+            context.nested(atLeast: listDepth) {
+                for change in changes[..<count] where !isReleased {
+                    if change.isList { announceSplices(change) } else { announceValue(change) }
                 }
-                // A callback may already have caused a newer announcement of this property.
-                guard !isReleased, states[slot].stamp == stamp else { continue }
-                announce(.property(index), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[index].name,
-                         value: states[slot].announced!, stamp: (slot, stamp))
-            }
-            for signal in signals where !isReleased {
-                announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL,
-                         name: exportedClass.signals[signal.index].name, value: signal.payload)
+                for signal in signals where !isReleased {
+                    announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL,
+                             name: exportedClass.signals[signal.index].name, value: signal.payload)
+                }
             }
         }
     }
 
-    /// After an operation, while this object is changing: reads each property whose watch is
-    /// unarmed, and whether any differs from what was announced (it is then marked dirty, its
-    /// new value ready). When none does, the watches are armed again.
-    fileprivate func checkUnarmedProperties() -> Bool {
-        guard !isReleased else { return false }
-        var changed = false
-        for slot in states.indices where isReadAfterOperations(slot) {
-            if states[slot].latest != nil {
-                changed = true
-                continue
+    /// The values whose newest value differs from the announced one: now announced, each with
+    /// a new stamp. A value its watch could not tell is read now, the operation being complete.
+    private func collectValueChanges(into changes: UnsafeMutableBufferPointer<Change>) -> Int {
+        var count = 0
+        for slot in values.indices {
+            guard var value = values[slot].latest else { continue }
+            values[slot].latest = nil
+            if values[slot].latestUnread {
+                values[slot].latestUnread = false
+                value = exportedClass.properties[values[slot].property].get(target)
+                // Armed again once quiet: re-arming after every change is what costs.
+                if !(values[slot].watch?.isArmed ?? true) { context.keepChecking(self) }
             }
-            let value = exportedClass.properties[states[slot].property].get(target)
-            if value != states[slot].announced {
-                states[slot].latest = value
-                changed = true
-            }
+            guard value != values[slot].announced else { continue }
+            values[slot].announced = value
+            values[slot].stamp &+= 1
+            changes[count] = Change(isList: false, slot: slot, stamp: values[slot].stamp, property: values[slot].property)
+            count += 1
         }
-        if changed {
-            context.markDirty(self)
-        } else {
-            for slot in states.indices where isReadAfterOperations(slot) { states[slot].watch?.rearm() }
-        }
-        return changed
+        return count
     }
 
-    /// Whether the property in `slot` is one the loop reads after its operations: not a list,
-    /// and its watch unarmed (an `@Observable` property just subscribed to or lately changed).
-    /// Takes the slot, not the state: a copy of the state would retain what it holds.
-    private func isReadAfterOperations(_ slot: Int) -> Bool {
-        guard let watch = states[slot].watch, !watch.isArmed else { return false }
-        return exportedClass.properties[states[slot].property].items == nil
+    /// The lists that changed (and are not being delivered already: a change a callback makes
+    /// meanwhile waits until every subscriber has had the splices, which are deltas), each now
+    /// with the splices to deliver. `depth`: how deep the deepest of them was changed.
+    private func collectListChanges(into changes: UnsafeMutableBufferPointer<Change>, from start: Int,
+                                    depth: inout Int) -> Int {
+        var count = 0
+        for slot in lists.indices where lists[slot].changed && lists[slot].delivery == nil {
+            lists[slot].changed = false
+            // An Observation watch tells of one change at a time.
+            lists[slot].watch?.rearm()
+            depth = max(depth, lists[slot].changedAtDepth)
+            lists[slot].changedAtDepth = 0
+            let now = exportedClass.properties[lists[slot].property].list!.items(target)
+            let splices = lists[slot].watch?.takeChange(from: lists[slot].announced, to: now) ?? []
+            lists[slot].announced = now
+            guard !splices.isEmpty else { continue }
+            lists[slot].delivery = ListDelivery(splices: splices, final: now)
+            changes[start + count] = Change(isList: true, slot: slot, stamp: 0, property: lists[slot].property)
+            count += 1
+        }
+        return count
     }
 
-    /// Each splice to every subscriber of the list, in order; a change a callback makes to the
-    /// list meanwhile is announced after them.
-    private func announceSplices(_ slot: Int, _ splices: [Splice]) {
-        guard !isReleased else { return }
-        let index = states[slot].property
-        let name = exportedClass.properties[index].name
-        deliveringLists.insert(index)
+    /// The pending signals, different signals in the order the class lists them (the order of
+    /// emission follows OpenCombine's hash-ordered subscriber sets), one signal's in the order
+    /// emitted.
+    private func takeSignals() -> [(index: Int, payload: Value)] {
+        guard !pendingSignals.isEmpty else { return [] }
+        defer { pendingSignals = [] }
+        return pendingSignals.enumerated()
+            .sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }
+            .map(\.element)
+    }
+
+    private func announceValue(_ change: Change) {
+        // A callback may already have caused a newer announcement of this property.
+        guard values[change.slot].stamp == change.stamp else { return }
+        announce(.property(change.property), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[change.property].name,
+                 value: values[change.slot].announced, stamp: (change.slot, change.stamp))
+    }
+
+    /// Each splice of a list's change to every subscriber of the list when the change began
+    /// (one who subscribes meanwhile hears the next change), in order; reads meanwhile see the
+    /// list as the splice being delivered leaves it.
+    private func announceSplices(_ change: Change) {
+        let slot = change.slot
+        let name = exportedClass.properties[change.property].name
+        let hearers = subscriptions.filter { $0.selector == nil || $0.selector == .property(change.property) }
         defer {
-            deliveringLists.remove(index)
-            if !isReleased, states[slot].latest != nil { context.markDirty(self) }
+            if !isReleased {
+                lists[slot].delivery = nil
+                if lists[slot].changed { context.markDirty(self) }
+            }
         }
-        for splice in splices {
-            for subscription in subscriptions where subscription.isActive {
-                if let wanted = subscription.selector, wanted != .property(index) { continue }
-                context.callingHost { subscription.deliver(source: handle, name: name, splice: splice) }
+        let splices = lists[slot].delivery!.splices
+        for (index, splice) in splices.enumerated() {
+            lists[slot].delivery!.current = index
+            for subscription in hearers where subscription.isActive {
+                context.callingHost { subscription.deliver(source: handle, name: name, splice: splice.splice) }
                 if isReleased { return }
             }
         }
     }
 
-    /// The current items of a list property, and their class.
-    func listItems(_ property: ExportedProperty) -> [AnyObject] { property.items?(target) ?? [] }
-
-    /// `stamp`: a property's slot and the stamp of this announcement of it.
+    /// `stamp`: a value's slot and the stamp of this announcement of it.
     private func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: CName, value: Value,
                           stamp: (slot: Int, stamp: UInt64)? = nil) {
         for subscription in subscriptions where subscription.isActive {
@@ -493,25 +256,87 @@ final class ExportedObject: Handled, @unchecked Sendable {
             if isReleased { return }
             // A callback caused a newer announcement of this property, which every subscriber
             // has had by now: the rest must not get this older value after it.
-            if let stamp, states[stamp.slot].stamp != stamp.stamp { return }
+            if let stamp, values[stamp.slot].stamp != stamp.stamp { return }
         }
     }
 
-    /// Ends the subscriptions and host requests, and cuts the object off from its model; the
-    /// handle stays, refusing calls, until it is released.
+    // MARK: @Observable values read after operations
+
+    /// After an operation, while this object is changing: reads each value whose watch is
+    /// unarmed, and whether any differs from what was announced (it is then marked dirty, its
+    /// new value ready). When none does, the watches are armed again.
+    func checkUnarmedProperties() -> Bool {
+        guard !isReleased else { return false }
+        var changed = false
+        for slot in values.indices where isReadAfterOperations(slot) {
+            if values[slot].latest != nil {
+                changed = true
+                continue
+            }
+            let value = exportedClass.properties[values[slot].property].get(target)
+            if value != values[slot].announced {
+                values[slot].latest = value
+                changed = true
+            }
+        }
+        if changed {
+            context.markDirty(self)
+        } else {
+            for slot in values.indices where isReadAfterOperations(slot) { values[slot].watch?.rearm() }
+        }
+        return changed
+    }
+
+    /// Whether the value in `slot` is one the loop reads after its operations: its watch
+    /// unarmed (an `@Observable` property just subscribed to or lately changed). Takes the
+    /// slot, not the state: a copy of the state would retain what it holds.
+    private func isReadAfterOperations(_ slot: Int) -> Bool {
+        guard let watch = values[slot].watch else { return false }
+        return !watch.isArmed
+    }
+
+    // MARK: Lists
+
+    /// How many items the list property has: as the splice being delivered leaves it, while
+    /// its change is delivered; otherwise now.
+    func listCount(_ property: ExportedProperty, _ list: ListMember) -> Int {
+        if let delivery = delivery(of: property) { return delivery.count }
+        return list.count(target)
+    }
+
+    /// The item at `index` of the list property, read as `listCount` counts; nil out of range.
+    func listItem(_ property: ExportedProperty, _ list: ListMember, at index: Int) -> AnyObject? {
+        if let delivery = delivery(of: property) { return delivery.item(index) }
+        guard index >= 0, index < list.count(target) else { return nil }
+        return list.item(target, index)
+    }
+
+    private func delivery(of property: ExportedProperty) -> ListDelivery? {
+        guard !lists.isEmpty, let index = exportedClass.properties.firstIndex(where: { $0 === property }) else { return nil }
+        return lists.first(where: { $0.property == index })?.delivery
+    }
+
+    // MARK: Ending
+
+    /// Ends the subscriptions, calls and host requests, and cuts the object off from its model;
+    /// the handle stays, refusing calls, until it is released.
     func detach() {
         guard !isReleased else { return }
         isReleased = true
         // Released from inside its own delivery (a host service's request, a callback), the
         // chains must not be cancelled mid-way; their closures reference this object unowned.
-        context.loop.keepUntilWorkEnds([self, connections, states.compactMap(\.watch)] as [Any])
+        context.loop.keepUntilWorkEnds([self, connections, values.compactMap(\.watch), lists.compactMap(\.watch)] as [Any])
         connections = []
         // An armed Observation watch may outlive this object (until its target next changes):
         // cancelled, it tells nobody. Every object is detached before it is freed (its loop's
         // table holds it until `release` or the loop's release detaches it).
-        for index in states.indices {
-            states[index].watch?.cancel()
-            states[index].watch = nil
+        for slot in values.indices {
+            values[slot].watch?.cancel()
+            values[slot].watch = nil
+        }
+        for slot in lists.indices {
+            lists[slot].watch?.cancel()
+            lists[slot].watch = nil
         }
         // Its calls end as cancelled, each completion once, before its subscriptions end.
         for call in calls { call.cancel("its object was released") }
@@ -536,8 +361,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// Each property's value; a list as its items' identities (`mvvm_object_id`).
     var snapshotJSON: String {
         JSON.object(exportedClass.properties.map { property in
-            if let items = property.items {
-                return (property.name.string, JSON.array(items(target).map { String(ObjectIdentity.shared.id(of: $0)) }))
+            if let list = property.list {
+                let items = list.items(target)
+                return (property.name.string, JSON.array((0..<items.count).map { String(ObjectIdentity.shared.id(of: items.item($0))) }))
             }
             return (property.name.string, property.get(target).json)
         })

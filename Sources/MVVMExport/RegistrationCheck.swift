@@ -63,8 +63,8 @@ struct RegistrationCheck {
         }
         for property in exportedClass.properties {
             member(property.name.string, "property")
-            if let itemType = property.itemType, byType[itemType] == nil {
-                problems.append("\(owner), list \(property.name.string): its items are \(property.itemTypeName), "
+            if let list = property.list, byType[list.itemType] == nil {
+                problems.append("\(owner), list \(property.name.string): its items are \(list.itemTypeName), "
                                 + "which no package registers as a class")
             }
             problems += shape(property.shape, "\(owner), property \(property.name.string)")
@@ -95,7 +95,7 @@ struct RegistrationCheck {
                 typedCalls[suffix] = what
             }
         }
-        for property in exportedClass.properties where property.items == nil {
+        for property in exportedClass.properties where property.list == nil {
             typedCall("get_\(property.name.string)", "property \(property.name.string)'s getter")
             if property.set != nil { typedCall("set_\(property.name.string)", "property \(property.name.string)'s setter") }
         }

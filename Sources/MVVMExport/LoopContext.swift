@@ -1,0 +1,197 @@
+import CMVVM
+import MVVMRuntime
+@preconcurrency import OpenCombine
+
+/// The export side of one loop: its objects, and the changes waiting to be announced.
+/// Everything here is touched only under the loop's work lock.
+final class LoopContext: Handled, @unchecked Sendable {
+    let loop: Loop
+    private(set) var isReleased = false
+    private var objects: [ObjectIdentifier: ExportedObject] = [:]
+    private var dirty: [ExportedObject] = []
+    /// Objects with `@Observable` properties whose watches are not armed (they changed lately,
+    /// or were just subscribed to): read after each operation until found quiet, then armed
+    /// (`checkChanging`). Arming `withObservationTracking` is most of what a change or a
+    /// subscription costs, and a property that keeps changing, or an object released soon
+    /// after, need not pay it each time.
+    private var changing: [ExportedObject] = []
+    /// Objects that became changing during the current operation (read just now, or just
+    /// subscribed to): they join `changing` when it ends, so are first read after the next.
+    private var joining: [ExportedObject] = []
+    private var turnObserver: AnyCancellable?
+    private var nextSerial: UInt64 = 0
+    /// How many calls into host code (callbacks, request functions) are running, nested.
+    private var hostCallDepth = 0
+    /// Asynchronous calls that ended: their completions run once the changes are announced.
+    private var ended: [AsyncCall] = []
+
+    init(loop: Loop) {
+        self.loop = loop
+        super.init(kind: .loop)
+        // A turn of due work is one operation: announce its changes when it is complete.
+        turnObserver = loop.addTurnObserver { [unowned self] in self.flush() }
+    }
+
+    /// Runs a host call on this loop: serialised with the loop's work, and announcing the
+    /// changes it made before it returns. Only a `reading` call may run at the deepest nesting.
+    func operation<T>(reading: Bool = false, _ body: () throws(ExportError) -> T) throws(ExportError) -> T {
+        try loop.perform { () throws(ExportError) -> T in
+            guard !isReleased else { throw ExportError(MVVM_ERR_LOOP_RELEASED, "the object's loop was released") }
+            guard !loop.isInheritedAcrossFork else {
+                throw ExportError(MVVM_ERR_LOOP_RELEASED, "the object's loop was inherited from the parent process "
+                                  + "by fork(): only the parent can use it; the child may only release it")
+            }
+            // Each level costs stack: a runaway feedback loop must end in a status, not a crash.
+            guard reading || hostCallDepth < MVVM_MAX_NESTED_CALLS else {
+                throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "callbacks and request functions are nested "
+                                  + "\(MVVM_MAX_NESTED_CALLS) deep on this loop: one keeps causing the change "
+                                  + "it is told about (only reads, release and unsubscribe work this deep)")
+            }
+            let result: T
+            do throws(ExportError) {
+                result = try body()
+            } catch {
+                // A failed command may have changed things before it threw: they are announced.
+                if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty || !ended.isEmpty { flush() }
+                throw error
+            }
+            if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty || !ended.isEmpty { flush() }
+            return result
+        }
+    }
+
+    /// Calls host code; calls it makes into the library nest one level deeper.
+    @inline(__always)
+    func callingHost<T>(_ body: () -> T) -> T {
+        hostCallDepth += 1
+        defer { hostCallDepth -= 1 }
+        return body()
+    }
+
+    /// How deep host calls are nested now.
+    var depth: Int { hostCallDepth }
+
+    /// Runs `body` as if `depth` host calls were nested (when that is deeper than now): a change
+    /// a callback made, delivered later, is delivered as deep as it was made, so that a feedback
+    /// loop through deferred deliveries reaches the nesting limit as a direct one does.
+    func nested<T>(atLeast depth: Int, _ body: () -> T) -> T {
+        guard depth > hostCallDepth else { return body() }
+        let saved = hostCallDepth
+        hostCallDepth = depth
+        defer { hostCallDepth = saved }
+        return body()
+    }
+
+    func adopt(_ object: ExportedObject) {
+        nextSerial += 1
+        object.serial = nextSerial
+        objects[ObjectIdentifier(object)] = object
+    }
+
+    func forget(_ object: ExportedObject) {
+        objects[ObjectIdentifier(object)] = nil
+        if object.isChanging {
+            object.isChanging = false
+            changing.removeAll { $0 === object }
+            joining.removeAll { $0 === object }
+        }
+    }
+
+    /// Reads `object`'s unarmed `@Observable` properties after each operation from the next
+    /// one on, instead of arming their watches now.
+    func keepChecking(_ object: ExportedObject) {
+        guard !object.isChanging else { return }
+        object.isChanging = true
+        joining.append(object)
+    }
+
+    /// Each changing object whose properties changed again is marked dirty and stays; one
+    /// found quiet has its watches armed and leaves.
+    private func checkChanging() {
+        // Compacted in place (a check reads properties and calls no host code): no copy of
+        // the array per operation.
+        var kept = 0
+        for index in changing.indices {
+            let object = changing[index]
+            if object.checkUnarmedProperties() {
+                changing[kept] = object
+                kept += 1
+            } else {
+                object.isChanging = false
+            }
+        }
+        changing.removeLast(changing.count - kept)
+    }
+
+    /// An asynchronous call ended: its completion runs at the end of this operation or turn.
+    func completed(_ call: AsyncCall) { ended.append(call) }
+
+    func markDirty(_ object: ExportedObject) {
+        guard !object.isDirty else { return }
+        object.isDirty = true
+        dirty.append(object)
+    }
+
+    /// Announces every pending change; changes made by callbacks are announced too, before
+    /// this returns. Objects announce in the order they were created: the order in which they
+    /// became dirty follows OpenCombine's subscriber sets, which are hash-ordered and differ
+    /// from run to run.
+    func flush() {
+        if !changing.isEmpty { checkChanging() }
+        repeat {
+            announceDirty()
+            // The completions of the calls that ended, after the changes they made; a
+            // completion that changes more is announced in turn.
+            while !ended.isEmpty {
+                let call = ended.removeFirst()
+                call.deliver()
+                announceDirty()
+            }
+        } while !dirty.isEmpty
+        if !joining.isEmpty {
+            changing.append(contentsOf: joining)
+            joining.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private func announceDirty() {
+        while !dirty.isEmpty {
+            if dirty.count == 1 {
+                // The usual case, taken without copying the array: a copy would make the next
+                // change allocate a new buffer for `dirty` (swapping the buffer out and back
+                // instead, for every count, measured 170 instructions more per change).
+                let object = dirty.removeLast()
+                object.isDirty = false
+                object.deliverChanges()
+                continue
+            }
+            var batch = dirty
+            dirty.removeAll(keepingCapacity: true)
+            if batch.count > 1 { batch.sort { $0.serial < $1.serial } }
+            for object in batch {
+                object.isDirty = false
+                object.deliverChanges()
+            }
+        }
+    }
+
+    /// Releasing the loop: its objects end their subscriptions and refuse further calls, then
+    /// the loop stops.
+    func release() {
+        loop.perform {
+            isReleased = true
+            let detached = objects.values
+            objects = [:]
+            dirty = []
+            for object in changing + joining { object.isChanging = false }
+            changing = []
+            joining = []
+            ended = []
+            for object in detached { object.detach() }
+        }
+        turnObserver = nil
+        loop.stop()
+        // The tasks of cancelled calls, left on the stopped loop, end now rather than leak.
+        loop.perform { loop.executor.drain() }
+    }
+}

@@ -1,0 +1,144 @@
+// How the engine hears that a property changed: one watch per watched property, of the kind
+// its registration chose (a publisher, Observation, objectWillChange, a SpliceList's own edits).
+import MVVMRuntime
+import Observation
+@preconcurrency import OpenCombine
+
+/// Keeps a property watched until it is let go of.
+protocol PropertyWatch: AnyObject {
+    /// Whether the watch will tell of the next change by itself. An `@Observable` property's is
+    /// not after a change, until `rearm`.
+    var isArmed: Bool { get }
+    func rearm()
+    /// Tells no more changes, though something else may still hold the watch (Observation
+    /// holds an armed one until the next change).
+    func cancel()
+}
+
+/// A list's watch: it also says what changed, as splices with the items each removes.
+protocol ListWatch: PropertyWatch {
+    /// The change from `announced` (the items as last announced) to `now` (as they are).
+    func takeChange(from announced: ListItems, to now: ListItems) -> [(splice: ListSplice, removed: [AnyObject])]
+}
+
+/// Where a watch tells the changes of one value property of one exported object: a value, not
+/// a closure, so a watch keeps it inline. Unowned: the object owns the watch and cancels it when
+/// detached (`PropertyWatch.cancel`); a publisher's sink, kept until the loop's work ends, ends
+/// with the object (`detach` keeps both until then), and values change only inside that work.
+struct WatchedSlot {
+    unowned(unsafe) let object: ExportedObject
+    let slot: Int
+    /// A list's slot, among the object's lists; a value's among its values.
+    let isList: Bool
+
+    /// A new value, or nil: "changed, read it once the operation is complete".
+    func changed(_ value: Value?) {
+        if isList { object.listChanged(slot) } else { object.valueChanged(slot, value) }
+    }
+}
+
+/// A publisher's subscription as a watch: it hears every change by itself.
+final class PublisherWatch: ListWatch {
+    let cancellable: AnyCancellable
+    init(_ cancellable: AnyCancellable) { self.cancellable = cancellable }
+    var isArmed: Bool { true }
+    func rearm() {}
+    /// Nothing now: the sink may be delivering; it ends when the watch is let go.
+    func cancel() {}
+}
+
+/// Watches what `read` reads of an `@Observable` object. Observation tells of one change, in
+/// `willSet`, before the value is stored: the export layer reads the value once the operation
+/// is complete. It arms the watch only once the property is quiet: arming is most of what a
+/// change or a subscription costs, so while the property keeps changing (or was just subscribed
+/// to) its loop reads it after each operation instead (`LoopContext.checkChanging`).
+///
+/// Allocates nothing but itself: it keeps the closure it is given and the slot it tells, and
+/// while armed Observation holds it strongly (the one reference its `onChange` closure captures
+/// is that closure's context, where a weak one would need a box and give the watch a side table).
+final class ObservationWatch<Target: AnyObject, Read>: ListWatch, @unchecked Sendable {
+    /// Unowned: the target's registrar keeps this watch while it is armed, so a strong reference
+    /// would be a cycle. Only `rearm` reads it, and only the exported object that holds the
+    /// target calls that, until it cancels this watch.
+    private unowned(unsafe) let target: Target
+    /// What the property reads (its getter, as registered): Observation tracks what it touches.
+    private let read: (Target) -> Read
+    /// Told nil: "changed, read it when the operation is complete". Nil once cancelled: the
+    /// watch may outlive its exported object, until the target next changes.
+    private var slot: WatchedSlot?
+    private var armed = false
+    var isArmed: Bool { armed }
+
+    /// Made unarmed: the exported object arms it (`rearm`) when it chooses.
+    init(_ target: Target, read: @escaping (Target) -> Read, slot: WatchedSlot) {
+        self.target = target
+        self.read = read
+        self.slot = slot
+    }
+
+    func rearm() {
+        guard !armed, slot != nil else { return }
+        armed = true
+        withObservationTracking { _ = read(target) } onChange: { [self] in
+            armed = false
+            slot?.changed(nil)
+        }
+    }
+
+    func cancel() { slot = nil }
+}
+
+extension ListWatch {
+    /// An array property's change: the new items compared with those announced.
+    func takeChange(from announced: ListItems, to now: ListItems) -> [(splice: ListSplice, removed: [AnyObject])] {
+        ListDifference.changes(from: announced.identities, to: now.identities).map { change in
+            (change.splice, (change.oldStart..<change.oldStart + change.splice.removed).map(announced.item))
+        }
+    }
+}
+
+/// Watches a ``SpliceList``: it records the list's own edits, so a change is told as what it
+/// did, with no comparison of the whole list.
+final class SpliceListWatch<Element: AnyObject>: ListWatch, SpliceListObserver {
+    private let list: SpliceList<Element>
+    private var recorder = ListChangeRecorder()
+    private var slot: WatchedSlot?
+
+    init(_ list: SpliceList<Element>, slot: WatchedSlot) {
+        self.list = list
+        self.slot = slot
+        list.addObserver(self)
+    }
+
+    var isArmed: Bool { true }
+    func rearm() {}
+
+    func cancel() {
+        slot = nil
+        list.removeObserver(self)
+    }
+
+    func listWillSplice(at index: Int, removing removed: [AnyObject], inserting inserted: Int) {
+        recorder.record(at: index, removing: removed, inserting: inserted)
+        slot?.changed(nil)
+    }
+
+    func takeChange(from announced: ListItems, to now: ListItems) -> [(splice: ListSplice, removed: [AnyObject])] {
+        recorder.take()
+    }
+}
+
+/// A list's items at one moment: its count and each item, read without copying the list (an
+/// array kept as it was; a later change to the list makes its own copy).
+struct ListItems {
+    let count: Int
+    let item: (Int) -> AnyObject
+
+    init<Item: AnyObject>(_ items: [Item]) {
+        count = items.count
+        item = { items[$0] }
+    }
+
+    /// Each item's identity, in order.
+    var identities: [ObjectIdentifier] { (0..<count).map { ObjectIdentifier(item($0)) } }
+}

@@ -1,0 +1,51 @@
+import CMVVM
+import MVVMRuntime
+
+/// A subscription: a C callback on one object's properties and signals.
+final class Subscription: Handled, @unchecked Sendable {
+    let selector: ExportedClass.Selector?
+    private let callback: mvvm_callback
+    private let userData: UnsafeMutableRawPointer?
+    private var destroy: mvvm_destroy_fn?
+    private(set) var isActive = true
+    /// The object subscribed to. Strong, and set before the handle is issued: a weak reference
+    /// would give the object a side table, which makes every reference count of it slow (a
+    /// dozen per call). The object lets go of its subscriptions when it is released, and the
+    /// handle of an ended subscription is gone, so this holds nothing alive for long.
+    let object: ExportedObject
+
+    init(object: ExportedObject, selector: ExportedClass.Selector?, callback: @escaping mvvm_callback,
+         userData: UnsafeMutableRawPointer?, destroy: mvvm_destroy_fn?) {
+        self.object = object
+        self.selector = selector
+        self.callback = callback
+        self.userData = userData
+        self.destroy = destroy
+        super.init(kind: .subscription)
+    }
+
+    func deliver(source: mvvm_handle, kind: mvvm_event_kind, name: CName, value: Value) {
+        value.withCValue { cValue in
+            var event = mvvm_event(kind: kind, name: name.pointer, value: cValue, index: 0, removed: 0, inserted: 0)
+            callback(source, &event, userData)
+        }
+    }
+
+    func deliver(source: mvvm_handle, name: CName, splice: ListSplice) {
+        var event = mvvm_event(kind: MVVM_EVENT_SPLICE, name: name.pointer,
+                               value: mvvm_value(type: MVVM_TYPE_NONE, boolean: false, integer: 0, number: 0,
+                                                 string: nil, object: 0),
+                               index: Int64(splice.index), removed: Int64(splice.removed), inserted: Int64(splice.inserted))
+        callback(source, &event, userData)
+    }
+
+    /// Ends the subscription: no more calls, and the destroy function runs, exactly once.
+    func end() {
+        guard isActive else { return }
+        isActive = false
+        HandleTable.shared.remove(handle)
+        let destroy = self.destroy
+        self.destroy = nil
+        destroy?(userData)
+    }
+}
