@@ -3,7 +3,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the project needs; installed by `make deps` when missing (root, as on CI).
 # libglib2.0-dev and python3-gi: the GObject twins of `make bench` (C and PyGObject).
-SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi
+# libsqlite3-dev: the todo app's storage (GRDB builds against it; its C tests read the database).
+SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi libsqlite3-dev
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
@@ -94,7 +95,8 @@ todo: deps build-dir
 	@mkdir -p build/todo && cp $(TODO_BIN)/libtodo.so build/todo/libtodo.so
 	@echo "build/todo/libtodo.so"
 
-# Its C tests (TodoMVC's behaviours, splices, reloads, SIGKILL during saves), natively and under valgrind.
+# Its C tests (TodoMVC's behaviours, splices, the SQLite storage and its failures, SIGKILL during
+# changes), natively and under valgrind.
 test-todo: todo
 	bash examples/todo/run_tests.sh
 

@@ -21,7 +21,7 @@ tally() { # the output of a check.h program: adds its "N passed, N failed"
     passed=$((passed + $2)) failed=$((failed + $4))
 }
 if ! cc -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include -I Tests/C examples/todo/test_todo.c \
-        -o "$out/test_todo" -L "$out" -ltodo -Wl,-rpath,"$root/$out"; then
+        -o "$out/test_todo" -L "$out" -ltodo -lsqlite3 -Wl,-rpath,"$root/$out"; then
     echo "todo: 0 passed, 1 failed (test_todo.c did not compile)"
     exit 1
 fi
