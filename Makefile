@@ -95,8 +95,9 @@ todo: deps build-dir
 	@mkdir -p build/todo && cp $(TODO_BIN)/libtodo.so build/todo/libtodo.so
 	@echo "build/todo/libtodo.so"
 
-# Its C tests (TodoMVC's behaviours, splices, the SQLite storage and its failures, SIGKILL during
-# changes), natively and under valgrind.
+# Its tests: the view models' Swift tests (swift test in examples/todo), then the C tests
+# (TodoMVC's behaviours, splices, the SQLite storage and its failures, SIGKILL during changes),
+# natively and under valgrind.
 test-todo: todo
 	bash examples/todo/run_tests.sh
 

@@ -32,5 +32,6 @@ let package = Package(
             .product(name: "MVVMExport", package: "libmvvm"),
             .product(name: "MVVMRuntime", package: "libmvvm"),
         ]),
+        .testTarget(name: "TodoViewModelTests", dependencies: ["TodoModels", "TodoViewModels"]),
     ]
 )
