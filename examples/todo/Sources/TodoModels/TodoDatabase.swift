@@ -235,11 +235,13 @@ final class TodoDatabase {
     /// theirs is kept), so the path names either nothing or a whole database.
     private static func create(_ path: String, _ quoted: String) throws(TodoStoreError) {
         let directory = Path.directory(of: path)
-        let temporary = "\(directory)/.todo-new-\(getpid())"
-        var fd = openFile(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        if fd < 0 && errno == EEXIST {   // left by a process of the same pid that was killed
-            Path.remove(temporary)
+        // A name of its own per attempt: other objects, threads or processes may be making one too.
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<8 where fd < 0 {
+            temporary = "\(directory)/.todo-new-\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
             fd = openFile(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0 && errno != EEXIST { break }
         }
         guard fd >= 0 else { throw TodoStoreError("cannot create \(quoted): \(Path.reason(errno))") }
         close(fd)
@@ -328,21 +330,7 @@ final class TodoDatabase {
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(TodoStoreError) -> T {
-        do {
-            var result: T?
-            try queue.inDatabase { db in
-                try db.inTransaction(.deferred) {
-                    result = try body(db)
-                    return .commit
-                }
-            }
-            guard let result else { throw TodoStoreError("cannot read \(quoted)") }
-            return result
-        } catch let error as TodoStoreError {
-            throw error
-        } catch {
-            throw TodoStoreError("cannot read \(quoted): \(Self.message(error))")
-        }
+        try transaction(.deferred, "read", body)
     }
 
     // MARK: Changing
@@ -351,20 +339,26 @@ final class TodoDatabase {
     /// it reads first is the latest), after checking the file can still be written.
     func write<T>(_ body: (Database) throws -> T) throws(TodoStoreError) -> T {
         try checkWritable()
+        return try transaction(.immediate, "save to", body)
+    }
+
+    /// `body` in one transaction of `kind`; a failure says "cannot <doing> <path>: <why>".
+    private func transaction<T>(_ kind: Database.TransactionKind, _ doing: String,
+                                _ body: (Database) throws -> T) throws(TodoStoreError) -> T {
         do {
             var result: T?
             try queue.inDatabase { db in
-                try db.inTransaction(.immediate) {
+                try db.inTransaction(kind) {
                     result = try body(db)
                     return .commit
                 }
             }
-            guard let result else { throw TodoStoreError("cannot save to \(quoted)") }
+            guard let result else { throw TodoStoreError("cannot \(doing) \(quoted)") }
             return result
         } catch let error as TodoStoreError {
             throw error
         } catch {
-            throw TodoStoreError("cannot save to \(quoted): \(Self.message(error))")
+            throw TodoStoreError("cannot \(doing) \(quoted): \(Self.message(error))")
         }
     }
 
