@@ -48,6 +48,16 @@ static void on_items(mvvm_handle source, const mvvm_event *event, void *user_dat
     host_count += event->inserted - event->removed;
 }
 
+/* n todos added one at a time, as a user types them: "todo 0", "todo 1"... */
+static void add_todos(mvvm_handle list, int n) {
+    char title[64];
+    for (int i = 0; i < n; i++) {
+        snprintf(title, sizeof title, "todo %d", i);
+        must(mvvm_set_string(list, "new_todo_title", title), "new_todo_title");
+        must(mvvm_send(list, "add", NULL), "add");
+    }
+}
+
 static void phase(const char *name, double started, int64_t splices_before) {
     printf("mvvm %s %.2f %" PRId64 "\n", name, now_ms() - started, splices - splices_before);
     fflush(stdout);
@@ -129,7 +139,7 @@ static void timed_changes(mvvm_handle list, const char *name, change_kind kind) 
 /* The storage phases: N todos in a database, then single changes and reopenings, timed. */
 static void storage_phases(mvvm_handle loop, int n) {
     const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    char dir[512], path[600], title[64];
+    char dir[512], path[600];
     snprintf(dir, sizeof dir, "%s/bench-todo-XXXXXX", tmp);
     if (!mkdtemp(dir)) {
         perror("bench_todo: mkdtemp");
@@ -142,11 +152,7 @@ static void storage_phases(mvvm_handle loop, int n) {
 
     double t = now_ms();
     int64_t s = splices;
-    for (int i = 0; i < n; i++) {
-        snprintf(title, sizeof title, "todo %d", i);
-        must(mvvm_set_string(list, "new_todo_title", title), "new_todo_title");
-        must(mvvm_send(list, "add", NULL), "add");
-    }
+    add_todos(list, n);
     saved(list, "storage_build");
     phase("storage_build", t, s);
 
@@ -184,14 +190,9 @@ int main(int argc, char **argv) {
     must(mvvm_new(loop, "todo_list_view_model", &memory, 1, &list), "todo_list_view_model");
     must(mvvm_subscribe(list, "items", on_items, NULL, NULL, &sub), "subscribe");
 
-    char title[64];
     double t = now_ms();
     int64_t s = splices;
-    for (int i = 0; i < n; i++) {
-        snprintf(title, sizeof title, "todo %d", i);
-        must(mvvm_set_string(list, "new_todo_title", title), "new_todo_title");
-        must(mvvm_send(list, "add", NULL), "add");
-    }
+    add_todos(list, n);
     phase("build", t, s);
 
     t = now_ms(), s = splices;
