@@ -27,9 +27,11 @@ from tkinter import ttk
 from typing import Any, Callable, List, Literal, Optional, Sequence
 
 import mvvm
+from mvvm import _abi  # ERR_COMMAND_FAILED: the status of a command that threw
 
 __all__ = ["LoopSource", "Dialog", "TimerScreen", "StopWatchScreen", "InputEchoScreen", "SignUpScreen",
-           "WelcomeScreen", "CounterRow", "CountersScreen", "TodoRow", "TodoScreen", "TkApp", "build_app", "main"]
+           "WelcomeScreen", "CounterRow", "CountersScreen", "run_command", "TodoRow", "TodoScreen", "TkApp",
+           "build_app", "main"]
 
 
 # --- plumbing ----------------------------------------------------------------------------------
@@ -419,6 +421,17 @@ class CountersScreen(Screen):
             self.read_me_label.configure(text=value)
 
 
+def run_command(command: Callable[[], Any]) -> None:
+    """A todo command whose failure the screen already shows: when its change cannot be saved it
+    fails with MVVM_ERR_COMMAND_FAILED, and the list's storage_error, shown under the list, says
+    why. Any other failure is raised."""
+    try:
+        command()
+    except mvvm.MvvmError as error:
+        if error.status != _abi.ERR_COMMAND_FAILED:
+            raise
+
+
 class TodoRow(ttk.Frame):
     """One todo item view model: its checkbox, its title (double-click edits it: Enter commits,
     Escape cancels) and its destroy button. Changes only from the item's subscription."""
@@ -435,9 +448,9 @@ class TodoRow(ttk.Frame):
         self.edit_var = tkinter.StringVar(self)
         self.editor = ttk.Entry(self, textvariable=self.edit_var, width=34)
         self.edit_var.trace_add("write", lambda *args: self._edit_text_changed())
-        self.editor.bind("<Return>", lambda event: self.item.commit_edit())
+        self.editor.bind("<Return>", lambda event: run_command(self.item.commit_edit))
         self.editor.bind("<Escape>", lambda event: self.item.cancel_edit())
-        self.destroy_button = ttk.Button(self, text="\u00d7", width=2, command=lambda: self.item.destroy())
+        self.destroy_button = ttk.Button(self, text="\u00d7", width=2, command=lambda: run_command(self.item.destroy))
         self.destroy_button.pack(side="right")
         self.editing = False
         self.subscription: Optional[mvvm.Subscription] = None
@@ -511,7 +524,7 @@ class TodoScreen(Screen):
         self.entry = ttk.Entry(top, textvariable=self.new_var, width=36)
         self.entry.pack(side="left", padx=(8, 0), fill="x", expand=True)
         self.new_var.trace_add("write", lambda *args: self._new_title_changed())
-        self.entry.bind("<Return>", lambda event: self.view_model.add())
+        self.entry.bind("<Return>", lambda event: run_command(self.view_model.add))
         self.list_frame = ttk.Frame(self)
         self.list_frame.pack(fill="both", expand=True)
         self.rows: List[TodoRow] = []
@@ -526,7 +539,8 @@ class TodoScreen(Screen):
                                      command=lambda: self._set("filter", self.filter_var))
             button.pack(side="left", padx=2)
             self.filter_buttons[value] = button
-        self.clear_button = ttk.Button(bottom, text="Clear completed", command=self.view_model.clear_completed)
+        self.clear_button = ttk.Button(bottom, text="Clear completed",
+                                       command=lambda: run_command(self.view_model.clear_completed))
         self.clear_button.pack(side="right")
         self.error_label = ttk.Label(self, foreground="#b00020", wraplength=520)
         self.apply_splice(mvvm.Splice(0, 0, len(self.view_model.items)))

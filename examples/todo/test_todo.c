@@ -379,6 +379,18 @@ static void refused_at(session *s, const char *before, const char *phrase, const
 }
 #define REFUSED(s, before, phrase) refused_at((s), (before), (phrase), __FILE__, __LINE__)
 
+/* Sends `command` to `target` (the list or a row of it), whose save fails: the command fails with
+ * MVVM_ERR_COMMAND_FAILED and the store's reason (with `phrase`); what it announced is checked. */
+static void failing_command_at(session *s, mvvm_handle target, const char *command, const char *phrase,
+                               const char *file, int line) {
+    step(s);
+    check_status(mvvm_send(target, command, NULL), MVVM_ERR_COMMAND_FAILED, command, file, line);
+    if (!check_true(strstr(mvvm_last_error(), phrase) != NULL, "the command's error says why", file, line))
+        printf("    expected the error to say \"%s\"\n", phrase);
+    mirror_ok_at(s, file, line);
+}
+#define FAILING(s, target, command, phrase) failing_command_at((s), (target), (command), (phrase), __FILE__, __LINE__)
+
 /* Runs `body` in a child process without root's privileges (as nobody, 65534, when the tests
  * run as root, who may write read-only files and directories); its checks count here. */
 static void as_unprivileged(void (*body)(void)) {
@@ -860,10 +872,11 @@ static void the_constructor_quotes_a_long_path_capped(void) {
 static void every_change_is_refused(session *s, const char *phrase) {
     char before[8192];
     snprintf(before, sizeof before, "%s", shown(s));
-    add(s, "c");
+    CHECK_STATUS(mvvm_set_string(s->list, "new_todo_title", "c"), MVVM_OK);
+    FAILING(s, s->list, "add", phrase);
     REFUSED(s, before, phrase);
     CHECK_GET_STRING(s->list, "new_todo_title", "c"); /* the field keeps the title */
-    set_completed(s, 0, true);
+    set_completed(s, 0, true); /* a binding: OK, and not done */
     REFUSED(s, before, phrase);
     mvvm_handle a = item(s, 0);
     CHECK_GET_BOOL(a, "completed", false); /* the stored value again */
@@ -873,13 +886,13 @@ static void every_change_is_refused(session *s, const char *phrase) {
     set_all(s, true);
     REFUSED(s, before, phrase);
     CHECK_GET_BOOL(s->list, "all_completed", false);
-    send_list(s, "clear_completed");
+    FAILING(s, s->list, "clear_completed", phrase);
     REFUSED(s, before, phrase);
-    send_item(s, 0, "destroy");
+    FAILING(s, a, "destroy", phrase);
     REFUSED(s, before, phrase);
     send_item(s, 0, "begin_edit");
     CHECK_STATUS(mvvm_set_string(a, "edit_text", "renamed"), MVVM_OK);
-    send_item(s, 0, "commit_edit");
+    FAILING(s, a, "commit_edit", phrase);
     REFUSED(s, before, phrase);
     CHECK_GET_STRING(a, "title", "a");
     CHECK_GET_BOOL(a, "is_editing", true); /* the editor stays open with the text */
@@ -983,12 +996,14 @@ static void ids_at_the_limit_are_refused_never_a_crash(void) {
     RELEASE(max);
     set_completed(s, 1, true);
     CHECK_GET_STRING(s->list, "storage_error", "");
-    add(s, "more");
+    CHECK_STATUS(mvvm_set_string(s->list, "new_todo_title", "more"), MVVM_OK);
+    FAILING(s, s->list, "add", "no todo id is left");
     REFUSED(s, "a,[x]max", "no todo id is left");
     send_item(s, 1, "destroy"); /* a destroyed id is not given again */
     CHECK_EQ_STR(shown(s), "a");
     CHECK_GET_STRING(s->list, "storage_error", "");
-    add(s, "again");
+    CHECK_STATUS(mvvm_set_string(s->list, "new_todo_title", "again"), MVVM_OK);
+    FAILING(s, s->list, "add", "no todo id is left");
     REFUSED(s, "a", "no todo id is left");
     session_close(s);
     remove_scratch(path);
@@ -1003,7 +1018,8 @@ static void ids_at_the_limit_are_refused_never_a_crash(void) {
     mvvm_handle last = item(s, 2);
     CHECK_GET_INT(last, "id", INT64_MAX);
     RELEASE(last);
-    add(s, "one too many");
+    CHECK_STATUS(mvvm_set_string(s->list, "new_todo_title", "one too many"), MVVM_OK);
+    FAILING(s, s->list, "add", "no todo id is left");
     REFUSED(s, "a,b,last", "no todo id is left");
     session_close(s);
     CHECK_EQ_STR(sql_text(path, "SELECT count(*) FROM todo"), "3");

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import mvvm
+from mvvm import _abi
 
 pytestmark = pytest.mark.skipif("todo_list_view_model" not in mvvm.CLASSES,
                                 reason="runs in a process that loaded libtodo.so (see test_todo_app.py)")
@@ -214,7 +215,9 @@ def test_a_change_that_cannot_be_saved_is_not_shown_and_storage_error_says_why(
     errors: List[str] = []
     todos.subscribe("storage_error", lambda name, value: errors.append(value))
     shutil.rmtree(str(directory))
-    add(todos, "b")
+    with pytest.raises(mvvm.MvvmError) as failed:
+        add(todos, "b")  # a command fails: MVVM_ERR_COMMAND_FAILED, with the store's reason
+    assert failed.value.status == _abi.ERR_COMMAND_FAILED and "the database file is gone" in failed.value.message
     assert shown(todos) == [("a", False)] and todos.new_todo_title == "b", "the add is not shown"
     assert "the database file is gone" in todos.storage_error and len(errors) == 1
     item = todos.items[0]
@@ -222,7 +225,8 @@ def test_a_change_that_cannot_be_saved_is_not_shown_and_storage_error_says_why(
     assert item.completed is False, "the stored value again"
     todos.filter = "completed"
     assert todos.filter == "all"
-    item.destroy()
+    with pytest.raises(mvvm.MvvmError):
+        item.destroy()
     assert shown(todos) == [("a", False)] and mirror.ids == todos.items.ids() and len(errors) == 1
     todos.close()
 

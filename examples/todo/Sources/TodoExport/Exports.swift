@@ -1,8 +1,9 @@
 // The todo app's one registration: each class once, each member in one line.
 //
-// The view models' changing methods throw TodoStoreError when a save fails; until the export
-// API has commands that fail with a status, the failure reaches the host through the list's
-// storage_error (the change itself is not shown), so the commands here discard the error.
+// The view models' changing methods throw TodoStoreError when a save fails (the change is not
+// shown, and the list's storage_error says why): the commands fail with
+// MVVM_ERR_COMMAND_FAILED and the error's text; a binding cannot fail, so a set whose save fails
+// says so only through storage_error.
 import MVVMExport
 import MVVMRuntime
 import TodoModels
@@ -21,9 +22,9 @@ public func registerTodo() {
         c.binding("edit_text", \.editText, \.$editText, doc: "The editor's text.")
         c.command("begin_edit", doc: "Opens the editor with the title.") { $0.beginEdit() }
         c.command("commit_edit", doc: "Saves edit_text, trimmed, as the title; an empty one destroys the todo. "
-                  + "When the save fails the editor stays open (the list's storage_error says why).") { try? $0.commitEdit() }
+                  + "When the save fails the editor stays open, and the command fails.") { try $0.commitEdit() }
         c.command("cancel_edit", doc: "Closes the editor, keeping the title.") { $0.cancelEdit() }
-        c.command("destroy", doc: "Removes the todo.") { try? $0.destroy() }
+        c.command("destroy", doc: "Removes the todo; fails when that cannot be saved.") { try $0.destroy() }
     }
     Exports.register(TodoListViewModel.self, doc: "A TodoMVC todo list, saved in a SQLite database.") { c in
         c.binding("new_todo_title", \.newTodoTitle, \.$newTodoTitle, doc: "The new-todo field.")
@@ -39,8 +40,11 @@ public func registerTodo() {
                   doc: "True iff every todo is completed (and there is one); setting it marks every todo so.")
         c.output("has_todos", \.hasTodos, \.$hasTodos)
         c.output("is_clear_completed_visible", \.isClearCompletedVisible, \.$isClearCompletedVisible)
-        c.command("add", doc: "Adds new_todo_title, trimmed, and clears it; a blank title adds nothing.") { try? $0.add() }
-        c.command("clear_completed", doc: "Removes the completed todos.") { try? $0.clearCompleted() }
+        c.command("add", doc: "Adds new_todo_title, trimmed, and clears it; a blank title adds nothing. "
+                  + "When the todo cannot be saved the title stays, and the command fails.") { try $0.add() }
+        c.command("clear_completed", doc: "Removes the completed todos; fails when that cannot be saved.") {
+            try $0.clearCompleted()
+        }
         c.constructor(doc: "The todos of the SQLite database at `storage_path` (\"\": in memory only): where no file is, "
                       + "a new database is made; a path that is not a regular file, or a file that is not a todo "
                       + "database, is refused and left untouched.",
