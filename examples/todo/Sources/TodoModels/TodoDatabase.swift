@@ -329,36 +329,26 @@ final class TodoDatabase {
         return contents
     }
 
-    func read<T>(_ body: (Database) throws -> T) throws(TodoStoreError) -> T {
-        try transaction(.deferred, "read", body)
-    }
-
     // MARK: Changing
 
     /// Runs `body` in one IMMEDIATE transaction (it holds the write lock from its start, so what
     /// it reads first is the latest), after checking the file can still be written.
     func write<T>(_ body: (Database) throws -> T) throws(TodoStoreError) -> T {
         try checkWritable()
-        return try transaction(.immediate, "save to", body)
-    }
-
-    /// `body` in one transaction of `kind`; a failure says "cannot <doing> <path>: <why>".
-    private func transaction<T>(_ kind: Database.TransactionKind, _ doing: String,
-                                _ body: (Database) throws -> T) throws(TodoStoreError) -> T {
         do {
             var result: T?
             try queue.inDatabase { db in
-                try db.inTransaction(kind) {
+                try db.inTransaction(.immediate) {
                     result = try body(db)
                     return .commit
                 }
             }
-            guard let result else { throw TodoStoreError("cannot \(doing) \(quoted)") }
+            guard let result else { throw TodoStoreError("cannot save to \(quoted)") }
             return result
         } catch let error as TodoStoreError {
             throw error
         } catch {
-            throw TodoStoreError("cannot \(doing) \(quoted): \(Self.message(error))")
+            throw TodoStoreError("cannot save to \(quoted): \(Self.message(error))")
         }
     }
 

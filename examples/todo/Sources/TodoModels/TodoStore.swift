@@ -158,18 +158,6 @@ public final class TodoStore {
         return changed
     }
 
-    /// Takes in what other objects or processes committed to the database since this store last
-    /// looked; whether it did. (Each change does this first, in its own transaction.)
-    @discardableResult
-    public func refresh() throws(TodoStoreError) -> Bool {
-        guard let database, let contents = try database.read({ db in try database.contentsIfChanged(db) }) else {
-            return false
-        }
-        take(contents)
-        reloads += 1
-        return true
-    }
-
     /// Runs `body` as one change: in memory, or in one transaction of the database that first
     /// takes in other connections' commits. `body` gets nil for a store in memory.
     private func change<T>(_ body: (Database?) throws -> T) throws(TodoStoreError) -> T {
