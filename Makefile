@@ -3,7 +3,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the project needs; installed by `make deps` when missing (root, as on CI).
 # libglib2.0-dev and python3-gi: the GObject twins of `make bench` (C and PyGObject).
-SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi
+# libsqlite3-dev: the todo app's storage (GRDB builds against it; its C tests read the database).
+SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi libsqlite3-dev
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
@@ -104,7 +105,9 @@ search: deps build-dir
 	@cc -std=c11 -Wall -Wextra -Werror -pedantic examples/search/search_view.c -Iinclude -Lbuild/search -lsearch \
 	  -Wl,-rpath,$(CURDIR)/build/search -o build/search/search_view
 
-# Its C tests (TodoMVC's behaviours, splices, reloads, SIGKILL during saves), natively and under valgrind.
+# The todo app's tests: the view models' Swift tests (swift test in examples/todo), then the C tests
+# (TodoMVC's behaviours, splices, the SQLite storage and its failures, SIGKILL during changes),
+# natively and under valgrind.
 test-todo: todo
 	bash examples/todo/run_tests.sh
 

@@ -8,8 +8,8 @@
  *
  *     keys: s start, p pause, x stop (the player's buttons, throttled to one a second),
  *           m the stopwatch's main action (Start / Stop / Resume), c clear, q quit,
- *           t the todo screen (libtodo.so only: MVVM_TODO_FILE names its JSON file, else it is
- *           kept in memory), which reads todo commands a line at a time until an empty line
+ *           t the todo screen (libtodo.so only: MVVM_TODO_FILE names its SQLite database, else
+ *           it is kept in memory), which reads todo commands a line at a time until an empty line
  *
  * Scripted: `mvvm_view --script FILE|-` or `mvvm_view --script ACTION...` runs the same view on
  * a virtual loop and prints a transcript, so a session can be tested exactly. Actions, one per

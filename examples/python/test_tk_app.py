@@ -565,6 +565,41 @@ def test_todos_tab_edits_with_double_click_enter_and_escape(app: tk_app.TkApp) -
     assert row_titles(screen) == ["apples", "b"], "an empty title destroys the todo"
 
 
+def test_todos_tab_on_a_database_keeps_its_todos_and_shows_a_change_not_saved(
+        root: tkinter.Tk, loop: mvvm.Loop, tmp_path: Path) -> None:
+    directory = tmp_path / "store"
+    directory.mkdir()
+    path = str(directory / "todos.db")
+    built = tk_app.build_app(root, loop, timer_seconds=3, seed=SEED, todo_storage=path)
+    try:
+        screen = todos_screen(built)
+        for title in ("a", "b"):
+            add_todo(screen, title)
+        click(screen.rows[1].check)
+    finally:
+        built.close()
+        built.notebook.destroy()
+    built = tk_app.build_app(root, loop, timer_seconds=3, seed=SEED, todo_storage=path)
+    try:
+        screen = todos_screen(built)
+        assert row_titles(screen) == ["a", "b"], "the todos come back from the database"
+        assert [row.completed_var.get() for row in screen.rows] == [False, True]
+        assert not screen.error_label.winfo_ismapped()
+        shutil.rmtree(str(directory))  # the database's directory goes under the running app
+        click(screen.rows[0].check)
+        assert not screen.rows[0].completed_var.get(), "the box shows the stored value again"
+        screen.update()
+        assert screen.error_label.winfo_ismapped() and "the database file is gone" in str(screen.error_label.cget("text"))
+        click(screen.filter_buttons["completed"])
+        assert screen.filter_var.get() == "all" and row_titles(screen) == ["a", "b"]
+        add_todo(screen, "c")
+        assert row_titles(screen) == ["a", "b"] and screen.entry.get() == "c", "the title stays in the entry"
+        click(screen.mark_all_check)
+        assert not screen.all_var.get() and [row.completed_var.get() for row in screen.rows] == [False, True]
+    finally:
+        built.close()
+
+
 def test_screenshot_of_the_todos_tab(app: tk_app.TkApp) -> None:
     screen = todos_screen(app)
     for title in ("Buy milk", "Walk the dog", "Write the Tk tests", "Read DESIGN.md"):

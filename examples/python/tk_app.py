@@ -27,9 +27,11 @@ from tkinter import ttk
 from typing import Any, Callable, List, Literal, Optional, Sequence
 
 import mvvm
+from mvvm import _abi  # ERR_COMMAND_FAILED: the status of a command that threw
 
 __all__ = ["LoopSource", "Dialog", "TimerScreen", "StopWatchScreen", "InputEchoScreen", "SignUpScreen",
-           "WelcomeScreen", "CounterRow", "CountersScreen", "TodoRow", "TodoScreen", "TkApp", "build_app", "main"]
+           "WelcomeScreen", "CounterRow", "CountersScreen", "run_command", "TodoRow", "TodoScreen", "TkApp",
+           "build_app", "main"]
 
 
 # --- plumbing ----------------------------------------------------------------------------------
@@ -419,6 +421,17 @@ class CountersScreen(Screen):
             self.read_me_label.configure(text=value)
 
 
+def run_command(command: Callable[[], Any]) -> None:
+    """A todo command whose failure the screen already shows: when its change cannot be saved it
+    fails with MVVM_ERR_COMMAND_FAILED, and the list's storage_error, shown under the list, says
+    why. Any other failure is raised."""
+    try:
+        command()
+    except mvvm.MvvmError as error:
+        if error.status != _abi.ERR_COMMAND_FAILED:
+            raise
+
+
 class TodoRow(ttk.Frame):
     """One todo item view model: its checkbox, its title (double-click edits it: Enter commits,
     Escape cancels) and its destroy button. Changes only from the item's subscription."""
@@ -427,8 +440,7 @@ class TodoRow(ttk.Frame):
         super().__init__(master, padding=(0, 2))
         self.item: Any = item
         self.completed_var = tkinter.BooleanVar(self, value=False)
-        self.check = ttk.Checkbutton(self, variable=self.completed_var,
-                                     command=lambda: setattr(self.item, "completed", self.completed_var.get()))
+        self.check = ttk.Checkbutton(self, variable=self.completed_var, command=self._toggled)
         self.check.pack(side="left")
         self.title_label = ttk.Label(self, width=34, font=_font(self, "TkDefaultFont", 11))
         self.title_label.pack(side="left", padx=(4, 4))
@@ -436,15 +448,22 @@ class TodoRow(ttk.Frame):
         self.edit_var = tkinter.StringVar(self)
         self.editor = ttk.Entry(self, textvariable=self.edit_var, width=34)
         self.edit_var.trace_add("write", lambda *args: self._edit_text_changed())
-        self.editor.bind("<Return>", lambda event: self.item.commit_edit())
+        self.editor.bind("<Return>", lambda event: run_command(self.item.commit_edit))
         self.editor.bind("<Escape>", lambda event: self.item.cancel_edit())
-        self.destroy_button = ttk.Button(self, text="\u00d7", width=2, command=lambda: self.item.destroy())
+        self.destroy_button = ttk.Button(self, text="\u00d7", width=2, command=lambda: run_command(self.item.destroy))
         self.destroy_button.pack(side="right")
         self.editing = False
         self.subscription: Optional[mvvm.Subscription] = None
         for name, value in item.snapshot().items():
             self.on_change(name, value)
         self.subscription = item.subscribe(None, self.on_change)
+
+    def _toggled(self) -> None:
+        """The click already ticked the box: after telling the view model, the box shows what
+        it holds (a change that could not be saved leaves the stored value, and no notification)."""
+        self.item.completed = self.completed_var.get()
+        if not self.item.closed:  # still shown (a row the filter hides now is closed by its splice)
+            self.completed_var.set(bool(self.item.completed))
 
     def _edit_text_changed(self) -> None:
         if self.editing and self.edit_var.get() != self.item.edit_text:
@@ -484,7 +503,8 @@ class TodoRow(ttk.Frame):
 class TodoScreen(Screen):
     """TodoMVC over a todo_list_view_model (a library that registers one, such as
     build/todo/libtodo.so): the new-todo entry, mark all, the list (its rows follow the list's
-    splices), the counter, the filters and clear completed."""
+    splices), the counter, the filters, clear completed, and why a change could not be saved
+    (``storage_error``, shown only then)."""
 
     title = "Todos"
     FILTERS = (("All", "all"), ("Active", "active"), ("Completed", "completed"))
@@ -497,15 +517,14 @@ class TodoScreen(Screen):
         top = ttk.Frame(self)
         top.pack(fill="x", pady=(6, 4))
         self.all_var = tkinter.BooleanVar(self, value=False)
-        self.mark_all_check = ttk.Checkbutton(
-            top, text="Mark all", variable=self.all_var,
-            command=lambda: setattr(self.view_model, "all_completed", self.all_var.get()))
+        self.mark_all_check = ttk.Checkbutton(top, text="Mark all", variable=self.all_var,
+                                              command=lambda: self._set("all_completed", self.all_var))
         self.mark_all_check.pack(side="left")
         self.new_var = tkinter.StringVar(self)
         self.entry = ttk.Entry(top, textvariable=self.new_var, width=36)
         self.entry.pack(side="left", padx=(8, 0), fill="x", expand=True)
         self.new_var.trace_add("write", lambda *args: self._new_title_changed())
-        self.entry.bind("<Return>", lambda event: self.view_model.add())
+        self.entry.bind("<Return>", lambda event: run_command(self.view_model.add))
         self.list_frame = ttk.Frame(self)
         self.list_frame.pack(fill="both", expand=True)
         self.rows: List[TodoRow] = []
@@ -517,13 +536,21 @@ class TodoScreen(Screen):
         self.filter_buttons = {}
         for text, value in self.FILTERS:
             button = ttk.Radiobutton(bottom, text=text, value=value, variable=self.filter_var,
-                                     command=lambda: setattr(self.view_model, "filter", self.filter_var.get()))
+                                     command=lambda: self._set("filter", self.filter_var))
             button.pack(side="left", padx=2)
             self.filter_buttons[value] = button
-        self.clear_button = ttk.Button(bottom, text="Clear completed", command=self.view_model.clear_completed)
+        self.clear_button = ttk.Button(bottom, text="Clear completed",
+                                       command=lambda: run_command(self.view_model.clear_completed))
         self.clear_button.pack(side="right")
+        self.error_label = ttk.Label(self, foreground="#b00020", wraplength=520)
         self.apply_splice(mvvm.Splice(0, 0, len(self.view_model.items)))
         self.bind_view_model(self.view_model, self.on_change)
+
+    def _set(self, name: str, var: tkinter.Variable) -> None:
+        """A binding set from a widget that already shows the new value; then the widget shows
+        what the view model holds (a change that could not be saved leaves the stored value)."""
+        setattr(self.view_model, name, var.get())
+        var.set(getattr(self.view_model, name))
 
     def _new_title_changed(self) -> None:
         if self.new_var.get() != self.view_model.new_todo_title:
@@ -561,6 +588,12 @@ class TodoScreen(Screen):
                 self.clear_button.pack(side="right")
             else:
                 self.clear_button.pack_forget()
+        elif name == "storage_error":
+            self.error_label.configure(text=value)
+            if value:
+                self.error_label.pack(fill="x", side="bottom", pady=(4, 0))
+            else:
+                self.error_label.pack_forget()
 
     def close(self) -> None:
         for row in self.rows:
@@ -622,7 +655,8 @@ def build_app(root: tkinter.Tk, loop: mvvm.Loop, *, timer_seconds: int = 10, see
               todo_storage: str = "") -> TkApp:
     """Builds the window's content in ``root`` over view models on ``loop`` (manual: plugged into
     Tk; virtual: time moves with ``loop.advance``). ``seed`` seeds the random counter;
-    ``todo_storage`` is the Todos tab's file ("" in memory), when the library has the todo app."""
+    ``todo_storage`` is the Todos tab's SQLite database ("" in memory; made where no file is),
+    when the library has the todo app."""
     return TkApp(root, loop, timer_seconds=timer_seconds, seed=seed, todo_storage=todo_storage)
 
 
@@ -630,7 +664,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=int, default=10, help="the countdown's length (default 10)")
     parser.add_argument("--seed", type=int, default=None, help="the random counter's seed (default: random)")
-    parser.add_argument("--todos", default="", help="the Todos tab's JSON file (default: in memory)")
+    parser.add_argument("--todos", default="", help="the Todos tab's SQLite database (default: in memory)")
     args = parser.parse_args(argv)
     root = tkinter.Tk()
     root.geometry("560x380")

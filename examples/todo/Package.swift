@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 // The todo app (DESIGN.md "The todo app", after TodoMVC's app spec): an outside user of libmvvm's
 // export API, depending on it by path as any user's package would. Models (TodoModels: Todo,
-// TodoStore and its JSON file) apart from view models (TodoViewModels: ObservableObjects with
-// @Published properties), and one registration (TodoExport). Its dynamic library, libtodo.so,
+// TodoStore and its SQLite database, through GRDB) apart from view models (TodoViewModels:
+// ObservableObjects with @Published properties), and one registration (TodoExport). Its dynamic library, libtodo.so,
 // carries the whole mvvm_* ABI with its classes and the catalog's; `make todo` copies it to
 // build/todo/libtodo.so.
 import PackageDescription
@@ -15,9 +15,14 @@ let package = Package(
     dependencies: [
         .package(name: "libmvvm", path: "../.."),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
+        // SQLite, through the Swift ecosystem's toolkit for it (built against Debian's libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
     ],
     targets: [
-        .target(name: "TodoModels"),
+        .target(name: "TodoModels", dependencies: [
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ]),
         .target(name: "TodoViewModels", dependencies: [
             "TodoModels",
             .product(name: "OpenCombine", package: "OpenCombine"),
@@ -27,5 +32,6 @@ let package = Package(
             .product(name: "MVVMExport", package: "libmvvm"),
             .product(name: "MVVMRuntime", package: "libmvvm"),
         ]),
+        .testTarget(name: "TodoViewModelTests", dependencies: ["TodoModels", "TodoViewModels"]),
     ]
 )

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# make test-todo: the todo app's C tests (examples/todo/test_todo.c) against build/todo/libtodo.so
-# (made by `make todo`) through the generic ABI, natively and under valgrind (memory errors and
-# definite leaks fail; a copy of the library without DWARF, which valgrind 3.19 cannot read).
-# The last line is "todo: N passed, N failed" (N counts test functions of both runs).
+# make test-todo: the todo view models' Swift tests (swift test in examples/todo: what one change
+# costs them, counted), then the todo app's C tests (examples/todo/test_todo.c) against
+# build/todo/libtodo.so (made by `make todo`) through the generic ABI, natively and under valgrind
+# (memory errors and definite leaks fail; a copy of the library without DWARF, which valgrind 3.19
+# cannot read). The last line is "todo: N passed, N failed" (N counts Swift tests and the C test
+# functions of both runs).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$PWD
@@ -20,8 +22,16 @@ tally() { # the output of a check.h program: adds its "N passed, N failed"
     set -- $line
     passed=$((passed + $2)) failed=$((failed + $4))
 }
+echo "== Swift tests of the todo view models"
+(cd examples/todo && swift test 2>&1) | tee "$out/swift_test.log"
+if [ "${PIPESTATUS[0]}" -eq 0 ] && line=$(grep -E 'Test run with [0-9]+ tests? .*passed' "$out/swift_test.log"); then
+    set -- $line
+    passed=$((passed + $5))
+else
+    failed=$((failed + 1))
+fi
 if ! cc -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include -I Tests/C examples/todo/test_todo.c \
-        -o "$out/test_todo" -L "$out" -ltodo -Wl,-rpath,"$root/$out"; then
+        -o "$out/test_todo" -L "$out" -ltodo -lsqlite3 -Wl,-rpath,"$root/$out"; then
     echo "todo: 0 passed, 1 failed (test_todo.c did not compile)"
     exit 1
 fi

@@ -1,7 +1,9 @@
 """The todo app (examples/todo, build/todo/libtodo.so) from Python, after TodoMVC's app spec,
-on a virtual loop, with no binding code written for it: the TodoMVC behaviours one by one, and a
-hypothesis state machine applying random operations that checks the host's copy rebuilt from
-splices equals the list read back and a plain Python model of TodoMVC.
+on a virtual loop, with no binding code written for it: the TodoMVC behaviours one by one, its
+SQLite storage as Python sees it (what is stored, files refused with InvalidArgumentError, a
+change that cannot be saved shown in storage_error, two lists on one database), and a hypothesis
+state machine applying random operations, with reopenings of the database, that checks the
+host's copy rebuilt from splices equals the list read back and a plain Python model of TodoMVC.
 
 Run by test_todo_app.py in a process whose MVVM_LIBRARY is libtodo.so (one library per
 process); not collected by itself (its name is not test_*).
@@ -9,8 +11,10 @@ process); not collected by itself (its name is not test_*).
 
 from __future__ import annotations
 
-import json
 import os
+import shutil
+import sqlite3
+import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -20,6 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import mvvm
+from mvvm import _abi
 
 pytestmark = pytest.mark.skipif("todo_list_view_model" not in mvvm.CLASSES,
                                 reason="runs in a process that loaded libtodo.so (see test_todo_app.py)")
@@ -153,31 +158,95 @@ def test_a_todo_the_filter_hides_leaves_the_list_at_once(loop: mvvm.Loop) -> Non
         todos.filter = "done"
 
 
+def stored(path: str, sql: str) -> List[Tuple[Any, ...]]:
+    """Rows of the database at ``path``, read with Python's own sqlite3 (not the library)."""
+    with sqlite3.connect("file:%s?mode=rw" % path, uri=True) as db:
+        return db.execute(sql).fetchall()
+
+
 def test_the_filter_and_the_todos_persist_and_reload(loop: mvvm.Loop, tmp_path: Path) -> None:
-    path = str(tmp_path / "todos.json")
+    path = str(tmp_path / "todos.db")
     todos = mvvm.TodoListViewModel(loop, path)
     for title in ("a", "b", "c"):
         add(todos, title)
     todos.items[1].completed = True
     todos.filter = "active"
     todos.items[0].begin_edit()
+    assert stored(path, "SELECT filter FROM settings") == [("active",)], "saved before the change returned"
+    assert stored(path, "SELECT title, completed FROM todo ORDER BY id") == [("a", 0), ("b", 1), ("c", 0)]
     todos.close()
-    saved = json.loads(Path(path).read_text())
-    assert "active" in json.dumps(saved)
     again = mvvm.TodoListViewModel(loop, path)
-    assert again.filter == "active"
+    assert again.filter == "active" and again.storage_error == ""
     assert shown(again) == [("a", False), ("c", False)]
     assert not again.items[0].is_editing, "editing state is not stored"
     again.filter = "all"
     assert shown(again) == [("a", False), ("b", True), ("c", False)]
     assert [item.id for item in again.items] == sorted(item.id for item in again.items)
     again.close()
-    Path(path).write_text("{ not json")
-    with pytest.raises(mvvm.InvalidArgumentError):
-        mvvm.TodoListViewModel(loop, path)
-    assert Path(path).read_text() == "{ not json", "a corrupt file is left untouched"
-    fresh = mvvm.TodoListViewModel(loop, str(tmp_path / "missing.json"))
-    assert len(fresh.items) == 0
+    fresh = mvvm.TodoListViewModel(loop, str(tmp_path / "missing.db"))
+    assert len(fresh.items) == 0 and (tmp_path / "missing.db").is_file(), "a new database is made"
+
+
+def test_a_file_that_is_not_a_todo_database_is_refused_untouched(loop: mvvm.Loop, tmp_path: Path) -> None:
+    path = tmp_path / "todos.json"
+    path.write_text('{"filter": "all", "todos": []}')
+    with pytest.raises(mvvm.InvalidArgumentError, match="not a SQLite database"):
+        mvvm.TodoListViewModel(loop, str(path))
+    assert path.read_text() == '{"filter": "all", "todos": []}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["todos.json"], "no -wal or -shm left beside it"
+    fifo = tmp_path / "fifo"
+    os.mkfifo(str(fifo))
+    with pytest.raises(mvvm.InvalidArgumentError, match="is a FIFO"):
+        mvvm.TodoListViewModel(loop, str(fifo))  # refused, not opened: never blocks
+    long_path = "/tmp/" + "x" * 100000
+    with pytest.raises(mvvm.InvalidArgumentError) as refused:
+        mvvm.TodoListViewModel(loop, long_path)
+    message = str(refused.value)
+    assert len(message) < 400 and "(100005 bytes in all)" in message, "the path is quoted capped"
+
+
+def test_a_change_that_cannot_be_saved_is_not_shown_and_storage_error_says_why(
+        loop: mvvm.Loop, tmp_path: Path) -> None:
+    directory = tmp_path / "store"
+    directory.mkdir()
+    todos = mvvm.TodoListViewModel(loop, str(directory / "todos.db"))
+    mirror = Mirror(todos)
+    add(todos, "a")
+    errors: List[str] = []
+    todos.subscribe("storage_error", lambda name, value: errors.append(value))
+    shutil.rmtree(str(directory))
+    with pytest.raises(mvvm.MvvmError) as failed:
+        add(todos, "b")  # a command fails: MVVM_ERR_COMMAND_FAILED, with the store's reason
+    assert failed.value.status == _abi.ERR_COMMAND_FAILED and "the database file is gone" in failed.value.message
+    assert shown(todos) == [("a", False)] and todos.new_todo_title == "b", "the add is not shown"
+    assert "the database file is gone" in todos.storage_error and len(errors) == 1
+    item = todos.items[0]
+    item.completed = True
+    assert item.completed is False, "the stored value again"
+    todos.filter = "completed"
+    assert todos.filter == "all"
+    with pytest.raises(mvvm.MvvmError):
+        item.destroy()
+    assert shown(todos) == [("a", False)] and mirror.ids == todos.items.ids() and len(errors) == 1
+    todos.close()
+
+
+def test_two_lists_on_one_database_see_each_others_changes(loop: mvvm.Loop, tmp_path: Path) -> None:
+    path = str(tmp_path / "todos.db")
+    first, second = mvvm.TodoListViewModel(loop, path), mvvm.TodoListViewModel(loop, path)
+    first_mirror, second_mirror = Mirror(first), Mirror(second)
+    add(first, "one")
+    add(second, "two")  # takes in "one" first, as splices
+    assert shown(second) == [("one", False), ("two", False)] and second_mirror.ids == second.items.ids()
+    first.items[0].completed = True  # takes in "two" first
+    first.filter = "active"
+    assert shown(first) == [("two", False)] and first_mirror.ids == first.items.ids()
+    add(second, "three")
+    assert second.filter == "active" and shown(second) == [("two", False), ("three", False)]
+    ids = [row[0] for row in stored(path, "SELECT id FROM todo")]
+    assert len(ids) == len(set(ids)) == 3, "never one id twice"
+    first.close()
+    second.close()
 
 
 # ------------------------------------------------------------------------------------------------
@@ -194,7 +263,9 @@ class TodoMachine(RuleBasedStateMachine):
     @initialize()
     def start(self) -> None:
         self.loop = mvvm.Loop.virtual()
-        self.todos = mvvm.TodoListViewModel(self.loop, "")
+        self.directory = tempfile.mkdtemp(prefix="todo-machine-")
+        self.path = os.path.join(self.directory, "todos.db")
+        self.todos = mvvm.TodoListViewModel(self.loop, self.path)
         self.mirror = Mirror(self.todos)
         self.model: List[Dict[str, Any]] = []  # {"title", "completed"}, in creation order
         self.filter = "all"
@@ -203,6 +274,9 @@ class TodoMachine(RuleBasedStateMachine):
         loop = getattr(self, "loop", None)
         if loop is not None:
             loop.close()
+        directory = getattr(self, "directory", None)
+        if directory is not None:
+            shutil.rmtree(directory, ignore_errors=True)
 
     def visible(self) -> List[Dict[str, Any]]:
         return [t for t in self.model if self.filter == "all"
@@ -267,6 +341,14 @@ class TodoMachine(RuleBasedStateMachine):
             todo["completed"] = completed
 
     @rule()
+    def reopen(self) -> None:
+        """The list closed and made again from its database: the same todos and filter."""
+        self.todos.close()
+        self.todos = mvvm.TodoListViewModel(self.loop, self.path)
+        self.mirror = Mirror(self.todos)
+        self.mirror.ids = self.todos.items.ids()
+
+    @rule()
     def clear_completed(self) -> None:
         self.todos.clear_completed()
         self.model = [t for t in self.model if not t["completed"]]
@@ -283,6 +365,7 @@ class TodoMachine(RuleBasedStateMachine):
             active, done, "%d item%s left" % (active, "" if active == 1 else "s"),
             bool(self.model) and done == len(self.model), bool(self.model), done > 0)
         assert self.todos.filter == self.filter
+        assert self.todos.storage_error == ""
 
 
 TodoMachine.TestCase.settings = settings(max_examples=int(os.environ.get("TODO_EXAMPLES", "60")),

@@ -1,4 +1,9 @@
 // The todo app's one registration: each class once, each member in one line.
+//
+// The view models' changing methods throw TodoStoreError when a save fails (the change is not
+// shown, and the list's storage_error says why): the commands fail with
+// MVVM_ERR_COMMAND_FAILED and the error's text; a binding cannot fail, so a set whose save fails
+// says so only through storage_error.
 import MVVMExport
 import MVVMRuntime
 import TodoModels
@@ -16,26 +21,33 @@ public func registerTodo() {
         c.output("is_editing", \.isEditing, \.$isEditing, doc: "Whether the editor shows (begin_edit until commit_edit or cancel_edit).")
         c.binding("edit_text", \.editText, \.$editText, doc: "The editor's text.")
         c.command("begin_edit", doc: "Opens the editor with the title.") { $0.beginEdit() }
-        c.command("commit_edit", doc: "Saves edit_text, trimmed, as the title; an empty one destroys the todo.") { $0.commitEdit() }
+        c.command("commit_edit", doc: "Saves edit_text, trimmed, as the title; an empty one destroys the todo. "
+                  + "When the save fails the editor stays open, and the command fails.") { try $0.commitEdit() }
         c.command("cancel_edit", doc: "Closes the editor, keeping the title.") { $0.cancelEdit() }
-        c.command("destroy", doc: "Removes the todo.") { $0.destroy() }
+        c.command("destroy", doc: "Removes the todo; fails when that cannot be saved.") { try $0.destroy() }
     }
-    Exports.register(TodoListViewModel.self, doc: "A TodoMVC todo list, saved as JSON.") { c in
+    Exports.register(TodoListViewModel.self, doc: "A TodoMVC todo list, saved in a SQLite database.") { c in
         c.binding("new_todo_title", \.newTodoTitle, \.$newTodoTitle, doc: "The new-todo field.")
         c.list("items", \.items, \.$items, doc: "The todos the filter shows, in creation order.")
         c.binding("filter", \.filter, \.$filter, doc: "Which todos items shows.")
         c.output("active_count", \.activeCount, \.$activeCount)
         c.output("completed_count", \.completedCount, \.$completedCount)
         c.output("items_left", \.itemsLeft, \.$itemsLeft, doc: "\"1 item left\", \"2 items left\".")
-        c.binding("all_completed", get: { $0.allCompleted }, set: { $0.setAllCompleted($1) },
+        c.output("storage_error", \.storageError, \.$storageError,
+                 doc: "Why the last change could not be saved (it is not shown); \"\" once a change is saved.")
+        c.binding("all_completed", get: { $0.allCompleted }, set: { try? $0.setAllCompleted($1) },
                   publisher: { $0.$allCompleted },
                   doc: "True iff every todo is completed (and there is one); setting it marks every todo so.")
         c.output("has_todos", \.hasTodos, \.$hasTodos)
         c.output("is_clear_completed_visible", \.isClearCompletedVisible, \.$isClearCompletedVisible)
-        c.command("add", doc: "Adds new_todo_title, trimmed, and clears it; a blank title adds nothing.") { $0.add() }
-        c.command("clear_completed", doc: "Removes the completed todos.") { $0.clearCompleted() }
-        c.constructor(doc: "The todos saved at `storage_path` (\"\": in memory only); a missing file is an empty list, "
-                      + "an unreadable or corrupt one is refused and left untouched.",
+        c.command("add", doc: "Adds new_todo_title, trimmed, and clears it; a blank title adds nothing. "
+                  + "When the todo cannot be saved the title stays, and the command fails.") { try $0.add() }
+        c.command("clear_completed", doc: "Removes the completed todos; fails when that cannot be saved.") {
+            try $0.clearCompleted()
+        }
+        c.constructor(doc: "The todos of the SQLite database at `storage_path` (\"\": in memory only): where no file is, "
+                      + "a new database is made; a path that is not a regular file, or a file that is not a todo "
+                      + "database, is refused and left untouched.",
                       .value("storage_path")) { (_, path: String) throws(ExportFailure) in
             if path.isEmpty { return TodoListViewModel() }
             do throws(TodoStoreError) {

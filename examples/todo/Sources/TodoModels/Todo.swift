@@ -1,7 +1,8 @@
 // The todo app's model values: a todo, and which todos a view shows.
 
-/// One todo. `id` is the store's, unique for the store's life (never reused, across reloads too).
-public struct Todo: Codable, Equatable, Sendable {
+/// One todo. `id` is the store's, unique for the store's life (never reused, across reloads and
+/// across the objects and processes sharing one database too); ids ascend in creation order.
+public struct Todo: Equatable, Sendable {
     public let id: Int
     public var title: String
     public var completed: Bool
@@ -14,7 +15,7 @@ public struct Todo: Codable, Equatable, Sendable {
 }
 
 /// Which todos a list shows (TodoMVC's #/, #/active, #/completed).
-public enum TodoFilter: String, Codable, CaseIterable, Sendable {
+public enum TodoFilter: String, CaseIterable, Sendable {
     case all, active, completed
 
     public func shows(_ todo: Todo) -> Bool {

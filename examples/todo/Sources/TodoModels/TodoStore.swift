@@ -1,229 +1,203 @@
-// The todos and the filter, kept in memory or in a JSON file written atomically after every
-// change. Knows nothing of view models.
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Foundation
+// The todos and the filter, kept in memory or in a SQLite database (TodoDatabase): one row per
+// todo, the filter in a settings row, one transaction per change. Knows nothing of view models.
+import GRDB
 
-/// Why a store could not open its file.
-public struct TodoStoreError: Error, CustomStringConvertible {
+/// Why a store could not open its database, or could not save a change.
+public struct TodoStoreError: Error, CustomStringConvertible, Sendable {
     public let description: String
     public init(_ description: String) { self.description = description }
+
+    static let noIDLeft = TodoStoreError("no todo id is left: every id up to \(Int.max) has been given")
 }
 
-/// The todos, in creation order, and the filter. Every method that changes them saves them
-/// (when the store has a file) before it returns.
+/// The todos, in creation order (ascending ids), and the filter.
+///
+/// Every method that changes them saves the change (when the store has a database) before it
+/// returns, in one transaction, or throws and changes nothing: what the store holds in memory is
+/// always what its database holds. Before each change the store takes in what other objects or
+/// processes committed to the database since it last looked (`reloads` counts those times).
+/// A single change costs the change: a look-up by id, and the statement.
 public final class TodoStore {
-    /// The file, or nil for a store in memory.
+    /// The database's path, or nil for a store in memory.
     public let path: String?
-    public private(set) var todos: [Todo] = []
-    public var filter: TodoFilter = .all {
-        didSet { if filter != oldValue { save() } }
-    }
-    /// The last save's failure (a full disk, a directory gone), nil once a save succeeds.
-    public private(set) var saveError: String?
+    public private(set) var filter: TodoFilter = .all
+    /// Kept as the todos change, so the counters cost nothing per change.
+    public private(set) var completedCount = 0
+    /// How many times the store took in changes another connection had committed: after a call
+    /// that bumps it, any of the todos may differ from before the call.
+    public private(set) var reloads = 0
 
-    private var nextID = 1
-    private var positions: [Int: Int] = [:]   // id -> index in todos
+    private var byID: [Int: Todo] = [:]
+    private var order: [Int] = []   // the ids, ascending: creation order
+    private var lastMemoryID = 0
+    private let database: TodoDatabase?
 
     /// A store in memory.
-    public init() { path = nil }
-
-    /// The store of the file at `path`: a missing file is an empty store; an unreadable or
-    /// corrupt one throws, and is left as it is.
-    public init(path: String) throws(TodoStoreError) {
-        self.path = path
-        guard let contents = try TodoFile.load(path) else { return }
-        let saved: TodoFile.Contents
-        do {
-            saved = try JSONDecoder().decode(TodoFile.Contents.self, from: contents)
-        } catch {
-            throw TodoStoreError("\(path) is not a todo list (corrupt JSON: \(TodoFile.reason(error)))")
-        }
-        var seen = Set<Int>()
-        for todo in saved.todos where !seen.insert(todo.id).inserted || todo.id < 1 {
-            throw TodoStoreError("\(path) is not a todo list (todo id \(todo.id) is \(todo.id < 1 ? "not positive" : "repeated"))")
-        }
-        todos = saved.todos
-        filter = saved.filter
-        nextID = max(saved.nextID ?? 1, (todos.map(\.id).max() ?? 0) + 1)
-        reindex()
-        completedCount = todos.reduce(0) { $0 + ($1.completed ? 1 : 0) }
+    public init() {
+        path = nil
+        database = nil
     }
 
-    public var activeCount: Int { todos.count - completedCount }
-    /// Kept as the todos change, so the counter costs nothing per change.
-    public private(set) var completedCount = 0
+    /// The store of the database at `path`: where no file is, a new database is made; a file
+    /// that is not a todo database (or not a regular file) throws and is left as it is.
+    public init(path: String) throws(TodoStoreError) {
+        let (database, contents) = try TodoDatabase.open(path)
+        self.path = path
+        self.database = database
+        take(contents)
+    }
 
-    public func todo(id: Int) -> Todo? { positions[id].map { todos[$0] } }
+    public var count: Int { order.count }
+    public var activeCount: Int { order.count - completedCount }
+
+    /// The todos in creation order.
+    public var todos: LazyMapSequence<[Int], Todo> { order.lazy.map { self.byID[$0]! } }
+
+    public func todo(id: Int) -> Todo? { byID[id] }
 
     /// Appends a todo titled `title` (as given: trimming is the view model's business).
     @discardableResult
-    public func add(_ title: String) -> Todo {
-        let todo = Todo(id: nextID, title: title)
-        nextID += 1
-        positions[todo.id] = todos.count
-        todos.append(todo)
-        save()
+    public func add(_ title: String) throws(TodoStoreError) -> Todo {
+        let id = try change { db throws -> Int in
+            guard let db else {
+                guard lastMemoryID < Int.max else { throw TodoStoreError.noIDLeft }
+                return lastMemoryID + 1
+            }
+            return try TodoDatabase.insert(title, highest: order.last ?? 0, into: db)
+        }
+        lastMemoryID = max(lastMemoryID, id)
+        let todo = Todo(id: id, title: title)
+        byID[id] = todo
+        if let last = order.last, last > id {
+            order.insert(id, at: insertionIndex(of: id))   // not reached: a new id is the highest
+        } else {
+            order.append(id)
+        }
         return todo
     }
 
-    /// Whether anything changed.
+    /// Whether anything changed (false: no such todo, or it already was so).
     @discardableResult
-    public func setCompleted(_ completed: Bool, id: Int) -> Bool {
-        guard let index = positions[id], todos[index].completed != completed else { return false }
-        todos[index].completed = completed
-        completedCount += completed ? 1 : -1
-        save()
-        return true
-    }
-
-    @discardableResult
-    public func setTitle(_ title: String, id: Int) -> Bool {
-        guard let index = positions[id], todos[index].title != title else { return false }
-        todos[index].title = title
-        save()
-        return true
-    }
-
-    @discardableResult
-    public func remove(id: Int) -> Bool {
-        guard let index = positions[id] else { return false }
-        if todos[index].completed { completedCount -= 1 }
-        todos.remove(at: index)
-        reindex()
-        save()
-        return true
-    }
-
-    /// Marks every todo completed or not, as one change (one save).
-    @discardableResult
-    public func markAll(completed: Bool) -> Bool {
-        guard todos.contains(where: { $0.completed != completed }) else { return false }
-        for index in todos.indices { todos[index].completed = completed }
-        completedCount = completed ? todos.count : 0
-        save()
-        return true
-    }
-
-    /// Removes every completed todo, as one change.
-    @discardableResult
-    public func clearCompleted() -> Bool {
-        let before = todos.count
-        todos.removeAll(where: \.completed)
-        guard todos.count != before else { return false }
-        completedCount = 0
-        reindex()
-        save()
-        return true
-    }
-
-    private func reindex() {
-        positions.removeAll(keepingCapacity: true)
-        for (index, todo) in todos.enumerated() { positions[todo.id] = index }
-    }
-
-    private func save() {
-        guard let path else { return }
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            var data = try encoder.encode(TodoFile.Contents(filter: filter, nextID: nextID, todos: todos))
-            data.append(0x0A)
-            try TodoFile.writeAtomically(data, to: path)
-            saveError = nil
-        } catch {
-            saveError = "\(error)"
-        }
-    }
-}
-
-/// The file: `{"filter": "all", "next_id": 3, "todos": [{"completed": false, "id": 1, "title": "…"}]}`.
-enum TodoFile {
-    struct Contents: Codable {
-        var filter: TodoFilter
-        var nextID: Int?
-        var todos: [Todo]
-        enum CodingKeys: String, CodingKey {
-            case filter, todos
-            case nextID = "next_id"
-        }
-    }
-
-    /// The file's bytes; nil when there is no file.
-    static func load(_ path: String) throws(TodoStoreError) -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw TodoStoreError("cannot read \(path): \(String(cString: strerror(code)))")
-        }
-        defer { close(fd) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw TodoStoreError("cannot read \(path): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            data.append(contentsOf: buffer[0..<count])
-        }
-        return data
-    }
-
-    /// Writes a temporary file beside `path`, syncs it, renames it over `path` and syncs the
-    /// directory: a crash at any moment leaves the old file or the new one, whole.
-    static func writeAtomically(_ data: Data, to path: String) throws(TodoStoreError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let temporary = "\(path).tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("cannot create \(temporary)") }
-        var written = 0
-        let ok = data.withUnsafeBytes { bytes -> Bool in
-            while written < bytes.count {
-                let count = write(fd, bytes.baseAddress! + written, bytes.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                written += count
-            }
+    public func setCompleted(_ completed: Bool, id: Int) throws(TodoStoreError) -> Bool {
+        let changed = try change { db throws -> Bool in
+            guard let todo = byID[id], todo.completed != completed else { return false }
+            try run(db, "UPDATE todo SET completed = ? WHERE id = ?", [completed, id])
             return true
         }
-        if !ok || fsync(fd) != 0 {
-            let error = failure("cannot write \(temporary)")
-            close(fd)
-            unlink(temporary)
-            throw error
+        if changed {
+            byID[id]?.completed = completed
+            completedCount += completed ? 1 : -1
         }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
-            let error = failure("cannot rename \(temporary) to \(path)")
-            unlink(temporary)
-            throw error
+        return changed
+    }
+
+    @discardableResult
+    public func setTitle(_ title: String, id: Int) throws(TodoStoreError) -> Bool {
+        let changed = try change { db throws -> Bool in
+            guard let todo = byID[id], todo.title != title else { return false }
+            try run(db, "UPDATE todo SET title = ? WHERE id = ?", [title, id])
+            return true
         }
-        let directoryFD = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
+        if changed { byID[id]?.title = title }
+        return changed
+    }
+
+    @discardableResult
+    public func remove(id: Int) throws(TodoStoreError) -> Bool {
+        let changed = try change { db throws -> Bool in
+            guard byID[id] != nil else { return false }
+            try run(db, "DELETE FROM todo WHERE id = ?", [id])
+            return true
+        }
+        if changed, let todo = byID.removeValue(forKey: id) {
+            if todo.completed { completedCount -= 1 }
+            order.remove(at: insertionIndex(of: id))
+        }
+        return changed
+    }
+
+    /// Marks every todo completed or not, as one change (one transaction).
+    @discardableResult
+    public func markAll(completed: Bool) throws(TodoStoreError) -> Bool {
+        let changed = try change { db throws -> Bool in
+            guard completedCount != (completed ? order.count : 0) else { return false }
+            try run(db, "UPDATE todo SET completed = ? WHERE completed <> ?", [completed, completed])
+            return true
+        }
+        if changed {
+            for id in order { byID[id]?.completed = completed }
+            completedCount = completed ? order.count : 0
+        }
+        return changed
+    }
+
+    /// Removes every completed todo, as one change; the ids it removed, in creation order.
+    @discardableResult
+    public func clearCompleted() throws(TodoStoreError) -> [Int] {
+        let removed = try change { db throws -> [Int] in
+            guard completedCount > 0 else { return [] }
+            try run(db, "DELETE FROM todo WHERE completed = 1")
+            return order.filter { byID[$0]?.completed == true }
+        }
+        guard !removed.isEmpty else { return [] }
+        for id in removed { byID[id] = nil }
+        order.removeAll { byID[$0] == nil }
+        completedCount = 0
+        return removed
+    }
+
+    @discardableResult
+    public func setFilter(_ filter: TodoFilter) throws(TodoStoreError) -> Bool {
+        let changed = try change { db throws -> Bool in
+            guard self.filter != filter else { return false }
+            try run(db, "INSERT INTO settings (id, filter) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET filter = excluded.filter",
+                    [filter.rawValue])
+            return true
+        }
+        if changed { self.filter = filter }
+        return changed
+    }
+
+    /// Runs `body` as one change: in memory, or in one transaction of the database that first
+    /// takes in other connections' commits. `body` gets nil for a store in memory.
+    private func change<T>(_ body: (Database?) throws -> T) throws(TodoStoreError) -> T {
+        guard let database else {
+            do {
+                return try body(nil)
+            } catch let error as TodoStoreError {
+                throw error
+            } catch {
+                throw TodoStoreError("\(error)")
+            }
+        }
+        return try database.write { db in
+            if let contents = try database.contentsIfChanged(db) {
+                take(contents)
+                reloads += 1
+            }
+            return try body(db)
         }
     }
 
-    private static func failure(_ what: String) -> TodoStoreError {
-        TodoStoreError("\(what): \(String(cString: strerror(errno)))")
+    /// Runs one statement of a change (prepared once per connection); nothing for a store in memory.
+    private func run(_ db: Database?, _ sql: String, _ arguments: StatementArguments = []) throws {
+        try db?.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 
-    static func reason(_ error: Error) -> String {
-        switch error as? DecodingError {
-        case let .dataCorrupted(context)?: return context.debugDescription
-        case let .keyNotFound(key, _)?: return "no \"\(key.stringValue)\""
-        case let .typeMismatch(_, context)?, let .valueNotFound(_, context)?:
-            return "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
-        default: return "\(error)"
+    private func take(_ contents: TodoDatabase.Contents) {
+        order = contents.todos.map(\.id)
+        byID = Dictionary(contents.todos.lazy.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        filter = contents.filter
+        completedCount = contents.todos.reduce(0) { $0 + ($1.completed ? 1 : 0) }
+    }
+
+    /// Where `id` is in `order`, or would go.
+    private func insertionIndex(of id: Int) -> Int {
+        var low = 0, high = order.count
+        while low < high {
+            let middle = (low + high) / 2
+            if order[middle] < id { low = middle + 1 } else { high = middle }
         }
+        return low
     }
 }
