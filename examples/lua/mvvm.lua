@@ -13,7 +13,8 @@
 -- is a namespace: its classes by Swift name (lib.Profile) and in lib.classes by C name
 -- (lib.classes.profile), its records' fields in lib.records, and lib:loop(kind) makes a loop of
 -- it. Several libraries may be loaded side by side (each through ffi.load, its symbols its own);
--- an object works with its own library only.
+-- an object works with its own library only (a library refuses another's handles: each carries
+-- its library's tag).
 --
 -- An object is a table whose fields are its members, and only those: properties read (and,
 -- bindings, write) as fields, commands are methods (obj:close()), children are fields. A member
@@ -255,9 +256,6 @@ local function fill(lib, slot, v, keep)
     keep[#keep + 1] = v
     slot.type, slot.string, slot.integer = ffi.C.MVVM_TYPE_BYTES, v, #v
   elseif kind == "table" and state[v] then
-    if state[v].lib ~= lib then
-      error("an object of " .. state[v].lib.path .. " given to " .. lib.path .. ": each library knows only its own", 4)
-    end
     slot.type, slot.object = ffi.C.MVVM_TYPE_OBJECT, state[v].handle
   elseif kind == "table" and (#v > 0 or next(v) == nil) then
     local items = ffi.new("mvvm_value[?]", math.max(#v, 1))
@@ -552,7 +550,6 @@ local function make_class(lib, description)
   -- library picks the constructor.
   function class.new(loop, ...)
     local s = owner(loop)
-    if s.lib ~= lib then error("a loop of " .. s.lib.path .. " given to " .. lib.path, 2) end
     local n, args = select("#", ...), { ... }
     local names, keep_names = nil, nil
     if n == 1 and type(args[1]) == "table" and not state[args[1]] and #args[1] == 0 and next(args[1]) then

@@ -394,10 +394,13 @@ if other_path then
   there_counter:increment()
   there_counter:increment()
   check("libraries: one class in each, each its own objects", { here_counter.count, there_counter.count }, { 1, 2 })
-  local _, message = refused(other.classes.counter.new, loop)
-  check("libraries: a loop of one is refused by the other", message:match("a loop of .* given to ") ~= nil, true)
-  _, message = refused(other.classes.counter_view_model.new, other_loop, here_counter)
-  check("libraries: a model of one is refused by the other", message:match("an object of .* given to ") ~= nil, true)
+  local foreign = "handle 0x%x+ is a handle of another libmvvm library loaded in this process"
+  local status, message = refused(other.classes.counter.new, loop)
+  check("libraries: a loop of one is refused by the other",
+        { status, message:match("^the loop " .. foreign) ~= nil }, { "MVVM_ERR_INVALID_HANDLE", true })
+  status, message = refused(other.classes.counter_view_model.new, other_loop, here_counter)
+  check("libraries: a model of one is refused by the other",
+        { status, message:match("^the model %(model%) " .. foreign) ~= nil }, { "MVVM_ERR_INVALID_HANDLE", true })
   mvvm.close(here_counter)
   mvvm.close(there_counter)
   mvvm.close(other_loop)

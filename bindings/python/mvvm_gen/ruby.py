@@ -20,7 +20,7 @@ abi_t = Templates("rbabi")
 #: C types of the header -> the names abi.rb gives Fiddle's types. A pointer of any kind, a
 #: callback and an enum are what Fiddle passes them as.
 FIDDLE_TYPES = {
-    "void": "VOID", "bool": "BOOL", "int": "INT", "int64_t": "INT64", "uint64_t": "UINT64",
+    "void": "VOID", "bool": "BOOL", "int": "INT", "uint8_t": "UINT8", "int64_t": "INT64", "uint64_t": "UINT64",
     "double": "DOUBLE", "size_t": "SIZE_T", "mvvm_handle": "UINT64",
 }
 

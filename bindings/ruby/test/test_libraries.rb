@@ -40,14 +40,22 @@ class TestLibraries < SampleTest
     end
   end
 
-  def test_a_loop_model_or_service_of_another_library_is_refused
+  # The library's message for a handle of another library, given as `role`.
+  def foreign(role)
+    /\A#{Regexp.escape(role)} handle 0x\h+ is a handle of another libmvvm library loaded in this process \(tag \d+; this one's is \d+\)/
+  end
+
+  # Each library refuses the handles of another: they carry its tag.
+  def test_a_loop_model_or_service_of_another_library_is_refused_by_the_library
     catalog_loop = new_loop
-    error = assert_raises(Mvvm::WrongLibraryError) { @sample::Profile.new(catalog_loop) }
-    assert_match(/belongs to .*libmvvm\.so, not to .*libsample\.so/, error.message)
+    error = assert_raises(Mvvm::InvalidHandleError) { @sample::Profile.new(catalog_loop) }
+    assert_match foreign("the loop"), error.message
     timer = @sample::CountDownTimer.new(@loop, 5)
-    assert_raises(Mvvm::WrongLibraryError) { Mvvm::TimerViewModel.new(catalog_loop, timer) }
+    error = assert_raises(Mvvm::InvalidHandleError) { Mvvm::TimerViewModel.new(catalog_loop, timer) }
+    assert_match foreign("the model (timer)"), error.message
     service = Mvvm::Service.new { |request| request.complete(true) }
-    assert_raises(Mvvm::WrongLibraryError) { @sample::SignUpViewModel.new(@loop, service) }
+    error = assert_raises(Mvvm::InvalidHandleError) { @sample::SignUpViewModel.new(@loop, service) }
+    assert_match foreign("argument service"), error.message
     Mvvm.close(service)
     sample_service = @sample.service { |request| request.complete(true) }
     vm = @sample::SignUpViewModel.new(@loop, sample_service)

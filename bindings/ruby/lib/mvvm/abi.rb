@@ -13,6 +13,7 @@ module Mvvm
     VOID = Fiddle::TYPE_VOID
     BOOL = -Fiddle::TYPE_CHAR
     INT = Fiddle::TYPE_INT
+    UINT8 = -Fiddle::TYPE_CHAR
     INT64 = Fiddle::TYPE_INT64_T
     UINT64 = -Fiddle::TYPE_INT64_T
     DOUBLE = Fiddle::TYPE_DOUBLE
@@ -132,6 +133,7 @@ module Mvvm
       mvvm_version: [[], POINTER],
       mvvm_last_error: [[], POINTER],
       mvvm_status_name: [[INT], POINTER],
+      mvvm_library_tag: [[], UINT8],
       mvvm_string_free: [[POINTER], VOID],
       mvvm_value_free: [[POINTER], VOID],
       mvvm_value_copy: [[POINTER, POINTER], INT],

@@ -75,7 +75,6 @@ module Mvvm
       library = self.class.library or raise UnsupportedError.new("Mvvm::Base is made only through its subclasses", status: nil)
       raise TypeError, "expected an Mvvm::Loop, got #{loop.class}" unless loop.is_a?(Loop)
 
-      Mvvm.handle_for(library, loop)
       args += [block] if block
       names = [nil] * args.size + kwargs.keys.map { |k| Names.library(k) }
       values = args + kwargs.values
@@ -322,19 +321,6 @@ module Mvvm
     # Every property's current value, from the library: {"count" => 3, ...}.
     def snapshot(object)
       JSON.parse(native_of(object).call_out_string(:mvvm_snapshot, handle(object)))
-    end
-
-    # --- for the bindings themselves ------------------------------------------------------------
-
-    # The handle of `object` for a call to `library`: Mvvm::WrongLibraryError when the object is
-    # another library's, whose handles this one does not know.
-    def handle_for(library, object)
-      library = library.native if library.is_a?(Library)
-      owner = box(object).library
-      return handle(object) if owner.equal?(library)
-
-      raise WrongLibraryError.new("#{object.inspect} belongs to #{owner.path}, not to #{library.path}: " \
-                                  "each library knows only its own loops, objects and services", status: nil)
     end
 
     private

@@ -61,8 +61,4 @@ module Mvvm
   # Something these bindings refuse before calling the library (a subscription on an object of a
   # thread loop, see Mvvm.subscribe). Not a library status: #status is nil.
   class UnsupportedError < Error; end
-
-  # A loop, model or service of one library given to another (see Mvvm.load): each library
-  # knows only its own handles. Not a library status: #status is nil.
-  class WrongLibraryError < Error; end
 end

@@ -18,8 +18,8 @@ module Mvvm
   # Its classes (sample::Profile) and records (sample::Address) are constants, named as in
   # Swift; its own calls are methods, which no class name can take: path, version, classes,
   # class_for(c_name), records, loop(kind) (a loop of this library), service { |request| }.
-  # Each object works with its own library only: a loop, model or service of another library is
-  # refused (Mvvm::WrongLibraryError).
+  # Each object works with its own library only: the library refuses a loop, model or service of
+  # another (Mvvm::InvalidHandleError: every handle carries its library's tag).
   class Library < Module
     @lock = Mutex.new
     @loaded = {}

@@ -79,7 +79,7 @@ module Mvvm
         when Array then items(ABI::TYPE_ARRAY, value, value.size)
         when Hash then map(value)
         when Struct then map(Values.struct_fields(value))
-        when Closeable then [ABI::TYPE_OBJECT, 0, 0, 0.0, 0, Mvvm.handle_for(@library, value)]
+        when Closeable then [ABI::TYPE_OBJECT, 0, 0, 0.0, 0, Mvvm.handle(value)]
         else
           return [ABI::TYPE_OBJECT, 0, 0, 0.0, 0, service(value)] if value.respond_to?(:call)
 
