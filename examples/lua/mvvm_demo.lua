@@ -338,6 +338,8 @@ if classes.profile and classes.wishlist and classes.dialog then
   profile.tags = { "x" }
   check("profile: full_name notified once per change, after it", names,
         { { "full_name", "Ada", "Ada" }, { "full_name", "Ada Lovelace", "Ada Lovelace" } })
+  local _, refusal = pcall(profile.load, profile, 1)
+  check("profile: an async command is not run yet", tostring(refusal):match("profile.load is an async command") ~= nil, true)
   local saved = subscribe(profile, "saved")
   local kept = profile:save()
   check("profile: save gives a record, and signals it", { kept.name, saved[1] and saved[1][2] }, { "Ada Lovelace", kept })

@@ -125,6 +125,7 @@ module Mvvm
     CALLBACKS = {
       mvvm_callback: [[UINT64, POINTER, POINTER], VOID],
       mvvm_destroy_fn: [[POINTER], VOID],
+      mvvm_done_fn: [[UINT64, INT, POINTER, POINTER, POINTER], VOID],
       mvvm_request_fn: [[UINT64, UINT64, POINTER, POINTER], VOID],
     }.freeze
 
@@ -155,6 +156,8 @@ module Mvvm
       mvvm_set_string: [[UINT64, POINTER, POINTER], INT],
       mvvm_get: [[UINT64, POINTER, POINTER], INT],
       mvvm_set: [[UINT64, POINTER, POINTER], INT],
+      mvvm_call_async: [[UINT64, POINTER, POINTER, POINTER, SIZE_T, POINTER, POINTER, POINTER, POINTER], INT],
+      mvvm_cancel: [[UINT64], INT],
       mvvm_send: [[UINT64, POINTER, POINTER], INT],
       mvvm_call: [[UINT64, POINTER, POINTER, SIZE_T, POINTER], INT],
       mvvm_call_named: [[UINT64, POINTER, POINTER, POINTER, SIZE_T, POINTER], INT],
