@@ -103,15 +103,30 @@ local function json_decode(text)
       end
     end
   end
+  -- At the start of an object's or an array's items: true (and past it) when `close` ends it.
+  local function empty(close)
+    pos = pos + 1
+    skip()
+    if text:sub(pos, pos) ~= close then return false end
+    pos = pos + 1
+    return true
+  end
+  -- After one of its items: true (and past it) at `close`, false past a comma.
+  local function ends(close)
+    skip()
+    local c = text:sub(pos, pos)
+    pos = pos + 1
+    if c == close then return true end
+    if c ~= "," then fail("expected ',' or '" .. close .. "'") end
+    return false
+  end
   function value()
     skip()
     local c = text:sub(pos, pos)
     if c == "{" then
       local object = {}
-      pos = pos + 1
-      skip()
-      if text:sub(pos, pos) == "}" then pos = pos + 1; return object end
-      while true do
+      if empty("}") then return object end
+      repeat
         skip()
         if text:sub(pos, pos) ~= '"' then fail("expected a key") end
         local key = read_string()
@@ -119,25 +134,15 @@ local function json_decode(text)
         if text:sub(pos, pos) ~= ":" then fail("expected ':'") end
         pos = pos + 1
         object[key] = value()
-        skip()
-        c = text:sub(pos, pos)
-        pos = pos + 1
-        if c == "}" then return object end
-        if c ~= "," then fail("expected ',' or '}'") end
-      end
+      until ends("}")
+      return object
     elseif c == "[" then
       local array = {}
-      pos = pos + 1
-      skip()
-      if text:sub(pos, pos) == "]" then pos = pos + 1; return array end
-      while true do
+      if empty("]") then return array end
+      repeat
         array[#array + 1] = value()
-        skip()
-        c = text:sub(pos, pos)
-        pos = pos + 1
-        if c == "]" then return array end
-        if c ~= "," then fail("expected ',' or ']'") end
-      end
+      until ends("]")
+      return array
     elseif c == '"' then
       return read_string()
     end
