@@ -33,12 +33,12 @@ test-swift: deps
 # Every typed surface generated from the registered classes (`python3 -m mvvm_gen`, the package
 # bindings/python/mvvm_gen, which the wheel ships): the typed C calls in include/mvvm.h and their
 # definitions, the Python stubs and the Ruby signatures of the classes the bindings make at run
-# time, the fuzzer's tables; and from the header itself, the Python package's ABI module.
-# `make test` fails when one is stale.
+# time, the fuzzer's tables; and from the header itself, the ABI modules of the Python package
+# and of the Ruby bindings. `make test` fails when one is stale.
 MVVM_GEN := PYTHONPATH=$(CURDIR)/bindings/python python3 -m mvvm_gen
 GENERATED := --header include/mvvm.h --swift Sources/MVVMExport/Generated/TypedCalls.swift \
 	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs --fuzz Tests/fuzz/typed_calls.h \
-	--py-abi bindings/python/mvvm/_abi.py
+	--py-abi bindings/python/mvvm/_abi.py --rb-abi bindings/ruby/lib/mvvm/abi.rb
 
 generate: lib
 	$(MVVM_GEN) --library $(BIN)/libmvvm.so $(GENERATED)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds Tests/outside (a package outside libmvvm exporting Greeter, an ObservableObject, and
-# Tally, an @Observable class, through the public export API) into libsample.so, then drives its
+# Builds Tests/outside (a package outside libmvvm exporting its own view models through the public
+# export API: Greeter, Tally, Profile, Wishlist, Dialog, lists) into libsample.so, then drives its
 # classes with no code written for them: from C (test_*.c, plainly and under valgrind) and
 # LuaJIT here, and from the Python and Ruby suites (their sample-library cases), all of which
 # build their classes from mvvm_classes.
@@ -48,7 +48,24 @@ for source in Tests/outside/test_*.c; do
         --suppressions=Tests/C/valgrind.supp "$program"
 done
 # The Python and Ruby suites run their cases of these classes themselves (make test-python,
-# test-ruby: MVVM_SAMPLE_LIBRARY); the LuaJIT demo has a section for them.
-part "LuaJIT: greeter and tally" bash examples/lua/run.sh "$library"
+# test-ruby: MVVM_SAMPLE_LIBRARY); the LuaJIT demo has a section for them, and loads libmvvm.so
+# beside libsample.so.
+part "LuaJIT: greeter, tally, profile, wishlist, dialog; two libraries" bash examples/lua/run.sh "$library" \
+    "$(swift build --show-bin-path)/libmvvm.so"
+# The README's LuaJIT example, as written but for its paths.
+readme_lua() {
+    cpp -P -E include/mvvm.h >build/outside/mvvm.i || return 1
+    python3 - "$library" "$root/build/outside/mvvm.i" >build/outside/readme.lua <<'PY' || return 1
+import json, re, sys
+code = re.search(r"```lua\n(.*?)```", open("README.md").read(), re.S).group(1)
+code = code.replace('"Tests/outside/.build/debug/libsample.so"', json.dumps(sys.argv[1]))
+print(code.replace('mvvm.declare("mvvm.i")', 'mvvm.declare("%s")' % sys.argv[2]))
+PY
+    local out
+    out=$(LUA_PATH="examples/lua/?.lua;;" luajit build/outside/readme.lua) || return 1
+    [ "$out" = "$(printf 'full_name\tAda\nParis\nnil\tprofile.move_tag failed: no tag at 0 (there are 0)\tMVVM_ERR_COMMAND_FAILED')" ] \
+        || { echo "unexpected output: $out"; return 1; }
+}
+part "LuaJIT: the README's example" readme_lua
 echo "outside: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

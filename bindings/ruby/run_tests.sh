@@ -5,9 +5,10 @@
 # 0 skips") is the last line. Needs Debian's ruby (Fiddle and minitest come with it).
 # Exits non-zero when a test fails or errs, or when nothing ran.
 # MVVM_SAMPLE_LIBRARY=PATH_TO_libsample.so (Tests/outside, built by its swift build) also runs the
-# tests of its classes, greeter and tally (test/sample/, in a Ruby of their own); when unset, it is
-# set to Tests/outside/.build/debug/libsample.so if that is built, else those tests do not run (a
-# note on stderr says so); set to a path that is no file, their test fails.
+# tests of its classes (profile, wishlist and dialog loaded beside libmvvm.so with Mvvm.load;
+# greeter, tally and the lists in test/sample/, in a Ruby of their own); when unset, it is set to
+# Tests/outside/.build/debug/libsample.so if that is built, else those tests do not run (a note
+# on stderr says so); set to a path that is no file, their tests fail.
 set -u
 caller_dir=$(pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,7 +31,7 @@ if [ -n "${MVVM_SAMPLE_LIBRARY:-}" ]; then
     esac
     export MVVM_SAMPLE_LIBRARY
 else
-    echo "run_tests.sh: MVVM_SAMPLE_LIBRARY is not set: the tests of Tests/outside's greeter and tally do not run" >&2
+    echo "run_tests.sh: MVVM_SAMPLE_LIBRARY is not set: the tests of Tests/outside's classes do not run" >&2
 fi
 
 if ! command -v "$ruby" >/dev/null 2>&1; then

@@ -1,45 +1,50 @@
--- LuaJIT drives libmvvm through its unchanged C ABI.
+-- LuaJIT drives libmvvm through its unchanged C ABI, with the mvvm module beside this file.
 --
---   luajit examples/lua/mvvm_demo.lua LIBMVVM_SO MVVM_H_PREPROCESSED
+--   luajit examples/lua/mvvm_demo.lua LIBRARY_SO MVVM_H_PREPROCESSED [OTHER_LIBRARY_SO]
 --
 -- The API is declared with ffi.cdef from include/mvvm.h itself, passed through the C
--- preprocessor (cpp -P -E include/mvvm.h, done by run.sh): not one declaration is written here.
--- Nor is any class: the script reads every class the library exports from mvvm_classes (a JSON
--- array, read by the small JSON reader below) into a table of classes, each making objects
--- through mvvm_new, whose properties read and (bindings only) write as fields and whose commands
--- are methods, all through the generic calls. With it the script drives the sign-up view model
--- (its validation flips notified through an ffi.cast callback) and the stop watch view model on
--- a virtual loop, and, when the library has them (Tests/outside's libsample.so), the greeter
--- (an ObservableObject) and the tally (an @Observable class) of a package outside libmvvm. It
--- checks every result exactly and ends with "lua: N passed, N failed"; it exits non-zero when a
--- check failed.
+-- preprocessor (cpp -P -E include/mvvm.h, done by run.sh): not one declaration is written here
+-- or in mvvm.lua. Nor is any class: mvvm.load reads every class the library exports from
+-- mvvm_classes into a namespace, each class making objects through mvvm_new_named, whose
+-- properties read and (bindings only) write as fields and whose commands are methods, all
+-- through the generic calls. With it the script drives the sign-up view model (its validation
+-- flips notified through an ffi.cast callback) and the stop watch view model on a virtual loop,
+-- and, when the library has them (Tests/outside's libsample.so), the greeter (an
+-- ObservableObject) and the tally (an @Observable class) of a package outside libmvvm, its
+-- profile and wishlist (optionals, arrays, records, bytes; commands with named arguments,
+-- results and errors) and its dialog (members named like the bindings' own functions). Given a
+-- second library, it loads both side by side. It checks every result exactly and ends with
+-- "lua: N passed, N failed"; it exits non-zero when a check failed.
 
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+package.path = here .. "/?.lua;" .. package.path
 local ffi = require("ffi")
+local mvvm = require("mvvm")
 
--- A C function called through the FFI from a JIT-compiled trace must not call back into Lua
--- (LuaJIT raises "bad callback"). Several calls below call back (setters, commands, advance),
--- so this demo runs interpreted; a hot path would jit.off() only the functions that call back.
-jit.off()
-
-local lib_path, header_path = arg[1], arg[2]
+local lib_path, header_path, other_path = arg[1], arg[2], arg[3]
 if not lib_path or not header_path then
-  io.stderr:write("usage: luajit mvvm_demo.lua LIBMVVM_SO MVVM_H_PREPROCESSED\n")
+  io.stderr:write("usage: luajit mvvm_demo.lua LIBRARY_SO MVVM_H_PREPROCESSED [OTHER_LIBRARY_SO]\n")
   os.exit(2)
 end
 
-local header = assert(io.open(header_path, "r"))
-ffi.cdef(header:read("*a"))
-header:close()
-local C = ffi.load(lib_path)
+mvvm.declare(header_path)
+local lib = mvvm.load(lib_path)
+local C = lib.C
+local classes = lib.classes
 
 -- --- checks -----------------------------------------------------------------------------------
 
 local passed, failed = 0, 0
 
 local function show(value)
-  if type(value) == "table" then
-    local parts = {}
-    for i, v in ipairs(value) do parts[i] = show(v) end
+  if type(value) == "table" and value ~= mvvm.null then
+    local parts, keys = {}, {}
+    for i = 1, table.maxn(value) do parts[i] = show(value[i]) end
+    for k in pairs(value) do
+      if type(k) ~= "number" then keys[#keys + 1] = k end
+    end
+    table.sort(keys)
+    for _, k in ipairs(keys) do parts[#parts + 1] = k .. " = " .. show(value[k]) end
     return "{" .. table.concat(parts, ", ") .. "}"
   elseif type(value) == "string" then
     return string.format("%q", value)
@@ -49,9 +54,11 @@ end
 
 local function equal(a, b)
   if type(a) == "table" and type(b) == "table" then
-    if #a ~= #b then return false end
-    for i = 1, #a do
-      if not equal(a[i], b[i]) then return false end
+    for k, v in pairs(a) do
+      if not equal(v, b[k]) then return false end
+    end
+    for k in pairs(b) do
+      if a[k] == nil then return false end
     end
     return true
   end
@@ -85,12 +92,12 @@ local function status_of(name, ...)
   return ffi.string(C.mvvm_status_name(status)), ffi.string(C.mvvm_last_error())
 end
 
-local function create(name, ...)
-  local out = ffi.new("mvvm_handle[1]")
-  local args = { ... }
-  args[#args + 1] = out
-  call(name, unpack(args))
-  return out[0]
+-- The status and message of a failing Lua function (the error mvvm raises).
+local function refused(fn, ...)
+  local ok, e = pcall(fn, ...)
+  if ok then return "no error", "" end
+  if type(e) == "table" then return e.status, e.message end
+  return "error", tostring(e)
 end
 
 local function get_bool(object, property)
@@ -107,56 +114,15 @@ local function get_string(object, property)
   return value
 end
 
-local function now(loop)
-  local out = ffi.new("int64_t[1]")
-  call("mvvm_loop_now_ms", loop, out)
-  return tonumber(out[0])
-end
-
--- --- callbacks --------------------------------------------------------------------------------
-
--- One callback and one destroy function for every subscription: user_data is an integer key
--- into `subscribers`, so nothing C holds is a Lua object the collector could free.
-local subscribers, destroyed = {}, 0
-
--- The Lua value of an mvvm_value.
-local function lua_value(value)
-  if value.type == C.MVVM_TYPE_BOOL then
-    return value.boolean
-  elseif value.type == C.MVVM_TYPE_INT then
-    return tonumber(value.integer)
-  elseif value.type == C.MVVM_TYPE_DOUBLE then
-    return value.number
-  elseif value.type == C.MVVM_TYPE_STRING then
-    return ffi.string(value.string)
-  end
-  return nil
-end
-
-local on_event = ffi.cast("mvvm_callback", function(source, event, user_data)
-  local subscriber = subscribers[tonumber(ffi.cast("intptr_t", user_data))]
-  -- probe(), when the subscriber has one, says what the getters read inside the callback.
-  local probe = subscriber.probe
-  subscriber[#subscriber + 1] = { ffi.string(event.name), lua_value(event.value), probe and probe() }
-end)
-
-local on_destroy = ffi.cast("mvvm_destroy_fn", function(user_data)
-  subscribers[tonumber(ffi.cast("intptr_t", user_data))] = nil
-  destroyed = destroyed + 1
-end)
-
-local next_key = 0
-
 -- Subscribes to `name` of `object` (nil: everything); returns the list the events are appended
--- to, each {name, value, probe()}.
+-- to, each {name, value, probe()}: probe(), when given, says what the getters read inside the
+-- callback.
 local function subscribe(object, name, probe)
-  if type(object) == "table" then object = object.handle end
-  next_key = next_key + 1
-  local events = { probe = probe }
-  subscribers[next_key] = events
-  local out = ffi.new("mvvm_handle[1]")
-  call("mvvm_subscribe", object, name, on_event, ffi.cast("void *", next_key), on_destroy, out)
-  return events, out[0]
+  local events = {}
+  mvvm.subscribe(object, name, function(event_name, value)
+    events[#events + 1] = { event_name, value, probe and probe() }
+  end)
+  return events
 end
 
 local function values(events)
@@ -165,234 +131,9 @@ local function values(events)
   return list
 end
 
--- --- a small JSON reader (enough for mvvm_classes) ---------------------------------------------
-
--- Reads one JSON text: objects become tables by key, arrays tables 1..n, null a `json_null`.
-local json_null = setmetatable({}, { __tostring = function() return "null" end })
-
-local function json_decode(text)
-  local pos = 1
-  local function fail(what)
-    error(string.format("JSON: %s at byte %d", what, pos), 0)
-  end
-  local function skip()
-    pos = text:find("[^ \t\r\n]", pos) or #text + 1
-  end
-  local function utf8(code)
-    if code < 0x80 then return string.char(code) end
-    if code < 0x800 then return string.char(0xC0 + math.floor(code / 0x40), 0x80 + code % 0x40) end
-    if code < 0x10000 then
-      return string.char(0xE0 + math.floor(code / 0x1000), 0x80 + math.floor(code / 0x40) % 0x40, 0x80 + code % 0x40)
-    end
-    return string.char(0xF0 + math.floor(code / 0x40000), 0x80 + math.floor(code / 0x1000) % 0x40,
-                       0x80 + math.floor(code / 0x40) % 0x40, 0x80 + code % 0x40)
-  end
-  local escapes = { ['"'] = '"', ["\\"] = "\\", ["/"] = "/", b = "\b", f = "\f", n = "\n", r = "\r", t = "\t" }
-  local value
-  local function read_string()
-    pos = pos + 1 -- the opening quote
-    local parts = {}
-    while true do
-      local stop = text:find('["\\]', pos)
-      if not stop then fail("unterminated string") end
-      parts[#parts + 1] = text:sub(pos, stop - 1)
-      pos = stop + 1
-      if text:sub(stop, stop) == '"' then return table.concat(parts) end
-      local e = text:sub(pos, pos)
-      if e == "u" then
-        local code = tonumber(text:sub(pos + 1, pos + 4), 16) or fail("bad \\u escape")
-        pos = pos + 5
-        if code >= 0xD800 and code < 0xDC00 and text:sub(pos, pos + 1) == "\\u" then
-          local low = tonumber(text:sub(pos + 2, pos + 5), 16) or fail("bad \\u escape")
-          code = 0x10000 + (code - 0xD800) * 0x400 + (low - 0xDC00)
-          pos = pos + 6
-        end
-        parts[#parts + 1] = utf8(code)
-      else
-        parts[#parts + 1] = escapes[e] or fail("bad escape")
-        pos = pos + 1
-      end
-    end
-  end
-  function value()
-    skip()
-    local c = text:sub(pos, pos)
-    if c == "{" then
-      local object = {}
-      pos = pos + 1
-      skip()
-      if text:sub(pos, pos) == "}" then pos = pos + 1; return object end
-      while true do
-        skip()
-        if text:sub(pos, pos) ~= '"' then fail("expected a key") end
-        local key = read_string()
-        skip()
-        if text:sub(pos, pos) ~= ":" then fail("expected ':'") end
-        pos = pos + 1
-        object[key] = value()
-        skip()
-        c = text:sub(pos, pos)
-        pos = pos + 1
-        if c == "}" then return object end
-        if c ~= "," then fail("expected ',' or '}'") end
-      end
-    elseif c == "[" then
-      local array = {}
-      pos = pos + 1
-      skip()
-      if text:sub(pos, pos) == "]" then pos = pos + 1; return array end
-      while true do
-        array[#array + 1] = value()
-        skip()
-        c = text:sub(pos, pos)
-        pos = pos + 1
-        if c == "]" then return array end
-        if c ~= "," then fail("expected ',' or ']'") end
-      end
-    elseif c == '"' then
-      return read_string()
-    end
-    for word, v in pairs({ ["true"] = true, ["false"] = false, null = json_null }) do
-      if text:sub(pos, pos + #word - 1) == word then
-        pos = pos + #word
-        return v
-      end
-    end
-    local number = text:match("^-?%d+%.?%d*[eE]?[-+]?%d*", pos)
-    if not number or number == "" then fail("unexpected " .. (c == "" and "end" or c)) end
-    pos = pos + #number
-    return tonumber(number)
-  end
-  local result = value()
-  skip()
-  if pos <= #text then fail("trailing text") end
-  return result
-end
-
--- --- classes, from mvvm_classes ------------------------------------------------------------------
-
--- classes[c_name] = { name, swift_name, doc, properties = {name = {type, access, doc}},
--- commands = {name = {argument, doc}}, signals = {name = type}, children = {name = class},
--- constructors = {{name, arguments = {{name, type}, ...}}, ...}, new = function(loop, ...) }.
--- An object is a table with `handle`; its properties read as fields, bindings write as fields
--- (an output raises MVVM_ERR_READ_ONLY from the library), commands are methods (obj:start()),
--- children are fields giving a new object. Nothing below names a class.
-local classes, class_order = {}, {}
-
-local getters = { bool = "bool[1]", int = "int64_t[1]", double = "double[1]", string = "char *[1]" }
-
-local function get(object, name, kind)
-  local out = ffi.new(getters[kind])
-  call("mvvm_get_" .. kind, object.handle, name, out)
-  if kind == "string" then
-    local value = ffi.string(out[0])
-    C.mvvm_string_free(out[0])
-    return value
-  elseif kind == "int" then
-    return tonumber(out[0])
-  end
-  return out[0]
-end
-
--- Fills the mvvm_value `slot` with `v` as `kind` says; keeps strings alive in `keep`.
-local function fill_value(slot, kind, v, keep)
-  if kind == "bool" then
-    slot.type, slot.boolean = C.MVVM_TYPE_BOOL, v
-  elseif kind == "int" then
-    slot.type, slot.integer = C.MVVM_TYPE_INT, v
-  elseif kind == "double" then
-    slot.type, slot.number = C.MVVM_TYPE_DOUBLE, v
-  elseif kind == "string" then
-    keep[#keep + 1] = v
-    slot.type, slot.string = C.MVVM_TYPE_STRING, v
-  elseif kind == "object" or kind == "service" then
-    slot.type, slot.object = C.MVVM_TYPE_OBJECT, type(v) == "table" and v.handle or v
-  else
-    error("no value of type " .. tostring(kind), 3)
-  end
-end
-
-local wrap
-
-local function make_class(description)
-  local class = {
-    name = description.class, swift_name = description.swift_name, doc = description.doc,
-    properties = {}, commands = {}, signals = {}, children = {}, constructors = description.constructors,
-  }
-  for _, p in ipairs(description.properties) do class.properties[p.name] = p end
-  for _, c in ipairs(description.commands) do class.commands[c.name] = c end
-  for _, s in ipairs(description.signals) do class.signals[s.name] = s.type end
-  for _, child in ipairs(description.children) do class.children[child] = description.child_classes[child] end
-
-  local methods = {}
-  for name, command in pairs(class.commands) do
-    methods[name] = function(self, argument)
-      if command.argument == "none" then
-        call("mvvm_send", self.handle, name, nil)
-      else
-        local value, keep = ffi.new("mvvm_value[1]"), {}
-        fill_value(value[0], command.argument, argument, keep)
-        call("mvvm_send", self.handle, name, value)
-      end
-      return self
-    end
-  end
-  class.meta = {
-    __index = function(self, key)
-      local property = class.properties[key]
-      if property then return get(self, key, property.type) end
-      if class.children[key] then
-        local out = ffi.new("mvvm_handle[1]")
-        call("mvvm_child", self.handle, key, out)
-        return wrap(out[0])
-      end
-      return methods[key]
-    end,
-    __newindex = function(self, key, v)
-      local property = class.properties[key] or error(class.name .. " has no property " .. key, 2)
-      call("mvvm_set_" .. property.type, self.handle, key, v)
-    end,
-  }
-  -- new(loop, ...): mvvm_new with the constructor that takes that many arguments.
-  function class.new(loop, ...)
-    local n = select("#", ...)
-    local args = { ... }
-    for _, constructor in ipairs(class.constructors) do
-      if #constructor.arguments == n then
-        local values, keep = ffi.new("mvvm_value[?]", math.max(n, 1)), {}
-        for i, argument in ipairs(constructor.arguments) do fill_value(values[i - 1], argument.type, args[i], keep) end
-        local out = ffi.new("mvvm_handle[1]")
-        call("mvvm_new", loop, class.name, values, n, out)
-        return wrap(out[0])
-      end
-    end
-    error(string.format("no constructor of %s takes %d arguments", class.name, n), 2)
-  end
-  return class
-end
-
--- An object table for a handle, of the class its library object says.
-function wrap(handle)
-  local name = ffi.new("const char *[1]")
-  call("mvvm_class_name", handle, name)
-  local class = classes[ffi.string(name[0])]
-  return setmetatable({ handle = handle, class = class }, class.meta)
-end
-
-do
-  local out = ffi.new("char *[1]")
-  call("mvvm_classes", out)
-  local text = ffi.string(out[0])
-  C.mvvm_string_free(out[0])
-  for _, description in ipairs(json_decode(text)) do
-    classes[description.class] = make_class(description)
-    class_order[#class_order + 1] = description.class
-  end
-end
-
--- The status of setting `key` of `object`, with the library's message.
+-- The status of setting `key` of `object` through the typed setter, with the library's message.
 local function set_status(object, kind, key, v)
-  return status_of("mvvm_set_" .. kind, object.handle, key, v)
+  return status_of("mvvm_set_" .. kind, mvvm.handle(object), key, v)
 end
 
 -- --- the demo ---------------------------------------------------------------------------------
@@ -408,7 +149,7 @@ check("classes: properties with type and access",
         classes.stop_watch.properties.time_ms.type }, { "rw", "ro", "int" })
 check("classes: children with their classes", classes.timer_view_model.children.player, "player_view_model")
 
-local loop = create("mvvm_loop_new", C.MVVM_LOOP_VIRTUAL)
+local loop = lib:loop("virtual")
 
 -- Sign-up: validation on every binding, flips notified through the callback.
 local FAMILY = "\240\159\145\168\226\128\141\240\159\145\169\226\128\141\240\159\145\167\226\128\141\240\159\145\166"
@@ -417,9 +158,9 @@ local flips = subscribe(sign_up, "is_sign_up_enabled")
 local alerts = subscribe(sign_up, "is_completion_alert_presented")
 
 sign_up.user_id = "abcde"
-call("mvvm_set_string", sign_up.handle, "password", "12345678")
-call("mvvm_set_string", sign_up.handle, "confirm_password", "12345678")
-call("mvvm_set_bool", sign_up.handle, "agreed", true)
+call("mvvm_set_string", mvvm.handle(sign_up), "password", "12345678")
+call("mvvm_set_string", mvvm.handle(sign_up), "confirm_password", "12345678")
+call("mvvm_set_bool", mvvm.handle(sign_up), "agreed", true)
 check("sign-up: 5 characters of id is not enough", sign_up.is_sign_up_enabled, false)
 check("sign-up: no flip yet", #flips, 0)
 sign_up.user_id = "abcdef"
@@ -437,7 +178,7 @@ check("sign-up: 8 characters, confirmed", values(flips), { true, false, true })
 
 sign_up.user_id = string.rep(FAMILY, 6)
 check("sign-up: six families are 6 characters", sign_up.is_sign_up_enabled, true)
-check("sign-up: the id reads back byte for byte", get_string(sign_up.handle, "user_id"), string.rep(FAMILY, 6))
+check("sign-up: the id reads back byte for byte", get_string(mvvm.handle(sign_up), "user_id"), string.rep(FAMILY, 6))
 sign_up.user_id = string.rep(FAMILY, 5)
 check("sign-up: five families are 5 characters", values(flips), { true, false, true, false })
 sign_up.user_id = "abcdef"
@@ -447,7 +188,7 @@ check("sign-up: disagreeing disables it", values(flips), { true, false, true, fa
 sign_up:sign_up_tapped()
 check("sign-up: a tap while disabled does nothing", sign_up.is_completion_alert_presented, false)
 sign_up.agreed = true
-call("mvvm_send", sign_up.handle, "sign_up_tapped", nil)
+call("mvvm_send", mvvm.handle(sign_up), "sign_up_tapped", nil)
 check("sign-up: the built-in service presents the alert", values(alerts), { true })
 
 local status, message = set_status(sign_up, "bool", "is_sign_up_enabled", false)
@@ -463,37 +204,44 @@ check("stop watch: starts at", watch.time, "00:00:00.00")
 check("stop watch: main action", watch.main_action_title, "Start")
 watch:main_action()
 check("stop watch: running", watch.main_action_title, "Stop")
-call("mvvm_loop_advance", loop, 1230)
-check("stop watch: loop time", now(loop), 1230)
+loop:advance(1230)
+check("stop watch: loop time", loop:now(), 1230)
 check("stop watch: time after 1230 ms", watch.time, "00:00:01.23")
 check("stop watch: one event per 10 ms tick", #times, 123)
 check("stop watch: the last event", times[#times] and times[#times][2], "00:00:01.23")
-check("stop watch: clear is disabled while running", get_bool(watch.handle, "clear_action_enabled"), false)
-call("mvvm_send", watch.handle, "main_action", nil)
+check("stop watch: clear is disabled while running", get_bool(mvvm.handle(watch), "clear_action_enabled"), false)
+call("mvvm_send", mvvm.handle(watch), "main_action", nil)
 check("stop watch: stopped", watch.main_action_title, "Resume")
 check("stop watch: clear is enabled", watch.clear_action_enabled, true)
-call("mvvm_loop_advance", loop, 500)
+loop:advance(500)
 check("stop watch: stopped time stays", watch.time, "00:00:01.23")
 watch:clear_action()
 check("stop watch: cleared", watch.time, "00:00:00.00")
 check("stop watch: startable again", watch.main_action_title, "Start")
 check("stop watch: events", #times, 124)
-status = status_of("mvvm_loop_dispatch", loop, nil)
+status = status_of("mvvm_loop_dispatch", mvvm.handle(loop), nil)
 check("stop watch: a virtual loop does not dispatch", status, "MVVM_ERR_WRONG_LOOP_KIND")
 
 -- A constructor over a model, and children, through the same class table.
 local timer = classes.count_down_timer.new(loop, 3)
 local timer_screen = classes.timer_view_model.new(loop, timer)
 local display = timer_screen.display
-check("timer: a view model over a model, its child", { display.class.name, display.remaining_time }, { "display_view_model", 3 })
-check("timer: a constructor's count is checked", (pcall(classes.count_down_timer.new, loop)), false)
-call("mvvm_release", display.handle)
-call("mvvm_release", timer_screen.handle)
-call("mvvm_release", timer.handle)
+check("timer: a view model over a model, its child", { mvvm.class_of(display).name, display.remaining_time },
+      { "display_view_model", 3 })
+check("timer: the library counts a constructor's arguments", { refused(classes.count_down_timer.new, loop) },
+      { "MVVM_ERR_INVALID_ARGUMENT", "count_down_timer takes (full_count: int), not 0 arguments" })
+check("timer: a constructor's arguments by name", classes.count_down_timer.new(loop, { full_count = 4 }).full_count, 4)
+local player = timer_screen.player
+check("timer: a command's argument is checked by the library", { refused(player.tapped, player, "jump") },
+      { "MVVM_ERR_INVALID_ARGUMENT", 'argument 1 of player_view_model.tapped (argument) takes one of start, pause, stop, not "jump"' })
+mvvm.close(display)
+mvvm.close(player)
+mvvm.close(timer_screen)
+mvvm.close(timer)
 
 -- Releasing ends the subscriptions: each destroy function runs once.
-call("mvvm_release", sign_up.handle)
-check("release: the sign-up's two subscriptions ended", destroyed, 2)
+mvvm.close(sign_up)
+check("release: the sign-up's two subscriptions ended", mvvm.destroyed, 2)
 
 -- The classes of a package outside libmvvm (Tests/outside's libsample.so): the same table, with
 -- no Lua written for them.
@@ -539,23 +287,132 @@ if classes.greeter and classes.tally then
   check("tally: reset", { tally.total, tally.is_even }, { 0, true })
   status = set_status(tally, "int", "total", 5)
   check("tally: total is read-only", status, "MVVM_ERR_READ_ONLY")
-  status = status_of("mvvm_send", tally.handle, "add_many", nil)
+  status = status_of("mvvm_send", mvvm.handle(tally), "add_many", nil)
   check("tally: add_many needs its argument", status, "MVVM_ERR_TYPE_MISMATCH")
-  for _, object in ipairs({ greeter, named, tally }) do call("mvvm_release", object.handle) end
-  check("release: the greeter's and the tally's subscriptions ended", destroyed, 4)
+  check("tally: add_many(\"2\") is refused by the library", { refused(tally.add_many, tally, "2") },
+        { "MVVM_ERR_TYPE_MISMATCH", "argument 1 of tally.add_many (argument) is of type int, not bytes" })
+  for _, object in ipairs({ greeter, named, tally }) do mvvm.close(object) end
+  check("release: the greeter's and the tally's subscriptions ended", mvvm.destroyed, 4)
 else
   print("(no greeter or tally in this library: run it with Tests/outside/.build/debug/libsample.so for them)")
 end
 
-call("mvvm_release", loop)
-check("release: the loop's release ended the stop watch's", destroyed, classes.greeter and classes.tally and 5 or 3)
-status = status_of("mvvm_get_string", watch.handle, "time", ffi.new("char *[1]"))
-check("release: the stop watch's loop is gone", status, "MVVM_ERR_LOOP_RELEASED")
-call("mvvm_release", watch.handle)
-check("release: no subscriber left", next(subscribers), nil)
+if classes.profile and classes.wishlist and classes.dialog then
+  -- Profile (an ObservableObject): optionals, arrays, records and bytes, read, set and notified.
+  local profile = lib.Profile.new(loop)
+  check("profile: values read", { profile.first, profile.limit, profile.tags, profile.scores, profile.address, profile.avatar, profile.saves },
+        { "", nil, {}, {}, nil, "", 0 })
+  local changes = subscribe(profile, nil)
+  profile.limit = 5
+  profile.limit = nil
+  profile.tags = { "swift", "lua" }
+  profile.scores = { 1, 2.5 }
+  profile.address = { street = "1 Main St", city = "London" }
+  profile.avatar = "\137PNG\0\255"
+  check("profile: each set notified once, with its value", changes,
+        { { "limit", 5 }, { "limit", nil }, { "tags", { "swift", "lua" } }, { "scores", { 1, 2.5 } },
+          { "address", { street = "1 Main St", city = "London" } }, { "avatar", "\137PNG\0\255" } })
+  check("profile: read back", { profile.limit, profile.tags, profile.address.city, profile.address.zip_code, #profile.avatar },
+        { nil, { "swift", "lua" }, "London", nil, 6 })
+  check("profile: an optional's nil is refused for a plain property", { refused(function() profile.first = nil end) },
+        { "MVVM_ERR_INVALID_ARGUMENT", "profile.first is of type string, not optional: it cannot be null" })
+  check("profile: a record's missing field is named", { refused(function() profile.address = { street = "x" } end) },
+        { "MVVM_ERR_INVALID_ARGUMENT", "profile.address: record address needs its field city" })
+  -- A command with three named arguments returning a record (holding a record and an array).
+  local contact = profile:contact{ name = "Ada", street = "2 Elm St", city = "Paris" }
+  check("profile: contact{name, street, city} gives a record", contact,
+        { name = "Ada", address = { street = "2 Elm St", city = "Paris" }, tags = { "swift", "lua" } })
+  check("profile: the same by position", profile:contact("Ada", "2 Elm St", "Paris"), contact)
+  -- A throwing command: nil and the message; what it changed first is notified.
+  local saves = subscribe(profile, "saves")
+  check("profile: move_tag{from, to} moves", { profile:move_tag{ from = 1, to = 0 } == profile, profile.tags },
+        { true, { "lua", "swift" } })
+  check("profile: a throwing command gives nil and the message",
+        { profile:move_tag(0, 5) }, { nil, "profile.move_tag failed: no tag at 5 (there are 2)", "MVVM_ERR_COMMAND_FAILED" })
+  check("profile: the failed move was counted and notified", values(saves), { 1, 2 })
+  -- A computed property (no publisher of its own), notified once per operation.
+  local names = subscribe(profile, "full_name", function() return profile.full_name end)
+  profile.first = "Ada"
+  profile.last = "Lovelace"
+  profile.last = "Lovelace"
+  profile.tags = { "x" }
+  check("profile: full_name notified once per change, after it", names,
+        { { "full_name", "Ada", "Ada" }, { "full_name", "Ada Lovelace", "Ada Lovelace" } })
+  local _, refusal = pcall(profile.load, profile, 1)
+  check("profile: an async command is not run yet", tostring(refusal):match("profile.load is an async command") ~= nil, true)
+  local saved = subscribe(profile, "saved")
+  local kept = profile:save()
+  check("profile: save gives a record, and signals it", { kept.name, saved[1] and saved[1][2] }, { "Ada Lovelace", kept })
 
-on_event:free()
-on_destroy:free()
+  -- Wishlist (an @Observable class): an array of optionals, an optional record, results.
+  local wishlist = lib.Wishlist.new(loop)
+  check("wishlist: add gives the count", { wishlist:add("pen", 2.5), wishlist:add{ item = "cap" } }, { 1, 2 })
+  check("wishlist: prices hold a null", { wishlist.prices, wishlist.total }, { { 2.5, mvvm.null }, 2.5 })
+  wishlist.prices = { 1, mvvm.null }
+  wishlist.budget = 10
+  check("wishlist: set back", { wishlist.prices, wishlist.total, wishlist.budget, wishlist.home }, { { 1, mvvm.null }, 1, 10, nil })
+  check("wishlist: item(1)", wishlist:item(1), "cap")
+  check("wishlist: item{index = 5} fails", { wishlist:item{ index = 5 } }, { nil, "wishlist.item failed: no item 5", "MVVM_ERR_COMMAND_FAILED" })
+
+  -- Dialog: members named like the bindings' own functions, reached by their names.
+  local dialog = lib.Dialog.new(loop)
+  check("dialog: properties by their names",
+        { dialog.description, dialog.closed, dialog.handle, dialog.loop, dialog.id, dialog.class },
+        { "A dialog", false, 7, "main", 42, "modal" })
+  dialog.class = "sheet"
+  dialog.loop = "background"
+  local bound = subscribe(dialog, "bind")
+  dialog:close()
+  dialog:subscribe()
+  dialog:unsubscribe()
+  dialog:get()
+  dialog:set()
+  dialog:describe()
+  dialog:snapshot()
+  dialog:send("hello")
+  dialog:move{ from = 1, to = 2 }
+  check("dialog: commands by their names", dialog.log,
+        { "close", "subscribe", "unsubscribe", "get", "set", "describe", "snapshot", "send hello", "move 1 2" })
+  check("dialog: close ran the command", { dialog.closed, mvvm.closed(dialog), dialog.class, dialog.loop },
+        { true, false, "sheet", "background" })
+  check("dialog: the signal bind", values(bound), { "hello" })
+  check("dialog: the bindings' own functions", { mvvm.handle(dialog) ~= 7, mvvm.loop_of(dialog) == loop,
+        mvvm.class_of(dialog).name, mvvm.describe(dialog).class, mvvm.snapshot(dialog).class },
+        { true, true, "dialog", "dialog", "sheet" })
+  check("dialog: a keyword takes a trailing underscore", mvvm.lua_name("end"), "end_")
+  for _, object in ipairs({ profile, wishlist, dialog }) do mvvm.close(object) end
+  check("release: their subscriptions ended", mvvm.subscriptions(), 1)
+else
+  print("(no profile, wishlist or dialog in this library: run it with Tests/outside/.build/debug/libsample.so for them)")
+end
+
+-- A second library side by side: its own classes, loops and handles.
+if other_path then
+  local other = mvvm.load(other_path)
+  check("libraries: each loaded once", { mvvm.load(other_path) == other, other ~= lib }, { true, true })
+  local other_loop = other:loop("virtual")
+  local here_counter, there_counter = lib.classes.counter.new(loop), other.classes.counter.new(other_loop)
+  here_counter:increment()
+  there_counter:increment()
+  there_counter:increment()
+  check("libraries: one class in each, each its own objects", { here_counter.count, there_counter.count }, { 1, 2 })
+  local foreign = "handle 0x%x+ is a handle of another libmvvm library loaded in this process"
+  local status, message = refused(other.classes.counter.new, loop)
+  check("libraries: a loop of one is refused by the other",
+        { status, message:match("^the loop " .. foreign) ~= nil }, { "MVVM_ERR_INVALID_HANDLE", true })
+  status, message = refused(other.classes.counter_view_model.new, other_loop, here_counter)
+  check("libraries: a model of one is refused by the other",
+        { status, message:match("^the model %(model%) " .. foreign) ~= nil }, { "MVVM_ERR_INVALID_HANDLE", true })
+  mvvm.close(here_counter)
+  mvvm.close(there_counter)
+  mvvm.close(other_loop)
+end
+
+mvvm.close(loop)
+check("release: the loop's release ended the stop watch's", mvvm.subscriptions(), 0)
+status = status_of("mvvm_get_string", mvvm.handle(watch), "time", ffi.new("char *[1]"))
+check("release: the stop watch's loop is gone", status, "MVVM_ERR_LOOP_RELEASED")
+mvvm.close(watch)
 
 print(string.format("lua: %d passed, %d failed", passed, failed))
 os.exit(failed == 0 and 0 or 1)

@@ -15,7 +15,7 @@ yet is made). --swift writes their definitions (``@_cdecl`` functions over the g
 --pyi writes Python type stubs of the classes the ``mvvm`` package builds at run time; --rbs
 Ruby signatures of those the Ruby bindings build. --fuzz writes the fuzzer's tables of typed
 calls. --py-abi writes the ``mvvm`` package's ABI module from the header (``--c-header``,
-default include/mvvm.h). --module keeps the classes of one Swift module (a package of your
+default include/mvvm.h), --rb-abi the Ruby bindings' (``abi.rb``). --module keeps the classes of one Swift module (a package of your
 own). --check writes nothing and exits 1, showing the difference, when a file is not what it
 would write (``make test`` runs it so). Standard library only.
 """
@@ -44,6 +44,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--rbs", help="the Ruby signatures (RBS) of the classes to write")
     parser.add_argument("--fuzz", help="the fuzzer's table of typed calls to write")
     parser.add_argument("--py-abi", help="the mvvm package's ABI module to write (from --c-header)")
+    parser.add_argument("--rb-abi", help="the Ruby bindings' ABI module to write (from --c-header)")
     parser.add_argument("--c-header", default=None, help="the libmvvm header the ABI is read from (default include/mvvm.h)")
     parser.add_argument("--json", help="write the descriptions themselves, pretty-printed")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is stale")
@@ -58,9 +59,11 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
     outputs: List[Tuple[Path, str]] = []
+    header = Path(args.c_header or Path(__file__).resolve().parents[3] / "include" / "mvvm.h")
     if args.py_abi:
-        header = Path(args.c_header or Path(__file__).resolve().parents[3] / "include" / "mvvm.h")
         outputs.append((Path(args.py_abi), python.abi_module(abi.read(header))))
+    if args.rb_abi:
+        outputs.append((Path(args.rb_abi), ruby.abi_module(abi.read(header))))
     wants_classes = any((args.header, args.swift, args.pyi, args.rbs, args.fuzz, args.json))
     if not wants_classes:
         return outputs
@@ -83,7 +86,7 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
     if args.pyi:
         outputs.append((Path(args.pyi), python.generate_pyi(classes)))
     if args.rbs:
-        outputs.append((Path(args.rbs), ruby.generate_rbs(classes, *ruby.ruby_reserved())))
+        outputs.append((Path(args.rbs), ruby.generate_rbs(library, *ruby.ruby_reserved())))
     if args.fuzz:
         outputs.append((Path(args.fuzz), fuzz.tables(library)))
     if args.json:

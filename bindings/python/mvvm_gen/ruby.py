@@ -1,4 +1,5 @@
-"""Ruby: the signatures (RBS) of the classes the Ruby bindings build at run time."""
+"""Ruby: the ABI module of the Ruby bindings (``abi.rb``: constants, structs and signatures from
+the header) and the signatures (RBS) of the classes the Ruby bindings build at run time."""
 
 from __future__ import annotations
 
@@ -7,20 +8,65 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Dict, List, Optional, Set, Tuple
 
+from .abi import Abi
+from .model import Argument, Class, Library, Record, Type
 from .python import camel
+from .templates import Templates
 
-# Ruby: the types a value of each libmvvm type has (RBS), read and written.
-RBS_READ = {"bool": "bool", "int": "Integer", "double": "Float", "string": "String"}
-RBS_WRITE = {"bool": "bool", "int": "Integer", "double": "Float | Integer", "string": "text"}
+abi_t = Templates("rbabi")
+
+#: C types of the header -> the names abi.rb gives Fiddle's types. A pointer of any kind, a
+#: callback and an enum are what Fiddle passes them as.
+FIDDLE_TYPES = {
+    "void": "VOID", "bool": "BOOL", "int": "INT", "uint8_t": "UINT8", "int64_t": "INT64", "uint64_t": "UINT64",
+    "double": "DOUBLE", "size_t": "SIZE_T", "mvvm_handle": "UINT64",
+}
+
+
+def fiddle_type(c_type: str, abi: Abi) -> str:
+    if c_type in FIDDLE_TYPES:
+        return FIDDLE_TYPES[c_type]
+    if c_type.endswith("*") or c_type in abi.callbacks:
+        return "POINTER"
+    if c_type in abi.enums:
+        return "INT"
+    if c_type in abi.structs:
+        return '"%s"' % c_type
+    raise ValueError("no Fiddle type for the C type %r" % c_type)
+
+
+def abi_module(abi: Abi) -> str:
+    """bindings/ruby/lib/mvvm/abi.rb: the header's constants, struct fields and signatures."""
+    constants = [abi_t("enum", enum=enum, members="\n".join(
+        abi_t("constant", name=name[len("MVVM_"):], value=value) for name, value in members))
+        for enum, members in abi.enums.items()]
+    constants.append("\n".join(abi_t("constant", name=name[len("MVVM_"):], value=value)
+                               for name, value in abi.defines.items()))
+    enums = "\n".join(abi_t("enum_entry", enum=enum, members="\n".join(
+        abi_t("enum_member", name=name, value=value) for name, value in members)) for enum, members in abi.enums.items())
+    structs = "\n".join(abi_t("struct", name=name, fields=", ".join(
+        '["%s", %s]' % (f.name, fiddle_type(f.c_type, abi)) for f in fields)) for name, fields in abi.structs.items())
+
+    def signature(name: str, params: List[str], result: str) -> str:
+        return abi_t("signature", name=name, params=", ".join(fiddle_type(p, abi) for p in params),
+                     result=fiddle_type(result, abi))
+
+    callbacks = "\n".join(signature(name, [p.c_type for p in f.params], f.result) for name, f in abi.callbacks.items())
+    functions = "\n".join(signature(f.name, [p.c_type for p in f.params], f.result) for f in abi.functions)
+    return abi_t("file", constants="\n\n".join(constants), enums=enums, structs=structs, callbacks=callbacks,
+                 functions=functions) + "\n"
+
 RUBY_LIB = Path(__file__).resolve().parents[2] / "ruby" / "lib"
+rbs_t = Templates("rbs")
 
 
-def ruby_reserved():
-    """What the Ruby bindings give no generated method or constant: the names of the methods every
-    object has (Mvvm::Classes.reserved) and Mvvm's own constants, asked of Ruby itself so that the
-    signatures follow bindings/ruby/lib/mvvm/classes.rb exactly."""
-    script = 'puts Mvvm::Classes.reserved.keys.join(" "); puts Mvvm.constants.join(" ")'
+def ruby_reserved() -> Tuple[Set[str], Set[str]]:
+    """What the Ruby bindings name otherwise: the names Ruby keeps (Mvvm::Names::RESERVED: a member
+    of such a name takes a trailing underscore) and Mvvm's own constants (no class takes one),
+    asked of Ruby itself so that the signatures follow bindings/ruby/lib/mvvm exactly."""
+    script = 'puts Mvvm::Names::RESERVED.keys.join(" "); puts Mvvm.constants.join(" ")'
     try:
         out = subprocess.run(["ruby", "-I", str(RUBY_LIB), "-rmvvm", "-e", script], check=True,
                              capture_output=True, text=True).stdout.splitlines()
@@ -29,111 +75,165 @@ def ruby_reserved():
     return set(out[0].split()), set(out[1].split())
 
 
-def ruby_names(cls, constants):
-    """The constants of Mvvm that name a class, first its Ruby name (Mvvm::Classes.name_class)."""
-    names = []
-    for name in (cls["swift_name"].split(".")[-1], camel(cls["class"])):
-        if re.fullmatch(r"[A-Z]\w*", name) and name not in constants and name not in names:
-            names.append(name)
-    return names
+class _Signatures:
+    """The RBS of one library's classes and records, as the Ruby bindings make them: the
+    method names by Mvvm::Names' rule (a reserved name takes a trailing underscore; a derived
+    `name?` or `name=` that Ruby keeps is not made), the constants as Mvvm::Library names them."""
 
+    def __init__(self, library: Library, reserved: Set[str], constants: Set[str]) -> None:
+        self.library = library
+        self.reserved = reserved
+        taken = set(constants)
+        self.class_names: Dict[str, List[str]] = {}
+        for cls in library.classes:
+            self.class_names[cls.name] = self._constants(cls.swift_name, cls.name, taken)
+        self.record_names: Dict[str, List[str]] = {}
+        for record in library.records.values():
+            self.record_names[record.name] = self._constants(record.swift_name, record.name, taken)
 
-def rbs_comment(text, indent):
-    return [f"{indent}# {line}".rstrip() for line in text.splitlines()] if text else []
-
-
-def rbs_value(member, written=False):
-    """What a reader gives, or (`written`) what a writer or command takes: a limited string
-    also as a Symbol, which is sent as its name."""
-    values = member.get("values")
-    if values:
-        literals = [json.dumps(v) for v in values]
-        if written:
-            literals += [f":{v}" if re.fullmatch(r"[a-z_]\w*", v) else f":{json.dumps(v)}" for v in values]
-        return "(" + " | ".join(literals) + ")"
-    return (RBS_WRITE if written else RBS_READ)[member.get("type") or member.get("argument")]
-
-
-def generate_rbs(classes, reserved, constants):
-    """Signatures of the classes the Ruby bindings make at run time (Mvvm::Classes): a reader per
-    property (`name?` too for a bool), a writer per binding, a method per command, a reader per
-    child and per model argument, `initialize` overloads per constructor (positional, by keyword,
-    a service as a block); a member whose name is reserved gets no method, as in Ruby."""
-    taken = set(constants)
-    ruby = {}
-    for cls in classes:
-        names = ruby_names(cls, taken)
-        ruby[cls["class"]] = names
+    @staticmethod
+    def _constants(swift_name: str, c_name: str, taken: Set[str]) -> List[str]:
+        names: List[str] = []
+        for name in (swift_name.split(".")[-1], camel(c_name)):
+            if re.fullmatch(r"[A-Z]\w*", name) and name not in taken and name not in names:
+                names.append(name)
         taken.update(names)
+        return names
 
-    def class_type(c_name):
-        return ruby[c_name][0] if c_name in ruby and ruby[c_name] else "Base"
+    def ruby(self, name: str) -> str:
+        return name + "_" if name in self.reserved else name
 
-    def argument_type(argument):
-        if argument["type"] == "object":
-            return " | ".join(class_type(c) for c in argument.get("classes") or []) or "Base"
-        if argument["type"] == "service":
-            return "service"
-        return RBS_WRITE[argument["type"]]
+    def class_type(self, c_name: Optional[str]) -> str:
+        names = self.class_names.get(c_name or "")
+        return names[0] if names else "Base"
 
-    out = ["# Generated by `python3 -m mvvm_gen` from the registered classes; do not edit.",
-           "# The classes the Ruby bindings make at run time from the library's descriptions",
-           "# (bindings/ruby/lib/mvvm/classes.rb); the fixed API is in mvvm.rbs.",
-           "module Mvvm"]
-    for cls in classes:
-        names = ruby[cls["class"]]
-        if not names:
-            continue  # reachable by Mvvm.class_for only
-        out += rbs_comment(cls["doc"], "  ")
-        out.append(f"  class {names[0]} < Base")
-        def params(parameters):
-            return "(" + ", ".join(["Loop loop", *parameters]) + ")"
+    def record_type(self, name: Optional[str]) -> str:
+        names = self.record_names.get(name or "")
+        return names[0] if names else "Struct[untyped]"
 
-        overloads = []
-        for constructor in cls["constructors"]:
-            arguments = constructor["arguments"]
-            overloads.append(params(f"{argument_type(a)} {a['name']}" for a in arguments) + " -> void")
-            if arguments:
-                overloads.append(params(f"{a['name']}: {argument_type(a)}" for a in arguments) + " -> void")
-            services = [a for a in arguments if a["type"] == "service"]
-            if len(services) == 1:
-                overloads.append(params(f"{argument_type(a)} {a['name']}" for a in arguments if a is not services[0])
-                                 + " { (Request request) -> untyped } -> void")
-        if overloads:
-            out.append("    def initialize: " + "\n                  | ".join(overloads))
+    def read(self, kind: Type) -> str:
+        """What a reader gives for a value of `kind`."""
+        if kind.kind == "list":
+            return f"List[{self.class_type(kind.item_class)}]"
+        if kind.values:
+            text = "(" + " | ".join(json.dumps(v) for v in kind.values) + ")"
+        elif kind.kind == "array":
+            text = f"Array[{self.read(kind.element) if kind.element else 'untyped'}]"
+        elif kind.kind == "record":
+            text = self.record_type(kind.record)
         else:
-            out.append("    def initialize: (*untyped) -> void  # made by its parent only: Mvvm::UnsupportedError")
-        defined = set()
+            text = {"bool": "bool", "int": "Integer", "double": "Float", "string": "String", "bytes": "String",
+                    "none": "nil"}.get(kind.kind, "untyped")
+        return f"({text})?" if kind.optional else text
 
-        def method(name, signature):
-            if name in reserved or name in defined:
+    def written(self, kind: Type) -> str:
+        """What a writer or argument takes for a value of `kind` (the library converts it): a
+        limited string also as a Symbol; a record also as a Hash of its fields."""
+        if kind.values:
+            literals = [json.dumps(v) for v in kind.values]
+            literals += [f":{v}" if re.fullmatch(r"[a-z_]\w*", v) else f":{json.dumps(v)}" for v in kind.values]
+            text = "(" + " | ".join(literals) + ")"
+        elif kind.kind == "array":
+            text = f"Array[{self.written(kind.element) if kind.element else 'untyped'}]"
+        elif kind.kind == "record":
+            text = f"({self.record_type(kind.record)} | Hash[Symbol | String, untyped])"
+        elif kind.kind == "object":
+            text = " | ".join(self.class_type(c) for c in kind.classes or []) or "Base"
+        else:
+            text = {"bool": "bool", "int": "Integer", "double": "Float | Integer", "string": "text",
+                    "bytes": "String", "service": "service"}.get(kind.kind, "untyped")
+        return f"({text})?" if kind.optional else text
+
+    def overloads(self, arguments: List[Argument], result: str, block: str = "", first: str = "") -> List[str]:
+        """By position, and by keyword (after `first`, given by position); an optional argument
+        may be left out."""
+        def positional(a: Argument) -> str:
+            return f"{'?' if a.type.optional else ''}{self.written(a.type)} {self.ruby(a.name)}"
+
+        def keyword(a: Argument) -> str:
+            return f"{'?' if a.type.optional else ''}{self.ruby(a.name)}: {self.written(a.type)}"
+
+        lead = [first] if first else []
+        forms = ["(" + ", ".join(lead + [positional(a) for a in arguments]) + ")"]
+        if arguments:
+            forms.append("(" + ", ".join(lead + [keyword(a) for a in arguments]) + ")")
+        return [f"{form}{block} -> {result}" for form in forms]
+
+    def class_block(self, cls: Class) -> List[str]:
+        names = self.class_names[cls.name]
+        if not names:
+            return []  # reachable by Mvvm.class_for only
+        members: List[str] = []
+        defined: Set[str] = set()
+
+        def method(name: str, signatures: List[str], derived: bool = False) -> None:
+            if name in defined or (derived and name in self.reserved):
                 return
             defined.add(name)
-            out.append(f"    def {name}: {signature}")
+            separator = rbs_t("overload_separator", indent=" " * len(name))
+            members.append(rbs_t("method", name=name, signature=separator.join(signatures)))
 
-        for prop in cls["properties"]:
-            read = f"List[{class_type(prop['item_class'])}]" if prop["type"] == "list" else rbs_value(prop)
-            method(prop["name"], f"() -> {read}")
-            if prop["type"] == "bool":
-                method(prop["name"] + "?", "() -> bool")
-            if prop["access"] == "rw" and prop["type"] != "list":
-                written = rbs_value(prop, written=True)
-                result = "Float" if prop["type"] == "double" else written
-                method(prop["name"] + "=", f"({written} value) -> {result}")
-        for command in cls["commands"]:
-            if command["argument"] == "none":
-                method(command["name"], "() -> self")
-            else:
-                method(command["name"], f"({rbs_value(command, written=True)} argument) -> self")
-        for child in cls["children"]:
-            method(child, f"() -> {class_type(cls['child_classes'].get(child))}")
-        models = {a["name"]: a for c in cls["constructors"] for a in c["arguments"] if a["type"] == "object"}
-        for name, argument in models.items():
-            method(name, f"() -> ({argument_type(argument)})?")
-        out.append("  end")
-        for alias in names[1:]:
-            out.append(f"  {alias}: singleton({names[0]})")
-    out.append("end")
-    return "\n".join(out) + "\n"
+        overloads: List[str] = []
+        for constructor in cls.constructors:
+            overloads += self.overloads(constructor.arguments, "void", first="Loop loop")
+            services = [a for a in constructor.arguments if a.type.kind == "service"]
+            if len(services) == 1 and constructor.arguments[-1] is services[0]:
+                overloads += self.overloads(constructor.arguments[:-1], "void", " { (Request request) -> untyped }",
+                                            first="Loop loop")
+        if overloads:
+            method("initialize", overloads)
+        else:
+            members.append(rbs_t("made_by_parent"))
+        for prop in cls.properties:
+            name = self.ruby(prop.name)
+            method(name, [f"() -> {self.read(prop.type)}"])
+            if prop.type.kind == "bool":
+                method(name + "?", [f"() -> {self.read(prop.type)}"], derived=True)
+            if prop.writable and not prop.is_list:
+                written = self.written(prop.type)
+                method(name + "=", [f"({written} value) -> {written}"], derived=True)
+        for command in cls.commands:
+            # An async command's method raises (the Ruby bindings do not run async commands yet).
+            result = "bot" if command.is_async else "self" if command.result.is_none else self.read(command.result)
+            method(self.ruby(command.name), self.overloads(command.arguments, result))
+        for child in cls.children:
+            method(self.ruby(child.name), [f"() -> {self.class_type(child.class_name)}"])
+        for constructor in cls.constructors:
+            for argument in constructor.arguments:
+                if argument.type.kind == "object":
+                    method(self.ruby(argument.name), [f"() -> ({self.written(argument.type)})?"])
+        lines = rbs_comment(cls.doc, "  ")
+        lines.append(rbs_t("class", name=names[0], members="\n".join(members)))
+        lines += [rbs_t("alias", alias=alias, name=names[0]) for alias in names[1:]]
+        return lines
+
+    def record_block(self, record: Record) -> List[str]:
+        names = self.record_names[record.name]
+        if not names:
+            return []  # reachable by Library#records only
+        fields = "\n".join(rbs_t("field", name=self.ruby(f.name), type=self.read(f.type)) for f in record.fields)
+        params = ", ".join(f"{'?' if f.type.optional else ''}{self.ruby(f.name)}: {self.written(f.type)}"
+                           for f in record.fields)
+        lines = rbs_comment(record.doc, "  ")
+        lines.append(rbs_t("record", name=names[0], fields=fields, params=params))
+        lines += [rbs_t("alias", alias=alias, name=names[0]) for alias in names[1:]]
+        return lines
 
 
+def rbs_comment(text: str, indent: str) -> List[str]:
+    return [rbs_t("comment", indent=indent, line=line).rstrip() for line in text.splitlines()] if text else []
+
+
+def generate_rbs(library: Library, reserved: Set[str], constants: Set[str]) -> str:
+    """Signatures of the classes and records the Ruby bindings make at run time (Mvvm::Classes,
+    Mvvm::Record): a reader per property (`name?` too for a bool), a writer per binding, a method
+    per command (by position or keyword, giving its result, or self), a reader per child and per
+    model argument, `initialize` overloads per constructor (positional, by keyword, a service as
+    a block); a record as a Struct of its fields."""
+    signatures = _Signatures(library, reserved, constants)
+    lines: List[str] = []
+    for cls in library.classes:
+        lines += signatures.class_block(cls)
+    for record in library.records.values():
+        lines += signatures.record_block(record)
+    return rbs_t("file", body="".join(line + "\n" for line in lines)) + "\n"

@@ -35,6 +35,13 @@ class Recorder
   end
 end
 
+# The library of Tests/outside (libsample.so: Profile, Wishlist, Dialog...), loaded beside the one
+# MVVM_LIBRARY names, when MVVM_SAMPLE_LIBRARY names it (run_tests.sh and make test-ruby do).
+def sample_library
+  path = ENV.fetch("MVVM_SAMPLE_LIBRARY", "")
+  path.empty? ? nil : Mvvm.load(path)
+end
+
 class MvvmTest < Minitest::Test
   def setup
     @loops = []
@@ -42,9 +49,9 @@ class MvvmTest < Minitest::Test
     @loop = new_loop(:virtual)
   end
 
-  # A loop closed after the test.
-  def new_loop(kind = :virtual)
-    Mvvm::Loop.new(kind).tap { |loop| @loops << loop }
+  # A loop (of the library MVVM_LIBRARY names, or of `library`) closed after the test.
+  def new_loop(kind = :virtual, library: nil)
+    Mvvm::Loop.new(kind, library: library).tap { |loop| @loops << loop }
   end
 
   def teardown
@@ -52,5 +59,20 @@ class MvvmTest < Minitest::Test
     after = Mvvm::Callbacks.stats
     assert_equal 0, after[:live], "callbacks never destroyed: #{Mvvm::Callbacks.entries.values.map(&:name).inspect}"
     assert_equal @stats_before[:unknown_destroys], after[:unknown_destroys], "a callback destroyed twice"
+  end
+end
+
+# Tests of Tests/outside's classes, in this process beside the library MVVM_LIBRARY names: they
+# exist when MVVM_SAMPLE_LIBRARY is set (run_tests.sh says on stderr when it is not), and fail
+# when it names no library. @loop is a loop of the sample library; SAMPLE its namespace.
+class SampleTest < MvvmTest
+  def self.runnable_methods
+    ENV.fetch("MVVM_SAMPLE_LIBRARY", "").empty? ? [] : super
+  end
+
+  def setup
+    super
+    @sample = sample_library
+    @loop = new_loop(:virtual, library: @sample)
   end
 end

@@ -365,8 +365,8 @@ class TestCatalog < MvvmTest
       assert_equal klass.c_name, description["class"]
       properties = description["properties"].map { |p| [p["name"].to_sym, p["type"].to_sym, p["access"].to_sym] }
       assert_equal klass.properties.values.map { |p| p.to_a.first(3) }, properties, klass.name
-      commands = description["commands"].map { |c| [c["name"].to_sym, c["argument"].to_sym] }
-      assert_equal klass.commands.to_a, commands, klass.name
+      commands = description["commands"].map { |c| [c["name"].to_sym, c["arguments"].map { |a| a["name"].to_sym }] }
+      assert_equal klass.commands.values.map { |c| [c.name, c.arguments] }, commands, klass.name
       signals = description["signals"].map { |s| [s["name"].to_sym, s["type"].to_sym] }
       assert_equal klass.signals.to_a, signals, klass.name
       assert_equal klass.children.keys.map(&:to_s), description["children"], klass.name

@@ -2,8 +2,9 @@
 
 require_relative "helper"
 
-# The classes are made at run time from mvvm_classes: names, docs, constructors through mvvm_new,
-# checked command arguments, and host services through mvvm_service_new.
+# The classes are made at run time from mvvm_classes: names, docs, constructors through
+# mvvm_new_named, commands through mvvm_call_named (the library binds, converts and refuses the
+# arguments), and host services through mvvm_service_new.
 class TestClasses < MvvmTest
   def library_classes
     JSON.parse(Mvvm::Native.call_out_string(:mvvm_classes))
@@ -46,38 +47,59 @@ class TestClasses < MvvmTest
       assert_equal p.type == :bool, vm.respond_to?(:"#{p.name}?"), p.name
     end
     assert_respond_to vm, :sign_up_tapped
-    assert_equal 0, vm.method(:sign_up_tapped).arity
-    assert_equal 1, Mvvm::PlayerViewModel.instance_method(:tapped).arity
+    error = assert_raises(Mvvm::InvalidArgumentError) { vm.sign_up_tapped(1) }
+    assert_equal "sign_up_view_model.sign_up_tapped takes 0 arguments, not 1 argument", error.message
+    assert_equal %i[argument], Mvvm::PlayerViewModel.commands[:tapped].arguments
   end
 
-  def test_constructors_are_chosen_by_count_then_type_positional_or_by_name
+  def test_the_library_chooses_the_constructor_positional_or_by_name
     assert_equal 7, Mvvm::CountDownTimer.new(@loop, 7).full_count
     assert_equal 7, Mvvm::CountDownTimer.new(@loop, full_count: 7).remaining_time
     first = Mvvm::CounterPageViewModel.new(@loop, seed: 3).second_counter.tap(&:increment).count
     assert_equal first, Mvvm::CounterPageViewModel.new(@loop, 3).second_counter.tap(&:increment).count
-    error = assert_raises(ArgumentError) { Mvvm::CountDownTimer.new(@loop) }
-    assert_match(/CountDownTimer.*\(loop, full_count: int\)/, error.message)
-    assert_raises(ArgumentError) { Mvvm::CountDownTimer.new(@loop, 1, 2) }
-    assert_raises(ArgumentError) { Mvvm::CountDownTimer.new(@loop, seconds: 1) }
-    assert_raises(ArgumentError) { Mvvm::CountDownTimer.new(@loop, 1, full_count: 1) }
-    assert_raises(RangeError) { Mvvm::CountDownTimer.new(@loop, 2**63) }
-    assert_raises(RangeError) { Mvvm::RandomCounter.new(@loop, -1) }
-    assert_raises(RangeError) { Mvvm::RandomCounter.new(@loop, 2**64) }
-    error = assert_raises(Mvvm::UnsupportedError) { Mvvm::DisplayViewModel.new(@loop) }
-    assert_match(/no constructor/, error.message)
+    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CountDownTimer.new(@loop) }
+    assert_equal "count_down_timer takes (full_count: int), not 0 arguments", error.message
+    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CountDownTimer.new(@loop, 1, 2) }
+    assert_equal "count_down_timer takes (full_count: int), not 2 arguments", error.message
+    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CountDownTimer.new(@loop, seconds: 1) }
+    assert_equal "count_down_timer takes (full_count: int), not 1 argument (named seconds)", error.message
+    assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CountDownTimer.new(@loop, 1, full_count: 1) }
+    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CountDownTimer.new(@loop, 2**63) }
+    assert_match(/\Aargument 1 of count_down_timer \(full_count\) is out of range: 9223372036854775808 /, error.message)
+    # Above 2**63 - 1 an Integer goes as an unsigned; a uint64 argument takes an int's bits too.
+    assert_equal draw_once(2**64 - 1), draw_once(-1)
+    error = assert_raises(RangeError) { Mvvm::RandomCounter.new(@loop, 2**64) }
+    assert_match(/beyond what a C integer holds/, error.message)
+    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::DisplayViewModel.new(@loop) }
+    assert_match(/\Adisplay_view_model has no constructor/, error.message)
     timer = Mvvm::CountDownTimer.new(@loop, 5)
     assert_same timer, Mvvm::TimerViewModel.new(@loop, timer: timer).timer
+    assert_same timer, Mvvm.argument(Mvvm::TimerViewModel.new(@loop, timer), :timer)
   end
 
-  def test_command_arguments_are_checked
+  def draw_once(seed)
+    Mvvm::RandomCounter.open(@loop, seed) { |counter| counter.increment.count }
+  end
+
+  def test_command_arguments_are_bound_and_converted_by_the_library
     player = Mvvm::TimerViewModel.new(@loop, Mvvm::CountDownTimer.new(@loop, 5)).player
-    assert_raises(TypeError) { player.tapped(1) }
-    assert_raises(TypeError) { player.tapped(nil) }
-    assert_raises(ArgumentError) { player.tapped }
-    assert_raises(ArgumentError) { Mvvm::Counter.new(@loop).increment(1) }
+    error = assert_raises(Mvvm::TypeMismatchError) { player.tapped(1) }
+    assert_equal "argument 1 of player_view_model.tapped (argument) is of type string, not int", error.message
+    error = assert_raises(Mvvm::InvalidArgumentError) { player.tapped(nil) }
+    assert_equal "argument 1 of player_view_model.tapped (argument) is of type string, not optional: it cannot be null",
+                 error.message
+    error = assert_raises(Mvvm::InvalidArgumentError) { player.tapped }
+    assert_equal "argument 1 of player_view_model.tapped (argument) is missing", error.message
+    error = assert_raises(Mvvm::InvalidArgumentError) { player.tapped(argument: "start", x: 1) }
+    assert_equal 'player_view_model.tapped has no argument named "x"', error.message
+    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::Counter.new(@loop).increment(1) }
+    assert_equal "counter.increment takes 0 arguments, not 1 argument", error.message
     player.tapped(:start)
     @loop.advance(0)
     assert_equal true, player.is_play_timer
+    player.tapped(argument: "pause")
+    @loop.advance(1000)
+    assert_equal false, player.is_play_timer
   end
 
   # --- host services ----------------------------------------------------------------------------
@@ -186,7 +208,8 @@ class TestClasses < MvvmTest
   end
 
   def test_services_are_checked_and_refused_on_thread_loops
-    assert_raises(TypeError) { Mvvm::SignUpViewModel.new(@loop, service: 5) }
+    error = assert_raises(Mvvm::TypeMismatchError) { Mvvm::SignUpViewModel.new(@loop, service: 5) }
+    assert_equal "argument 1 of sign_up_view_model (service) is service, not int", error.message
     assert_raises(ArgumentError) { Mvvm::Service.new }
     assert_raises(Mvvm::UnsupportedError) { Mvvm::SignUpViewModel.new(new_loop(:thread), service: ->(_) {}) }
   end

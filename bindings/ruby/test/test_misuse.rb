@@ -9,7 +9,8 @@ class TestMisuse < MvvmTest
       1 => Mvvm::InvalidHandleError, 2 => Mvvm::WrongTypeError, 3 => Mvvm::NullPointerError,
       4 => Mvvm::InvalidArgumentError, 5 => Mvvm::UnknownNameError, 6 => Mvvm::ReadOnlyError,
       7 => Mvvm::TypeMismatchError, 8 => Mvvm::WrongLoopKindError, 9 => Mvvm::UnknownRequestError,
-      10 => Mvvm::InternalError, 11 => Mvvm::LoopReleasedError
+      10 => Mvvm::InternalError, 11 => Mvvm::LoopReleasedError, 12 => Mvvm::CommandError,
+      13 => Mvvm::CancelledError, 14 => Mvvm::BadRegistrationError
     }
     expected.each do |status, klass|
       assert_same klass, Mvvm::Error.class_for(status)
@@ -28,7 +29,7 @@ class TestMisuse < MvvmTest
     assert vm.closed?
     error = assert_raises(Mvvm::InvalidHandleError) { vm.user_id }
     assert_match(/not a live handle/, error.message)
-    assert_equal [1, "MVVM_ERR_INVALID_HANDLE", "mvvm_get_string"], [error.status, error.status_name, error.function]
+    assert_equal [1, "MVVM_ERR_INVALID_HANDLE", "mvvm_get"], [error.status, error.status_name, error.function]
     assert_raises(Mvvm::InvalidHandleError) { vm.user_id = "abcdef" }
     assert_raises(Mvvm::InvalidHandleError) { vm.sign_up_tapped }
     assert_raises(Mvvm::InvalidHandleError) { vm.subscribe { flunk } }
@@ -66,20 +67,27 @@ class TestMisuse < MvvmTest
     assert_equal "sign_up_view_model.user_id is of type string, not int", error.message
     assert_raises(Mvvm::TypeMismatchError) { vm.agreed = "yes" }
     assert_raises(Mvvm::TypeMismatchError) { vm.agreed = 1.5 }
-    assert_raises(TypeError) { vm.agreed = nil }
+    error = assert_raises(Mvvm::TypeMismatchError) { vm.user_id = ["abcdef"] }
+    assert_equal "sign_up_view_model.user_id is of type string, not array", error.message
+    error = assert_raises(Mvvm::InvalidArgumentError) { vm.agreed = nil }
+    assert_equal "sign_up_view_model.agreed is of type bool, not optional: it cannot be null", error.message
     assert_raises(Mvvm::TypeMismatchError) { Mvvm::TimerViewModel.new(@loop, Mvvm::CountDownTimer.new(@loop, 1)).player.perform(:tapped, 1) }
+    error = assert_raises(TypeError) { vm.user_id = Object.new }
+    assert_match(/\AObject is no value of libmvvm/, error.message)
     assert_equal "", vm.user_id, "nothing changed"
   end
 
   def test_bad_arguments_raise_invalid_argument
     vm = Mvvm::SignUpViewModel.new(@loop)
     error = assert_raises(Mvvm::InvalidArgumentError) { vm.user_id = "ab\xFFcd".b }
-    refute_empty error.message
-    assert_raises(ArgumentError) { vm.user_id = "ab\0cd" }
+    assert_equal "sign_up_view_model.user_id: the bytes given for a string are not valid UTF-8", error.message
     player = Mvvm::TimerViewModel.new(@loop, Mvvm::CountDownTimer.new(@loop, 5)).player
-    assert_raises(Mvvm::InvalidArgumentError) { player.tapped("jump") }
-    assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CountDownTimer.new(@loop, 0) }
-    assert_raises(TypeError) { Mvvm::CountDownTimer.new(@loop, "5") }
+    error = assert_raises(Mvvm::InvalidArgumentError) { player.tapped("jump") }
+    assert_equal 'argument 1 of player_view_model.tapped (argument) takes one of start, pause, stop, not "jump"', error.message
+    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CountDownTimer.new(@loop, 0) }
+    assert_equal "count_down_timer: full_count must be from 1 to 2147483647, got 0", error.message
+    error = assert_raises(Mvvm::TypeMismatchError) { Mvvm::CountDownTimer.new(@loop, "5") }
+    assert_equal "argument 1 of count_down_timer (full_count) is of type int, not string", error.message
     assert_raises(Mvvm::InvalidArgumentError) { @loop.advance(-1) }
     assert_equal 0, @loop.now
   end
@@ -90,7 +98,8 @@ class TestMisuse < MvvmTest
     other = new_loop
     error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CounterViewModel.new(@loop, Mvvm::Counter.new(other)) }
     refute_empty error.message
-    assert_raises(TypeError) { Mvvm::TimerViewModel.new(@loop, 5) }
+    error = assert_raises(Mvvm::TypeMismatchError) { Mvvm::TimerViewModel.new(@loop, 5) }
+    assert_equal "argument 1 of timer_view_model (timer) is object, not int", error.message
     assert_raises(TypeError) { Mvvm::Counter.new(:not_a_loop) }
   end
 
@@ -147,6 +156,13 @@ class TestMisuse < MvvmTest
     error = assert_raises(Mvvm::InvalidArgumentError) { @loop.advance(10) }
     refute_empty error.message
     assert_equal "00:00:00.01", vm.time
+  end
+
+  def test_a_string_holding_nul_crosses_whole
+    vm = Mvvm::InputEchoViewModel.new(@loop)
+    vm.input = "ab\0cd"
+    assert_equal ["ab\0cd", "Your input is 'ab\0cd'!"], [vm.input, vm.message]
+    assert_raises(ArgumentError) { vm["in\0put"] }
   end
 
   def test_subscribe_needs_a_block

@@ -4,12 +4,12 @@ require_relative "helper"
 require "open3"
 require "rbconfig"
 
-# The classes of a package outside libmvvm (Tests/outside: greeter, tally), from Ruby with no
-# Ruby written for them. They live in libsample.so, a library of their own, which one process
-# cannot load beside libmvvm.so: test/sample/greeter_tally.rb runs in a Ruby of its own, with
-# MVVM_LIBRARY naming MVVM_SAMPLE_LIBRARY. Without MVVM_SAMPLE_LIBRARY there is no such test
-# (run_tests.sh says so on stderr, keeping minitest's closing line last); with it naming no file,
-# the test fails.
+# The classes of a package outside libmvvm (Tests/outside: greeter, tally, the lists), from Ruby
+# with no Ruby written for them, as Mvvm's own classes: test/sample/*.rb run in a Ruby of their
+# own, with MVVM_LIBRARY naming MVVM_SAMPLE_LIBRARY (the tests of Profile, Wishlist and Dialog
+# load it beside libmvvm.so with Mvvm.load instead). Without MVVM_SAMPLE_LIBRARY there is no such
+# test (run_tests.sh says so on stderr, keeping minitest's closing line last); with it naming no
+# file, the test fails.
 class TestSampleLibrary < MvvmTest
   LIB = File.expand_path("../lib", __dir__)
   SUITE = File.expand_path("sample/greeter_tally.rb", __dir__)

@@ -177,7 +177,7 @@ class TestSubscriptions < MvvmTest
     Array.new(count) do
       counter = Mvvm::Counter.new(@loop)
       probe = Mvvm::Counter.allocate
-      probe.send(:init_handle, counter.handle, @loop)
+      probe.send(:init_handle, counter.handle, @loop, Mvvm.library)
       ObjectSpace.undefine_finalizer(probe)
       probe
     end

@@ -1,41 +1,40 @@
 # frozen_string_literal: true
 
 require "json"
-require "weakref"
 
 module Mvvm
-  # What every model and view model has: property readers (and writers for bindings), command
-  # methods, children, subscriptions, the generic calls, and #close.
-  #
-  # No class is written here: Mvvm::Classes makes one subclass per class the library describes
-  # (mvvm_classes), and declares its properties, commands, signals, children and constructors
-  # from that description. The readers and writers call the library's generic calls, so a value
-  # of the wrong type is refused by the library itself (Mvvm::TypeMismatchError).
+  # What every model and view model is: an object of one library, on one of its loops. No class
+  # is written here: Mvvm::Classes makes one subclass per class the library describes, with a
+  # method per member. Every operation of the bindings is a module function of Mvvm taking the
+  # object (Mvvm.get(obj, :name), Mvvm.call(obj, :command, ...), Mvvm.subscribe(obj) { },
+  # Mvvm.close(obj)...), which no member can shadow; Base also gives them as methods (close,
+  # subscribe, describe...) for the classes whose members do not take those names.
   class Base
     include Closeable
 
-    # C class name => Ruby class, filled by Mvvm::Classes from the library's description.
-    CLASSES = {}
-
-    # A property: its type is :bool, :int, :double, :string or :list (then `item_class` is the
-    # C class of its items).
-    Property = Struct.new(:name, :type, :access, :item_class) do
+    # A property: its type is its description's (:bool, :int, :double, :string, :bytes, :array,
+    # :record, or :list, then `item_class` is the C class of its items), `optional` when it may
+    # hold nil. `c_name` is its name in C memory, made once.
+    Property = Struct.new(:name, :type, :access, :item_class, :optional, :c_name) do
       def writable? = access == :rw
       def list? = type == :list
     end
+
+    # A command: its arguments' names in order, its result's type (:none for nothing), whether it
+    # throws (Mvvm::CommandError) and whether it is async.
+    Command = Struct.new(:name, :arguments, :result, :throws, :async)
 
     # A constructor: its name ("new", "new_with_seed"...), doc and arguments, each an Argument.
     Constructor = Struct.new(:name, :doc, :arguments) do
       def signature = "(loop#{arguments.map { |a| ", #{a.name}: #{a.type}" }.join})"
     end
-    # A constructor argument: type :bool, :int, :double, :string, :object (a model: `classes`
-    # lists the C classes it may be) or :service; c_type "uint64_t" for unsigned integers.
+    # A constructor argument: its type (:bool, :int, :object (a model: `classes` lists the C
+    # classes it may be), :service...), c_type "uint64_t" for unsigned integers.
     Argument = Struct.new(:name, :type, :c_type, :classes)
 
-    INT64 = (-2**63..2**63 - 1).freeze
-    UINT64 = (0..2**64 - 1).freeze
-
     class << self
+      # The library this class belongs to (an Mvvm::Library), nil for Base itself.
+      attr_reader :library
       # The C class name, such as "sign_up_view_model".
       attr_reader :c_name
       # The Swift class name, such as "SignUpViewModel".
@@ -61,264 +60,236 @@ module Mvvm
         (@docs || {})[member.to_sym]
       end
 
-      # Every C class name known => Ruby class.
+      # Every class of the library MVVM_LIBRARY names, by C name.
       def classes
-        Classes.build!
-        CLASSES
-      end
-
-      # The Ruby object made for `handle`, while it lives (for a host service's request).
-      def live_object(handle)
-        ref = LIVE[handle]
-        ref&.weakref_alive? ? ref.__getobj__ : nil
-      rescue WeakRef::RefError
-        nil
-      end
-
-      # Remembers `object` as the one of `handle`, weakly; forgets the collected ones now and then.
-      def remember(handle, object)
-        LIVE.delete_if { |_, ref| !ref.weakref_alive? } if (@remembered = (@remembered || 0) + 1) % 1024 == 0
-        LIVE[handle] = WeakRef.new(object)
-      end
-
-      # Converts the Ruby `value` for an argument of `type` (:bool, :int, :double, :string) named
-      # `what`: TypeError for another Ruby type, RangeError for an integer out of range.
-      def convert_argument(value, type, what, c_type = nil)
-        case type
-        when :bool
-          raise TypeError, "#{what} must be true or false, not #{value.class}" unless [true, false].include?(value)
-        when :int
-          raise TypeError, "#{what} must be an Integer, not #{value.class}" unless value.is_a?(Integer)
-
-          if c_type == "uint64_t"
-            raise RangeError, "#{what} must be in 0...2**64, not #{value}" unless UINT64.cover?(value)
-
-            return value >= 2**63 ? value - 2**64 : value
-          end
-          raise RangeError, "#{what} must be in -2**63...2**63, not #{value}" unless INT64.cover?(value)
-        when :double
-          raise TypeError, "#{what} must be a Float, not #{value.class}" unless value.is_a?(Float) || value.is_a?(Integer)
-
-          return value.to_f
-        when :string
-          raise TypeError, "#{what} must be a String, not #{value.class}" unless value.is_a?(String) || value.is_a?(Symbol)
-        end
-        value
-      end
-
-      private
-
-      # Picks the constructor the arguments fit (by count, then type) and converts them:
-      # [constructor, {name => Ruby value}, [C values]]. Positional arguments fill a
-      # constructor's arguments in order, keywords by name; a block fills a service argument.
-      def bind_constructor(args, kwargs, block)
-        if constructors.empty?
-          raise UnsupportedError.new("#{name} has no constructor: its parent makes it (a child)", status: nil)
-        end
-
-        fitting = constructors.filter_map do |constructor|
-          names = constructor.arguments.map(&:name)
-          next if args.size > names.size || kwargs.keys.any? { |k| !names.include?(k) }
-
-          bound = names.first(args.size).zip(args).to_h
-          next if kwargs.keys.any? { |k| bound.key?(k) }
-
-          bound.merge!(kwargs)
-          missing = constructor.arguments.reject { |a| bound.key?(a.name) }
-          if block
-            next unless missing.size == 1 && missing.first.type == :service
-
-            bound[missing.first.name] = block
-          else
-            next unless missing.empty?
-          end
-          [constructor, bound]
-        end
-        if fitting.empty?
-          given = (args.map(&:inspect) + kwargs.map { |k, v| "#{k}: #{v.inspect}" }).join(", ")
-          raise ArgumentError, "no constructor of #{name} takes (loop#{given.empty? ? '' : ", #{given}"})" \
-                               "#{block ? ' and a block' : ''}; it has #{constructors.map(&:signature).join(', ')}"
-        end
-
-        failures = []
-        fitting.each do |constructor, bound|
-          return [constructor, bound, constructor.arguments.map { |a| c_argument(a, bound[a.name]) }]
-        rescue TypeError, RangeError => e
-          failures << e
-        end
-        raise failures.first
-      end
-
-      # One constructor argument as Native.value_fields takes it.
-      def c_argument(argument, value)
-        what = "#{name}.new: #{argument.name}"
-        case argument.type
-        when :object
-          raise TypeError, "#{what} must be an Mvvm model, not #{value.class}" unless value.is_a?(Base)
-
-          [:object, value.handle]
-        when :service
-          unless value.is_a?(Service) || value.respond_to?(:call)
-            raise TypeError, "#{what} must be an Mvvm::Service or respond to call, not #{value.class}"
-          end
-
-          [:service, value]
-        else
-          convert_argument(value, argument.type, what, argument.c_type)
-        end
+        Library.default.classes
       end
     end
 
-    # Ruby objects by handle (WeakRefs), while they live: a host service's request names its view
-    # model's. (Not an ObjectSpace::WeakMap: it compares large Integer keys by identity.)
-    LIVE = {}
-
-    # Makes an object of this class on `loop` through mvvm_new, with the constructor whose
-    # arguments fit: positional, or by name (CounterPageViewModel.new(loop, seed: 7)); a block
-    # is the service of a constructor that takes one. Wrong Ruby types raise TypeError, integers
-    # out of range RangeError, a count no constructor takes ArgumentError; the library refuses
-    # the rest (a model of the wrong class: Mvvm::WrongTypeError; of another loop, or a value it
-    # rejects: Mvvm::InvalidArgumentError).
+    # Makes an object of this class on `loop` (a loop of the class's library) through
+    # mvvm_new_named: the arguments by position, then by keyword (a Ruby keyword or core method
+    # with a trailing underscore: class_:); a block is one more positional argument (a host
+    # service). The library picks the constructor the arguments fit and converts them, or raises
+    # (Mvvm::InvalidArgumentError, Mvvm::TypeMismatchError, Mvvm::WrongTypeError...) saying why.
     def initialize(loop, *args, **kwargs, &block)
+      library = self.class.library or raise UnsupportedError.new("Mvvm::Base is made only through its subclasses", status: nil)
       raise TypeError, "expected an Mvvm::Loop, got #{loop.class}" unless loop.is_a?(Loop)
 
-      _constructor, bound, values = self.class.send(:bind_constructor, args, kwargs, block)
-      made = []
-      values = values.map do |value|
-        next value unless value.is_a?(Array) && value[0] == :service
-
-        if loop.kind == :thread
-          raise UnsupportedError.new(
-            "a host service of an object of a thread loop would run on the library's thread, where " \
-            "Fiddle cannot call Ruby; use a manual loop", status: nil
-          )
-        end
-        service = value[1]
-        unless service.is_a?(Service)
-          service = Service.new(service, name: "#{self.class.name} service")
-          made << service
-        end
-        [:object, service.handle]
-      end
-      c_name = Native.c_string(self.class.c_name)
-      c_args = Native.c_values(values)
+      args += [block] if block
+      names = [nil] * args.size + kwargs.keys.map { |k| Names.library(k) }
+      values = args + kwargs.values
+      packer = Values::Packer.new(library, loop)
       begin
-        handle = Native.call_out(:mvvm_new, loop.handle, c_name, c_args, values.size)
+        handle = library.native.call_out(:mvvm_new_named, Mvvm.handle(loop), Native.c_string(self.class.c_name),
+                                         packer.names(names), packer.pack(values), values.size)
       ensure
-        made.each(&:close) # the view model holds its service; the block lives as long as it
+        packer.finish # the view model holds its services; a block lives as long as it
       end
-      init_handle(handle, loop)
-      @arguments = bound.select { |_, value| value.is_a?(Base) }
+      init_handle(handle, loop, library)
+      @arguments = models(args, kwargs)
     end
 
-    # The loop this object lives on.
-    attr_reader :loop
+    # The loop this object lives on (Mvvm.loop_of(obj) whatever its members).
+    def loop = Mvvm.loop_of(self)
     # The object whose child this is, or nil.
-    attr_reader :parent
+    def parent = Mvvm.parent(self)
 
-    # A Ruby object for a handle the library gave (a child, ...), of the class of its C class.
-    def self.wrap(handle, loop, parent: nil)
-      c_name = Native.call_out(:mvvm_class_name, handle)
-      klass = classes.fetch(Native.read_string(c_name)) { Base }
-      object = klass.allocate
-      object.send(:init_handle, handle, loop, parent)
-      object
-    end
-
-    # --- properties ---------------------------------------------------------------------------
-
-    # The value of the property `name` (Symbol or String), with its type from the class (or from
-    # the library's description for a name the class does not declare).
-    def get(name)
-      type = property_type(name)
-      c_name = Native.c_string(name)
-      case type
-      when :bool then Native.call_out_bool(:mvvm_get_bool, handle, c_name)
-      when :int then Native.call_out(:mvvm_get_int, handle, c_name, format: "q")
-      when :double then Native.call_out(:mvvm_get_double, handle, c_name, format: "d")
-      when :string then Native.call_out_string(:mvvm_get_string, handle, c_name)
-      when :list
-        Native.call(:mvvm_list_count, handle, c_name, Native.out) # refuses a closed object now
-        List.new(self, name)
-      else Native.call_out(:mvvm_get_int, handle, c_name, format: "q") # lets the library name the error
-      end
-    end
+    def get(name) = Mvvm.get(self, name)
     alias [] get
 
-    # Sets the binding `name` to `value`: true/false, Integer, Float or String picks the C setter;
-    # the library refuses outputs (Mvvm::ReadOnlyError) and other types (Mvvm::TypeMismatchError).
-    def set(name, value)
-      c_name = Native.c_string(name)
-      case value
-      when true, false then Native.call(:mvvm_set_bool, handle, c_name, value ? 1 : 0)
-      when Integer then Native.call(:mvvm_set_int, handle, c_name, value)
-      when Float then Native.call(:mvvm_set_double, handle, c_name, value)
-      when String, Symbol then Native.call(:mvvm_set_string, handle, c_name, Native.c_string(value))
-      else raise TypeError, "#{value.class} is not a value of libmvvm (true, false, Integer, Float, String)"
-      end
-      value
-    end
+    def set(name, value) = Mvvm.set(self, name, value)
     alias []= set
 
-    # The model given to the constructor as its argument `name` (TimerViewModel#timer,
-    # CounterViewModel#model), kept while this object lives; nil for an object its parent made.
-    def argument(name)
-      @arguments[name.to_sym]
-    end
+    def perform(name, *args, **kwargs) = Mvvm.call(self, name, *args, **kwargs)
+    def child_object(name) = Mvvm.child(self, name)
+    def argument(name) = Mvvm.argument(self, name)
+    def identity = Mvvm.identity(self)
+    def subscribe(name = nil, &block) = Mvvm.subscribe(self, name, &block)
+    def class_name = Mvvm.class_name(self)
+    def describe = Mvvm.describe(self)
+    def snapshot = Mvvm.snapshot(self)
+    alias to_h snapshot
 
-    # The identity of the Swift object behind this handle (mvvm_object_id): one Integer for its
-    # whole life, the same through every handle to it; so a list's item read twice, or one that
-    # moved, is recognised. (Ruby's own #object_id is left alone.)
-    def identity
-      @identity ||= Native.call_out(:mvvm_object_id, handle, format: "q")
-    end
-
-    # Two objects are == when they are handles to the same Swift object (same #identity).
+    # Two objects are == when they are handles to the same Swift object (same identity).
     def ==(other)
       return true if equal?(other)
-      return false unless other.is_a?(Base) && !closed? && !other.closed?
+      return false unless other.is_a?(Base) && !Mvvm.closed?(self) && !Mvvm.closed?(other)
 
-      identity == other.identity
+      Mvvm.library_of(self).native.equal?(Mvvm.library_of(other).native) && Mvvm.identity(self) == Mvvm.identity(other)
     rescue Error
       false
     end
     alias eql? ==
 
     def hash
-      closed? && @identity.nil? ? super : [Base, identity].hash
+      Mvvm.closed?(self) && @identity.nil? ? super : [Base, Mvvm.identity(self)].hash
     rescue Error
       super
     end
 
-    # --- commands, children ---------------------------------------------------------------------
-
-    # Sends the command `name`, with `argument` when it takes one (nil: none).
-    def perform(name, argument = nil)
-      value = argument.nil? ? nil : Native.c_value(argument)
-      Native.call(:mvvm_send, handle, Native.c_string(name), value)
-      self
+    def inspect
+      "#<#{self.class.name} #{Mvvm.closed?(self) ? 'closed' : "handle=#{Mvvm.handle(self)}"}>"
     end
 
-    # A new object for the child view model `name` (each call a new handle; the named readers
-    # such as TimerViewModel#display cache theirs). The caller closes it (or it is collected).
-    def child_object(name)
-      out = Native.call_out(:mvvm_child, handle, Native.c_string(name))
-      Base.wrap(out, @loop, parent: self)
+    private
+
+    def init_handle(handle, loop, library, parent = nil)
+      @loop = loop
+      @library = library
+      @parent = parent
+      @children = {}
+      @arguments = {}
+      adopt(handle, library.native)
+      library.remember(handle, self)
+    end
+
+    # The models among the arguments, by the name of the argument each was given as: a keyword's
+    # own, a positional one's when every constructor taking a model there names it alike.
+    def models(args, kwargs)
+      found = kwargs.select { |_, value| value.is_a?(Base) }.transform_keys { |k| Names.library(k).to_sym }
+      args.each_with_index do |value, index|
+        next unless value.is_a?(Base)
+
+        names = self.class.constructors.filter_map { |c| c.arguments[index] }.select { |a| a.type == :object }.map(&:name).uniq
+        found[names.first] = value if names.size == 1
+      end
+      found
+    end
+  end
+
+  class << self
+    # --- what every object has, whatever its members are named ----------------------------------
+
+    # The C handle of a loop, object or service (an Integer; it stays the same after closing).
+    def handle(object)
+      box(object).handle
+    end
+
+    # Releases a loop, object or service; an object's children (those its readers gave) first.
+    # Closing twice does nothing.
+    def close(object)
+      object.instance_variable_get(:@children)&.each_value { |child| close(child) }
+      library = object.instance_variable_get(:@library)
+      library.forget(handle(object)) if library.is_a?(Library)
+      ObjectSpace.undefine_finalizer(object)
+      box(object).release
+      nil
+    end
+
+    def closed?(object)
+      box(object).released?
+    end
+
+    # The library an object, loop or service belongs to (an Mvvm::Library).
+    def library_of(object)
+      object.instance_variable_get(:@library)
+    end
+
+    # The loop an object lives on.
+    def loop_of(object)
+      object.instance_variable_get(:@loop)
+    end
+
+    # The object whose child `object` is, or nil.
+    def parent(object)
+      object.instance_variable_get(:@parent)
+    end
+
+    # The model given to the constructor as its argument `name` (TimerViewModel: :timer), kept
+    # while the object lives; nil for an object its parent made.
+    def argument(object, name)
+      object.instance_variable_get(:@arguments)[Names.library(name).to_sym]
+    end
+
+    # The identity of the Swift object behind a handle (mvvm_object_id): one Integer for its
+    # whole life, the same through every handle to it, so a list's item read twice, or one that
+    # moved, is recognised. (Ruby's own #object_id is left alone.)
+    def identity(object)
+      object.instance_variable_get(:@identity) ||
+        object.instance_variable_set(:@identity, native_of(object).call_out(:mvvm_object_id, handle(object), format: "q"))
+    end
+
+    # --- properties, commands, children -------------------------------------------------------
+
+    # The value of the property `name` (its library's name: :class, not :class_), through
+    # mvvm_get; a list property as an Mvvm::List.
+    def get(object, name)
+      property = object.class.properties[name.to_sym] if object.class.respond_to?(:properties)
+      native = native_of(object)
+      c_name = property ? property.c_name : Native.c_string(name)
+      case property && !property.optional && property.type
+      when :bool then native.call_out_bool(:mvvm_get_bool, handle(object), c_name)
+      when :int then native.call_out(:mvvm_get_int, handle(object), c_name, format: "q")
+      when :double then native.call_out(:mvvm_get_double, handle(object), c_name, format: "d")
+      when :list
+        native.call(:mvvm_list_count, handle(object), c_name, Native.out) # refuses a closed object now
+        List.new(object, property.name)
+      else
+        out = Native.out(Native::VALUE.size)
+        native.call(:mvvm_get, handle(object), c_name, out)
+        Values.take(out, library_of(object))
+      end
+    end
+
+    # Sets the binding `name` to `value`, converted by the library (mvvm_set): the library
+    # refuses outputs (Mvvm::ReadOnlyError) and values of another kind (Mvvm::TypeMismatchError,
+    # Mvvm::InvalidArgumentError). Returns `value`.
+    def set(object, name, value)
+      property = object.class.properties[name.to_sym] if object.class.respond_to?(:properties)
+      native = native_of(object)
+      c_name = property ? property.c_name : Native.c_string(name)
+      typed = property && !property.optional && typed_setter(property.type, value)
+      if typed
+        native.call(typed, handle(object), c_name, typed == :mvvm_set_bool ? (value ? 1 : 0) : typed_value(value))
+      else
+        packer = Values::Packer.new(library_of(object), loop_of(object))
+        begin
+          native.call(:mvvm_set, handle(object), c_name, packer.pack([value]))
+        ensure
+          packer.finish
+        end
+      end
+      value
+    end
+
+    # Runs the command `name` with `args` by position, then `kwargs` by name (mvvm_call_named),
+    # and gives its result (nil when it returns nothing). The library binds and converts the
+    # arguments; a command that throws raises Mvvm::CommandError with its error's text.
+    def call(object, name, *args, **kwargs)
+      native = native_of(object)
+      names = [nil] * args.size + kwargs.keys.map { |k| Names.library(k) }
+      values = args + kwargs.values
+      packer = Values::Packer.new(library_of(object), loop_of(object))
+      result = Native.out(Native::VALUE.size)
+      begin
+        native.call(:mvvm_call_named, handle(object), Native.c_string(name), packer.names(names),
+                    packer.pack(values), values.size, result)
+      ensure
+        packer.finish
+      end
+      Values.take(result, library_of(object))
+    end
+
+    # A new object for the child view model `name` (each call a new handle; the readers such as
+    # TimerViewModel#display keep theirs). The caller closes it (or it is collected).
+    def child(object, name)
+      out = native_of(object).call_out(:mvvm_child, handle(object), Native.c_string(name))
+      library_of(object).wrap(out, loop_of(object), parent: object)
     end
 
     # --- notifications --------------------------------------------------------------------------
 
-    # Calls the block with (name, value, event) for each change of the property or signal `name`,
-    # or of every property and signal when `name` is nil. Names are Symbols. Returns a
-    # Mvvm::Subscription; it lasts until #unsubscribe or until this object or its loop is closed,
-    # whether or not anything keeps the subscription or the block.
+    # Calls the block with (name, value, event) for each change of the property or signal `name`
+    # of `object`, or of every property and signal when `name` is nil. Names are Symbols (the
+    # library's: :class, not :class_). Returns an Mvvm::Subscription; it lasts until it is
+    # unsubscribed or its object or loop is closed, whether or not anything keeps it or the block.
     #
     # Objects of a thread loop cannot be subscribed to: the library would call the block on its
     # own thread, where Fiddle cannot enter Ruby (the process would abort). Poll them, or use a
     # manual loop, whose changes arrive on the thread that dispatches.
-    def subscribe(name = nil, &block)
+    def subscribe(object, name = nil, &block)
       raise ArgumentError, "subscribe needs a block" unless block
-      if @loop&.kind == :thread
+      if loop_of(object)&.kind == :thread
         raise UnsupportedError.new(
           "cannot subscribe to an object of a thread loop from Ruby: the library's thread would run " \
           "the block, and Fiddle cannot call Ruby from a thread Ruby did not create; use a manual loop",
@@ -328,60 +299,53 @@ module Mvvm
 
       c_name = name.nil? ? nil : Native.c_string(name)
       out = Native.out
-      key = Callbacks.register(Callbacks::Entry.new(block, self, name))
+      key = Callbacks.register(Callbacks::Entry.new(block, object, name))
       # On failure the library runs DESTROY before returning, which unregisters the key.
-      Native.call(:mvvm_subscribe, handle, c_name, Callbacks::TRAMPOLINE.to_i, key,
-                  Callbacks::DESTROY.to_i, out)
-      Subscription.new(self, name&.to_sym, out[0, 8].unpack1("Q"), key)
+      native_of(object).call(:mvvm_subscribe, handle(object), c_name, Callbacks::TRAMPOLINE.to_i, key,
+                             Callbacks::DESTROY.to_i, out)
+      Subscription.new(object, name&.to_sym, out[0, 8].unpack1("Q"), key)
     end
 
     # --- description ------------------------------------------------------------------------------
 
     # The C class name, such as "sign_up_view_model" (from the library).
-    def class_name
-      Native.read_string(Native.call_out(:mvvm_class_name, handle))
+    def class_name(object)
+      Native.read_string(native_of(object).call_out(:mvvm_class_name, handle(object)))
     end
 
     # What the class offers, from the library: a Hash parsed from mvvm_describe's JSON.
-    def describe
-      JSON.parse(Native.call_out_string(:mvvm_describe, handle))
+    def describe(object)
+      JSON.parse(native_of(object).call_out_string(:mvvm_describe, handle(object)))
     end
 
     # Every property's current value, from the library: {"count" => 3, ...}.
-    def snapshot
-      JSON.parse(Native.call_out_string(:mvvm_snapshot, handle))
-    end
-    alias to_h snapshot
-
-    # Releases the handle, and first the children the readers gave. The library ends the
-    # object's subscriptions. Closing twice does nothing.
-    def close
-      @children.each_value(&:close)
-      LIVE.delete(handle)
-      super
-    end
-
-    def inspect
-      "#<#{self.class.name} #{closed? ? 'closed' : "handle=#{handle}"}>"
+    def snapshot(object)
+      JSON.parse(native_of(object).call_out_string(:mvvm_snapshot, handle(object)))
     end
 
     private
 
-    def init_handle(handle, loop, parent = nil)
-      @loop = loop
-      @parent = parent
-      @children = {}
-      @arguments = {}
-      adopt(handle)
-      self.class.remember(handle, self)
+    def box(object)
+      object.instance_variable_get(:@box) or raise TypeError, "#{object.class} is no object of libmvvm"
     end
 
-    def property_type(name)
-      property = self.class.properties[name.to_sym] if name.respond_to?(:to_sym)
-      return property.type if property
+    def native_of(object)
+      box(object).library
+    end
 
-      described = describe["properties"]&.find { |p| p["name"] == name.to_s }
-      described && described["type"].to_sym
+    def typed_setter(type, value)
+      case value
+      when true, false then type == :bool && :mvvm_set_bool
+      when Integer then type == :int && Values::INT64.cover?(value) && :mvvm_set_int
+      when Float then type == :double && :mvvm_set_double
+      when String
+        type == :string && [Encoding::UTF_8, Encoding::US_ASCII].include?(value.encoding) &&
+          !value.include?("\0") && :mvvm_set_string
+      end
+    end
+
+    def typed_value(value)
+      value.is_a?(String) ? Native.c_string(value) : value
     end
   end
 end

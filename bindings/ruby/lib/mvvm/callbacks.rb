@@ -20,8 +20,9 @@ module Mvvm
   # that call cannot be intercepted by Ruby code: do not throw out of a subscriber's block.)
   module Callbacks
     Entry = Struct.new(:block, :source, :name)
-    # A host service's block (see Mvvm::Service); `name` says what it serves, for diagnostics.
-    ServiceEntry = Struct.new(:block, :name)
+    # A host service's block (see Mvvm::Service); `name` says what it serves, for diagnostics;
+    # `library` is the Mvvm::Library it serves.
+    ServiceEntry = Struct.new(:block, :name, :library)
 
     # Single Hash operations are atomic under Ruby's GVL; only #register, which also counts,
     # takes a lock. DESTROY may run from a finalizer (Ruby forbids locking there), so it never does.
@@ -77,7 +78,7 @@ module Mvvm
         entry = @registry[key]
         return unless entry
 
-        kind, name, value = Native.read_event(event_address)
+        kind, name, value = read_event(event_address, Mvvm.library_of(entry.source))
         event = Event.new(name.to_sym, value, EVENT_KINDS.fetch(kind, :property),
                           entry.source, source)
         block = entry.block
@@ -92,14 +93,25 @@ module Mvvm
       # gets an Mvvm::Request; a request whose service is gone is cancelled at once.
       def serve(view_model, request, argument_address, key)
         entry = @registry[key]
-        unless entry.is_a?(ServiceEntry)
-          Native.fn(:mvvm_release).call(request)
-          return
-        end
-        argument = Native.read_value(argument_address)
-        entry.block.call(Request.new(request, view_model, argument))
+        return unless entry.is_a?(ServiceEntry) # never: the library asks only while the service lives
+
+        argument = Values.read(argument_address, entry.library)
+        entry.block.call(Request.new(request, view_model, argument, entry.library))
       rescue Exception => e # rubocop:disable Lint/RescueException -- nothing may unwind into C
         Thread.current[:mvvm_callback_error] ||= e
+      end
+
+      # Reads an mvvm_event at `address`: [kind, name (String), value], the value of a splice
+      # being an Mvvm::Splice.
+      def read_event(address, library)
+        fields = Fiddle::Pointer.new(address)[0, EVENT.size].unpack(EVENT.pack)
+        kind, name = fields
+        value = if kind == ABI::EVENT_SPLICE
+                  Splice.new(*fields.last(3)).freeze
+                else
+                  Values.ruby(fields[2, Native::VALUE.fields.size], library)
+                end
+        [kind, Native.read_string(name), value]
       end
 
       # mvvm_destroy_fn: key.
@@ -110,24 +122,30 @@ module Mvvm
       end
     end
 
+    EVENT = Native::EVENT
     # mvvm_event_kind => Event#kind.
-    EVENT_KINDS = { Native::EVENT_PROPERTY => :property, Native::EVENT_SIGNAL => :signal,
-                    Native::EVENT_SPLICE => :splice }.freeze
+    EVENT_KINDS = { ABI::EVENT_PROPERTY => :property, ABI::EVENT_SIGNAL => :signal,
+                    ABI::EVENT_SPLICE => :splice }.freeze
 
     # void (*)(mvvm_handle source, const mvvm_event *event, void *user_data)
-    TRAMPOLINE = Fiddle::Closure::BlockCaller.new(
-      Fiddle::TYPE_VOID, [Native::HANDLE, Fiddle::TYPE_VOIDP, Fiddle::TYPE_VOIDP]
-    ) { |source, event, user_data| Callbacks.deliver(source, event.to_i, user_data.to_i) }
-
-    # void (*)(mvvm_handle view_model, mvvm_handle request, const mvvm_value *argument, void *user_data)
-    REQUEST = Fiddle::Closure::BlockCaller.new(
-      Fiddle::TYPE_VOID, [Native::HANDLE, Native::HANDLE, Fiddle::TYPE_VOIDP, Fiddle::TYPE_VOIDP]
-    ) { |view_model, request, argument, user_data| Callbacks.serve(view_model, request, argument.to_i, user_data.to_i) }
-
-    # void (*)(void *user_data)
-    DESTROY = Fiddle::Closure::BlockCaller.new(Fiddle::TYPE_VOID, [Fiddle::TYPE_VOIDP]) do |user_data|
-      Callbacks.destroy(user_data.to_i)
+    def self.closure(type, &block)
+      args, ret = ABI::CALLBACKS.fetch(type)
+      Fiddle::Closure::BlockCaller.new(ret, args, &block)
     end
+
+    # mvvm_callback: void (*)(mvvm_handle source, const mvvm_event *event, void *user_data)
+    TRAMPOLINE = closure(:mvvm_callback) do |source, event, user_data|
+      Callbacks.deliver(source, event.to_i, user_data.to_i)
+    end
+
+    # mvvm_request_fn: void (*)(mvvm_handle view_model, mvvm_handle request,
+    #                           const mvvm_value *argument, void *user_data)
+    REQUEST = closure(:mvvm_request_fn) do |view_model, request, argument, user_data|
+      Callbacks.serve(view_model, request, argument.to_i, user_data.to_i)
+    end
+
+    # mvvm_destroy_fn: void (*)(void *user_data)
+    DESTROY = closure(:mvvm_destroy_fn) { |user_data| Callbacks.destroy(user_data.to_i) }
 
     # Pinned: the closures must also never move. Fiddle 1.1.0 (Ruby 3.1) gives libffi the
     # closure object's own address as its context, so GC.compact moving it would leave C calling
@@ -167,7 +185,7 @@ module Mvvm
     def unsubscribe
       return false unless active?
 
-      Native.call(:mvvm_unsubscribe, @handle)
+      Mvvm.library_of(@object).native.call(:mvvm_unsubscribe, @handle)
       true
     rescue InvalidHandleError
       raise if active?

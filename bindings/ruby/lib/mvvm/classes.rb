@@ -1,81 +1,54 @@
 # frozen_string_literal: true
 
-require "json"
-require "monitor"
-
 module Mvvm
-  # The Ruby classes of the library's classes, made at run time from mvvm_classes, as PyGObject
+  # The Ruby classes of a library's classes, made at run time from mvvm_classes, as PyGObject
   # makes its classes from a typelib: a class registered in Swift is usable from Ruby with no
-  # Ruby written for it. Each is a subclass of Mvvm::Base named as in Swift (Mvvm::SignUpViewModel,
-  # Mvvm::Greeter), also reachable by its C name in CamelCase when that differs
-  # (Mvvm::WelcomeViewModel is Mvvm::WelcomeScreen), with:
+  # Ruby written for it. Each is a subclass of Mvvm::Base, a constant of its library's namespace
+  # named as in Swift (Mvvm::SignUpViewModel, sample::Greeter) and by its C name in CamelCase
+  # when that differs (Mvvm::WelcomeViewModel is Mvvm::WelcomeScreen), with a method per member,
+  # named as Mvvm::Names says (the member's own name; a trailing underscore for a Ruby keyword
+  # or core method: class_, send_):
   #
   # - a reader per property (and `name?` for booleans), a writer per binding (read-write
-  #   property): outputs have none, and obj[name] = value on one raises Mvvm::ReadOnlyError;
-  #   a list property reads as an Mvvm::List of live items (Playlist#songs);
-  # - a method per command, taking its argument when it has one, checked (TypeError, RangeError);
+  #   property); a list property reads as an Mvvm::List of live items;
+  # - a method per command, taking its arguments by position or by keyword, giving its result
+  #   (self when it returns nothing); an async command's raises Mvvm::UnsupportedError (not yet
+  #   offered);
   # - a reader per child, giving the same object each time, closed with its parent;
-  # - new(loop, *args, **kwargs) through mvvm_new (see Base#initialize), and a reader per model
-  #   argument of its constructors (TimerViewModel#timer, CounterViewModel#model);
-  # - class methods c_name, swift_name, doc (the class's, or doc(:member)), description,
-  #   properties, commands, signals, children, constructors.
+  # - a reader per model argument of its constructors (TimerViewModel#timer), unless a member
+  #   has that name;
+  # - class methods library, c_name, swift_name, doc (the class's, or doc(:member)),
+  #   description, properties, commands, signals, children, constructors.
   #
-  # A member whose name is a method every object needs (close, handle, class, send...) gets no
-  # method of its own; obj[name], obj[name] = value, perform(name, arg) and child_object(name)
-  # reach every member. The classes are made on first use (a reference to a constant of Mvvm that
-  # is not defined yet, or Mvvm.classes), loading the library then.
+  # A member wins over the methods Mvvm::Base gives every object (a command `close` is
+  # obj.close); those stay reachable as module functions (Mvvm.close(obj)...), which no member
+  # can take. Nothing here checks a value: the library takes or refuses each.
   module Classes
-    @lock = Monitor.new
-    @built = false
-
     class << self
-      # Makes the classes once; returns {C name => Ruby class}.
-      def build!
-        return Base::CLASSES if @built
-
-        @lock.synchronize do
-          unless @built
-            JSON.parse(Native.call_out_string(:mvvm_classes)).each { |description| define(description) }
-            Base::CLASSES.freeze
-            @built = true
-          end
-        end
-        Base::CLASSES
-      end
-
-      # Names no member may take as a method: what every object needs, and Base's own API.
-      def reserved
-        @reserved ||= begin
-          names = Base.instance_methods + Base.private_instance_methods + [:initialize]
-          (names - [:display]).to_h { |name| [name, true] }.freeze # Object#display is only a printing helper
-        end
-      end
-
-      private
-
-      def define(description)
+      def define(library, description)
         c_name = description.fetch("class")
         klass = Class.new(Base)
+        klass.instance_variable_set(:@library, library)
         klass.instance_variable_set(:@c_name, c_name.dup.freeze)
         klass.instance_variable_set(:@swift_name, description["swift_name"].to_s.dup.freeze)
         klass.instance_variable_set(:@description, deep_freeze(description))
         docs = {}
         klass.instance_variable_set(:@docs, docs)
-        name_class(klass, description, c_name)
-        Base::CLASSES[c_name] = klass
+        library.name_constant(klass, description["swift_name"].to_s.split(".").last.to_s, camel(c_name))
 
         Array(description["properties"]).each do |p|
-          name = p["name"].to_sym
-          property = Base::Property.new(name, p["type"].to_sym, p["access"] == "rw" ? :rw : :ro, p["item_class"])
-          klass.properties[name] = property
-          docs[name] = p["doc"]
+          property = Base::Property.new(p["name"].to_sym, p["type"].to_sym, p["access"] == "rw" ? :rw : :ro,
+                                        p["item_class"], p["optional"] == true, Native.c_string(p["name"]).freeze)
+          klass.properties[property.name] = property
+          docs[property.name] = p["doc"]
           define_property(klass, property)
         end
         Array(description["commands"]).each do |c|
-          name = c["name"].to_sym
-          klass.commands[name] = c["argument"].to_sym
-          docs[name] = c["doc"]
-          define_command(klass, name, c["argument"].to_sym)
+          command = Base::Command.new(c["name"].to_sym, Array(c["arguments"]).map { |a| a["name"].to_sym }.freeze,
+                                      (c.dig("result", "type") || "none").to_sym, c["throws"] == true, c["async"] == true)
+          klass.commands[command.name] = command
+          docs[command.name] = c["doc"]
+          define_command(klass, command)
         end
         Array(description["signals"]).each do |s|
           klass.signals[s["name"].to_sym] = s["type"].to_sym
@@ -86,7 +59,7 @@ module Mvvm
           name = child.to_sym
           klass.children[name] = child_classes[child]
           docs[name] ||= "A child view model (#{child_classes[child] || 'of its own class'})."
-          define_method_unless_taken(klass, name) { @children[name] ||= child_object(name) }
+          define_member(klass, Names.ruby(name)) { @children[name] ||= Mvvm.child(self, name) }
         end
         Array(description["constructors"]).each do |c|
           arguments = Array(c["arguments"]).map do |a|
@@ -94,53 +67,18 @@ module Mvvm
           end
           klass.constructors << Base::Constructor.new(c["name"].to_sym, c["doc"], arguments.freeze).freeze
           docs[c["name"].to_sym] = c["doc"]
-          arguments.select { |a| a.type == :object }.each do |a|
-            define_method_unless_taken(klass, a.name) { argument(a.name) }
-          end
+        end
+        # Model arguments last: a member of the same name wins.
+        klass.constructors.flat_map(&:arguments).select { |a| a.type == :object }.each do |a|
+          define_member(klass, Names.ruby(a.name)) { Mvvm.argument(self, a.name) }
         end
         [klass.properties, klass.commands, klass.signals, klass.children, klass.constructors, docs].each(&:freeze)
         klass
       end
 
-      # Sets the class as a constant of Mvvm: its Swift name, and its C name in CamelCase too.
-      def name_class(klass, description, c_name)
-        names = [description["swift_name"].to_s.split(".").last.to_s,
-                 c_name.split("_").map(&:capitalize).join]
-        names.uniq.each do |constant|
-          next unless constant.match?(/\A[A-Z]\w*\z/) && !Mvvm.const_defined?(constant, false)
-
-          Mvvm.const_set(constant, klass)
-        end
-      end
-
-      def define_property(klass, property)
-        name = property.name
-        define_method_unless_taken(klass, name) { get(name) }
-        define_method_unless_taken(klass, :"#{name}?") { get(name) } if property.type == :bool
-        return unless property.writable?
-
-        if property.type == :double # an Integer is a Float here: mvvm_set_double
-          define_method_unless_taken(klass, :"#{name}=") { |value| set(name, value.is_a?(Integer) ? value.to_f : value) }
-        else
-          define_method_unless_taken(klass, :"#{name}=") { |value| set(name, value) }
-        end
-      end
-
-      def define_command(klass, name, argument)
-        if argument == :none
-          define_method_unless_taken(klass, name) { perform(name) }
-        else
-          what = "#{klass.name}##{name}"
-          define_method_unless_taken(klass, name) do |value|
-            perform(name, Base.convert_argument(value, argument, what))
-          end
-        end
-      end
-
-      def define_method_unless_taken(klass, name, &body)
-        return if reserved[name] || klass.method_defined?(name, false)
-
-        klass.send(:define_method, name, &body)
+      # "sign_up_view_model" -> "SignUpViewModel"
+      def camel(c_name)
+        c_name.split("_").map(&:capitalize).join
       end
 
       def deep_freeze(value)
@@ -151,23 +89,59 @@ module Mvvm
         else value
         end
       end
+
+      private
+
+      def define_property(klass, property)
+        name = Names.ruby(property.name)
+        define_member(klass, name) { Mvvm.get(self, property.name) }
+        define_member(klass, "#{name}?") { Mvvm.get(self, property.name) } if property.type == :bool
+        define_member(klass, "#{name}=") { |value| Mvvm.set(self, property.name, value) } if property.writable?
+      end
+
+      def define_command(klass, command)
+        name = command.name
+        if command.async
+          # The place for async commands (mvvm_call_async with a completion block): not offered yet.
+          define_member(klass, Names.ruby(name)) do |*_args, **_kwargs|
+            raise UnsupportedError.new("#{klass.c_name}.#{name} is an async command, which the Ruby bindings " \
+                                       "do not run yet", status: nil)
+          end
+        elsif command.result == :none
+          define_member(klass, Names.ruby(name)) do |*args, **kwargs|
+            Mvvm.call(self, name, *args, **kwargs)
+            self
+          end
+        else
+          define_member(klass, Names.ruby(name)) { |*args, **kwargs| Mvvm.call(self, name, *args, **kwargs) }
+        end
+      end
+
+      # Defines the method `name` unless Ruby keeps it (a `?` form such as frozen?) or another
+      # member of the class took it first.
+      def define_member(klass, name, &body)
+        name = name.to_sym
+        return if Names.reserved?(name) || klass.method_defined?(name, false)
+
+        klass.send(:define_method, name, &body)
+      end
     end
   end
 
-  # The Ruby classes by C name ({"sign_up_view_model" => Mvvm::SignUpViewModel, ...}), made from
-  # the library's description on first use.
+  # The Ruby classes of the library MVVM_LIBRARY names, by C name
+  # ({"sign_up_view_model" => Mvvm::SignUpViewModel, ...}), made from its description on first use.
   def self.classes
-    Classes.build!
+    Library.default.classes
   end
 
   # The Ruby class of the C class `c_name` (KeyError for none).
   def self.class_for(c_name)
-    classes.fetch(c_name.to_s)
+    Library.default.class_for(c_name)
   end
 
   # Mvvm::SignUpViewModel and the like are made on first reference, from the library.
   def self.const_missing(name)
-    Classes.build!
+    Library.default.classes
     const_defined?(name, false) ? const_get(name, false) : super
   end
 end

@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "abi"
+
 module Mvvm
   # The library could not be found or loaded, or is of an incompatible version.
   # A LoadError, as Ruby raises for any library that cannot be loaded.
@@ -41,30 +43,22 @@ module Mvvm
     end
   end
 
-  # [status, C name, class name]
-  STATUS_TABLE = [
-    [1, "MVVM_ERR_INVALID_HANDLE", :InvalidHandleError],
-    [2, "MVVM_ERR_WRONG_TYPE", :WrongTypeError],
-    [3, "MVVM_ERR_NULL_POINTER", :NullPointerError],
-    [4, "MVVM_ERR_INVALID_ARGUMENT", :InvalidArgumentError],
-    [5, "MVVM_ERR_UNKNOWN_NAME", :UnknownNameError],
-    [6, "MVVM_ERR_READ_ONLY", :ReadOnlyError],
-    [7, "MVVM_ERR_TYPE_MISMATCH", :TypeMismatchError],
-    [8, "MVVM_ERR_WRONG_LOOP_KIND", :WrongLoopKindError],
-    [9, "MVVM_ERR_UNKNOWN_REQUEST", :UnknownRequestError],
-    [10, "MVVM_ERR_INTERNAL", :InternalError],
-    [11, "MVVM_ERR_LOOP_RELEASED", :LoopReleasedError]
-  ].freeze
+  # One class per failing status of the header (Mvvm::ABI), named after it:
+  # MVVM_ERR_READ_ONLY is Mvvm::ReadOnlyError; MVVM_ERR_COMMAND_FAILED (a command threw) is
+  # Mvvm::CommandError, its message the error's text.
+  STATUS_CLASSES = ABI::ENUMS.fetch("mvvm_status").filter_map do |c_name, status|
+    next if status == ABI::OK
 
-  STATUS_CLASSES = STATUS_TABLE.to_h do |status, c_name, class_name|
+    stem = c_name.delete_prefix("MVVM_ERR_")
+    class_name = stem == "COMMAND_FAILED" ? "CommandError" : "#{stem.split('_').map(&:capitalize).join}Error"
     klass = Class.new(Error)
     klass.const_set(:STATUS, status)
     klass.const_set(:STATUS_NAME, c_name)
     const_set(class_name, klass)
     [status, klass]
-  end.freeze
+  end.to_h.freeze
 
-  # Something these bindings refuse before calling the library (see Base#subscribe on a
-  # thread loop). Not a library status: #status is nil.
+  # Something these bindings refuse before calling the library (a subscription on an object of a
+  # thread loop, see Mvvm.subscribe). Not a library status: #status is nil.
   class UnsupportedError < Error; end
 end

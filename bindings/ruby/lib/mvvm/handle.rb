@@ -1,14 +1,15 @@
 # frozen_string_literal: true
 
 module Mvvm
-  # Owns one mvvm_handle and releases it exactly once: by #close, or by a finalizer when the
-  # Ruby object that owns it is collected without being closed. The finalizer is this box,
-  # never the owner, so it does not keep the owner alive.
+  # Owns one mvvm_handle of one library and releases it exactly once: by Mvvm.close, or by a
+  # finalizer when the Ruby object that owns it is collected without being closed. The finalizer
+  # is this box, never the owner, so it does not keep the owner alive.
   class HandleBox
-    attr_reader :handle
+    attr_reader :handle, :library
 
-    def initialize(handle)
+    def initialize(handle, library)
       @handle = handle
+      @library = library
       @released = false
     end
 
@@ -24,7 +25,7 @@ module Mvvm
       return false if @released
 
       @released = true
-      Native.fn(:mvvm_release).call(@handle)
+      @library.fn(:mvvm_release).call(@handle)
       true
     end
 
@@ -39,43 +40,44 @@ module Mvvm
     end
   end
 
-  # close, closed? and the block form shared by loops and objects.
+  # What loops, objects and services share: one handle of one library, closed once. The
+  # instance methods close, closed? and handle are conveniences; a view model's own members
+  # may take those names (a command `close`), so code that must work on every object uses
+  # Mvvm.close(obj), Mvvm.closed?(obj) and Mvvm.handle(obj), which no member can shadow.
   module Closeable
     # Releases the handle. Closing twice does nothing.
     def close
-      ObjectSpace.undefine_finalizer(self)
-      @box.release
-      nil
+      Mvvm.close(self)
     end
 
     def closed?
-      @box.released?
+      Mvvm.closed?(self)
     end
 
-    # The C handle (an Integer). It stays the same after #close, when the library refuses it
+    # The C handle (an Integer). It stays the same after closing, when the library refuses it
     # with Mvvm::InvalidHandleError.
     def handle
-      @box.handle
+      Mvvm.handle(self)
     end
 
     private
 
-    def adopt(handle)
-      @box = HandleBox.new(handle)
+    def adopt(handle, library)
+      @box = HandleBox.new(handle, library)
       ObjectSpace.define_finalizer(self, @box)
     end
 
     module ClassMethods
-      # new(*args), and with a block: yields the new object and closes it when the block ends,
-      # returning the block's value.
-      def open(*args, **kwargs)
-        object = new(*args, **kwargs)
-        return object unless block_given?
+      # new(*args), and with a block: yields the new object and closes it (Mvvm.close) when the
+      # block ends, returning the block's value.
+      def open(*args, **kwargs, &block)
+        return new(*args, **kwargs) unless block
 
+        object = new(*args, **kwargs)
         begin
           yield object
         ensure
-          object.close
+          Mvvm.close(object)
         end
       end
     end

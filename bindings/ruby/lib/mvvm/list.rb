@@ -35,11 +35,12 @@ module Mvvm
       @owner = owner
       @name = name.to_sym
       @c_name = Native.c_string(name)
+      @library = Mvvm.library_of(owner)
     end
 
     # The number of items now.
     def size
-      Native.call_out(:mvvm_list_count, @owner.handle, @c_name, format: "q")
+      @library.native.call_out(:mvvm_list_count, Mvvm.handle(@owner), @c_name, format: "q")
     end
     alias length size
 
@@ -101,15 +102,15 @@ module Mvvm
       self[[total - n, 0].max, [n, total].min]
     end
 
-    # The identities of the items, in order (Base#identity of each).
+    # The identities of the items, in order (Mvvm.identity of each).
     def identities
-      map(&:identity)
+      map { |item| Mvvm.identity(item) }
     end
 
     # The item at `index` (0...size), a new object; Mvvm::InvalidArgumentError out of range.
     def item(index)
-      handle = Native.call_out(:mvvm_list_item, @owner.handle, @c_name, index)
-      Base.wrap(handle, @owner.loop, parent: @owner)
+      handle = @library.native.call_out(:mvvm_list_item, Mvvm.handle(@owner), @c_name, index)
+      @library.wrap(handle, Mvvm.loop_of(@owner), parent: @owner)
     end
 
     # Equal to another List of the same property of the same object, or to an Array of the
@@ -125,7 +126,7 @@ module Mvvm
     def to_s = inspect
 
     def inspect
-      "#<Mvvm::List #{@owner.class.name}##{@name} size=#{@owner.closed? ? '?' : size}>"
+      "#<Mvvm::List #{@owner.class.name}##{@name} size=#{Mvvm.closed?(@owner) ? '?' : size}>"
     end
 
     private

@@ -9,56 +9,63 @@ module Mvvm
   #
   # With a block, the loop is closed when the block ends. Closing a loop stops it: its objects'
   # subscriptions end, and every call on them raises Mvvm::LoopReleasedError.
+  #
+  # A loop belongs to one library: the one MVVM_LIBRARY names, unless `library:` says another
+  # (an Mvvm::Library from Mvvm.load; library.loop(kind) is the same). Its objects are of that
+  # library's classes.
   class Loop
     include Closeable
 
-    KINDS = { manual: 0, thread: 1, virtual: 2 }.freeze
+    KINDS = { manual: ABI::LOOP_MANUAL, thread: ABI::LOOP_THREAD, virtual: ABI::LOOP_VIRTUAL }.freeze
 
     # :manual, :thread or :virtual
     attr_reader :kind
+    # The library it belongs to (an Mvvm::Library).
+    attr_reader :library
 
-    def self.virtual(&block) = open(:virtual, &block)
-    def self.manual(&block) = open(:manual, &block)
-    def self.thread(&block) = open(:thread, &block)
+    def self.virtual(library: nil, &block) = open(:virtual, library: library, &block)
+    def self.manual(library: nil, &block) = open(:manual, library: library, &block)
+    def self.thread(library: nil, &block) = open(:thread, library: library, &block)
 
-    def initialize(kind = :virtual)
+    def initialize(kind = :virtual, library: nil)
       code = KINDS.fetch(kind) { raise ArgumentError, "unknown loop kind #{kind.inspect} (#{KINDS.keys.join(', ')})" }
       @kind = kind
-      adopt(Native.call_out(:mvvm_loop_new, code))
+      @library = library || Library.default
+      adopt(@library.native.call_out(:mvvm_loop_new, code), @library.native)
     end
 
     # Virtual loops: moves time forward by `ms` milliseconds, running what is due in time order;
     # advance(0) runs what is due now. Changes are notified before it returns. Returns self.
     def advance(ms)
-      Native.call(:mvvm_loop_advance, handle, ms)
+      @library.native.call(:mvvm_loop_advance, handle, ms)
       self
     end
 
     # Manual loops: runs the work due now on this thread; returns how many pieces ran.
     def dispatch
-      Native.call_out(:mvvm_loop_dispatch, handle, format: "q")
+      @library.native.call_out(:mvvm_loop_dispatch, handle, format: "q")
     end
 
     # Manual loops: dispatches due work on this thread for `ms` milliseconds. Returns self.
     def run_for(ms)
-      Native.call(:mvvm_loop_run_for, handle, ms)
+      @library.native.call(:mvvm_loop_run_for, handle, ms)
       self
     end
 
     # Milliseconds until the next work is due (0: due now), or nil when nothing is scheduled.
     def next_timeout
-      ms = Native.call_out(:mvvm_loop_next_timeout_ms, handle, format: "q")
+      ms = @library.native.call_out(:mvvm_loop_next_timeout_ms, handle, format: "q")
       ms.negative? ? nil : ms
     end
 
     # The loop's time, in milliseconds since it was created.
     def now
-      Native.call_out(:mvvm_loop_now_ms, handle, format: "q")
+      @library.native.call_out(:mvvm_loop_now_ms, handle, format: "q")
     end
 
     # Manual loops: a file descriptor, owned by the loop, readable while work is due.
     def fileno
-      Native.call_out(:mvvm_loop_fd, handle, format: "l")
+      @library.native.call_out(:mvvm_loop_fd, handle, format: "l")
     end
 
     # Manual loops: an IO over #fileno for IO.select (it never closes the descriptor).

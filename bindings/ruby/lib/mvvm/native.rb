@@ -1,108 +1,84 @@
 # frozen_string_literal: true
 
 require "fiddle"
+require "monitor"
+require_relative "abi"
 
 module Mvvm
-  # The C layer: finding and loading libmvvm.so, declaring its functions for Fiddle, turning
-  # statuses into Mvvm::Error subclasses, and converting strings, values and events.
-  # Nothing here is needed by a user of the classes; Mvvm::Native.library_path says which
-  # library was loaded.
+  # The C layer: opening a library, declaring its functions for Fiddle from Mvvm::ABI (generated
+  # from include/mvvm.h), turning statuses into Mvvm::Error subclasses, and laying out the
+  # header's structs. Nothing here is needed by a user of the classes.
   module Native
     LIBRARY_NAME = "libmvvm.so"
     # (major, minor) of include/mvvm.h these bindings were written for.
-    EXPECTED_VERSION = [0, 2].freeze
+    EXPECTED_VERSION = [ABI::VERSION_MAJOR, ABI::VERSION_MINOR].freeze
 
-    # mvvm_type
-    TYPE_NONE = 0
-    TYPE_BOOL = 1
-    TYPE_INT = 2
-    TYPE_DOUBLE = 3
-    TYPE_STRING = 4
-    TYPE_OBJECT = 5
-    TYPE_LIST = 6
-    # mvvm_event_kind
-    EVENT_PROPERTY = 1
-    EVENT_SIGNAL = 2
-    EVENT_SPLICE = 3
+    # Where each field of a struct of the header is, from Fiddle's sizes and alignments:
+    # `size`, `pack` (an Array#pack format of the whole struct, nested structs flattened) and
+    # `fields` (the names in that order, a nested struct's as "value.type"...).
+    class Layout
+      # Fiddle type => [pack directive, size, alignment]
+      SCALARS = {
+        ABI::BOOL => ["C", 1, 1],
+        ABI::INT => ["i!", Fiddle::SIZEOF_INT, Fiddle::ALIGN_INT],
+        ABI::INT64 => ["q", Fiddle::SIZEOF_INT64_T, Fiddle::ALIGN_INT64_T],
+        ABI::UINT64 => ["Q", Fiddle::SIZEOF_INT64_T, Fiddle::ALIGN_INT64_T],
+        ABI::DOUBLE => ["d", Fiddle::SIZEOF_DOUBLE, Fiddle::ALIGN_DOUBLE],
+        ABI::POINTER => ["J", Fiddle::SIZEOF_VOIDP, Fiddle::ALIGN_VOIDP]
+      }.freeze
 
-    # Fiddle types. Unsigned types are the negated signed ones.
-    HANDLE = -Fiddle::TYPE_INT64_T # mvvm_handle (uint64_t)
-    I64 = Fiddle::TYPE_INT64_T
-    U64 = -Fiddle::TYPE_INT64_T
-    INT = Fiddle::TYPE_INT
-    BOOL = -Fiddle::TYPE_CHAR # C bool: one byte, 0 or 1
-    DOUBLE = Fiddle::TYPE_DOUBLE
-    PTR = Fiddle::TYPE_VOIDP
-    VOID = Fiddle::TYPE_VOID
-    STATUS = Fiddle::TYPE_INT
+      attr_reader :size, :alignment, :pack, :fields
 
-    # Layout of the structs on LP64 (checked against offsetof/sizeof of a C compiler):
-    # mvvm_value {int type @0; bool boolean @4; (pad 3) int64_t integer @8; double number @16;
-    #             const char *string @24; mvvm_handle object @32} = 40 bytes.
-    # mvvm_event {int kind @0; (pad 4) const char *name @8; mvvm_value value @16;
-    #             int64_t index @56, removed @64, inserted @72} = 80 bytes.
-    VALUE_SIZE = 40
-    VALUE_PACK = "l C x3 q d Q Q"
-    EVENT_SIZE = 80
-    EVENT_PACK = "l x4 Q l C x3 q d Q Q q q q"
+      def initialize(name)
+        @pack = +""
+        @fields = []
+        @alignment = 1
+        offset = 0
+        ABI::STRUCTS.fetch(name).each do |field, type|
+          directive, size, alignment, names =
+            if type.is_a?(String)
+              nested = Layout.of(type)
+              [nested.pack, nested.size, nested.alignment, nested.fields.map { |f| "#{field}.#{f}" }]
+            else
+              [*SCALARS.fetch(type), [field]]
+            end
+          padding = -offset % alignment
+          @pack << "x#{padding} " if padding.positive?
+          @pack << directive << " "
+          @fields.concat(names)
+          offset += padding + size
+          @alignment = [@alignment, alignment].max
+        end
+        padding = -offset % @alignment
+        @pack << "x#{padding}" if padding.positive?
+        @pack = @pack.strip.freeze
+        @fields.freeze
+        @size = offset + padding
+      end
 
-    # Every function of include/mvvm.h the bindings call: name => [argument types, return type].
-    H = HANDLE
-    P = PTR
-    SIGNATURES = {
-      mvvm_version: [[], P],
-      mvvm_last_error: [[], P],
-      mvvm_status_name: [[INT], P],
-      mvvm_string_free: [[P], VOID],
-      # loops
-      mvvm_loop_new: [[INT, P], STATUS],
-      mvvm_loop_fd: [[H, P], STATUS],
-      mvvm_loop_dispatch: [[H, P], STATUS],
-      mvvm_loop_next_timeout_ms: [[H, P], STATUS],
-      mvvm_loop_run_for: [[H, I64], STATUS],
-      mvvm_loop_advance: [[H, I64], STATUS],
-      mvvm_loop_now_ms: [[H, P], STATUS],
-      # generic object calls
-      mvvm_get_bool: [[H, P, P], STATUS],
-      mvvm_get_int: [[H, P, P], STATUS],
-      mvvm_get_double: [[H, P, P], STATUS],
-      mvvm_get_string: [[H, P, P], STATUS],
-      mvvm_set_bool: [[H, P, BOOL], STATUS],
-      mvvm_set_int: [[H, P, I64], STATUS],
-      mvvm_set_double: [[H, P, DOUBLE], STATUS],
-      mvvm_set_string: [[H, P, P], STATUS],
-      mvvm_send: [[H, P, P], STATUS],
-      mvvm_child: [[H, P, P], STATUS],
-      # lists of child view models
-      mvvm_list_count: [[H, P, P], STATUS],
-      mvvm_list_item: [[H, P, I64, P], STATUS],
-      mvvm_object_id: [[H, P], STATUS],
-      mvvm_class_name: [[H, P], STATUS],
-      mvvm_describe: [[H, P], STATUS],
-      mvvm_snapshot: [[H, P], STATUS],
-      mvvm_release: [[H], STATUS],
-      # notifications
-      mvvm_subscribe: [[H, P, P, P, P, P], STATUS],
-      mvvm_unsubscribe: [[H], STATUS],
-      # host services
-      mvvm_complete: [[H, P], STATUS],
-      mvvm_complete_soon: [[H, P], STATUS],
-      mvvm_service_new: [[P, P, P, P], STATUS],
-      # classes: every class is described by mvvm_classes and made by mvvm_new; no per-class
-      # function is declared here
-      mvvm_classes: [[P], STATUS],
-      mvvm_new: [[H, P, P, U64, P], STATUS]
-    }.freeze
+      def self.of(name)
+        (@layouts ||= {})[name] ||= new(name)
+      end
+    end
 
-    @lock = Mutex.new
-    @functions = nil
-    @library_path = nil
+    VALUE = Layout.of("mvvm_value")
+    EVENT = Layout.of("mvvm_event")
 
-    class << self
-      # The path of the loaded library (loading it if needed).
-      def library_path
-        load!
-        @library_path
+    # One opened library: its functions, and the calls that raise its statuses as Mvvm::Error.
+    class Library
+      # The path it was opened from.
+      attr_reader :path
+
+      def initialize(path, handle)
+        @path = path
+        @handle = handle
+        @functions = ABI::FUNCTIONS.to_h do |name, (args, ret)|
+          [name, Fiddle::Function.new(handle[name.to_s], args, ret, name: name.to_s)]
+        end.freeze
+      end
+
+      def fn(name)
+        @functions.fetch(name)
       end
 
       # The library's version string, "MAJOR.MINOR.PATCH".
@@ -110,7 +86,73 @@ module Mvvm
         fn(:mvvm_version).call.to_s
       end
 
-      # Where the library is looked for, in order: MVVM_LIBRARY alone when set (a path to
+      # Calls a status-returning function; raises the Error subclass of a failing status with
+      # this thread's mvvm_last_error(), then any exception a subscriber's block raised during
+      # the call (see Mvvm::Callbacks).
+      def call(name, *args)
+        status = fn(name).call(*args)
+        if status != ABI::OK
+          message = fn(:mvvm_last_error).call.to_s.dup.force_encoding(Encoding::UTF_8)
+          Callbacks.raise_pending
+          raise Error.class_for(status).new(message, status: status, function: name.to_s)
+        end
+        Callbacks.raise_pending
+        nil
+      end
+
+      # The C name of a status, such as "MVVM_ERR_READ_ONLY".
+      def status_name(status)
+        fn(:mvvm_status_name).call(status).to_s
+      end
+
+      # Calls `name` with a trailing out-pointer and unpacks it with `format`.
+      def call_out(name, *args, format: "Q")
+        ptr = Native.out
+        call(name, *args, ptr)
+        ptr[0, 8].unpack1(format)
+      end
+
+      def call_out_bool(name, *args)
+        ptr = Native.out
+        call(name, *args, ptr)
+        ptr[0, 1].unpack1("C") != 0
+      end
+
+      # A string out: copied into a Ruby String (UTF-8), then freed with mvvm_string_free.
+      def call_out_string(name, *args)
+        address = call_out(name, *args)
+        begin
+          Native.read_string(address)
+        ensure
+          fn(:mvvm_string_free).call(address) unless address.zero?
+        end
+      end
+
+      def inspect
+        "#<Mvvm::Native::Library #{@path}>"
+      end
+    end
+
+    @lock = Monitor.new
+    @opened = {}
+
+    class << self
+      # --- the library of MVVM_LIBRARY ------------------------------------------------------------
+
+      # The library named by MVVM_LIBRARY (or found in the repository), opened once.
+      def default
+        @default || @lock.synchronize { @default ||= open_default }
+      end
+
+      # Shortcuts to the default library, for what is not an object's.
+      def library_path = default.path
+      def version = default.version
+      def call(...) = default.call(...)
+      def call_out(...) = default.call_out(...)
+      def call_out_string(...) = default.call_out_string(...)
+      def status_name(status) = default.status_name(status)
+
+      # Where the default library is looked for, in order: MVVM_LIBRARY alone when set (a path to
       # libmvvm.so or to its folder), else .build/debug then .build/release under the first
       # folder holding Package.swift above this file.
       def candidates
@@ -137,180 +179,97 @@ module Mvvm
         end
       end
 
-      # Loads the library once; raises Mvvm::LibraryError naming every path tried.
-      def load!
-        return @functions if @functions
+      # The library at `path` (a file), opened once per process; Mvvm::LibraryError says why not.
+      def open(path)
+        path = File.expand_path(path)
+        tried = []
+        library = try_open(path, tried)
+        return library if library
 
-        @lock.synchronize do
-          @functions ||= begin
-            handle, path = open_library
-            functions = SIGNATURES.to_h do |name, (args, ret)|
-              [name, Fiddle::Function.new(handle[name.to_s], args, ret, name: name.to_s)]
-            end
-            @library_path = path
-            @handle = handle
-            functions
-          end
-        end
+        raise LibraryError.new("cannot load #{path}: #{tried.first[1]}", tried)
       end
 
-      def fn(name)
-        (@functions || load!).fetch(name)
-      end
+      # --- memory ------------------------------------------------------------------------------
 
-      # Calls a status-returning function; raises the Error subclass of a failing status with
-      # this thread's mvvm_last_error(), then any exception a subscriber's block raised during
-      # the call (see Mvvm::Callbacks).
-      def call(name, *args)
-        status = fn(name).call(*args)
-        if status != 0
-          message = fn(:mvvm_last_error).call.to_s.dup.force_encoding(Encoding::UTF_8)
-          Callbacks.raise_pending
-          raise Error.class_for(status).new(message, status: status, function: name.to_s)
-        end
-        Callbacks.raise_pending
-        nil
-      end
-
-      # The C name of a status, such as "MVVM_ERR_READ_ONLY".
-      def status_name(status)
-        fn(:mvvm_status_name).call(status).to_s
-      end
-
-      # --- out-pointers --------------------------------------------------------------------
-
+      # Zeroed C memory of `size` bytes, freed when the pointer is collected.
       def out(size = 8)
         ptr = Fiddle::Pointer.malloc(size, Fiddle::RUBY_FREE)
         ptr[0, size] = "\0" * size
         ptr
       end
 
-      # Calls `name` with a trailing out-pointer and unpacks it with `format`.
-      def call_out(name, *args, format: "Q")
-        ptr = out
-        call(name, *args, ptr)
-        ptr[0, 8].unpack1(format)
-      end
-
-      def call_out_bool(name, *args)
-        ptr = out
-        call(name, *args, ptr)
-        ptr[0, 1].unpack1("C") != 0
-      end
-
-      # A string out: copied into a Ruby String (UTF-8), then freed with mvvm_string_free.
-      def call_out_string(name, *args)
-        address = call_out(name, *args)
-        begin
-          read_string(address)
-        ensure
-          fn(:mvvm_string_free).call(address) unless address.zero?
-        end
-      end
-
-      # --- strings and values --------------------------------------------------------------
-
-      # A NUL-terminated copy of `value` in C memory, freed when the pointer is collected.
-      # UTF-8 strings and binary strings go as their bytes (the library checks UTF-8); other
-      # encodings are converted to UTF-8. Symbols are taken by name.
+      # A NUL-terminated copy of a name (String or Symbol) in C memory, freed when the pointer
+      # is collected. Names are C identifiers; text in another encoding is converted to UTF-8.
       def c_string(value)
         string = value.is_a?(Symbol) ? value.name : value
         raise TypeError, "no implicit conversion of #{value.class} into String" unless string.is_a?(String)
 
-        unless [Encoding::UTF_8, Encoding::BINARY, Encoding::US_ASCII].include?(string.encoding)
-          string = string.encode(Encoding::UTF_8)
-        end
+        string = string.encode(Encoding::UTF_8) unless string.encoding.ascii_compatible?
         bytes = string.b
-        raise ArgumentError, "string contains a NUL byte: #{value.inspect}" if bytes.include?("\0")
+        raise ArgumentError, "a name cannot hold a NUL byte: #{value.inspect}" if bytes.include?("\0")
 
         ptr = Fiddle::Pointer.malloc(bytes.bytesize + 1, Fiddle::RUBY_FREE)
         ptr[0, bytes.bytesize + 1] = bytes + "\0"
         ptr
       end
 
+      # The NUL-terminated UTF-8 string at `address` (nil for NULL).
       def read_string(address)
         return nil if address.zero?
 
         Fiddle::Pointer.new(address).to_s.force_encoding(Encoding::UTF_8)
       end
 
-      # An mvvm_value in C memory for a Ruby value: nil, true/false, Integer, Float, String.
-      # A string's own C copy lives as long as the returned pointer.
-      def c_value(value)
-        c_values([value])
-      end
-
-      # mvvm_value[values.size] in C memory (NULL for none): each value as #value_fields makes it.
-      # The strings' C copies live as long as the returned pointer.
-      def c_values(values)
-        return nil if values.empty?
-
-        strings = []
-        packed = values.map { |value| value_fields(value, strings).pack(VALUE_PACK) }.join
-        ptr = Fiddle::Pointer.malloc(packed.bytesize, Fiddle::RUBY_FREE)
-        ptr[0, packed.bytesize] = packed
-        ptr.instance_variable_set(:@strings, strings)
-        ptr
-      end
-
-      # The fields of an mvvm_value for nil, true/false, Integer, Float, String or Symbol, or
-      # [:object, handle] (MVVM_TYPE_OBJECT); a string's C copy is appended to `strings`.
-      def value_fields(value, strings)
-        case value
-        when nil then [TYPE_NONE, 0, 0, 0.0, 0, 0]
-        when true, false then [TYPE_BOOL, value ? 1 : 0, 0, 0.0, 0, 0]
-        when Integer then [TYPE_INT, 0, value, 0.0, 0, 0]
-        when Float then [TYPE_DOUBLE, 0, 0, value, 0, 0]
-        when String, Symbol
-          strings << c_string(value)
-          [TYPE_STRING, 0, 0, 0.0, strings.last.to_i, 0]
-        else
-          return [TYPE_OBJECT, 0, 0, 0.0, 0, value[1]] if value.is_a?(Array) && value[0] == :object
-
-          raise TypeError, "#{value.class} is not a value of libmvvm (nil, true, false, Integer, Float, String)"
-        end
-      end
-
-      # Reads the mvvm_value at `address` (nil for NULL).
-      def read_value(address)
-        return nil if address.zero?
-
-        type, boolean, integer, number, string = Fiddle::Pointer.new(address, VALUE_SIZE)[0, VALUE_SIZE].unpack(VALUE_PACK)
-        ruby_value(type, boolean, integer, number, string)
-      end
-
-      # The Ruby value of the mvvm_value fields (type, boolean, integer, number, string address).
-      def ruby_value(type, boolean, integer, number, string)
-        case type
-        when TYPE_BOOL then boolean != 0
-        when TYPE_INT then integer
-        when TYPE_DOUBLE then number
-        when TYPE_STRING then read_string(string)
-        end
-      end
-
-      # Reads an mvvm_event at `address`: [kind, name (String), value], the value of a splice
-      # being an Mvvm::Splice.
-      def read_event(address)
-        kind, name, type, boolean, integer, number, string, _object, index, removed, inserted =
-          Fiddle::Pointer.new(address, EVENT_SIZE)[0, EVENT_SIZE].unpack(EVENT_PACK)
-        value = if kind == EVENT_SPLICE
-                  Splice.new(index, removed, inserted).freeze
-                else
-                  ruby_value(type, boolean, integer, number, string)
-                end
-        [kind, read_string(name), value]
-      end
-
       private
 
-      def open_library
-        # The Swift runtime's crash handler runs before Ruby's, starts swift-backtrace, and then
-        # Ruby's handler aborts the process under it: swift-backtrace is left holding the
-        # process's stdout and stderr for good, so whatever reads them (a pipe, a CI job) waits
-        # forever. Ruby prints its own crash report ([BUG], with a C backtrace): the Swift one is
-        # off unless SWIFT_BACKTRACE says otherwise. Read when the runtime loads, below.
-        ENV["SWIFT_BACKTRACE"] = "enable=no" unless ENV.key?("SWIFT_BACKTRACE")
+      # Opens `path` once; nil (with why in `tried`) when it is no library of these bindings.
+      def try_open(path, tried)
+        unless File.file?(path)
+          tried << [path, "no such file"]
+          return nil
+        end
+        key = File.realpath(path)
+        @lock.synchronize do
+          return @opened[key] if @opened.key?(key)
+
+          # The Swift runtime's crash handler runs before Ruby's, starts swift-backtrace, and then
+          # Ruby's handler aborts the process under it: swift-backtrace is left holding the
+          # process's stdout and stderr for good, so whatever reads them (a pipe, a CI job) waits
+          # forever. Ruby prints its own crash report ([BUG], with a C backtrace): the Swift one
+          # is off unless SWIFT_BACKTRACE says otherwise. Read when the runtime loads, below.
+          ENV["SWIFT_BACKTRACE"] = "enable=no" unless ENV.key?("SWIFT_BACKTRACE")
+          begin
+            # RTLD_LOCAL: each library's own symbols stay its own, so that several libraries
+            # (each a whole libmvvm, with its own classes) live side by side in one process.
+            handle = Fiddle::Handle.new(path, Fiddle::RTLD_LAZY)
+          rescue Fiddle::DLError => e
+            tried << [path, "cannot load: #{e.message}"]
+            return nil
+          end
+          handle.disable_close # a Swift library is never unloaded
+          problem = incompatibility(handle)
+          if problem
+            tried << [path, problem]
+            return nil
+          end
+          @opened[key] = Library.new(path, handle)
+        end
+      end
+
+      def incompatibility(handle)
+        version = Fiddle::Function.new(handle["mvvm_version"], [], ABI::POINTER).call.to_s
+        major, minor = version.split(".").map(&:to_i)
+        unless major == EXPECTED_VERSION[0] && minor >= EXPECTED_VERSION[1]
+          return "version #{version}, these bindings need #{EXPECTED_VERSION.join('.')} or a later minor"
+        end
+
+        ABI::FUNCTIONS.each_key { |name| handle[name.to_s] }
+        nil
+      rescue Fiddle::DLError => e
+        "not libmvvm #{EXPECTED_VERSION.join('.')} (#{e.message})"
+      end
+
+      def open_default
         tried = []
         paths = candidates
         if paths.empty?
@@ -320,31 +279,8 @@ module Mvvm
           )
         end
         paths.each do |path|
-          unless File.file?(path)
-            tried << [path, "no such file"]
-            next
-          end
-          begin
-            handle = Fiddle.dlopen(path)
-          rescue Fiddle::DLError => e
-            tried << [path, "cannot load: #{e.message}"]
-            next
-          end
-          version = Fiddle::Function.new(handle["mvvm_version"], [], PTR).call.to_s
-          major, minor = version.split(".").map(&:to_i)
-          if major == EXPECTED_VERSION[0] && minor >= EXPECTED_VERSION[1]
-            begin
-              handle["mvvm_classes"]
-            rescue Fiddle::DLError
-              tried << [path, "version #{version} without mvvm_classes (the classes' descriptions these bindings need)"]
-              next
-            end
-            return [handle, path]
-          end
-
-          tried << [path, "version #{version}, these bindings need #{EXPECTED_VERSION.join('.')} or a later minor"]
-        rescue Fiddle::DLError => e
-          tried << [path, "not libmvvm: #{e.message}"]
+          library = try_open(path, tried)
+          return library if library
         end
         where = tried.map { |path, what| "  #{path}: #{what}" }.join("\n")
         hint = ENV.fetch("MVVM_LIBRARY", "").empty? ? "build it (swift build) or set MVVM_LIBRARY" : "MVVM_LIBRARY is set, so nothing else was tried"

@@ -8,7 +8,8 @@ module Mvvm
   #
   #   vm = Mvvm::SignUpViewModel.new(loop, service: ->(request) { request.complete(true) })
   #
-  # One service may serve several view models. The block lives (in Mvvm::Callbacks' registry,
+  # A service belongs to one library (the default one unless `library:` says another) and serves
+  # view models of that library. One service may serve several view models. The block lives (in Mvvm::Callbacks' registry,
   # never in C) until the library lets go of it: when the service is closed and every view model
   # made with it is closed. A callable given straight to a constructor becomes a service that
   # the constructor closes at once, so it lives exactly as long as its view model.
@@ -19,16 +20,18 @@ module Mvvm
   class Service
     include Closeable
 
-    def initialize(callable = nil, name: "service", &block)
+    def initialize(callable = nil, name: "service", library: nil, &block)
       fn = callable || block
       raise ArgumentError, "a service needs a callable or a block" if fn.nil?
       raise TypeError, "a service must respond to call, #{fn.class} does not" unless fn.respond_to?(:call)
 
-      @key = Callbacks.register(Callbacks::ServiceEntry.new(fn, name.to_s))
+      @library = library || Library.default
+      native = @library.native
+      @key = Callbacks.register(Callbacks::ServiceEntry.new(fn, name.to_s, @library))
       out = Native.out
       # On failure the library runs DESTROY before returning, which unregisters the key.
-      Native.call(:mvvm_service_new, Callbacks::REQUEST.to_i, @key, Callbacks::DESTROY.to_i, out)
-      adopt(out[0, 8].unpack1("Q"))
+      native.call(:mvvm_service_new, Callbacks::REQUEST.to_i, @key, Callbacks::DESTROY.to_i, out)
+      adopt(out[0, 8].unpack1("Q"), native)
     end
 
     # True until the library let go of the block (the service and its view models are closed).
@@ -50,11 +53,12 @@ module Mvvm
     # The handle of the view model that asks, and of the request.
     attr_reader :view_model_handle, :handle
 
-    def initialize(handle, view_model_handle, argument)
+    def initialize(handle, view_model_handle, argument, library)
       @handle = handle
       @view_model_handle = view_model_handle
       @argument = argument
-      @box = HandleBox.new(handle)
+      @library = library
+      @box = HandleBox.new(handle, library.native)
       @done = false
       ObjectSpace.define_finalizer(self, @box)
     end
@@ -62,7 +66,7 @@ module Mvvm
     # The Ruby object of the view model that asks, when Ruby made it (else nil). Read it during
     # the request: a sign-up's password is readable then (request.view_model.password).
     def view_model
-      Base.live_object(@view_model_handle)
+      @library.live_object(@view_model_handle)
     end
 
     # Answered or cancelled.
@@ -70,19 +74,12 @@ module Mvvm
       @done
     end
 
-    # Answers the request (mvvm_complete) with true/false, an Integer, a Float or a String, as
-    # the service's result type says. Raises Mvvm::UnknownRequestError when it was answered,
-    # cancelled or its view model closed; Mvvm::TypeMismatchError (it stays open) for an answer
-    # of another type.
+    # Answers the request (mvvm_complete) with `result`, any value (see Mvvm::Values), which the
+    # library converts to the service's result type. Raises Mvvm::UnknownRequestError when it was
+    # answered, cancelled or its view model closed; Mvvm::TypeMismatchError (it stays open) for
+    # an answer of another type.
     def complete(result)
-      value = Native.c_value(result)
-      begin
-        Native.call(:mvvm_complete, @handle, value)
-      rescue UnknownRequestError, InvalidHandleError
-        finish
-        raise
-      end
-      finish
+      answer(:mvvm_complete, result)
       self
     end
 
@@ -91,14 +88,7 @@ module Mvvm
     # run_for (a manual loop) or advance (a virtual one). It counts as answered at once; errors
     # as #complete's, checked now.
     def complete_soon(result)
-      value = Native.c_value(result)
-      begin
-        Native.call(:mvvm_complete_soon, @handle, value)
-      rescue UnknownRequestError, InvalidHandleError
-        finish
-        raise
-      end
-      finish # the library releases the handle once it has applied the answer
+      answer(:mvvm_complete_soon, result) # the library releases the handle once it has applied it
       self
     end
 
@@ -117,6 +107,17 @@ module Mvvm
     end
 
     private
+
+    def answer(function, result)
+      packer = Values::Packer.new(@library)
+      begin
+        @library.native.call(function, @handle, packer.pack([result]))
+      rescue UnknownRequestError, InvalidHandleError
+        finish
+        raise
+      end
+      finish
+    end
 
     # The library released the handle itself: nothing left to release.
     def finish

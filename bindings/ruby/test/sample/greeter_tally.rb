@@ -26,7 +26,7 @@ class TestGreeterTally < MvvmTest
     assert_equal({ name: :string, greeting: :string, greet_count: :int },
                  Mvvm::Greeter.properties.transform_values(&:type))
     assert_equal({ greeted: :string }, Mvvm::Greeter.signals)
-    assert_equal({ add: :none, add_many: :int, reset: :none }, Mvvm::Tally.commands)
+    assert_equal({ add: [], add_many: [:argument], reset: [] }, Mvvm::Tally.commands.transform_values(&:arguments))
     assert_equal %i[total step title is_even], Mvvm::Tally.properties.keys
     assert_equal %i[step title], Mvvm::Tally.properties.values.select(&:writable?).map(&:name)
     assert Mvvm::SignUpViewModel.new(@loop).respond_to?(:user_id=), "the catalog's classes are there too"
@@ -38,8 +38,10 @@ class TestGreeterTally < MvvmTest
     assert_equal ["", "Hello!", 0], Mvvm::Greeter.new(@loop).then { |g| [g.name, g.greeting, g.greet_count] }
     assert_equal ["Ann", "Hello, Ann!"], Mvvm::Greeter.new(@loop, "Ann").then { |g| [g.name, g.greeting] }
     assert_equal "Hello, Bo!", Mvvm::Greeter.new(@loop, name: "Bo").greeting
-    assert_raises(TypeError) { Mvvm::Greeter.new(@loop, 5) }
-    assert_raises(ArgumentError) { Mvvm::Greeter.new(@loop, "a", "b") }
+    error = assert_raises(Mvvm::TypeMismatchError) { Mvvm::Greeter.new(@loop, 5) }
+    assert_equal "argument 1 of greeter (name) is of type string, not int", error.message
+    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::Greeter.new(@loop, "a", "b") }
+    assert_match(/\Agreeter takes .*, not 2 arguments\z/, error.message)
   end
 
   def test_greeter_notifies_after_the_change_with_the_new_values
@@ -74,7 +76,8 @@ class TestGreeterTally < MvvmTest
     assert_raises(Mvvm::ReadOnlyError) { greeter[:greeting] = "Hi" }
     assert_raises(Mvvm::ReadOnlyError) { greeter[:greet_count] = 3 }
     assert_raises(Mvvm::TypeMismatchError) { greeter.name = 3 }
-    assert_raises(ArgumentError) { greeter.greet("x") }
+    error = assert_raises(Mvvm::InvalidArgumentError) { greeter.greet("x") }
+    assert_equal "greeter.greet takes 0 arguments, not 1 argument", error.message
     assert_equal "Hello!", greeter.greeting
   end
 
@@ -130,12 +133,15 @@ class TestGreeterTally < MvvmTest
     assert_equal [false, true, false, true], evens.values
   end
 
-  def test_tally_arguments_are_checked
-    assert_raises(ArgumentError) { Mvvm::Tally.new(@loop) }
-    assert_raises(TypeError) { Mvvm::Tally.new(@loop, "1") }
+  def test_tally_arguments_are_checked_by_the_library
+    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::Tally.new(@loop) }
+    assert_equal "tally takes (start: int), not 0 arguments", error.message
+    assert_raises(Mvvm::TypeMismatchError) { Mvvm::Tally.new(@loop, "1") }
     tally = Mvvm::Tally.new(@loop, start: 1)
-    assert_raises(TypeError) { tally.add_many("2") }
-    assert_raises(RangeError) { tally.add_many(2**63) }
+    error = assert_raises(Mvvm::TypeMismatchError) { tally.add_many("2") }
+    assert_equal "argument 1 of tally.add_many (argument) is of type int, not string", error.message
+    error = assert_raises(Mvvm::InvalidArgumentError) { tally.add_many(2**63) }
+    assert_match(/\Aargument 1 of tally.add_many \(argument\) is out of range: 9223372036854775808/, error.message)
     assert_raises(Mvvm::ReadOnlyError) { tally[:total] = 5 }
     assert_raises(Mvvm::ReadOnlyError) { tally[:is_even] = true }
     refute_respond_to tally, :total=

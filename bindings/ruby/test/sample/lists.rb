@@ -193,7 +193,8 @@ class TestLists < MvvmTest
     songs = playlist.songs
     assert_raises(Mvvm::InvalidArgumentError) { songs.item(0) }
     assert_raises(NoMethodError) { songs << 1 }
-    assert_raises(TypeError) { playlist[:songs] = [] }
+    error = assert_raises(Mvvm::ReadOnlyError) { playlist[:songs] = [] }
+    assert_equal "playlist.songs is read-only", error.message
     assert_raises(Mvvm::TypeMismatchError) { Mvvm::List.new(playlist, :filter).size }
     assert_raises(Mvvm::UnknownNameError) { Mvvm::List.new(playlist, :nothing).size }
     playlist.close

@@ -132,6 +132,36 @@ Mvvm::Loop.virtual do |loop|
   counter_page.first_counter.increment
   [counter_page.read_me, counter_page.second_counter.count]
   Mvvm::CounterPageViewModel.new(loop).close
+
+  # Tests/outside's classes, when the library is its libsample.so (and the signatures its
+  # generated ones): optionals, arrays, records, bytes, commands with arguments and results.
+  if Mvvm.classes.key?("profile")
+    profile = Mvvm.class_for("profile").new(loop)
+    profile.first = "Ada"
+    profile.limit = 3
+    profile.limit = nil
+    profile.tags = ["a", :b]
+    profile.scores = [1, 2.5]
+    profile.address = Mvvm.library.record("address").new(street: "1 Main St", city: "London")
+    profile.address = { street: "1 Main St", city: "London", zip_code: "N1" }
+    profile.avatar = "\x89PNG".b
+    [profile.full_name, profile.limit, profile.tags, profile.scores, profile.address&.city, profile.avatar, profile.saves]
+    profile.contact(name: "Ada", street: "2 Elm St", city: "Paris").address.city
+    profile.contact("Ada", "2 Elm St", "Paris")
+    profile.save.name
+    profile.move_tag(from: 0, to: 1)
+    wishlist = Mvvm.class_for("wishlist").new(loop)
+    wishlist.add("pen", 2.5)
+    wishlist.add(item: "cap")
+    [wishlist.items, wishlist.prices, wishlist.total, wishlist.item(0), wishlist.budget, wishlist.home]
+    wishlist.budget = 3
+    dialog = Mvvm.class_for("dialog").new(loop)
+    [dialog.description, dialog.closed?, dialog.handle, dialog.loop, dialog.id, dialog.class_, dialog.log]
+    dialog.class_ = "sheet"
+    dialog.close.subscribe.unsubscribe.get.set.describe.snapshot
+    dialog.send_("hi")
+    dialog.move(from: 1, to: 2)
+  end
 end
 
 puts "check.rb: true: every call fit the signatures (#{checked.size} classes checked at run time)"

@@ -1,0 +1,223 @@
+# frozen_string_literal: true
+
+require "json"
+require "monitor"
+require "weakref"
+
+module Mvvm
+  # One loaded library as a namespace of its classes and records, as gi.repository gives a
+  # typelib's: Mvvm.load(path) returns one, and Mvvm itself is the namespace of the library
+  # MVVM_LIBRARY names (Mvvm.library).
+  #
+  #   sample = Mvvm.load("Tests/outside/.build/debug/libsample.so")
+  #   sample.loop(:virtual) do |loop|
+  #     profile = sample::Profile.new(loop)
+  #     profile.address = sample::Address.new(street: "1 Main St", city: "Springfield")
+  #   end
+  #
+  # Its classes (sample::Profile) and records (sample::Address) are constants, named as in
+  # Swift; its own calls are methods, which no class name can take: path, version, classes,
+  # class_for(c_name), records, loop(kind) (a loop of this library), service { |request| }.
+  # Each object works with its own library only: the library refuses a loop, model or service of
+  # another (Mvvm::InvalidHandleError: every handle carries its library's tag).
+  class Library < Module
+    @lock = Mutex.new
+    @loaded = {}
+
+    class << self
+      # The namespace of the library MVVM_LIBRARY names (Mvvm's own constants are its classes).
+      def default
+        @default || @lock.synchronize { @default ||= new(Native.default, namespace: Mvvm) }
+      end
+
+      # The namespace of the library at `path`, loaded once per process.
+      def load(path)
+        native = Native.open(path)
+        @lock.synchronize do
+          return @default if @default&.native.equal?(native)
+
+          @loaded[native] ||= new(native)
+        end
+      end
+    end
+
+    # The library's calls (Mvvm::Native::Library).
+    attr_reader :native
+
+    def initialize(native, namespace: nil)
+      super()
+      @native = native
+      @namespaces = [namespace, self].compact.uniq
+      @build_lock = Monitor.new
+      @classes = nil
+      @records = {}
+      @live = {}
+      @remembered = 0
+    end
+
+    # The path the library was loaded from.
+    def path = @native.path
+
+    # The library's version, "MAJOR.MINOR.PATCH".
+    def version = @native.version
+
+    # Every class, by C name ({"profile" => sample::Profile, ...}), made on first use.
+    def classes
+      build!
+    end
+
+    # The class of the C class `c_name` (KeyError for none).
+    def class_for(c_name)
+      classes.fetch(c_name.to_s)
+    end
+
+    # Every record the classes use, by C name ({"address" => sample::Address, ...}).
+    def records
+      build!
+      @records
+    end
+
+    # The record class of the C record `name`.
+    def record(name)
+      records.fetch(name.to_s)
+    end
+
+    # A loop of this library (see Mvvm::Loop); with a block, closed when it ends.
+    def loop(kind = :virtual, &block)
+      Loop.open(kind, library: self, &block)
+    end
+
+    # A host service of this library (see Mvvm::Service).
+    def service(callable = nil, name: "service", &block)
+      Service.new(callable, name: name, library: self, &block)
+    end
+
+    def const_missing(name)
+      build!
+      const_defined?(name, false) ? const_get(name, false) : super
+    end
+
+    def inspect
+      "#<Mvvm::Library #{path}>"
+    end
+    alias to_s inspect
+
+    # --- for the bindings themselves ------------------------------------------------------------
+
+    # A Ruby object for a handle the library gave (a child, a list's item), of its class.
+    def wrap(handle, loop, parent: nil)
+      c_name = Native.read_string(@native.call_out(:mvvm_class_name, handle))
+      klass = classes.fetch(c_name) { Base }
+      object = klass.allocate
+      object.send(:init_handle, handle, loop, self, parent)
+      object
+    end
+
+    # Remembers `object` as the one of `handle`, weakly (a host service's request names its view
+    # model by handle); forgets the collected ones now and then.
+    def remember(handle, object)
+      @live.delete_if { |_, ref| !ref.weakref_alive? } if ((@remembered += 1) % 1024).zero?
+      @live[handle] = WeakRef.new(object)
+    end
+
+    def forget(handle)
+      @live.delete(handle)
+    end
+
+    # The Ruby object made for `handle`, while it lives.
+    def live_object(handle)
+      ref = @live[handle]
+      ref&.weakref_alive? ? ref.__getobj__ : nil
+    rescue WeakRef::RefError
+      nil
+    end
+
+    private
+
+    def build!
+      return @classes if @classes
+
+      @build_lock.synchronize do
+        unless @classes
+          descriptions = JSON.parse(@native.call_out_string(:mvvm_classes))
+          classes = {}
+          descriptions.each { |description| classes[description.fetch("class")] = Classes.define(self, description) }
+          descriptions.each do |description|
+            (description["records"] || {}).each_value { |record| @records[record["name"]] ||= Record.define(self, record) }
+          end
+          @records.freeze
+          @classes = classes.freeze
+        end
+      end
+      @classes
+    end
+
+    public
+
+    # Sets `value` as the constant `name` of the namespace (and of Mvvm for the default
+    # library), unless the name is taken: a class named like a type of the bindings (Loop,
+    # Service...) in Mvvm stays reachable by Mvvm.class_for.
+    def name_constant(value, *names)
+      names.uniq.each do |name|
+        next unless name.match?(/\A[A-Z]\w*\z/)
+
+        @namespaces.each do |namespace|
+          next if namespace.const_defined?(name, false)
+
+          namespace.const_set(name, value)
+        end
+      end
+    end
+  end
+
+  # A record of the library (a Swift struct it exports) as a Struct of its fields, made from the
+  # library's description: keyword_init, one member per field (named by Mvvm::Names: a field
+  # `class` is the member class_), frozen when read from the library.
+  #
+  #   Mvvm::Address.new(street: "1 Main St", city: "Springfield")  # zip_code: nil
+  #   profile.address.street
+  #
+  # A record is given to the library by its fields' names (a Hash of them does as well); a field
+  # left out is null, which the library takes for an optional field only.
+  module Record
+    class << self
+      def define(library, description)
+        fields = description.fetch("fields").map { |f| f.fetch("name").freeze }.freeze
+        klass = Struct.new(*fields.map { |f| Names.ruby(f).to_sym }, keyword_init: true)
+        klass.extend(ClassMethods)
+        klass.instance_variable_set(:@library, library)
+        klass.instance_variable_set(:@record_name, description.fetch("name").dup.freeze)
+        klass.instance_variable_set(:@description, Classes.deep_freeze(description))
+        klass.instance_variable_set(:@field_names, fields)
+        library.name_constant(klass, description["swift_name"].to_s.split(".").last.to_s,
+                              Classes.camel(description.fetch("name")))
+        klass
+      end
+    end
+
+    module ClassMethods
+      # The library it belongs to.
+      attr_reader :library
+      # Its C name ("address"), its description, its fields' C names in order.
+      attr_reader :record_name, :description, :field_names
+
+      def doc = @description["doc"]
+
+      # A frozen record of the field values in order.
+      def from_fields(values)
+        new(**members.zip(values).to_h).freeze
+      end
+    end
+  end
+
+  # The namespace of the library MVVM_LIBRARY names; Mvvm's own constants are its classes.
+  def self.library
+    Library.default
+  end
+
+  # The namespace of the library at `path` (a file: your package's library, or libmvvm.so),
+  # loaded once per process, beside any other; see Mvvm::Library.
+  def self.load(path)
+    Library.load(path)
+  end
+end

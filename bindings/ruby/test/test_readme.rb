@@ -1,0 +1,40 @@
+# frozen_string_literal: true
+
+require_relative "helper"
+require "open3"
+require "rbconfig"
+
+# The Ruby examples of the READMEs run as written (the sample library's path aside), each in a
+# Ruby of its own.
+class TestReadme < SampleTest
+  ROOT = File.expand_path("../../..", __dir__)
+  LIB = File.expand_path("../lib", __dir__)
+  SAMPLE_PATH = "Tests/outside/.build/debug/libsample.so"
+
+  def ruby_blocks(readme)
+    File.read(File.join(ROOT, readme)).scan(/^```ruby\n(.*?)^```/m).flatten
+  end
+
+  def run_example(code)
+    code = code.gsub("\"#{SAMPLE_PATH}\"", ENV.fetch("MVVM_SAMPLE_LIBRARY").inspect)
+    Open3.capture2e({ "MVVM_LIBRARY" => Mvvm.library_path }, RbConfig.ruby, "-w", "-I", LIB, "-e", code, chdir: ROOT)
+  end
+
+  def test_the_ruby_readme_example_runs
+    blocks = ruby_blocks("bindings/ruby/README.md")
+    refute_empty blocks
+    blocks.each do |code|
+      output, status = run_example(code)
+      assert status.success?, "#{code}\n#{output}"
+      assert_equal "is_sign_up_enabled = true\n", output
+    end
+  end
+
+  def test_the_readme_s_ruby_example_runs
+    blocks = ruby_blocks("README.md")
+    assert_equal 1, blocks.size
+    output, status = run_example(blocks.first)
+    assert status.success?, output
+    assert_equal "is_sign_up_enabled = true\n", output
+  end
+end
