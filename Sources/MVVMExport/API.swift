@@ -483,9 +483,17 @@ private func answerable(_ request: mvvm_handle, _ result: UnsafePointer<mvvm_val
     -> (request: Request, owner: ExportedObject, value: Value) {
     // A request handle issued once and closed since is answered, cancelled or abandoned; one
     // never issued (forged) is an invalid handle, as for any other call.
-    if request != 0, HandleTable.kind(of: request) == .request, table.lookup(request) == nil,
-       table.wasReleased(request) { throw unknownRequest(request) }
-    let open = try table.resolve(request, as: Request.self, expecting: .request, "the request")
+    let open: Request
+    do throws(ExportError) {
+        open = try table.resolve(request, as: Request.self, expecting: .request, "the request")
+    } catch {
+        // Released between issue and now (answered, cancelled, its view model released, even by
+        // another thread this very moment): checked after the look-up failed, so a race with
+        // the release still finds it released.
+        if error.status == MVVM_ERR_INVALID_HANDLE, request != 0, HandleTable.kind(of: request) == .request,
+           !HandleTable.isForeign(request), table.wasReleased(request) { throw unknownRequest(request) }
+        throw error
+    }
     guard let result else { throw .nullPointer("result") }
     let value = try Value(reading: result, "result")
     guard value.type == open.resultType else {

@@ -489,10 +489,13 @@ static inline bool json_has(const char *json, const char *key, const char *value
 /* ------------------------------------------------------------------------------------------ */
 
 typedef void (*check_test_fn)(void);
-typedef struct check_test { const char *name; check_test_fn fn; } check_test;
+/* `scale`: how many times the usual time limit the test may take (0 means 1): a test that runs a
+ * long race on purpose says so. */
+typedef struct check_test { const char *name; check_test_fn fn; unsigned scale; } check_test;
 
 /** A table entry for the test function `fn`. */
-#define CHECK_TEST(fn) { #fn, fn }
+#define CHECK_TEST(fn) { #fn, fn, 1 }
+#define CHECK_LONG_TEST(fn, scale) { #fn, fn, scale }
 
 static inline bool check_selected(const char *name, int argc, char **argv) {
     if (argc < 2) return true;
@@ -596,7 +599,8 @@ static inline int check_main(int argc, char **argv, const check_test *tests, siz
     int passed = 0, failed = 0;
     for (size_t i = 0; i < count; i++) {
         if (!check_selected(tests[i].name, argc, argv)) continue;
-        bool ok = fork_tests ? check_run_forked(&tests[i], timeout_s) : check_run_here(&tests[i]);
+        unsigned limit = timeout_s * (tests[i].scale ? tests[i].scale : 1);
+        bool ok = fork_tests ? check_run_forked(&tests[i], limit) : check_run_here(&tests[i]);
         printf("  %s %s\n", ok ? "ok  " : "FAIL", tests[i].name);
         if (ok) passed++;
         else failed++;

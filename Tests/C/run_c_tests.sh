@@ -54,6 +54,8 @@ case "$MODE" in
         export LD_LIBRARY_PATH="$(cd "$VALGRIND_LIBDIR" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
         # Under valgrind everything is slower: give each test longer before it counts as hung.
         export CHECK_TIMEOUT_S="${CHECK_TIMEOUT_S:-300}"
+        # The race of mvvm_complete and a release: a million rounds natively, fewer here.
+        export COMPLETE_RACE_ROUNDS="${COMPLETE_RACE_ROUNDS:-2000}"
         ;;
     *)
         echo "run_c_tests.sh: unknown option '$MODE' (only --valgrind)" >&2

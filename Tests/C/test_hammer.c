@@ -562,8 +562,93 @@ static void loop_released_while_host_threads_call(void) {
     pool_teardown();
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* mvvm_complete racing the release of its view model                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Rounds of the race: a million natively; COMPLETE_RACE_ROUNDS (set lower by the valgrind and
+ * sanitizer runs) otherwise. */
+static long complete_race_rounds(void) {
+    const char *text = getenv("COMPLETE_RACE_ROUNDS");
+    long n = text ? atol(text) : 0;
+    return n > 0 ? n : 1000000;
+}
+
+typedef struct {
+    pthread_barrier_t start, end;
+    mvvm_handle request, view_model;
+    atomic_int stop;
+    atomic_long wrong;          /* completions answered with anything but OK or UNKNOWN_REQUEST */
+    atomic_long late;           /* ... answered UNKNOWN_REQUEST: the release came first */
+    _Atomic mvvm_status last_wrong;
+} race;
+
+static void race_request(mvvm_handle vm, mvvm_handle request, const mvvm_value *argument, void *user_data) {
+    (void)vm; (void)argument;
+    ((race *)user_data)->request = request;
+}
+
+/* The two sides of a round, each on a thread of its own, started together. */
+static void *race_completer(void *argument) {
+    race *r = argument;
+    mvvm_value hello = value_string("Welcome!");
+    for (;;) {
+        pthread_barrier_wait(&r->start);
+        if (atomic_load(&r->stop)) return NULL;
+        mvvm_status status = mvvm_complete(r->request, &hello);
+        if (status == MVVM_ERR_UNKNOWN_REQUEST) atomic_fetch_add(&r->late, 1);
+        else if (status != MVVM_OK) { atomic_fetch_add(&r->wrong, 1); atomic_store(&r->last_wrong, status); }
+        pthread_barrier_wait(&r->end);
+    }
+}
+
+static void *race_releaser(void *argument) {
+    race *r = argument;
+    for (;;) {
+        pthread_barrier_wait(&r->start);
+        if (atomic_load(&r->stop)) return NULL;
+        mvvm_release(r->view_model);
+        pthread_barrier_wait(&r->end);
+    }
+}
+
+/* A request answered while its view model is released on another thread gets OK (answered
+ * first) or UNKNOWN_REQUEST (released first), never INVALID_HANDLE, however the two interleave. */
+static void completing_while_the_view_model_is_released_is_answered_or_unknown(void) {
+    mvvm_handle loop = new_virtual_loop(), service = 0;
+    race *r = calloc(1, sizeof *r);
+    pthread_barrier_init(&r->start, NULL, 3);
+    pthread_barrier_init(&r->end, NULL, 3);
+    CHECK_STATUS(mvvm_service_new(race_request, r, NULL, &service), MVVM_OK);
+    pthread_t completer, releaser;
+    pthread_create(&completer, NULL, race_completer, r);
+    pthread_create(&releaser, NULL, race_releaser, r);
+    long rounds = complete_race_rounds();
+    mvvm_value over = value_object(service);
+    for (long round = 0; round < rounds; round++) {
+        if (mvvm_new(loop, "welcome_view_model", &over, 1, &r->view_model) != MVVM_OK) break;
+        mvvm_send(r->view_model, "view_did_load", NULL);
+        pthread_barrier_wait(&r->start);
+        pthread_barrier_wait(&r->end);
+    }
+    atomic_store(&r->stop, 1);
+    pthread_barrier_wait(&r->start);
+    pthread_join(completer, NULL);
+    pthread_join(releaser, NULL);
+    CHECK_EQ_INT(atomic_load(&r->wrong), 0);
+    if (atomic_load(&r->wrong)) printf("      the last wrong status: %s\n", mvvm_status_name(atomic_load(&r->last_wrong)));
+    printf("      %ld rounds, %ld answered after the release\n", rounds, atomic_load(&r->late));
+    RELEASE(service);
+    RELEASE(loop);
+    pthread_barrier_destroy(&r->start);
+    pthread_barrier_destroy(&r->end);
+    free(r);
+}
+
 int main(int argc, char **argv) {
     static const check_test tests[] = {
+        /* A million rounds natively (about three minutes of a debug build): ten times the limit. */
+        CHECK_LONG_TEST(completing_while_the_view_model_is_released_is_answered_or_unknown, 10),
         CHECK_TEST(host_threads_hammer_one_thread_loop),
         CHECK_TEST(loop_released_while_host_threads_call),
     };

@@ -25,6 +25,7 @@ let package = Package(
         ]),
         .target(name: "TodoViewModels", dependencies: [
             "TodoModels",
+            .product(name: "MVVMRuntime", package: "libmvvm"),
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
         .target(name: "TodoExport", dependencies: [

@@ -28,7 +28,7 @@ public func registerTodo() {
     }
     Exports.register(TodoListViewModel.self, doc: "A TodoMVC todo list, saved in a SQLite database.") { c in
         c.binding("new_todo_title", \.newTodoTitle, \.$newTodoTitle, doc: "The new-todo field.")
-        c.list("items", \.items, \.$items, doc: "The todos the filter shows, in creation order.")
+        c.list("items", \.items, doc: "The todos the filter shows, in creation order.")
         c.binding("filter", \.filter, \.$filter, doc: "Which todos items shows.")
         c.output("active_count", \.activeCount, \.$activeCount)
         c.output("completed_count", \.completedCount, \.$completedCount)

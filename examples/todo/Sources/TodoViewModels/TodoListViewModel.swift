@@ -7,13 +7,15 @@
 // object or process committed to the database (taken in by the store before the next change).
 @preconcurrency import OpenCombine
 import Foundation
+import MVVMRuntime
 import TodoModels
 
 public final class TodoListViewModel: ObservableObject {
     /// The new-todo field; the view binds it.
     @Published public var newTodoTitle = ""
-    /// The rows the filter shows, in creation order (ascending ids).
-    @Published public private(set) var items: [TodoItemViewModel] = []
+    /// The rows the filter shows, in creation order (ascending ids): a list that records its own
+    /// edits, so a row added, toggled out or destroyed is announced as that splice alone.
+    public let items = SpliceList<TodoItemViewModel>()
     /// Which rows show; the view binds it. Saved with the todos; when the save fails it holds
     /// the stored filter again.
     @Published public var filter: TodoFilter {
@@ -51,6 +53,8 @@ public final class TodoListViewModel: ObservableObject {
         $completedCount.map { $0 > 0 }
             .sink { [unowned self] in if isClearCompletedVisible != $0 { isClearCompletedVisible = $0 } }
             .store(in: &cancellables)
+        // Computed counts read the list: it tells objectWillChange of its edits, as @Published would.
+        items.willChange = { [unowned self] in objectWillChange.send() }
         reconcile()
     }
 
@@ -192,7 +196,7 @@ public final class TodoListViewModel: ObservableObject {
             row.follow(todo)
             if filter.shows(todo) { shown.append(row) }
         }
-        if !shown.elementsEqual(items, by: ===) { items = shown }
+        items.replaceAll(with: shown)
         updateCounts()
     }
 
