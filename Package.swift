@@ -61,6 +61,11 @@ let package = Package(
             dependencies: ["MVVMViewModels", .product(name: "OpenCombine", package: "OpenCombine")],
             path: "Tests/bench/swift"
         ),
+        // The engine's own tests: the export API and the C ABI from Swift, on the virtual loop.
+        .testTarget(
+            name: "MVVMExportTests",
+            dependencies: ["MVVMExport", "MVVMRuntime", "CMVVM", .product(name: "OpenCombine", package: "OpenCombine")]
+        ),
         .testTarget(
             name: "MVVMCoreTests",
             dependencies: ["MVVMRuntime", "MVVMModels", "MVVMViewModels",

@@ -2,6 +2,7 @@
 // its registration chose (a publisher, Observation, objectWillChange, a SpliceList's own edits).
 import MVVMRuntime
 import Observation
+import Synchronization
 @preconcurrency import OpenCombine
 
 /// Keeps a property watched until it is let go of.
@@ -134,9 +135,16 @@ struct ListItems {
     let count: Int
     let item: (Int) -> AnyObject
 
+    /// How many items have been read from any list's items, in all: how tests hold an edit's
+    /// cost to what it touches, whatever the list's length.
+    static let reads = Atomic<Int>(0)
+
     init<Item: AnyObject>(_ items: [Item]) {
         count = items.count
-        item = { items[$0] }
+        item = { index in
+            ListItems.reads.add(1, ordering: .relaxed)
+            return items[index]
+        }
     }
 
     /// Each item's identity, in order.

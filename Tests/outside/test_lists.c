@@ -237,12 +237,109 @@ static void an_observable_owner_announces_its_list_too(void) {
     CHECK_STATUS(mvvm_release(loop), MVVM_OK);
 }
 
+/* A splice callback that adds a song on each splice it hears: a feedback loop through the list. */
+typedef struct { int added, refused; } feedback;
+
+static void feeding_callback(mvvm_handle source, const mvvm_event *event, void *user_data) {
+    feedback *f = user_data;
+    if (event->kind != MVVM_EVENT_SPLICE) return;
+    mvvm_value title = text("again");
+    mvvm_status status = mvvm_send(source, "add", &title);
+    if (status == MVVM_OK) f->added++;
+    else if (status == MVVM_ERR_INVALID_ARGUMENT) f->refused++;
+}
+
+/* Each addition is delivered after the splice that caused it, one level deeper than that
+ * splice's callback: the loop ends at the nesting limit with an error status, as it does
+ * through a value property, and never runs on. */
+static void a_feedback_loop_through_splices_ends_at_the_nesting_limit(void) {
+    mvvm_handle loop = new_virtual_loop(), playlist = 0, sub = 0;
+    CHECK_STATUS(mvvm_new(loop, "playlist", NULL, 0, &playlist), MVVM_OK);
+    feedback f = {0, 0};
+    CHECK_STATUS(mvvm_subscribe(playlist, "songs", feeding_callback, &f, NULL, &sub), MVVM_OK);
+    mvvm_value first = text("first");
+    CHECK_STATUS(mvvm_send(playlist, "add", &first), MVVM_OK);
+    CHECK_EQ_INT(f.refused, 1);
+    CHECK_EQ_INT(f.added, MVVM_MAX_NESTED_CALLS - 1);
+    RELEASE(playlist);
+    RELEASE(loop);
+}
+
+/* A subscriber made during the first splice of a three-splice change. */
+typedef struct { mirror first, late; mvvm_handle late_subscription; } late_pair;
+
+static void subscribing_callback(mvvm_handle source, const mvvm_event *event, void *user_data) {
+    late_pair *p = user_data;
+    mirror_callback(source, event, &p->first);
+    if (event->kind == MVVM_EVENT_SPLICE && p->first.splices == 1)
+        mvvm_subscribe(source, "songs", mirror_callback, &p->late, NULL, &p->late_subscription);
+}
+
+/* A subscription made while a change's splices are delivered hears the next change, not the
+ * rest of this one. */
+static void a_subscription_made_during_a_splice_hears_the_next_change(void) {
+    mvvm_handle loop = new_virtual_loop(), playlist = 0, sub = 0;
+    CHECK_STATUS(mvvm_new(loop, "playlist", NULL, 0, &playlist), MVVM_OK);
+    mvvm_value titles = text("a,b,c,d,e,f");
+    CHECK_STATUS(mvvm_send(playlist, "add_many", &titles), MVVM_OK);
+    late_pair p = { .first = { .list = "songs" }, .late = { .list = "songs" } };
+    CHECK_STATUS(mvvm_subscribe(playlist, "songs", subscribing_callback, &p, NULL, &sub), MVVM_OK);
+    /* A reverse: one song keeps its place, the others go and come back around it, two splices. */
+    p.first.count = 6;
+    for (int i = 0; i < 6; i++) p.first.ids[i] = item_id(playlist, "songs", i);
+    CHECK_STATUS(mvvm_send(playlist, "reverse", NULL), MVVM_OK);
+    CHECK(p.first.splices >= 2);
+    CHECK_EQ_INT(p.late.splices, 0);
+    mirror_matches(playlist, &p.first);
+    /* The next change it hears, whole. */
+    p.late.count = 6;
+    for (int i = 0; i < 6; i++) p.late.ids[i] = item_id(playlist, "songs", i);
+    CHECK_STATUS(mvvm_send(playlist, "remove_first", NULL), MVVM_OK);
+    CHECK_EQ_INT(p.late.splices, 1);
+    mirror_matches(playlist, &p.late);
+    RELEASE(playlist);
+    RELEASE(loop);
+}
+
+/* During each splice, reads see the list as that splice leaves it, even after a callback changed
+ * the list during an earlier splice of the same change (its change comes after). */
+typedef struct { mirror m; int changed; } nested_reader;
+
+static void nesting_reader(mvvm_handle source, const mvvm_event *event, void *user_data) {
+    nested_reader *r = user_data;
+    /* Moves the last song to the front: every index after it shifts in the list as it is. */
+    if (event->kind == MVVM_EVENT_SPLICE && r->changed++ == 0) mvvm_send(source, "rotate", NULL);
+    /* The mirror reads the inserted items now: they must be this splice's. */
+    mirror_callback(source, event, &r->m);
+}
+
+static void reads_during_a_splice_see_the_list_as_that_splice_leaves_it(void) {
+    mvvm_handle loop = new_virtual_loop(), playlist = 0, sub = 0;
+    CHECK_STATUS(mvvm_new(loop, "playlist", NULL, 0, &playlist), MVVM_OK);
+    mvvm_value titles = text("a,b,c,d,e,f");
+    CHECK_STATUS(mvvm_send(playlist, "add_many", &titles), MVVM_OK);
+    nested_reader r = { .m = { .list = "songs" } };
+    r.m.count = 6;
+    for (int i = 0; i < 6; i++) r.m.ids[i] = item_id(playlist, "songs", i);
+    CHECK_STATUS(mvvm_subscribe(playlist, "songs", nesting_reader, &r, NULL, &sub), MVVM_OK);
+    CHECK_STATUS(mvvm_send(playlist, "reverse", NULL), MVVM_OK);
+    /* The reverse's splices, then the nested rotation's: the mirror, built from reads during
+     * each, is the list. */
+    CHECK(r.m.splices >= 3);
+    mirror_matches(playlist, &r.m);
+    RELEASE(playlist);
+    RELEASE(loop);
+}
+
 int main(int argc, char **argv) {
     static const check_test tests[] = {
         CHECK_TEST(a_list_reads_its_items_and_their_identities),
         CHECK_TEST(splices_rebuild_the_hosts_copy_with_the_fewest_changes),
         CHECK_TEST(a_change_made_during_a_splice_reaches_every_subscriber_after_it),
         CHECK_TEST(an_observable_owner_announces_its_list_too),
+        CHECK_TEST(a_feedback_loop_through_splices_ends_at_the_nesting_limit),
+        CHECK_TEST(a_subscription_made_during_a_splice_hears_the_next_change),
+        CHECK_TEST(reads_during_a_splice_see_the_list_as_that_splice_leaves_it),
     };
     return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }
