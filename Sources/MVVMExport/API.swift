@@ -395,49 +395,18 @@ public func mvvm_release(_ handle: mvvm_handle) -> mvvm_status {
             throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) is not a live handle "
                               + "(released already, stale or never issued)")
         }
-        if inheritedAcrossFork(target) {
+        // Inherited by a fork's child: only forgotten, with no callback and no destroy function
+        // run, since the thread that may have been changing it is not in the child.
+        if target.owningContext?.loop.isInheritedAcrossFork ?? false {
             table.remove(handle, abandoning: true)
             return
         }
-        switch target {
-        case let context as LoopContext:
-            guard table.remove(handle) else { return }
-            context.release()
-        case let object as ExportedObject:
-            // Not an operation: an object of a released loop must still be releasable.
-            object.context.loop.perform { object.release() }
-        case let subscription as Subscription:
-            try unsubscribe(subscription)
-        case let request as Request:
-            request.service.owner?.context.loop.perform { request.close(answering: nil) }
-        case let call as AsyncCall:
-            call.object.context.loop.perform { call.cancel("its handle was released") }
-        case is ServiceFunctions:
-            // View models made with it keep it; its destroy function runs when the last one goes.
-            table.remove(handle)
-        default:
-            throw ExportError(MVVM_ERR_INTERNAL, "\(HandleTable.describe(handle)) names nothing releasable")
-        }
+        try target.releaseHandle()
     }
-}
-
-/// Whether `target` belongs to a loop this fork child inherited: releasing it then only forgets
-/// it, with no callback and no destroy function run, since the thread that may have been
-/// changing it is not in the child.
-private func inheritedAcrossFork(_ target: Handled) -> Bool {
-    let context: LoopContext? = switch target {
-    case let context as LoopContext: context
-    case let object as ExportedObject: object.context
-    case let subscription as Subscription: subscription.object.context
-    case let request as Request: request.service.owner?.context
-    case let call as AsyncCall: call.object.context
-    default: nil
-    }
-    return context?.loop.isInheritedAcrossFork ?? false
 }
 
 func unsubscribe(_ subscription: Subscription) throws(ExportError) {
-    if inheritedAcrossFork(subscription) {
+    if subscription.object.context.loop.isInheritedAcrossFork {
         HandleTable.shared.remove(subscription.handle, abandoning: true)
         return
     }

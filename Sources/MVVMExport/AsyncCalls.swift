@@ -27,6 +27,12 @@ final class AsyncCall: Handled, @unchecked Sendable {
         super.init(kind: .call)
     }
 
+    override var owningContext: LoopContext? { object.context }
+
+    override func releaseHandle() throws(ExportError) {
+        object.context.loop.perform { cancel("its handle was released") }
+    }
+
     /// Records how the call ended (the first end only) and has its completion delivered once
     /// the operation or turn's changes are announced. On its loop.
     func finish(_ result: Result<Value, ExportError>) {

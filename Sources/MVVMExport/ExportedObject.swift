@@ -349,6 +349,11 @@ final class ExportedObject: Handled, @unchecked Sendable {
         for cleanup in cleanups { cleanup() }
     }
 
+    override var owningContext: LoopContext? { context }
+
+    /// Not an operation: an object of a released loop must still be releasable.
+    override func releaseHandle() throws(ExportError) { context.loop.perform { release() } }
+
     /// `mvvm_release`: frees the handle, then detaches. The handle goes first, so a destroy
     /// function or a cancelled request that releases the object again gets INVALID_HANDLE: one
     /// release, one OK.

@@ -26,6 +26,15 @@ class Handled {
     var handle: mvvm_handle = 0
 
     init(kind: HandleKind) { self.kind = kind }
+
+    /// The loop whose work this belongs to, if any: what a fork's child inherited is only
+    /// forgotten when released (see `mvvm_release`).
+    var owningContext: LoopContext? { nil }
+
+    /// `mvvm_release` of this handle, each kind as it ends (the handle is live).
+    func releaseHandle() throws(ExportError) {
+        throw ExportError(MVVM_ERR_INTERNAL, "\(HandleTable.describe(handle)) names nothing releasable")
+    }
 }
 
 /// Every live handle: a slot and a generation, so a released, stale or forged handle is refused

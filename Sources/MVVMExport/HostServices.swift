@@ -18,6 +18,13 @@ final class Request: Handled, @unchecked Sendable {
     }
 
     var isOpen: Bool { fulfil != nil }
+
+    override var owningContext: LoopContext? { service.owner?.context }
+
+    /// Cancels the request: its answer is never awaited.
+    override func releaseHandle() throws(ExportError) {
+        service.owner?.context.loop.perform { close(answering: nil) }
+    }
     /// Answered with `mvvm_complete_soon`, the answer not yet applied: answered, to the host.
     var isAnswerScheduled = false
 

@@ -32,6 +32,14 @@ final class LoopContext: Handled, @unchecked Sendable {
         turnObserver = loop.addTurnObserver { [unowned self] in self.flush() }
     }
 
+    override var owningContext: LoopContext? { self }
+
+    /// `mvvm_release`: stops the loop; its objects end their subscriptions and refuse further calls.
+    override func releaseHandle() throws(ExportError) {
+        guard HandleTable.shared.remove(handle) else { return }
+        release()
+    }
+
     /// Runs a host call on this loop: serialised with the loop's work, and announcing the
     /// changes it made before it returns. Only a `reading` call may run at the deepest nesting.
     func operation<T>(reading: Bool = false, _ body: () throws(ExportError) -> T) throws(ExportError) -> T {

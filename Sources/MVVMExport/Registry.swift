@@ -209,6 +209,9 @@ final class ServiceFunctions: Handled, @unchecked Sendable {
         super.init(kind: .service)
     }
 
+    /// View models made with it keep it; its destroy function runs when the last one goes.
+    override func releaseHandle() throws(ExportError) { HandleTable.shared.remove(handle) }
+
     deinit { destroy?(userData) }
 }
 

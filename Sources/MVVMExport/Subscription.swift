@@ -39,6 +39,10 @@ final class Subscription: Handled, @unchecked Sendable {
         callback(source, &event, userData)
     }
 
+    override var owningContext: LoopContext? { object.context }
+
+    override func releaseHandle() throws(ExportError) { try unsubscribe(self) }
+
     /// Ends the subscription: no more calls, and the destroy function runs, exactly once.
     func end() {
         guard isActive else { return }
