@@ -49,7 +49,7 @@ public struct ExportBuilder<Target: AnyObject> {
     }
 
     @inline(__always)
-    private static func target(_ object: AnyObject) -> Target { unsafeDowncast(object, to: Target.self) }
+    static func target(_ object: AnyObject) -> Target { unsafeDowncast(object, to: Target.self) }
 
     /// Sets a value already checked to be of `V`'s C type; false when `V` cannot hold it.
     @inline(__always)
@@ -152,63 +152,29 @@ public struct ExportBuilder<Target: AnyObject> {
 
     // MARK: Commands
 
-    /// A command of any number of named, typed arguments (``Argument/value(_:)``), which may
-    /// return a value and may throw: `c.command("move", .value("from"), .value("to")) { $0.move(from: $1, to: $2) }`.
-    /// A thrown error fails the call with MVVM_ERR_COMMAND_FAILED, its description (an
-    /// ``ExportFailure``'s, or any error's) as the message; what changed before it is notified.
-    public mutating func command<each A, E: Error>(_ name: String, doc: String = "", _ arguments: repeat Argument<each A>,
-                                                   run: @escaping (Target, repeat each A) throws(E) -> Void) {
-        addCommand(name, doc, specs(repeat each arguments), result: .none, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            var index = 0
-            func take<T>(_ argument: Argument<T>) -> T { defer { index += 1 }; return argument.take(values, index) }
-            do { try run(Self.target(object), repeat take(each arguments)) } catch { throw CommandFailure(error) }
+    // Commands of each number of arguments, async or not, with or without a result, are in
+    // Generated/Arities.swift: `c.command("move", .value("from"), .value("to")) { $0.move(from: $1, to: $2) }`.
+    // A command may return a value (an ExportableValue) and may throw: a thrown error fails the
+    // call with MVVM_ERR_COMMAND_FAILED, its description (an ``ExportFailure``'s, or any error's)
+    // as the message; what changed before it is notified. An `async` one (`c.asyncCommand`) runs
+    // as a task on its object's loop (the loop is its executor, and `loop.clock` follows the
+    // loop's time), from the call up to its first suspension and then as the loop's work; the
+    // host starts it with `mvvm_call_async` and hears its result, failure or cancellation once.
+
+    /// A command with one argument, named "argument" (an enum argument takes only its cases'
+    /// raw values): `c.command("tapped") { (vm, action: Action) in vm.tapped(action) }`.
+    public mutating func command<A: ExportableValue>(_ name: String, doc: String = "",
+                                                    _ run: @escaping (Target, A) -> Void) {
+        let argument = Argument<A>.value("argument")
+        addCommand(name, doc, [argument.spec], result: .none, throwing: false) { object, values throws(CommandFailure) in
+            run(Self.target(object), argument.take(values, 0))
             return .none
         }
     }
 
-    /// A command that returns a value of `R`.
-    public mutating func command<each A, R: ExportableValue, E: Error>(
-        _ name: String, doc: String = "", _ arguments: repeat Argument<each A>,
-        run: @escaping (Target, repeat each A) throws(E) -> R
-    ) {
-        addCommand(name, doc, specs(repeat each arguments), result: R.exportedShape, throwing: E.self != Never.self) {
-            object, values throws(CommandFailure) in
-            var index = 0
-            func take<T>(_ argument: Argument<T>) -> T { defer { index += 1 }; return argument.take(values, index) }
-            do { return try run(Self.target(object), repeat take(each arguments)).exportedValue } catch { throw CommandFailure(error) }
-        }
-    }
-
-    /// An `async` command: `c.asyncCommand("load") { try await $0.load() }`. It runs as a task on
-    /// its object's loop (the loop is its executor, and `loop.clock` follows the loop's time),
-    /// from the call up to its first suspension and then as the loop's work; the host starts it
-    /// with `mvvm_call_async` and hears its result, its failure or its cancellation once.
-    public mutating func asyncCommand<each A, E: Error>(_ name: String, doc: String = "",
-                                                        _ arguments: repeat Argument<each A>,
-                                                        run: @escaping (Target, repeat each A) async throws(E) -> Void) {
-        addAsyncCommand(name, doc, specs(repeat each arguments), result: .none) { object, values throws(CommandFailure) in
-            var index = 0
-            func take<T>(_ argument: Argument<T>) -> T { defer { index += 1 }; return argument.take(values, index) }
-            do { try await run(Self.target(object), repeat take(each arguments)) } catch { throw CommandFailure(error) }
-            return .none
-        }
-    }
-
-    /// An `async` command that returns a value of `R`.
-    public mutating func asyncCommand<each A, R: ExportableValue, E: Error>(
-        _ name: String, doc: String = "", _ arguments: repeat Argument<each A>,
-        run: @escaping (Target, repeat each A) async throws(E) -> R
-    ) {
-        addAsyncCommand(name, doc, specs(repeat each arguments), result: R.exportedShape) { object, values throws(CommandFailure) in
-            var index = 0
-            func take<T>(_ argument: Argument<T>) -> T { defer { index += 1 }; return argument.take(values, index) }
-            do { return try await run(Self.target(object), repeat take(each arguments)).exportedValue } catch { throw CommandFailure(error) }
-        }
-    }
-
-    private mutating func addAsyncCommand(_ name: String, _ doc: String, _ arguments: [ExportedArgument],
-                                          result: ValueShape,
-                                          _ start: @escaping (AnyObject, CallArguments) async throws(CommandFailure) -> Value) {
+    mutating func addAsyncCommand(_ name: String, _ doc: String, _ arguments: [ExportedArgument],
+                                  result: ValueShape,
+                                  _ start: @escaping (AnyObject, CallArguments) async throws(CommandFailure) -> Value) {
         var command = ExportedCommand(name: CName(name), doc: doc, arguments: arguments, result: result, throwing: true) {
             _, _ throws(CommandFailure) in .none
         }
@@ -216,20 +182,7 @@ public struct ExportBuilder<Target: AnyObject> {
         commands.append(command)
     }
 
-    /// A command with one argument, named "argument" (an enum argument takes only its cases'
-    /// raw values): `c.command("tapped") { (vm, action: Action) in vm.tapped(action) }`.
-    public mutating func command<A: ExportableValue>(_ name: String, doc: String = "",
-                                                    _ run: @escaping (Target, A) -> Void) {
-        command(name, doc: doc, Argument<A>.value("argument"), run: run)
-    }
-
-    private func specs<each A>(_ arguments: repeat Argument<each A>) -> [ExportedArgument] {
-        var specs: [ExportedArgument] = []
-        for argument in repeat each arguments { specs.append(argument.spec) }
-        return specs
-    }
-
-    private mutating func addCommand(_ name: String, _ doc: String, _ arguments: [ExportedArgument], result: ValueShape,
+    mutating func addCommand(_ name: String, _ doc: String, _ arguments: [ExportedArgument], result: ValueShape,
                                      throwing: Bool, _ run: @escaping (AnyObject, CallArguments) throws(CommandFailure) -> Value) {
         commands.append(ExportedCommand(name: CName(name), doc: doc, arguments: arguments, result: result,
                                         throwing: throwing, run: run))
@@ -263,20 +216,16 @@ public struct ExportBuilder<Target: AnyObject> {
 
     // MARK: Constructors
 
-    /// A constructor of any number of named, typed arguments: values (``Argument/value(_:)``),
-    /// models and host services. The first one registered is `mvvm_<class>_new`; give the others
-    /// a `suffix`, and they are `new_with_<suffix>`. `make` may throw (an ``ExportFailure`` for
-    /// arguments out of range): the host gets MVVM_ERR_INVALID_ARGUMENT and the error's text.
-    public mutating func constructor<each A, E: Error>(_ suffix: String? = nil, doc: String = "",
-                                                       _ arguments: repeat Argument<each A>,
-                                                       make: @escaping (Loop, repeat each A) throws(E) -> Target) {
+    // Constructors of each number of arguments are in Generated/Arities.swift: values
+    // (``Argument/value(_:)``), models and host services. The first one registered is
+    // `mvvm_<class>_new`; give the others a `suffix`, and they are `new_with_<suffix>`. `make` may
+    // throw (an ``ExportFailure`` for arguments out of range): the host gets
+    // MVVM_ERR_INVALID_ARGUMENT and the error's text.
+
+    mutating func addConstructor(_ suffix: String?, _ doc: String, _ arguments: [ExportedArgument],
+                                 _ make: @escaping (Loop, CallArguments) throws(ExportFailure) -> Target) {
         let name = suffix.map { "new_with_\($0)" } ?? (constructors.isEmpty ? "new" : "new_\(constructors.count + 1)")
-        constructors.append(ExportedConstructor(name: name, doc: doc, arguments: specs(repeat each arguments)) {
-            loop, values throws(ExportFailure) in
-            var index = 0
-            func take<T>(_ argument: Argument<T>) -> T { defer { index += 1 }; return argument.take(values, index) }
-            do { return try make(loop, repeat take(each arguments)) } catch { throw ExportFailure(describing: error) }
-        })
+        constructors.append(ExportedConstructor(name: name, doc: doc, arguments: arguments, make: make))
     }
 }
 

@@ -14,7 +14,8 @@ here. Run it on libmvvm, or on a library of your own that links MVVMExport:
 yet is made). --swift writes their definitions (``@_cdecl`` functions over the generic calls).
 --pyi writes Python type stubs of the classes the ``mvvm`` package builds at run time; --rbs
 Ruby signatures of those the Ruby bindings build. --fuzz writes the fuzzer's tables of typed
-calls. --py-abi writes the ``mvvm`` package's ABI module from the header (``--c-header``,
+calls. --arities writes the export API's command and constructor methods of each number of
+arguments (Sources/MVVMExport/Generated/Arities.swift). --py-abi writes the ``mvvm`` package's ABI module from the header (``--c-header``,
 default include/mvvm.h), --rb-abi the Ruby bindings' (``abi.rb``). --module keeps the classes of one Swift module (a package of your
 own). --check writes nothing and exits 1, showing the difference, when a file is not what it
 would write (``make test`` runs it so). Standard library only.
@@ -28,7 +29,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from . import abi, c, fuzz, python, ruby, swift
+from . import abi, arities, c, fuzz, python, ruby, swift
 from .model import GenerationError, Library, descriptions_json
 
 __all__ = ["main"]
@@ -47,6 +48,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--rb-abi", help="the Ruby bindings' ABI module to write (from --c-header)")
     parser.add_argument("--c-header", default=None, help="the libmvvm header the ABI is read from (default include/mvvm.h)")
     parser.add_argument("--json", help="write the descriptions themselves, pretty-printed")
+    parser.add_argument("--arities", help="the export API's methods of each number of arguments to write")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is stale")
     args = parser.parse_args(argv)
     try:
@@ -64,6 +66,8 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
         outputs.append((Path(args.py_abi), python.abi_module(abi.read(header))))
     if args.rb_abi:
         outputs.append((Path(args.rb_abi), ruby.abi_module(abi.read(header))))
+    if args.arities:
+        outputs.append((Path(args.arities), arities.methods()))
     wants_classes = any((args.header, args.swift, args.pyi, args.rbs, args.fuzz, args.json))
     if not wants_classes:
         return outputs

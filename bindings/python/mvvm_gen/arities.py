@@ -1,0 +1,25 @@
+"""The export API's methods of each number of arguments (commands, async commands,
+constructors), written out from one template for 0 to MOST arguments."""
+
+from __future__ import annotations
+
+from .templates import Templates
+
+t = Templates("arities")
+
+#: The most arguments a command or constructor takes.
+MOST = 8
+
+
+def methods(most: int = MOST) -> str:
+    blocks = []
+    for count in range(most + 1):
+        numbers = range(1, count + 1)
+        blocks.append(t(
+            "command", count=count, plural="" if count == 1 else "s",
+            generics="".join("A%d, " % n for n in numbers),
+            params="".join(", _ a%d: Argument<A%d>" % (n, n) for n in numbers),
+            types="".join(", A%d" % n for n in numbers),
+            specs=", ".join("a%d.spec" % n for n in numbers),
+            takes="".join(", a%d.take(values, %d)" % (n, n - 1) for n in numbers)))
+    return t("file", most=most, methods="\n\n".join(blocks)) + "\n"
