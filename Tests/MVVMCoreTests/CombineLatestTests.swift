@@ -7,13 +7,11 @@ import Testing
 @Suite("CombineLatest")
 struct CombineLatestTests {
 
-    private enum TestError: Error, Equatable {
-        case boom
-    }
+    private typealias TestError = OperatorTestError
 
     private typealias Subject = PassthroughSubject<Int, TestError>
 
-    private typealias PairSubscriber = CombineLatestTestSubscriber<(Int, Int), TestError>
+    private typealias PairSubscriber = TestSubscriber<(Int, Int), TestError>
 
     // MARK: - Values
 
@@ -53,7 +51,7 @@ struct CombineLatestTests {
     @Test func combinesCurrentValueSubjectsRightAway() {
         let a = CurrentValueSubject<Int, Never>(1)
         let b = CurrentValueSubject<String, Never>("x")
-        let subscriber = CombineLatestTestSubscriber<(Int, String), Never>()
+        let subscriber = TestSubscriber<(Int, String), Never>()
         a.combineLatest(b).subscribe(subscriber)
         a.value = 2
 
@@ -63,7 +61,7 @@ struct CombineLatestTests {
     @Test func optionalNilIsAValue() {
         let a = PassthroughSubject<Int?, Never>()
         let b = PassthroughSubject<Int?, Never>()
-        let subscriber = CombineLatestTestSubscriber<(Int?, Int?), Never>()
+        let subscriber = TestSubscriber<(Int?, Int?), Never>()
         a.combineLatest(b).subscribe(subscriber)
 
         a.send(nil)
@@ -78,8 +76,8 @@ struct CombineLatestTests {
         let b = Subject()
         let c = Subject()
         let d = Subject()
-        let three = CombineLatestTestSubscriber<(Int, Int, Int), TestError>()
-        let four = CombineLatestTestSubscriber<(Int, Int, Int, Int), TestError>()
+        let three = TestSubscriber<(Int, Int, Int), TestError>()
+        let four = TestSubscriber<(Int, Int, Int, Int), TestError>()
         a.combineLatest(b, c).subscribe(three)
         a.combineLatest(b, c, d).subscribe(four)
 
@@ -101,9 +99,9 @@ struct CombineLatestTests {
         let b = Subject()
         let c = Subject()
         let d = Subject()
-        let two = CombineLatestTestSubscriber<Int, TestError>()
-        let three = CombineLatestTestSubscriber<Int, TestError>()
-        let four = CombineLatestTestSubscriber<String, TestError>()
+        let two = TestSubscriber<Int, TestError>()
+        let three = TestSubscriber<Int, TestError>()
+        let four = TestSubscriber<String, TestError>()
         a.combineLatest(b) { $0 * $1 }.subscribe(two)
         a.combineLatest(b, c) { $0 + $1 + $2 }.subscribe(three)
         a.combineLatest(b, c, d) { "\($0)\($1)\($2)\($3)" }.subscribe(four)
@@ -170,7 +168,7 @@ struct CombineLatestTests {
         let b = Subject()
         let c = Subject()
         let cancellations = CancellationCounter()
-        let subscriber = CombineLatestTestSubscriber<(Int, Int, Int), TestError>()
+        let subscriber = TestSubscriber<(Int, Int, Int), TestError>()
         cancellations.track(a, "a")
             .combineLatest(cancellations.track(b, "b"), cancellations.track(c, "c"))
             .subscribe(subscriber)
@@ -231,7 +229,7 @@ struct CombineLatestTests {
 
     @Test func passesDemandToEveryUpstream() {
         let requests = DemandRecorder()
-        let subscriber = CombineLatestTestSubscriber<(Int, Int), Never>(demand: .max(2))
+        let subscriber = TestSubscriber<(Int, Int), Never>(demand: .max(2))
         requests.track(PassthroughSubject<Int, Never>(), "a")
             .combineLatest(requests.track(PassthroughSubject<Int, Never>(), "b"))
             .subscribe(subscriber)
@@ -324,7 +322,7 @@ struct CombineLatestTests {
 
     @Test func upstreamsOnDifferentThreadsNeverOverlapDownstream() {
         let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
-        let subscriber = CombineLatestTestSubscriber<(Int, Int, Int, Int), Never>()
+        let subscriber = TestSubscriber<(Int, Int, Int, Int), Never>()
         subjects[0].combineLatest(subjects[1], subjects[2], subjects[3])
             .subscribe(subscriber)
         let count = 1_000
@@ -343,114 +341,5 @@ struct CombineLatestTests {
                     == [count, count, count, count])
         // Each value after the first combination yields exactly one new combination.
         #expect(zip(sums, sums.dropFirst()).allSatisfy { $1 == $0 + 1 })
-    }
-}
-
-// MARK: - Helpers
-
-/// Records what a publisher sends, lets the test control demand, and counts calls
-/// that overlap one another.
-private final class CombineLatestTestSubscriber<Input, Failure: Error>
-    : Subscriber, @unchecked Sendable
-{
-    let combineIdentifier = CombineIdentifier()
-
-    /// Called for each value; returns the additional demand.
-    var onValue: (Input) -> Subscribers.Demand = { _ in .none }
-
-    private let initialDemand: Subscribers.Demand
-    private let lock = NSLock()
-    private var subscription: Subscription?
-    private var recordedValues: [Input] = []
-    private var recordedCompletions: [Subscribers.Completion<Failure>] = []
-    private var isInCall = false
-    private var overlaps = 0
-
-    init(demand: Subscribers.Demand = .unlimited) {
-        initialDemand = demand
-    }
-
-    var values: [Input] { return lock.withLock { recordedValues } }
-
-    var completions: [Subscribers.Completion<Failure>] {
-        return lock.withLock { recordedCompletions }
-    }
-
-    var overlappingCalls: Int { return lock.withLock { overlaps } }
-
-    func request(_ demand: Subscribers.Demand) {
-        lock.withLock { subscription }?.request(demand)
-    }
-
-    func cancel() {
-        lock.withLock { subscription }?.cancel()
-    }
-
-    func receive(subscription: Subscription) {
-        lock.withLock { self.subscription = subscription }
-        subscription.request(initialDemand)
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        enter()
-        defer { leave() }
-        lock.withLock { recordedValues.append(input) }
-        return onValue(input)
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        enter()
-        defer { leave() }
-        lock.withLock { recordedCompletions.append(completion) }
-    }
-
-    private func enter() {
-        lock.withLock {
-            if isInCall { overlaps += 1 }
-            isInCall = true
-        }
-    }
-
-    private func leave() {
-        lock.withLock { isInCall = false }
-    }
-}
-
-extension CombineLatestTestSubscriber where Input == (Int, Int) {
-    /// The values received so far, as arrays so that they can be compared.
-    var pairs: [[Int]] { return values.map { [$0.0, $0.1] } }
-}
-
-extension CombineLatestTests {
-    /// Names the upstreams that got cancelled.
-    private final class CancellationCounter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var cancelled: [String] = []
-
-        var names: [String] { return lock.withLock { cancelled } }
-
-        func track<P: Publisher>(_ publisher: P, _ name: String)
-            -> Publishers.HandleEvents<P>
-        {
-            return publisher.handleEvents(receiveCancel: {
-                self.lock.withLock { self.cancelled.append(name) }
-            })
-        }
-    }
-
-    /// Records the demand each upstream is asked for.
-    private final class DemandRecorder: @unchecked Sendable {
-        private let lock = NSLock()
-        private var recorded: [String: [Subscribers.Demand]] = [:]
-
-        var demands: [String: [Subscribers.Demand]] { return lock.withLock { recorded } }
-
-        func track<P: Publisher>(_ publisher: P, _ name: String)
-            -> Publishers.HandleEvents<P>
-        {
-            return publisher.handleEvents(receiveRequest: { demand in
-                self.lock.withLock { self.recorded[name, default: []].append(demand) }
-            })
-        }
     }
 }

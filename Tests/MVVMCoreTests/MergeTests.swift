@@ -7,9 +7,7 @@ import Testing
 @Suite("Merge")
 struct MergeTests {
 
-    private enum TestError: Error, Equatable {
-        case boom
-    }
+    private typealias TestError = OperatorTestError
 
     private typealias Subject = PassthroughSubject<Int, TestError>
 
@@ -18,7 +16,7 @@ struct MergeTests {
     @Test func interleavesValuesInArrivalOrder() {
         let a = Subject()
         let b = Subject()
-        let subscriber = MergeTestSubscriber<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
         a.merge(with: b).subscribe(subscriber)
 
         a.send(1)
@@ -34,7 +32,7 @@ struct MergeTests {
     @Test func finishesOnlyWhenBothUpstreamsHaveFinished() {
         let a = Subject()
         let b = Subject()
-        let subscriber = MergeTestSubscriber<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
         a.merge(with: b).subscribe(subscriber)
 
         a.send(1)
@@ -51,7 +49,7 @@ struct MergeTests {
         let a = Subject()
         let b = Subject()
         let cancellations = CancellationCounter()
-        let subscriber = MergeTestSubscriber<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
         cancellations.track(a, "a").merge(with: cancellations.track(b, "b"))
             .subscribe(subscriber)
 
@@ -66,7 +64,7 @@ struct MergeTests {
     }
 
     @Test func mergesSynchronousPublishers() {
-        let subscriber = MergeTestSubscriber<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
         [1, 2, 3].publisher.merge(with: [4, 5].publisher).subscribe(subscriber)
 
         #expect(subscriber.values == [1, 2, 3, 4, 5])
@@ -83,7 +81,7 @@ struct MergeTests {
     @Test func neverSendsMoreThanRequested() {
         let a = Subject()
         let b = Subject()
-        let subscriber = MergeTestSubscriber<Int, TestError>(demand: .max(1))
+        let subscriber = TestSubscriber<Int, TestError>(demand: .max(1))
         a.merge(with: b).subscribe(subscriber)
 
         a.send(1)
@@ -103,13 +101,13 @@ struct MergeTests {
 
     @Test func asksUpstreamsForOneElementAtATimeUnlessDemandIsUnlimited() {
         let bounded = DemandRecorder()
-        let limited = MergeTestSubscriber<Int, Never>(demand: .max(5))
+        let limited = TestSubscriber<Int, Never>(demand: .max(5))
         bounded.track(PassthroughSubject<Int, Never>(), "a")
             .merge(with: bounded.track(PassthroughSubject<Int, Never>(), "b"))
             .subscribe(limited)
 
         let unbounded = DemandRecorder()
-        let unlimited = MergeTestSubscriber<Int, Never>(demand: .unlimited)
+        let unlimited = TestSubscriber<Int, Never>(demand: .unlimited)
         unbounded.track(PassthroughSubject<Int, Never>(), "a")
             .merge(with: unbounded.track(PassthroughSubject<Int, Never>(), "b"))
             .subscribe(unlimited)
@@ -119,7 +117,7 @@ struct MergeTests {
     }
 
     @Test func followsDemandWithSynchronousPublishers() {
-        let subscriber = MergeTestSubscriber<Int, Never>(demand: .max(2))
+        let subscriber = TestSubscriber<Int, Never>(demand: .max(2))
         [1, 2, 3].publisher.merge(with: [4, 5].publisher).subscribe(subscriber)
         #expect(subscriber.values == [1, 2])
 
@@ -135,7 +133,7 @@ struct MergeTests {
     @Test func finishesOnlyAfterAWaitingValueIsDelivered() {
         let a = Subject()
         let b = Subject()
-        let subscriber = MergeTestSubscriber<Int, TestError>(demand: .max(1))
+        let subscriber = TestSubscriber<Int, TestError>(demand: .max(1))
         a.merge(with: b).subscribe(subscriber)
 
         a.send(1)
@@ -156,7 +154,7 @@ struct MergeTests {
         let a = Subject()
         let b = Subject()
         let cancellations = CancellationCounter()
-        let subscriber = MergeTestSubscriber<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
         cancellations.track(a, "a").merge(with: cancellations.track(b, "b"))
             .subscribe(subscriber)
         a.send(1)
@@ -176,7 +174,7 @@ struct MergeTests {
         let a = Subject()
         let b = Subject()
         let cancellations = CancellationCounter()
-        let subscriber = MergeTestSubscriber<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
         subscriber.onValue = { [unowned subscriber] _ in
             subscriber.cancel()
             return .none
@@ -194,7 +192,7 @@ struct MergeTests {
     @Test func requestFromInsideReceiveKeepsValuesFlowing() {
         let a = Subject()
         let b = Subject()
-        let subscriber = MergeTestSubscriber<Int, TestError>(demand: .max(1))
+        let subscriber = TestSubscriber<Int, TestError>(demand: .max(1))
         subscriber.onValue = { [unowned subscriber] _ in
             subscriber.request(.max(1))
             return .none
@@ -212,7 +210,7 @@ struct MergeTests {
     @Test func valueSentFromInsideReceiveIsDeliveredAfterItReturns() {
         let a = Subject()
         let b = Subject()
-        let subscriber = MergeTestSubscriber<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
         subscriber.onValue = { value in
             if value == 1 {
                 b.send(2)
@@ -232,7 +230,7 @@ struct MergeTests {
 
     @Test func upstreamsOnDifferentThreadsDeliverEveryValueOnce() {
         let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
-        let subscriber = MergeTestSubscriber<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
         subjects[0].merge(with: subjects[1])
             .merge(with: subjects[2].merge(with: subjects[3]))
             .subscribe(subscriber)
@@ -253,110 +251,6 @@ struct MergeTests {
         for index in subjects.indices {
             let fromSubject = values.filter { $0 / count == index }
             #expect(fromSubject == fromSubject.sorted())
-        }
-    }
-}
-
-// MARK: - Helpers
-
-/// Records what a publisher sends, lets the test control demand, and counts calls
-/// that overlap one another.
-private final class MergeTestSubscriber<Input, Failure: Error>
-    : Subscriber, @unchecked Sendable
-{
-    let combineIdentifier = CombineIdentifier()
-
-    /// Called for each value; returns the additional demand.
-    var onValue: (Input) -> Subscribers.Demand = { _ in .none }
-
-    private let initialDemand: Subscribers.Demand
-    private let lock = NSLock()
-    private var subscription: Subscription?
-    private var recordedValues: [Input] = []
-    private var recordedCompletions: [Subscribers.Completion<Failure>] = []
-    private var isInCall = false
-    private var overlaps = 0
-
-    init(demand: Subscribers.Demand = .unlimited) {
-        initialDemand = demand
-    }
-
-    var values: [Input] { return lock.withLock { recordedValues } }
-
-    var completions: [Subscribers.Completion<Failure>] {
-        return lock.withLock { recordedCompletions }
-    }
-
-    var overlappingCalls: Int { return lock.withLock { overlaps } }
-
-    func request(_ demand: Subscribers.Demand) {
-        lock.withLock { subscription }?.request(demand)
-    }
-
-    func cancel() {
-        lock.withLock { subscription }?.cancel()
-    }
-
-    func receive(subscription: Subscription) {
-        lock.withLock { self.subscription = subscription }
-        subscription.request(initialDemand)
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        enter()
-        defer { leave() }
-        lock.withLock { recordedValues.append(input) }
-        return onValue(input)
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        enter()
-        defer { leave() }
-        lock.withLock { recordedCompletions.append(completion) }
-    }
-
-    private func enter() {
-        lock.withLock {
-            if isInCall { overlaps += 1 }
-            isInCall = true
-        }
-    }
-
-    private func leave() {
-        lock.withLock { isInCall = false }
-    }
-}
-
-extension MergeTests {
-    /// Names the upstreams that got cancelled.
-    private final class CancellationCounter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var cancelled: [String] = []
-
-        var names: [String] { return lock.withLock { cancelled } }
-
-        func track<P: Publisher>(_ publisher: P, _ name: String)
-            -> Publishers.HandleEvents<P>
-        {
-            return publisher.handleEvents(receiveCancel: {
-                self.lock.withLock { self.cancelled.append(name) }
-            })
-        }
-    }
-
-    /// Records the demand each upstream is asked for.
-    private final class DemandRecorder: @unchecked Sendable {
-        private let lock = NSLock()
-        private var recorded: [String: [Subscribers.Demand]] = [:]
-
-        var demands: [String: [Subscribers.Demand]] { return lock.withLock { recorded } }
-
-        func track<P: Publisher>(_ publisher: P, _ name: String)
-            -> Publishers.HandleEvents<P>
-        {
-            return publisher.handleEvents(receiveRequest: { demand in
-                self.lock.withLock { self.recorded[name, default: []].append(demand) }
-            })
         }
     }
 }
