@@ -329,10 +329,7 @@ struct CombineLatestTests {
         let a = Subject()
         let b = Subject()
         let subscriber = PairSubscriber(demand: .max(1))
-        subscriber.onValue = { [unowned subscriber] _ in
-            subscriber.request(.max(1))
-            return .none
-        }
+        subscriber.requestsInsideEachReceive(.max(1))
         a.combineLatest(b).subscribe(subscriber)
 
         a.send(1)
@@ -349,10 +346,7 @@ struct CombineLatestTests {
         let a = Upstream()
         let b = Upstream()
         let subscriber = PairSubscriber(demand: .max(1))
-        subscriber.onValue = { [unowned subscriber] _ in
-            subscriber.request(.max(3))
-            return .none
-        }
+        subscriber.requestsInsideEachReceive(.max(3))
         a.combineLatest(b).subscribe(subscriber)
 
         a.send(1)

@@ -22,6 +22,8 @@ struct MergeArityTests {
 
         static let all: [Shape] = (2...8).map(Shape.arity) + [0, 1, 3, 10].map(Shape.many)
 
+        static let withUpstreams = all.filter { $0.count > 0 }
+
         var count: Int {
             switch self {
             case .arity(let count), .many(let count): return count
@@ -55,17 +57,21 @@ struct MergeArityTests {
         }
     }
 
-    private func upstreams(_ shape: Shape) -> [Upstream] {
-        return (0..<shape.count).map { _ in Upstream() }
+    /// Upstreams for `shape`, merged, and a subscriber to the merge that first asks for `demand`.
+    private func subscribed(to shape: Shape, demand: Subscribers.Demand = .unlimited)
+        -> ([Upstream], TestSubscriber<Int, TestError>)
+    {
+        let upstreams = (0..<shape.count).map { _ in Upstream() }
+        let subscriber = TestSubscriber<Int, TestError>(demand: demand)
+        shape.merge(upstreams).subscribe(subscriber)
+        return (upstreams, subscriber)
     }
 
     // MARK: - Values and completion
 
     @Test(arguments: Shape.all)
     func sendsEveryUpstreamsValuesAndFinishesWhenAllHaveFinished(_ shape: Shape) {
-        let upstreams = upstreams(shape)
-        let subscriber = TestSubscriber<Int, TestError>()
-        shape.merge(upstreams).subscribe(subscriber)
+        let (upstreams, subscriber) = subscribed(to: shape)
 
         for (index, upstream) in upstreams.enumerated().reversed() {
             upstream.send(index)
@@ -80,11 +86,9 @@ struct MergeArityTests {
         #expect(subscriber.completions == [.finished])
     }
 
-    @Test(arguments: Shape.all.filter { $0.count > 0 })
+    @Test(arguments: Shape.withUpstreams)
     func failsWithTheFirstFailureAndCancelsEveryUpstream(_ shape: Shape) {
-        let upstreams = upstreams(shape)
-        let subscriber = TestSubscriber<Int, TestError>()
-        shape.merge(upstreams).subscribe(subscriber)
+        let (upstreams, subscriber) = subscribed(to: shape)
 
         upstreams.last?.send(1)
         upstreams.last?.send(completion: .failure(.boom))
@@ -100,11 +104,9 @@ struct MergeArityTests {
 
     // MARK: - Demand
 
-    @Test(arguments: Shape.all.filter { $0.count > 0 })
+    @Test(arguments: Shape.withUpstreams)
     func asksOneValueOfEachUpstreamAndHoldsOneEachWithoutDemand(_ shape: Shape) throws {
-        let upstreams = upstreams(shape)
-        let subscriber = TestSubscriber<Int, TestError>(demand: .none)
-        shape.merge(upstreams).subscribe(subscriber)
+        let (upstreams, subscriber) = subscribed(to: shape, demand: .none)
         for upstream in upstreams {
             try #require(upstream.events == [.requested(.max(1))])
         }
@@ -138,11 +140,9 @@ struct MergeArityTests {
 
     // MARK: - Cancellation
 
-    @Test(arguments: Shape.all.filter { $0.count > 0 })
+    @Test(arguments: Shape.withUpstreams)
     func cancelCancelsEveryUpstreamOnce(_ shape: Shape) {
-        let upstreams = upstreams(shape)
-        let subscriber = TestSubscriber<Int, TestError>()
-        shape.merge(upstreams).subscribe(subscriber)
+        let (upstreams, subscriber) = subscribed(to: shape)
 
         subscriber.cancel()
         subscriber.cancel()
@@ -209,23 +209,10 @@ struct MergeArityTests {
     // MARK: - Concurrency
 
     @Test func upstreamsOnEightThreadsDeliverEveryValueOnce() {
-        let subjects = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
-        let s = subjects
+        let s = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
         let subscriber = TestSubscriber<Int, Never>()
         s[0].merge(with: s[1], s[2], s[3], s[4], s[5], s[6], s[7]).subscribe(subscriber)
-        let count = 500
 
-        DispatchQueue.concurrentPerform(iterations: subjects.count) { index in
-            for value in 0..<count {
-                subjects[index].send(index * count + value)
-            }
-            subjects[index].send(completion: .finished)
-        }
-
-        let values = subscriber.values
-        #expect(subscriber.overlappingCalls == 0)
-        #expect(subscriber.completions == [.finished])
-        #expect(values.count == subjects.count * count)
-        #expect(Set(values) == Set(0..<subjects.count * count))
+        expectEachValueOnce(sending: 500, fromEachOf: s, concurrentlyTo: subscriber)
     }
 }

@@ -320,10 +320,7 @@ struct MergeTests {
         let a = Subject()
         let b = Subject()
         let subscriber = TestSubscriber<Int, TestError>(demand: .max(1))
-        subscriber.onValue = { [unowned subscriber] _ in
-            subscriber.request(.max(1))
-            return .none
-        }
+        subscriber.requestsInsideEachReceive(.max(1))
         Publishers.Merge(a, b).subscribe(subscriber)
 
         a.send(1)
@@ -338,10 +335,7 @@ struct MergeTests {
         let a = Upstream()
         let b = Upstream()
         let subscriber = TestSubscriber<Int, TestError>(demand: .max(1))
-        subscriber.onValue = { [unowned subscriber] _ in
-            subscriber.request(.max(5))
-            return .none
-        }
+        subscriber.requestsInsideEachReceive(.max(5))
         Publishers.Merge(a, b).subscribe(subscriber)
 
         #expect(a.send(1) == .max(1))
@@ -377,24 +371,8 @@ struct MergeTests {
         Publishers.Merge(Publishers.Merge(subjects[0], subjects[1]),
                          Publishers.Merge(subjects[2], subjects[3]))
             .subscribe(subscriber)
-        let count = 1_000
 
-        DispatchQueue.concurrentPerform(iterations: subjects.count) { index in
-            for value in 0..<count {
-                subjects[index].send(index * count + value)
-            }
-            subjects[index].send(completion: .finished)
-        }
-
-        let values = subscriber.values
-        #expect(subscriber.overlappingCalls == 0)
-        #expect(subscriber.completions == [.finished])
-        #expect(values.count == subjects.count * count)
-        #expect(Set(values) == Set(0..<subjects.count * count))
-        for index in subjects.indices {
-            let fromSubject = values.filter { $0 / count == index }
-            #expect(fromSubject == fromSubject.sorted())
-        }
+        expectEachValueOnce(sending: 1_000, fromEachOf: subjects, concurrentlyTo: subscriber)
     }
 
     @Test func limitedDemandFromAnotherThreadWhileValuesArrive() {

@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 @preconcurrency import OpenCombine
+import Testing
 
 // What the operator tests (CombineLatest, Merge and its arities) share: a subscriber that
 // records, an upstream the test drives by hand, and recorders of cancellations and requests.
@@ -47,6 +49,14 @@ final class TestSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendab
 
     func cancel() {
         lock.withLock { subscription }?.cancel()
+    }
+
+    /// Makes it request `demand` from inside each `receive(_:)`, returning `.none`.
+    func requestsInsideEachReceive(_ demand: Subscribers.Demand) {
+        onValue = { [unowned self] _ in
+            self.request(demand)
+            return .none
+        }
     }
 
     func receive(subscription: Subscription) {
@@ -165,5 +175,32 @@ final class DemandRecorder: @unchecked Sendable {
         return publisher.handleEvents(receiveRequest: { demand in
             self.lock.withLock { self.recorded[name, default: []].append(demand) }
         })
+    }
+}
+
+/// Sends `count` values from each subject, each on a thread of its own, then finishes them all,
+/// and expects the subscriber to have received every value once, each subject's in order, in
+/// calls that never overlapped, then `.finished`.
+func expectEachValueOnce(
+    sending count: Int,
+    fromEachOf subjects: [PassthroughSubject<Int, Never>],
+    concurrentlyTo subscriber: TestSubscriber<Int, Never>,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    DispatchQueue.concurrentPerform(iterations: subjects.count) { index in
+        for value in 0..<count {
+            subjects[index].send(index * count + value)
+        }
+        subjects[index].send(completion: .finished)
+    }
+
+    let values = subscriber.values
+    #expect(subscriber.overlappingCalls == 0, sourceLocation: sourceLocation)
+    #expect(subscriber.completions == [.finished], sourceLocation: sourceLocation)
+    #expect(values.count == subjects.count * count, sourceLocation: sourceLocation)
+    #expect(Set(values) == Set(0..<subjects.count * count), sourceLocation: sourceLocation)
+    for index in subjects.indices {
+        let fromSubject = values.filter { $0 / count == index }
+        #expect(fromSubject == fromSubject.sorted(), sourceLocation: sourceLocation)
     }
 }
