@@ -344,6 +344,21 @@ struct MergeTests {
         #expect(b.events == [.requested(.max(1))])
     }
 
+    // Demand made unlimited from inside the subscriber reaches every upstream once it returns,
+    // so that none is left at one value at a time.
+    @Test func demandMadeUnlimitedFromInsideReceiveReachesEveryUpstream() {
+        let a = Upstream()
+        let b = Upstream()
+        let subscriber = TestSubscriber<Int, TestError>(demand: .max(1))
+        subscriber.requestsInsideEachReceive(.unlimited)
+        Publishers.Merge(a, b).subscribe(subscriber)
+
+        #expect(a.send(1) == .unlimited)
+        #expect(b.events == [.requested(.max(1)), .requested(.unlimited)])
+        #expect(b.send(2) == .none)
+        #expect(subscriber.values == [1, 2])
+    }
+
     @Test func valueSentFromInsideReceiveIsDeliveredAfterItReturns() {
         let a = Subject()
         let b = Subject()

@@ -12,12 +12,15 @@
 ///
 /// Demand, as Apple's: each upstream is asked for one value as soon as it subscribes (for an
 /// unlimited number once the downstream's demand is unlimited), and asked for the next one
-/// each time a value of it is sent downstream with limited demand; a request of the downstream
-/// asks no upstream by itself. A value that arrives while the downstream has no demand is held,
-/// one per upstream (an upstream that sends more than it was asked for replaces its held value),
-/// and held values are sent in upstream order as demand arrives. A request for no values is
-/// ignored. It finishes once every upstream has finished and no value is held; it fails with
-/// the first failure, after cancelling every upstream subscription, the failed one's included.
+/// each time a value of it is sent downstream with limited demand. A request of the downstream
+/// asks upstreams only for that (the next value of each whose held value it let through) or,
+/// once demand is unlimited, for an unlimited number. A value that arrives while the downstream
+/// has no demand is held, one per upstream (an upstream that sends more than it was asked for
+/// replaces its held value), and held values are sent in upstream order as demand arrives. A
+/// request for no values is ignored. It finishes once every upstream has finished and no value
+/// is held; it fails with the first failure, after cancelling every upstream subscription, the
+/// failed one's included. Demand that becomes unlimited from inside the downstream (a request,
+/// or its answer to a value) reaches every upstream too, once the downstream returns.
 ///
 /// Where Apple's breaks the Publisher rules, this keeps them: nothing is sent after a
 /// completion, and a finished upstream's later values and completions are ignored.
