@@ -24,7 +24,9 @@ let package = Package(
         .target(name: "CMVVMSystem"),
         .target(
             name: "MVVMRuntime",
-            dependencies: ["CMVVMSystem", .product(name: "OpenCombine", package: "OpenCombine")]
+            dependencies: ["CMVVMSystem", .product(name: "OpenCombine", package: "OpenCombine")],
+            // Writes Operators/Publishers.Merge*.swift (Merge … Merge8, from one template).
+            exclude: ["Operators/generate_merges.py"]
         ),
         .target(
             name: "MVVMModels",

@@ -492,6 +492,51 @@ static void a_callback_may_set_another_binding(void) {
     recorder_free(password);
 }
 
+/* is_sign_up_enabled is a combineLatest of four @Published bindings. A set made inside a callback,
+ * on another binding or on the combined property's own, reaches it as any set does. (A value sent
+ * into a CombineLatest from inside its own delivery makes no combination, as Apple's; callbacks run
+ * once the operation's change is complete, so a host's set never arrives there.) */
+static void a_set_inside_a_callback_updates_is_sign_up_enabled(void) {
+    mvvm_handle loop = new_virtual_loop(), vm = 0, s1 = 0, s2 = 0, s3 = 0;
+    if (!CHECK_STATUS(mvvm_sign_up_view_model_new(loop, &vm), MVVM_OK)) return;
+    CHECK_STATUS(mvvm_set_string(vm, "user_id", "newuser"), MVVM_OK);
+    CHECK_STATUS(mvvm_set_bool(vm, "agreed", true), MVVM_OK);
+    CHECK_STATUS(mvvm_set_string(vm, "confirm_password", "other"), MVVM_OK);
+    recorder *enabled = recorder_new();
+    enabled->read_back = true;
+    s1 = subscribe(vm, "is_sign_up_enabled", enabled);
+
+    /* The password alone leaves the form incomplete; the confirmation set by its callback completes it. */
+    setter_context confirm = { "confirm_password", "password1", 0, MVVM_ERR_INTERNAL };
+    CHECK_STATUS(mvvm_subscribe(vm, "password", set_other_binding_callback, &confirm, NULL, &s2), MVVM_OK);
+    CHECK_STATUS(mvvm_set_string(vm, "password", "password1"), MVVM_OK);
+    CHECK_EQ_INT(confirm.calls, 1);
+    CHECK_STATUS(confirm.status, MVVM_OK);
+    CHECK_GET_BOOL(vm, "is_sign_up_enabled", true);
+    CHECK_EQ_INT(rec_count(enabled, "is_sign_up_enabled"), 1);
+    CHECK_EQ_STR(rec_text(enabled, "is_sign_up_enabled", -1), "true");
+
+    /* A new password disables it; the callback of is_sign_up_enabled itself confirms it again. */
+    setter_context reconfirm = { "confirm_password", "password2", 0, MVVM_ERR_INTERNAL };
+    CHECK_STATUS(mvvm_subscribe(vm, "is_sign_up_enabled", set_other_binding_callback, &reconfirm, NULL, &s3),
+                 MVVM_OK);
+    CHECK_STATUS(mvvm_set_string(vm, "password", "password2"), MVVM_OK);
+    CHECK_EQ_INT(reconfirm.calls, 2);
+    CHECK_STATUS(reconfirm.status, MVVM_OK);
+    CHECK_GET_BOOL(vm, "is_sign_up_enabled", true);
+    CHECK_EQ_INT(rec_count(enabled, "is_sign_up_enabled"), 3);
+    CHECK_EQ_STR(rec_text(enabled, "is_sign_up_enabled", 1), "false");
+    CHECK_EQ_STR(rec_text(enabled, "is_sign_up_enabled", 2), "true");
+    CHECK_READ_BACK(enabled);
+
+    RELEASE(s1);
+    RELEASE(s2);
+    RELEASE(s3);
+    RELEASE(vm);
+    RELEASE(loop);
+    recorder_free(enabled);
+}
+
 typedef struct unsubscriber {
     mvvm_handle self;     /* the subscription to end at the first call */
     int calls;
@@ -842,6 +887,7 @@ int main(int argc, char **argv) {
         CHECK_TEST(a_null_name_gets_everything_and_a_name_only_that),
         CHECK_TEST(event_names_are_static),
         CHECK_TEST(a_callback_may_set_another_binding),
+        CHECK_TEST(a_set_inside_a_callback_updates_is_sign_up_enabled),
         CHECK_TEST(a_callback_may_unsubscribe_itself),
         CHECK_TEST(a_callback_may_unsubscribe_the_next_subscriber),
         CHECK_TEST(a_callback_may_release_its_source),

@@ -7,13 +7,13 @@ import Testing
 @Suite("CombineLatest")
 struct CombineLatestTests {
 
-    private enum TestError: Error, Equatable {
-        case boom
-    }
+    private typealias TestError = OperatorTestError
 
     private typealias Subject = PassthroughSubject<Int, TestError>
 
-    private typealias PairSubscriber = CombineLatestTestSubscriber<(Int, Int), TestError>
+    private typealias Upstream = TestUpstream<Int, TestError>
+
+    private typealias PairSubscriber = TestSubscriber<(Int, Int), TestError>
 
     // MARK: - Values
 
@@ -53,7 +53,7 @@ struct CombineLatestTests {
     @Test func combinesCurrentValueSubjectsRightAway() {
         let a = CurrentValueSubject<Int, Never>(1)
         let b = CurrentValueSubject<String, Never>("x")
-        let subscriber = CombineLatestTestSubscriber<(Int, String), Never>()
+        let subscriber = TestSubscriber<(Int, String), Never>()
         a.combineLatest(b).subscribe(subscriber)
         a.value = 2
 
@@ -63,7 +63,7 @@ struct CombineLatestTests {
     @Test func optionalNilIsAValue() {
         let a = PassthroughSubject<Int?, Never>()
         let b = PassthroughSubject<Int?, Never>()
-        let subscriber = CombineLatestTestSubscriber<(Int?, Int?), Never>()
+        let subscriber = TestSubscriber<(Int?, Int?), Never>()
         a.combineLatest(b).subscribe(subscriber)
 
         a.send(nil)
@@ -78,8 +78,8 @@ struct CombineLatestTests {
         let b = Subject()
         let c = Subject()
         let d = Subject()
-        let three = CombineLatestTestSubscriber<(Int, Int, Int), TestError>()
-        let four = CombineLatestTestSubscriber<(Int, Int, Int, Int), TestError>()
+        let three = TestSubscriber<(Int, Int, Int), TestError>()
+        let four = TestSubscriber<(Int, Int, Int, Int), TestError>()
         a.combineLatest(b, c).subscribe(three)
         a.combineLatest(b, c, d).subscribe(four)
 
@@ -101,9 +101,9 @@ struct CombineLatestTests {
         let b = Subject()
         let c = Subject()
         let d = Subject()
-        let two = CombineLatestTestSubscriber<Int, TestError>()
-        let three = CombineLatestTestSubscriber<Int, TestError>()
-        let four = CombineLatestTestSubscriber<String, TestError>()
+        let two = TestSubscriber<Int, TestError>()
+        let three = TestSubscriber<Int, TestError>()
+        let four = TestSubscriber<String, TestError>()
         a.combineLatest(b) { $0 * $1 }.subscribe(two)
         a.combineLatest(b, c) { $0 + $1 + $2 }.subscribe(three)
         a.combineLatest(b, c, d) { "\($0)\($1)\($2)\($3)" }.subscribe(four)
@@ -148,21 +148,31 @@ struct CombineLatestTests {
         #expect(subscriber.completions == [.finished])
     }
 
-    @Test func finishesAtOnceWhenAnUpstreamFinishesWithoutAValue() {
-        let a = Subject()
-        let b = Subject()
-        let cancellations = CancellationCounter()
+    // Issue 32, R2: as Apple's, an upstream that finishes without a value ends nothing early.
+    @Test func anUpstreamFinishingWithoutAValueWaitsForTheOthersToFinish() {
+        let a = Upstream()
+        let b = Upstream()
         let subscriber = PairSubscriber()
-        cancellations.track(a, "a").combineLatest(cancellations.track(b, "b"))
-            .subscribe(subscriber)
+        a.combineLatest(b).subscribe(subscriber)
 
         a.send(1)
         b.send(completion: .finished)
+        #expect(subscriber.completions.isEmpty)
+        #expect(a.events == [.requested(.unlimited)])
 
-        #expect(subscriber.completions == [.finished])
-        #expect(cancellations.names == ["a"])
         a.send(2)
         #expect(subscriber.values.isEmpty)
+        a.send(completion: .finished)
+        #expect(subscriber.completions == [.finished])
+        #expect(a.events == [.requested(.unlimited)])
+    }
+
+    @Test func finishesWhenEveryUpstreamFinishedWithoutAValue() {
+        let subscriber = TestSubscriber<(Int, Int, Int), TestError>()
+        Empty<Int, TestError>().combineLatest(Empty(), Empty()).subscribe(subscriber)
+
+        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.completions == [.finished])
     }
 
     @Test func failsAtOnceAndCancelsTheOtherUpstreams() {
@@ -170,7 +180,7 @@ struct CombineLatestTests {
         let b = Subject()
         let c = Subject()
         let cancellations = CancellationCounter()
-        let subscriber = CombineLatestTestSubscriber<(Int, Int, Int), TestError>()
+        let subscriber = TestSubscriber<(Int, Int, Int), TestError>()
         cancellations.track(a, "a")
             .combineLatest(cancellations.track(b, "b"), cancellations.track(c, "c"))
             .subscribe(subscriber)
@@ -187,6 +197,19 @@ struct CombineLatestTests {
         #expect(cancellations.names.sorted() == ["a", "c"])
     }
 
+    @Test func aFailureCancelsTheOthersButNotTheFailedUpstream() {
+        let a = Upstream()
+        let b = Upstream()
+        let subscriber = PairSubscriber()
+        a.combineLatest(b).subscribe(subscriber)
+
+        a.send(completion: .failure(.boom))
+
+        #expect(subscriber.completions == [.failure(.boom)])
+        #expect(a.events == [.requested(.unlimited)])
+        #expect(b.events == [.requested(.unlimited), .cancelled])
+    }
+
     // MARK: - Demand
 
     @Test func neverSendsMoreThanRequested() {
@@ -199,39 +222,58 @@ struct CombineLatestTests {
         b.send(10)
         a.send(2)
         b.send(20)
-        a.send(3)
         #expect(subscriber.pairs == [[1, 10]])
 
-        // `2` is kept as pending; `20` and `3` were never asked of the subjects,
-        // which drop them.
+        // Each subject was asked for one value and sent it; the rest they dropped.
         subscriber.request(.max(1))
-        #expect(subscriber.pairs == [[1, 10], [2, 10]])
+        #expect(subscriber.pairs == [[1, 10]])
+        a.send(3)
+        #expect(subscriber.pairs == [[1, 10], [3, 10]])
     }
 
-    @Test func deliversOnlyTheLatestCombinationOnceDemandArrives() {
-        let a = Subject()
-        let b = Subject()
-        let subscriber = PairSubscriber(demand: .max(2))
+    // Issue 32, R1: as Apple's, a value that makes no combination asks for nothing more; the
+    // demand the subscriber returns for a combination goes back to the upstream whose value
+    // made it, and to no other.
+    @Test func receiveReturnsNoDemandOfItsOwn() {
+        let a = Upstream()
+        let b = Upstream()
+        let subscriber = PairSubscriber(demand: .max(5))
+        subscriber.onValue = { _ in .max(2) }
         a.combineLatest(b).subscribe(subscriber)
 
-        a.send(1)
-        b.send(10)
-        b.send(20)
-        // No demand left: these only replace the pending combination.
-        a.send(2)
-        a.send(3)
-        #expect(subscriber.pairs == [[1, 10], [1, 20]])
+        #expect(a.send(1) == .none)
+        #expect(a.send(2) == .none)
+        #expect(b.send(10) == .max(2))
+        #expect(subscriber.pairs == [[2, 10]])
+        #expect(a.events == [.requested(.max(5))])
+        #expect(b.events == [.requested(.max(5))])
+    }
 
-        subscriber.request(.max(5))
-        #expect(subscriber.pairs == [[1, 10], [1, 20], [3, 20]])
+    // Issue 32, R5: as Apple's, a combination formed while the subscriber has no demand is
+    // never sent; the values it was made of stay the latest ones.
+    @Test func aCombinationFormedWithoutDemandIsNotSentLater() {
+        let a = Upstream()
+        let b = Upstream()
+        let subscriber = TestSubscriber<Int, TestError>(demand: .max(1))
+        a.combineLatest(b) { $0 + $1 }.subscribe(subscriber)
 
-        b.send(30)
-        #expect(subscriber.pairs.last == [3, 30])
+        a.send(100)
+        b.send(1)
+        #expect(subscriber.values == [101])
+
+        a.send(200)
+        a.send(300)
+        b.send(2)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [101])
+
+        b.send(3)
+        #expect(subscriber.values == [101, 303])
     }
 
     @Test func passesDemandToEveryUpstream() {
         let requests = DemandRecorder()
-        let subscriber = CombineLatestTestSubscriber<(Int, Int), Never>(demand: .max(2))
+        let subscriber = TestSubscriber<(Int, Int), Never>(demand: .max(2))
         requests.track(PassthroughSubject<Int, Never>(), "a")
             .combineLatest(requests.track(PassthroughSubject<Int, Never>(), "b"))
             .subscribe(subscriber)
@@ -287,10 +329,7 @@ struct CombineLatestTests {
         let a = Subject()
         let b = Subject()
         let subscriber = PairSubscriber(demand: .max(1))
-        subscriber.onValue = { [unowned subscriber] _ in
-            subscriber.request(.max(1))
-            return .none
-        }
+        subscriber.requestsInsideEachReceive(.max(1))
         a.combineLatest(b).subscribe(subscriber)
 
         a.send(1)
@@ -301,13 +340,35 @@ struct CombineLatestTests {
         #expect(subscriber.pairs == [[1, 10], [2, 10], [2, 20]])
     }
 
-    @Test func valueSentFromInsideReceiveIsDeliveredAfterItReturns() {
+    // Issue 32, R4: as Apple's, a request made while a combination is being received goes to
+    // every upstream at once.
+    @Test func aRequestFromInsideReceiveGoesToEveryUpstream() {
+        let a = Upstream()
+        let b = Upstream()
+        let subscriber = PairSubscriber(demand: .max(1))
+        subscriber.requestsInsideEachReceive(.max(3))
+        a.combineLatest(b).subscribe(subscriber)
+
+        a.send(1)
+        #expect(b.send(10) == .none)
+
+        #expect(a.events == [.requested(.max(1)), .requested(.max(3))])
+        #expect(b.events == [.requested(.max(1)), .requested(.max(3))])
+    }
+
+    // Issue 32, R3: as Apple's, a value sent from inside the subscriber's receive(_:) makes no
+    // combination of its own (it becomes its upstream's latest value), so an upstream that
+    // answers each combination with a value cannot make it loop.
+    @Test func aValueSentFromInsideReceiveIsNotSentOnItsOwn() {
         let a = Subject()
         let b = Subject()
         let subscriber = PairSubscriber()
+        var answers = 0
         subscriber.onValue = { value in
-            if value.0 == 1 {
-                a.send(2)
+            // Bounded, so that an operator that loops fails here instead of hanging.
+            if answers < 100 {
+                answers += 1
+                a.send(value.0 + 1)
             }
             return .none
         }
@@ -315,8 +376,29 @@ struct CombineLatestTests {
 
         a.send(1)
         b.send(10)
+        #expect(subscriber.pairs == [[1, 10]])
+        #expect(subscriber.overlappingCalls == 0)
 
-        #expect(subscriber.pairs == [[1, 10], [2, 10]])
+        b.send(20)
+        #expect(subscriber.pairs == [[1, 10], [2, 20]])
+    }
+
+    @Test func aCompletionSentFromInsideReceiveArrivesAfterItReturns() {
+        let a = Subject()
+        let b = Subject()
+        let subscriber = PairSubscriber()
+        subscriber.onValue = { _ in
+            a.send(completion: .finished)
+            b.send(completion: .finished)
+            return .none
+        }
+        a.combineLatest(b).subscribe(subscriber)
+
+        a.send(1)
+        b.send(10)
+
+        #expect(subscriber.pairs == [[1, 10]])
+        #expect(subscriber.completions == [.finished])
         #expect(subscriber.overlappingCalls == 0)
     }
 
@@ -324,7 +406,7 @@ struct CombineLatestTests {
 
     @Test func upstreamsOnDifferentThreadsNeverOverlapDownstream() {
         let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
-        let subscriber = CombineLatestTestSubscriber<(Int, Int, Int, Int), Never>()
+        let subscriber = TestSubscriber<(Int, Int, Int, Int), Never>()
         subjects[0].combineLatest(subjects[1], subjects[2], subjects[3])
             .subscribe(subscriber)
         let count = 1_000
@@ -344,113 +426,26 @@ struct CombineLatestTests {
         // Each value after the first combination yields exactly one new combination.
         #expect(zip(sums, sums.dropFirst()).allSatisfy { $1 == $0 + 1 })
     }
-}
 
-// MARK: - Helpers
+    @Test func requestsFromAnotherThreadWhileValuesArriveNeverOverlapDownstream() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<(Int, Int), Never>(demand: .max(1))
+        a.combineLatest(b).subscribe(subscriber)
+        let count = 1_000
 
-/// Records what a publisher sends, lets the test control demand, and counts calls
-/// that overlap one another.
-private final class CombineLatestTestSubscriber<Input, Failure: Error>
-    : Subscriber, @unchecked Sendable
-{
-    let combineIdentifier = CombineIdentifier()
-
-    /// Called for each value; returns the additional demand.
-    var onValue: (Input) -> Subscribers.Demand = { _ in .none }
-
-    private let initialDemand: Subscribers.Demand
-    private let lock = NSLock()
-    private var subscription: Subscription?
-    private var recordedValues: [Input] = []
-    private var recordedCompletions: [Subscribers.Completion<Failure>] = []
-    private var isInCall = false
-    private var overlaps = 0
-
-    init(demand: Subscribers.Demand = .unlimited) {
-        initialDemand = demand
-    }
-
-    var values: [Input] { return lock.withLock { recordedValues } }
-
-    var completions: [Subscribers.Completion<Failure>] {
-        return lock.withLock { recordedCompletions }
-    }
-
-    var overlappingCalls: Int { return lock.withLock { overlaps } }
-
-    func request(_ demand: Subscribers.Demand) {
-        lock.withLock { subscription }?.request(demand)
-    }
-
-    func cancel() {
-        lock.withLock { subscription }?.cancel()
-    }
-
-    func receive(subscription: Subscription) {
-        lock.withLock { self.subscription = subscription }
-        subscription.request(initialDemand)
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        enter()
-        defer { leave() }
-        lock.withLock { recordedValues.append(input) }
-        return onValue(input)
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        enter()
-        defer { leave() }
-        lock.withLock { recordedCompletions.append(completion) }
-    }
-
-    private func enter() {
-        lock.withLock {
-            if isInCall { overlaps += 1 }
-            isInCall = true
+        DispatchQueue.concurrentPerform(iterations: 3) { index in
+            switch index {
+            case 0: (1...count).forEach { a.send($0) }
+            case 1: (1...count).forEach { b.send($0) }
+            default: (0..<count).forEach { _ in subscriber.request(.max(1)) }
+            }
         }
-    }
 
-    private func leave() {
-        lock.withLock { isInCall = false }
-    }
-}
-
-extension CombineLatestTestSubscriber where Input == (Int, Int) {
-    /// The values received so far, as arrays so that they can be compared.
-    var pairs: [[Int]] { return values.map { [$0.0, $0.1] } }
-}
-
-extension CombineLatestTests {
-    /// Names the upstreams that got cancelled.
-    private final class CancellationCounter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var cancelled: [String] = []
-
-        var names: [String] { return lock.withLock { cancelled } }
-
-        func track<P: Publisher>(_ publisher: P, _ name: String)
-            -> Publishers.HandleEvents<P>
-        {
-            return publisher.handleEvents(receiveCancel: {
-                self.lock.withLock { self.cancelled.append(name) }
-            })
-        }
-    }
-
-    /// Records the demand each upstream is asked for.
-    private final class DemandRecorder: @unchecked Sendable {
-        private let lock = NSLock()
-        private var recorded: [String: [Subscribers.Demand]] = [:]
-
-        var demands: [String: [Subscribers.Demand]] { return lock.withLock { recorded } }
-
-        func track<P: Publisher>(_ publisher: P, _ name: String)
-            -> Publishers.HandleEvents<P>
-        {
-            return publisher.handleEvents(receiveRequest: { demand in
-                self.lock.withLock { self.recorded[name, default: []].append(demand) }
-            })
-        }
+        let values = subscriber.values
+        #expect(subscriber.overlappingCalls == 0)
+        #expect(values.count <= count + 1)
+        // Each combination holds each upstream's latest value, and those only go up.
+        #expect(zip(values, values.dropFirst()).allSatisfy { $1.0 >= $0.0 && $1.1 >= $0.1 })
     }
 }

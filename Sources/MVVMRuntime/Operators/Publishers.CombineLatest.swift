@@ -29,9 +29,18 @@ extension Publisher {
     /// publishers publishes at least one element.
     ///
     /// The combined publisher passes every request for demand to all of its upstream
-    /// publishers, but never sends more elements downstream than requested. While the
-    /// subscriber has no outstanding demand, it keeps only the most-recent element of
-    /// each upstream publisher and sends the latest combination once demand arrives.
+    /// publishers, including a request the subscriber makes while it receives an element,
+    /// and never sends more elements downstream than requested. It sends a tuple only when
+    /// an upstream element completes one while the subscriber has outstanding demand; an
+    /// element that arrives without demand becomes its publisher’s most-recent element,
+    /// and the tuple it would have made is never sent, not even once demand arrives.
+    /// Receiving an element asks its publisher for nothing more, except the demand the
+    /// subscriber returns for a tuple, which goes back to the publisher whose element
+    /// completed that tuple.
+    ///
+    /// An element that an upstream publisher sends while the subscriber is receiving a
+    /// tuple (from inside its `receive(_:)`) becomes that publisher’s most-recent element,
+    /// but produces no tuple of its own.
     ///
     /// In this example, `PassthroughSubject` `pub1` and also `pub2` emit values; as
     /// `combineLatest(_:)` receives input from either upstream publisher, it combines
@@ -57,12 +66,10 @@ extension Publisher {
     ///     //    Result: (45, 2).   // pub1 latest = 45, pub2 latest = 2
     ///     //    Result: (45, 22).  // pub1 latest = 45, pub2 latest = 22
     ///
-    /// If any upstream publisher finishes, the combined publisher continues until all
-    /// finish, and then finishes after sending any combination still waiting for
-    /// demand. If an upstream publisher finishes without having published an element,
-    /// no combination can ever be produced, so the combined publisher finishes at once
-    /// and cancels the others. If any upstream publisher fails with an error, the
-    /// combined publisher fails with that error and cancels the others.
+    /// All upstream publishers need to finish for the combined publisher to finish,
+    /// even when one of them finished without publishing an element, so that no tuple
+    /// can ever be produced. If any upstream publisher fails with an error, the combined
+    /// publisher fails with that error and cancels the other upstream publishers.
     ///
     /// - Parameter other: Another publisher to combine with this one.
     /// - Returns: A publisher that receives and combines elements from this and another
@@ -547,33 +554,27 @@ extension Publishers.CombineLatest3: Equatable
 extension Publishers.CombineLatest4: Equatable
     where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
 
-/// The subscription shared by `CombineLatest`, `CombineLatest3` and `CombineLatest4`.
-///
-/// Each upstream owns one slot holding its latest value as `Any`; the publisher that
-/// creates the subscription supplies `combine`, which turns a full set of `Slots` back
-/// into its output tuple.
-///
-/// Demand: every request from the downstream is passed on, in full, to every upstream.
-/// An upstream value that cannot lead to a new combination (some upstream has not
-/// produced yet, or it replaces a combination that is still waiting for demand) is
-/// replenished with one more element while the downstream still has demand. While the
-/// downstream has no demand, only the latest combination is kept, and it is delivered
-/// as soon as demand arrives, before finishing if every upstream has finished.
-///
-/// Locking: `lock` guards the state and is never held while calling out.
-/// `downstreamLock` is held while a value is stored and while the downstream is
-/// called, so upstreams on different threads take turns and the downstream is never
-/// called concurrently. A call made from inside the downstream (a request, or an
-/// upstream value the downstream triggered) only updates the state; the delivery loop
-/// further up the stack delivers it once the downstream returns.
 /// What a CombineLatest subscription keeps that does not depend on the types of its values:
 /// the locks, the upstream subscriptions, demand, and which upstreams have a value or have
 /// finished (bit masks, one bit per upstream). Not generic, so none of it looks up generic
 /// metadata at run time; `CombineLatestInner` adds the typed slots and the downstream.
+///
+/// Demand, as Apple's: every request is passed on at once, in full, to every upstream, even
+/// one made from inside the downstream. A value makes a combination only if it completes a
+/// full set while the downstream has demand; otherwise it only becomes its upstream's latest
+/// value. Receiving a value asks for nothing more, except the demand the downstream returns
+/// for a combination, which goes back to the upstream whose value made it.
+///
+/// Locking: `lock` guards the state and is never held while calling out. `downstreamLock`
+/// (recursive) is held while a value is stored and while the downstream is called, so values
+/// from upstreams on different threads take turns, each combined and none lost, and the
+/// downstream is never called concurrently. A value or a completion from inside the
+/// downstream (the same thread, holding `downstreamLock`) finds `isDelivering` set: the value
+/// is stored and makes no combination (Apple drops it too); the completion is delivered once
+/// the downstream returns. Requests and cancellation take only `lock`.
 private class CombineLatestCore {
-    enum Step {
-        case idle
-        case value
+    enum PendingCompletion {
+        case nothing
         case finished
         case failure
     }
@@ -590,10 +591,9 @@ private class CombineLatestCore {
     /// Bit i: upstream i has finished (slots an arity does not use count as finished).
     final var finishedMask: UInt8
     final var demand = Subscribers.Demand.none
-    final var demandToForward = Subscribers.Demand.none
-    final var hasPendingCombination = false
-    /// A completion waiting to be delivered: `.finished` or `.failure` (the error is in the subclass).
-    final var pendingCompletion = Step.idle
+    /// A completion waiting to be delivered once the downstream returns (the error is in the
+    /// subclass).
+    final var pendingCompletion = PendingCompletion.nothing
     final var isDelivering = false
     final var isTerminated = false
 
@@ -605,39 +605,16 @@ private class CombineLatestCore {
     }
 
     final func lockedIsLive(_ index: Int) -> Bool {
-        return !isTerminated && pendingCompletion == .idle && finishedMask & (1 << index) == 0
+        return !isTerminated && pendingCompletion == .nothing && finishedMask & (1 << index) == 0
     }
 
-    /// After upstream `index` stored a value: whether a combination is now due, and what to
-    /// ask of that upstream instead when none came of it.
-    final func lockedStored(at index: Int) -> Subscribers.Demand {
+    /// After upstream `index` stored a value: whether it makes a combination to send now, which
+    /// then uses one unit of demand.
+    final func lockedTakesCombination(storedAt index: Int) -> Bool {
         valueMask |= 1 << index
-        if !hasPendingCombination && valueMask == Self.allUpstreams {
-            hasPendingCombination = true
-            return .none
-        }
-        // No new combination came of this value: ask for another one instead.
-        return demand > 0 ? .max(1) : .none
-    }
-
-    final func lockedNextStep() -> Step {
-        if isTerminated {
-            return .idle
-        }
-        if pendingCompletion != .idle {
-            isTerminated = true
-            return pendingCompletion
-        }
-        if hasPendingCombination && demand > 0 {
-            hasPendingCombination = false
-            demand -= 1
-            return .value
-        }
-        if !hasPendingCombination && finishedMask == Self.allUpstreams {
-            isTerminated = true
-            return .finished
-        }
-        return .idle
+        guard !isDelivering, demand > 0, valueMask == Self.allUpstreams else { return false }
+        demand -= 1
+        return true
     }
 
     final func receive(subscription: Subscription, at index: Int) {
@@ -648,7 +625,9 @@ private class CombineLatestCore {
             return
         }
         subscriptions[index] = subscription
-        // The others already got all the demand requested so far; so does a late one.
+        // The others already got every request made so far; so does a late one. (Apple's
+        // subscribes its upstreams before giving the downstream its subscription, so that
+        // none is late; ours gives it first, and so hands the demand on here.)
         let demand = self.demand
         lock.unlock()
         if demand > 0 {
@@ -656,21 +635,40 @@ private class CombineLatestCore {
         }
     }
 
-    /// Upstream `index` completed (under `lock`): the subscriptions to cancel, if that ends
-    /// everything. A failure ends everything, and so does an upstream that finished without
-    /// a value: no combination can ever be produced.
+    /// Upstream `index` completed (under `lock`): the subscriptions to cancel. A failure
+    /// cancels the others; a finished upstream ends nothing until all have finished, even if
+    /// it never sent a value.
     final func lockedComplete(at index: Int, failed: Bool) -> [Subscription?] {
         finishedMask |= 1 << index
         subscriptions[index] = nil
-        if failed {
-            pendingCompletion = .failure
-        } else if valueMask & (1 << index) == 0 {
-            pendingCompletion = .finished
+        if !failed {
+            if finishedMask == Self.allUpstreams {
+                pendingCompletion = .finished
+            }
+            return []
         }
-        guard pendingCompletion != .idle else { return [] }
+        pendingCompletion = .failure
         let subscriptionsToCancel = subscriptions
         subscriptions = Array(repeating: nil, count: subscriptions.count)
         return subscriptionsToCancel
+    }
+
+    // MARK: - Subscription
+
+    final func request(_ demand: Subscribers.Demand) {
+        // Apple's traps too.
+        precondition(demand > 0, "Demand must be positive")
+        lock.lock()
+        guard !isTerminated, pendingCompletion == .nothing else {
+            lock.unlock()
+            return
+        }
+        self.demand += demand
+        let subscriptions = self.subscriptions
+        lock.unlock()
+        for subscription in subscriptions {
+            subscription?.request(demand)
+        }
     }
 
     final func cancel() {
@@ -686,31 +684,11 @@ private class CombineLatestCore {
         subscriptions.forEach { $0?.cancel() }
     }
 
-    /// After a delivery (under `lock`, which it releases): the demand to forward upstream,
-    /// except to `index`, whose share is returned to it as its receive's result.
-    final func unlockForwardingDemand(except index: Int, adding ownDemand: Subscribers.Demand)
-        -> Subscribers.Demand
-    {
-        isDelivering = false
-        let forward = demandToForward
-        demandToForward = .none
-        guard !isTerminated, forward != .none else {
-            lock.unlock()
-            downstreamLock.unlock()
-            return ownDemand
-        }
-        let subscriptions = self.subscriptions
+    /// Releases both locks; what a value that makes no combination returns.
+    final func unlockReturningNoDemand() -> Subscribers.Demand {
         lock.unlock()
         downstreamLock.unlock()
-        var ownDemand = ownDemand
-        for (upstreamIndex, subscription) in subscriptions.enumerated() {
-            if upstreamIndex == index {
-                ownDemand += forward
-            } else {
-                subscription?.request(forward)
-            }
-        }
-        return ownDemand
+        return .none
     }
 }
 
@@ -776,29 +754,6 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
         slots.deallocate()
     }
 
-    /// Stores upstream `index`'s value in its slot (under `lock`), before `lockedStored`.
-    @inline(__always)
-    private func lockedStore<T>(_ value: T, in slot: UnsafeMutablePointer<T>, at index: Int) {
-        if valueMask & (1 << index) != 0 {
-            slot.pointee = value
-        } else {
-            slot.initialize(to: value)
-        }
-    }
-
-    // MARK: - Subscription
-
-    func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Demand must be positive")
-        _ = drain {
-            if !isTerminated {
-                self.demand += demand
-                demandToForward += demand
-            }
-            return .none
-        }
-    }
-
     var description: String { return "CombineLatest" }
 
     var customMirror: Mirror { return Mirror(self, children: EmptyCollection()) }
@@ -807,42 +762,50 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
 
     // MARK: - Upstream events
 
-    fileprivate func receiveA(_ value: A) -> Subscribers.Demand {
-        return drain(returningDemandFor: 0) {
-            guard lockedIsLive(0) else { return .none }
-            lockedStore(value, in: a, at: 0)
-            return lockedStored(at: 0)
-        }
-    }
+    fileprivate func receiveA(_ value: A) -> Subscribers.Demand { return receive(value, in: a, at: 0) }
 
-    fileprivate func receiveB(_ value: B) -> Subscribers.Demand {
-        return drain(returningDemandFor: 1) {
-            guard lockedIsLive(1) else { return .none }
-            lockedStore(value, in: b, at: 1)
-            return lockedStored(at: 1)
-        }
-    }
+    fileprivate func receiveB(_ value: B) -> Subscribers.Demand { return receive(value, in: b, at: 1) }
 
-    fileprivate func receiveC(_ value: C) -> Subscribers.Demand {
-        return drain(returningDemandFor: 2) {
-            guard lockedIsLive(2) else { return .none }
-            lockedStore(value, in: c, at: 2)
-            return lockedStored(at: 2)
-        }
-    }
+    fileprivate func receiveC(_ value: C) -> Subscribers.Demand { return receive(value, in: c, at: 2) }
 
-    fileprivate func receiveD(_ value: D) -> Subscribers.Demand {
-        return drain(returningDemandFor: 3) {
-            guard lockedIsLive(3) else { return .none }
-            lockedStore(value, in: d, at: 3)
-            return lockedStored(at: 3)
+    fileprivate func receiveD(_ value: D) -> Subscribers.Demand { return receive(value, in: d, at: 3) }
+
+    /// Stores upstream `index`'s value in its slot and sends the combination it makes, if any.
+    @inline(__always)
+    private func receive<T>(_ value: T, in slot: UnsafeMutablePointer<T>, at index: Int)
+        -> Subscribers.Demand
+    {
+        downstreamLock.lock()
+        lock.lock()
+        guard lockedIsLive(index) else { return unlockReturningNoDemand() }
+        if valueMask & (1 << index) != 0 {
+            slot.pointee = value
+        } else {
+            slot.initialize(to: value)
         }
+        guard lockedTakesCombination(storedAt: index) else { return unlockReturningNoDemand() }
+        // Every slot holds a value once a combination is taken.
+        let combination = combine(a.pointee, b.pointee, c.pointee, d.pointee)
+        isDelivering = true
+        lock.unlock()
+        let additionalDemand = downstream.receive(combination)
+        lock.lock()
+        isDelivering = false
+        demand += additionalDemand
+        if pendingCompletion != .nothing && !isTerminated {
+            isTerminated = true
+            lockedDeliverCompletion()
+        }
+        lock.unlock()
+        downstreamLock.unlock()
+        return additionalDemand
     }
 
     fileprivate func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
+        downstreamLock.lock()
         lock.lock()
         guard lockedIsLive(index) else {
-            lock.unlock()
+            _ = unlockReturningNoDemand()
             return
         }
         var failed = false
@@ -851,48 +814,21 @@ private final class CombineLatestInner<Downstream: Subscriber, A, B, C, D>
             failed = true
         }
         let subscriptionsToCancel = lockedComplete(at: index, failed: failed)
+        // From inside the downstream, the value being delivered delivers it once it returns.
+        let deliversNow = pendingCompletion != .nothing && !isDelivering
+        if deliversNow {
+            isTerminated = true
+        }
         lock.unlock()
         subscriptionsToCancel.forEach { $0?.cancel() }
-        _ = drain { .none }
+        if deliversNow {
+            downstream.receive(completion: completion)
+        }
+        downstreamLock.unlock()
     }
 
-    // MARK: - Delivery
-
-    private func drain(
-        returningDemandFor index: Int = -1,
-        _ lockedUpdate: () -> Subscribers.Demand
-    ) -> Subscribers.Demand {
-        downstreamLock.lock()
-        lock.lock()
-        let ownDemand = lockedUpdate()
-        if isDelivering {
-            // Called from inside the downstream; the running loop will deliver.
-            lock.unlock()
-            downstreamLock.unlock()
-            return ownDemand
-        }
-        isDelivering = true
-        delivery: while true {
-            switch lockedNextStep() {
-            case .idle:
-                break delivery
-            case .value:
-                // Every slot holds a value once a combination is pending.
-                let value = combine(a.pointee, b.pointee, c.pointee, d.pointee)
-                lock.unlock()
-                let additionalDemand = downstream.receive(value)
-                lock.lock()
-                demand += additionalDemand
-                demandToForward += additionalDemand
-            case .finished, .failure:
-                lockedDeliverCompletion()
-            }
-        }
-        return unlockForwardingDemand(except: index, adding: ownDemand)
-    }
-
-    /// Delivers the completion (called and returning under `lock`, released meanwhile). Apart
-    /// from `drain`, which runs for every value: a function that makes a
+    /// Delivers the pending completion (called and returning under `lock`, released meanwhile).
+    /// Apart from `receive`, which runs for every value: a function that makes a
     /// `Subscribers.Completion` or reads the `Optional` failure asks the runtime for their
     /// generic metadata each time it runs (hundreds of instructions), whichever way it goes.
     @inline(never)

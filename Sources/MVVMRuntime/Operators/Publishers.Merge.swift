@@ -2,16 +2,16 @@
 //  Publishers.Merge.swift
 //  MVVMRuntime
 //
-//  `Merge` for OpenCombine 0.14.0, which ships without it.
+//  `Merge` for OpenCombine 0.14.0, which ships without it. Generated, with
+//  `Merge` … `Merge8`, by generate_merges.py: edit that and run it, not this file.
 //
-
 
 @preconcurrency import OpenCombine
 
 extension Publisher {
 
-    /// Combines elements from this publisher with those from another publisher,
-    /// delivering an interleaved sequence of elements.
+    /// Combines elements from this publisher with those from another publisher, delivering
+    /// an interleaved sequence of elements.
     ///
     /// Use `merge(with:)` when you want to receive a new element whenever any of the
     /// upstream publishers emits an element. To receive tuples of the most-recent value
@@ -41,20 +41,29 @@ extension Publisher {
     ///
     /// The merged publisher continues to emit elements until all upstream publishers
     /// finish. If an upstream publisher produces an error, the merged publisher fails
-    /// with that error and cancels the other upstream publisher.
+    /// with that error and cancels every upstream publisher.
     ///
-    /// The merged publisher never sends more elements than the subscriber requested:
-    /// it asks each upstream publisher for one element at a time (or for an unlimited
-    /// number once the subscriber’s demand is unlimited), and holds at most one element
-    /// per upstream publisher while the subscriber has no demand. It finishes only
-    /// after sending such a held element.
+    /// The merged publisher asks each upstream publisher for one element as soon as it
+    /// subscribes to it, and for the next each time it sends one of that publisher’s
+    /// elements downstream; once the subscriber’s demand is unlimited, it asks each
+    /// upstream publisher for an unlimited number. An element that arrives while the
+    /// subscriber has no outstanding demand is held, the latest one of each upstream
+    /// publisher (one that sends more than it was asked for replaces its held element),
+    /// and held elements are sent in the order of the upstream publishers as demand
+    /// arrives; the merged publisher finishes only after sending them. A request for
+    /// no elements is ignored.
+    ///
+    /// Two publishers of the same type make a `Publishers.MergeMany`, which behaves the
+    /// same.
     ///
     /// - Parameter other: Another publisher.
     /// - Returns: A publisher that emits an event when either upstream publisher emits
     ///   an event.
     public func merge<P: Publisher>(
         with other: P
-    ) -> Publishers.Merge<Self, P> where Failure == P.Failure, Output == P.Output {
+    ) -> Publishers.Merge<Self, P>
+        where Failure == P.Failure, Output == P.Output
+    {
         return .init(self, other)
     }
 }
@@ -102,274 +111,132 @@ extension Publishers {
         public func receive<Downstream: Subscriber>(subscriber: Downstream)
             where Downstream.Failure == Failure, Downstream.Input == Output
         {
-            let inner = Inner(downstream: subscriber, upstreamCount: 2)
+            let inner = MergeInner(downstream: subscriber, upstreamCount: 2)
             subscriber.receive(subscription: inner)
             inner.attach(a, at: 0)
             inner.attach(b, at: 1)
         }
-    }
-}
 
-extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {}
-
-extension Publishers.Merge {
-
-    /// Demand: each upstream is asked for one element at a time, and asked again only
-    /// once that element has been sent downstream and the downstream still has demand;
-    /// when the downstream demand is unlimited, so is every upstream’s. An element that
-    /// arrives while the downstream has no demand (or is being called on the same
-    /// thread) waits in `buffer`; with limited demand that is at most one element per
-    /// upstream.
-    ///
-    /// Locking: `lock` guards the state and is never held while calling out.
-    /// `downstreamLock` is held while an element is taken in and while the downstream
-    /// is called, so upstreams on different threads take turns and the downstream is
-    /// never called concurrently. A call made from inside the downstream (a request, or
-    /// an upstream element the downstream triggered) only updates the state; the
-    /// delivery loop further up the stack delivers it once the downstream returns.
-    fileprivate final class Inner<Downstream: Subscriber>
-        : Subscription,
-          CustomStringConvertible,
-          CustomReflectable,
-          CustomPlaygroundDisplayConvertible
-        where Downstream.Input == Output, Downstream.Failure == Failure
-    {
-        private typealias UpstreamRequest =
-            (index: Int, subscription: Subscription, demand: Subscribers.Demand)
-
-        private let downstream: Downstream
-        private let lock = InlineLock()
-        private let downstreamLock = InlineRecursiveLock()
-
-        // All of the following is guarded by `lock`.
-        private var subscriptions: [Subscription?]
-        /// Elements requested from each upstream and not received yet.
-        private var requested: [Subscribers.Demand]
-        private var finished: [Bool]
-        /// Received elements the downstream had no demand for, in arrival order.
-        private var buffer: [(index: Int, value: Output)] = []
-        private var demand = Subscribers.Demand.none
-        private var failure: Failure?
-        private var isDelivering = false
-        private var isTerminated = false
-
-        init(downstream: Downstream, upstreamCount: Int) {
-            self.downstream = downstream
-            subscriptions = Array(repeating: nil, count: upstreamCount)
-            requested = Array(repeating: .none, count: upstreamCount)
-            finished = Array(repeating: false, count: upstreamCount)
-        }
-
-        func attach<Upstream: Publisher>(_ upstream: Upstream, at index: Int)
-            where Upstream.Output == Output, Upstream.Failure == Failure
-        {
-            upstream.subscribe(Side(index: index, inner: self))
-        }
-
-        // MARK: - Subscription
-
-        func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Demand must be positive")
-            _ = drain {
-                if !isTerminated {
-                    self.demand += demand
-                }
-            }
-        }
-
-        func cancel() {
-            lock.lock()
-            guard !isTerminated else {
-                lock.unlock()
-                return
-            }
-            isTerminated = true
-            buffer = []
-            let subscriptions = self.subscriptions
-            self.subscriptions = Array(repeating: nil, count: subscriptions.count)
-            lock.unlock()
-            subscriptions.forEach { $0?.cancel() }
-        }
-
-        var description: String { return "Merge" }
-
-        var customMirror: Mirror { return Mirror(self, children: EmptyCollection()) }
-
-        var playgroundDescription: Any { return description }
-
-        // MARK: - Upstream events
-
-        private func lockedIsLive(_ index: Int) -> Bool {
-            return !isTerminated && failure == nil && !finished[index]
-        }
-
-        fileprivate func receive(subscription: Subscription, at index: Int) {
-            lock.lock()
-            guard lockedIsLive(index), subscriptions[index] == nil else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            subscriptions[index] = subscription
-            let requests = lockedUpstreamRequests()
-            lock.unlock()
-            requests.forEach { $0.subscription.request($0.demand) }
-        }
-
-        fileprivate func receive(_ value: Output, at index: Int) -> Subscribers.Demand {
-            return drain(returningDemandFor: index) {
-                guard lockedIsLive(index) else { return }
-                requested[index] -= 1
-                buffer.append((index, value))
-            }
-        }
-
-        fileprivate func receive(completion: Subscribers.Completion<Failure>,
-                                 at index: Int) {
-            lock.lock()
-            guard lockedIsLive(index) else {
-                lock.unlock()
-                return
-            }
-            finished[index] = true
-            subscriptions[index] = nil
-            var subscriptionsToCancel: [Subscription?] = []
-            if case .failure(let error) = completion {
-                failure = error
-                buffer = []
-                subscriptionsToCancel = subscriptions
-                subscriptions = Array(repeating: nil, count: subscriptions.count)
-            }
-            lock.unlock()
-            subscriptionsToCancel.forEach { $0?.cancel() }
-            _ = drain {}
-        }
-
-        // MARK: - Delivery
-
-        private enum Event {
-            case value(Output)
-            case completion(Subscribers.Completion<Failure>)
-        }
-
-        /// Applies `lockedUpdate` to the state, sends the downstream everything the
-        /// state then allows, and asks idle upstreams for more.
+        /// Combines elements from this publisher’s upstream publishers with those from
+        /// another publisher, delivering an interleaved sequence of elements.
         ///
-        /// The request for the upstream at `index` is returned instead, so that its
-        /// `receive(_:)` hands it back without calling into that upstream.
-        private func drain(
-            returningDemandFor index: Int? = nil,
-            _ lockedUpdate: () -> Void
-        ) -> Subscribers.Demand {
-            downstreamLock.lock()
-            lock.lock()
-            lockedUpdate()
-            if isDelivering {
-                // Called from inside the downstream; the running loop will deliver.
-                lock.unlock()
-                downstreamLock.unlock()
-                return .none
-            }
-            isDelivering = true
-            while let event = lockedNextEvent() {
-                lock.unlock()
-                switch event {
-                case .value(let value):
-                    let additionalDemand = downstream.receive(value)
-                    lock.lock()
-                    demand += additionalDemand
-                case .completion(let completion):
-                    downstream.receive(completion: completion)
-                    lock.lock()
-                }
-            }
-            isDelivering = false
-            let requests = lockedUpstreamRequests()
-            lock.unlock()
-            downstreamLock.unlock()
-
-            var ownDemand = Subscribers.Demand.none
-            for request in requests {
-                if request.index == index {
-                    ownDemand = request.demand
-                } else {
-                    request.subscription.request(request.demand)
-                }
-            }
-            return ownDemand
+        /// - Parameter other: Another publisher.
+        /// - Returns: A publisher that emits an event when any upstream publisher emits
+        ///   an event.
+        public func merge<P: Publisher>(
+            with other: P
+        ) -> Publishers.Merge3<A, B, P>
+            where B.Failure == P.Failure, B.Output == P.Output
+        {
+            return .init(a, b, other)
         }
 
-        /// The next event for the downstream, with the state updated as if it was sent.
-        private func lockedNextEvent() -> Event? {
-            if isTerminated {
-                return nil
-            }
-            if let failure = failure {
-                isTerminated = true
-                return .completion(.failure(failure))
-            }
-            if demand > 0 && !buffer.isEmpty {
-                demand -= 1
-                return .value(buffer.removeFirst().value)
-            }
-            if buffer.isEmpty && !finished.contains(false) {
-                isTerminated = true
-                return .completion(.finished)
-            }
-            return nil
+        /// Combines elements from this publisher’s upstream publishers with those from
+        /// two other publishers, delivering an interleaved sequence of elements.
+        ///
+        /// - Parameters:
+        ///   - z: Another publisher.
+        ///   - y: A further publisher.
+        /// - Returns: A publisher that emits an event when any upstream publisher emits
+        ///   an event.
+        public func merge<Z: Publisher, Y: Publisher>(
+            with z: Z, _ y: Y
+        ) -> Publishers.Merge4<A, B, Z, Y>
+            where B.Failure == Z.Failure, B.Output == Z.Output,
+                  Z.Failure == Y.Failure, Z.Output == Y.Output
+        {
+            return .init(a, b, z, y)
         }
 
-        /// Records and returns the requests that bring every idle upstream back to one
-        /// outstanding element (or to unlimited), as far as the downstream has demand.
-        private func lockedUpstreamRequests() -> [UpstreamRequest] {
-            guard !isTerminated, failure == nil, demand > 0 else { return [] }
-            let target: Subscribers.Demand = demand == .unlimited ? .unlimited : .max(1)
-            var requests: [UpstreamRequest] = []
-            for (index, subscription) in subscriptions.enumerated() {
-                guard let subscription = subscription,
-                      requested[index] < target,
-                      !buffer.contains(where: { $0.index == index }) else { continue }
-                requests.append((index, subscription, target - requested[index]))
-                requested[index] = target
-            }
-            return requests
+        /// Combines elements from this publisher’s upstream publishers with those from
+        /// three other publishers, delivering an interleaved sequence of elements.
+        ///
+        /// - Parameters:
+        ///   - z: Another publisher.
+        ///   - y: A further publisher.
+        ///   - x: A further publisher.
+        /// - Returns: A publisher that emits an event when any upstream publisher emits
+        ///   an event.
+        public func merge<Z: Publisher, Y: Publisher, X: Publisher>(
+            with z: Z, _ y: Y, _ x: X
+        ) -> Publishers.Merge5<A, B, Z, Y, X>
+            where B.Failure == Z.Failure, B.Output == Z.Output,
+                  Z.Failure == Y.Failure, Z.Output == Y.Output,
+                  Y.Failure == X.Failure, Y.Output == X.Output
+        {
+            return .init(a, b, z, y, x)
+        }
+
+        /// Combines elements from this publisher’s upstream publishers with those from
+        /// four other publishers, delivering an interleaved sequence of elements.
+        ///
+        /// - Parameters:
+        ///   - z: Another publisher.
+        ///   - y: A further publisher.
+        ///   - x: A further publisher.
+        ///   - w: A further publisher.
+        /// - Returns: A publisher that emits an event when any upstream publisher emits
+        ///   an event.
+        public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(
+            with z: Z, _ y: Y, _ x: X, _ w: W
+        ) -> Publishers.Merge6<A, B, Z, Y, X, W>
+            where B.Failure == Z.Failure, B.Output == Z.Output,
+                  Z.Failure == Y.Failure, Z.Output == Y.Output,
+                  Y.Failure == X.Failure, Y.Output == X.Output,
+                  X.Failure == W.Failure, X.Output == W.Output
+        {
+            return .init(a, b, z, y, x, w)
+        }
+
+        /// Combines elements from this publisher’s upstream publishers with those from
+        /// five other publishers, delivering an interleaved sequence of elements.
+        ///
+        /// - Parameters:
+        ///   - z: Another publisher.
+        ///   - y: A further publisher.
+        ///   - x: A further publisher.
+        ///   - w: A further publisher.
+        ///   - v: A further publisher.
+        /// - Returns: A publisher that emits an event when any upstream publisher emits
+        ///   an event.
+        public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(
+            with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V
+        ) -> Publishers.Merge7<A, B, Z, Y, X, W, V>
+            where B.Failure == Z.Failure, B.Output == Z.Output,
+                  Z.Failure == Y.Failure, Z.Output == Y.Output,
+                  Y.Failure == X.Failure, Y.Output == X.Output,
+                  X.Failure == W.Failure, X.Output == W.Output,
+                  W.Failure == V.Failure, W.Output == V.Output
+        {
+            return .init(a, b, z, y, x, w, v)
+        }
+
+        /// Combines elements from this publisher’s upstream publishers with those from
+        /// six other publishers, delivering an interleaved sequence of elements.
+        ///
+        /// - Parameters:
+        ///   - z: Another publisher.
+        ///   - y: A further publisher.
+        ///   - x: A further publisher.
+        ///   - w: A further publisher.
+        ///   - v: A further publisher.
+        ///   - u: A further publisher.
+        /// - Returns: A publisher that emits an event when any upstream publisher emits
+        ///   an event.
+        public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher, U: Publisher>(
+            with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V, _ u: U
+        ) -> Publishers.Merge8<A, B, Z, Y, X, W, V, U>
+            where B.Failure == Z.Failure, B.Output == Z.Output,
+                  Z.Failure == Y.Failure, Z.Output == Y.Output,
+                  Y.Failure == X.Failure, Y.Output == X.Output,
+                  X.Failure == W.Failure, X.Output == W.Output,
+                  W.Failure == V.Failure, W.Output == V.Output,
+                  V.Failure == U.Failure, V.Output == U.Output
+        {
+            return .init(a, b, z, y, x, w, v, u)
         }
     }
 }
 
-extension Publishers.Merge.Inner {
-    fileprivate struct Side
-        : Subscriber,
-          CustomStringConvertible,
-          CustomReflectable,
-          CustomPlaygroundDisplayConvertible
-    {
-        typealias Input = Downstream.Input
-        typealias Failure = Downstream.Failure
-
-        let index: Int
-        let inner: Publishers.Merge<A, B>.Inner<Downstream>
-
-        let combineIdentifier = CombineIdentifier()
-
-        func receive(subscription: Subscription) {
-            inner.receive(subscription: subscription, at: index)
-        }
-
-        func receive(_ input: Input) -> Subscribers.Demand {
-            return inner.receive(input, at: index)
-        }
-
-        func receive(completion: Subscribers.Completion<Failure>) {
-            inner.receive(completion: completion, at: index)
-        }
-
-        var description: String { return "Merge" }
-
-        var customMirror: Mirror {
-            return Mirror(self, children: ["parentSubscription": inner.combineIdentifier])
-        }
-
-        var playgroundDescription: Any { return description }
-    }
-}
+extension Publishers.Merge: Equatable
+    where A: Equatable, B: Equatable {}
