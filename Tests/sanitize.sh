@@ -81,8 +81,8 @@ case "$KIND" in
 esac
 # The Swift runtime's crash backtracer would hide a sanitizer's own report.
 export SWIFT_BACKTRACE=enable=no
-# The race of mvvm_complete and a release (test_hammer.c): a million rounds natively, fewer here.
-export COMPLETE_RACE_ROUNDS="${COMPLETE_RACE_ROUNDS:-20000}"
+# The race of mvvm_complete and a release (test_complete_race.c): a million rounds natively, fewer here.
+export COMPLETE_RACE_ROUNDS="${COMPLETE_RACE_ROUNDS:-20000}" VIEW_MODEL_RACE_ROUNDS="${VIEW_MODEL_RACE_ROUNDS:-2000}"
 
 # ---------------------------------------------------------------------------------------------
 # Build

@@ -55,7 +55,7 @@ case "$MODE" in
         # Under valgrind everything is slower: give each test longer before it counts as hung.
         export CHECK_TIMEOUT_S="${CHECK_TIMEOUT_S:-300}"
         # The race of mvvm_complete and a release: a million rounds natively, fewer here.
-        export COMPLETE_RACE_ROUNDS="${COMPLETE_RACE_ROUNDS:-2000}"
+        export COMPLETE_RACE_ROUNDS="${COMPLETE_RACE_ROUNDS:-2000}" VIEW_MODEL_RACE_ROUNDS="${VIEW_MODEL_RACE_ROUNDS:-500}"
         ;;
     *)
         echo "run_c_tests.sh: unknown option '$MODE' (only --valgrind)" >&2
