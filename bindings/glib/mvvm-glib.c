@@ -265,6 +265,12 @@ static GType gtype_for(const TypeDesc *type) {
     }
 }
 
+/* A type as a description writes it, with its GVariant type. */
+static void read_type(JsonObject *object, TypeDesc *type) {
+    parse_type(object, type);
+    finish_type(type);
+}
+
 static char *dashed(const char *name) {
     char *copy = g_strdup(name);
     g_strdelimit(copy, "_", '-');
@@ -285,8 +291,7 @@ static void parse_records(MvvmGlibLibrary *library, JsonObject *records) {
         for (guint i = 0; i < desc->n_fields; i++) {
             JsonObject *field = json_array_get_object_element(fields, i);
             desc->field_names[i] = g_strdup(json_object_get_string_member(field, "name"));
-            parse_type(field, &desc->fields[i]);
-            finish_type(&desc->fields[i]);
+            read_type(field, &desc->fields[i]);
         }
         g_hash_table_insert(library->records, desc->name, desc);
     }
@@ -310,8 +315,7 @@ static ClassInfo *parse_class(MvvmGlibLibrary *library, JsonObject *object) {
         JsonObject *p = json_array_get_object_element(properties, i);
         PropInfo *prop = g_new0(PropInfo, 1);
         prop->name = g_strdup(json_object_get_string_member(p, "name"));
-        parse_type(p, &prop->type);
-        finish_type(&prop->type);
+        read_type(p, &prop->type);
         prop->kind = prop->type.kind == KIND_LIST ? PROP_LIST : PROP_VALUE;
         prop->writable = prop->kind == PROP_VALUE &&
                          g_strcmp0(json_object_get_string_member_with_default(p, "access", "ro"), "rw") == 0;
@@ -347,13 +351,11 @@ static ClassInfo *parse_class(MvvmGlibLibrary *library, JsonObject *object) {
         for (guint a = 0; a < command->n_args; a++) {
             JsonObject *argument = json_array_get_object_element(arguments, a);
             command->arg_names[a] = g_strdup(json_object_get_string_member(argument, "name"));
-            parse_type(argument, &command->args[a]);
-            finish_type(&command->args[a]);
+            read_type(argument, &command->args[a]);
         }
         command->is_action = command->n_args <= 1;
         if (json_object_has_member(c, "result")) {
-            parse_type(json_object_get_object_member(c, "result"), &command->result);
-            finish_type(&command->result);
+            read_type(json_object_get_object_member(c, "result"), &command->result);
         }
         g_ptr_array_add(info->commands, command);
         g_hash_table_insert(info->commands_by_name, command->name, command);
@@ -364,8 +366,7 @@ static ClassInfo *parse_class(MvvmGlibLibrary *library, JsonObject *object) {
         JsonObject *s = json_array_get_object_element(signals, i);
         SignalInfo *signal = g_new0(SignalInfo, 1);
         signal->name = g_strdup(json_object_get_string_member(s, "name"));
-        parse_type(s, &signal->type);
-        finish_type(&signal->type);
+        read_type(s, &signal->type);
         g_ptr_array_add(info->signals, signal);
         g_hash_table_insert(info->signals_by_name, signal->name, signal);
     }
@@ -1234,19 +1235,28 @@ MvvmGlibListModel *mvvm_glib_object_get_list(MvvmGlibObject *self, const char *n
     return g_object_ref(model);
 }
 
-static void mvvm_glib_object_get_property(GObject *object, guint property_id, GValue *value, GParamSpec *pspec) {
+/* The member a get or set is for, or NULL (said) when there is none or no handle to ask. */
+static PropInfo *property_of(GObject *object, guint property_id, GParamSpec *pspec, ClassInfo **info_out) {
     ClassInfo *info = info_of_pspec(pspec);
-    MvvmGlibObjectPrivate *priv = PRIV(object);
     if (!info || property_id == 0 || property_id > info->props->len) {
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, property_id, pspec);
-        return;
+        return NULL;
     }
     PropInfo *prop = g_ptr_array_index(info->props, property_id - 1);
-    if (!priv->handle) {
+    if (!PRIV(object)->handle) {
         g_log(LOG_DOMAIN, G_LOG_LEVEL_WARNING, "%s.%s: this %s was not made by mvvm_glib_object_new()", info->name,
               prop->name, G_OBJECT_TYPE_NAME(object));
-        return;
+        return NULL;
     }
+    *info_out = info;
+    return prop;
+}
+
+static void mvvm_glib_object_get_property(GObject *object, guint property_id, GValue *value, GParamSpec *pspec) {
+    ClassInfo *info = NULL;
+    PropInfo *prop = property_of(object, property_id, pspec, &info);
+    MvvmGlibObjectPrivate *priv = PRIV(object);
+    if (!prop) return;
     switch (prop->kind) {
     case PROP_LIST:
         g_value_take_object(value, mvvm_glib_object_get_list(MVVM_GLIB_OBJECT(object), prop->name));
@@ -1332,18 +1342,10 @@ static gboolean gvalues_equal(const GValue *a, const GValue *b) {
 }
 
 static void mvvm_glib_object_set_property(GObject *object, guint property_id, const GValue *value, GParamSpec *pspec) {
-    ClassInfo *info = info_of_pspec(pspec);
+    ClassInfo *info = NULL;
+    PropInfo *prop = property_of(object, property_id, pspec, &info);
     MvvmGlibObjectPrivate *priv = PRIV(object);
-    if (!info || property_id == 0 || property_id > info->props->len) {
-        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, property_id, pspec);
-        return;
-    }
-    PropInfo *prop = g_ptr_array_index(info->props, property_id - 1);
-    if (!priv->handle) {
-        g_log(LOG_DOMAIN, G_LOG_LEVEL_WARNING, "%s.%s: this %s was not made by mvvm_glib_object_new()", info->name,
-              prop->name, G_OBJECT_TYPE_NAME(object));
-        return;
-    }
+    if (!prop) return;
     Arena arena;
     arena_init(&arena);
     mvvm_value set = {0};

@@ -43,35 +43,16 @@ logs=$out/logs
 mkdir -p "$logs" build/screenshots
 rm -f build/screenshots/gtk_*.png
 
-# A private X server: Xvfb picks a free display and writes its number to fd 3.
-xdir=$(mktemp -d "${TMPDIR:-/tmp}/mvvm-gtk-xvfb.XXXXXX")
-xvfb_pid=
-cleanup() {
-    if [ -n "$xvfb_pid" ]; then
-        kill "$xvfb_pid" 2>/dev/null
-        { wait "$xvfb_pid"; } 2>/dev/null
-    fi
-    rm -rf "$xdir"
-}
-trap cleanup EXIT
+# A private X server (Tests/xvfb.sh).
+. Tests/xvfb.sh
+trap mvvm_xvfb_stop EXIT
 trap 'exit 130' INT TERM
-Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$xdir/display" >"$xdir/Xvfb.log" 2>&1 </dev/null &
-xvfb_pid=$!
-display=
-for _ in $(seq 1 200); do
-    display=$(tr -dc 0-9 <"$xdir/display")
-    [ -n "$display" ] && break
-    kill -0 "$xvfb_pid" 2>/dev/null || break
-    sleep 0.05
-done
-if [ -z "$display" ]; then
-    echo "$me: Xvfb did not start:"
-    cat "$xdir/Xvfb.log"
+if ! mvvm_xvfb_start -screen 0 1280x1024x24; then
     echo "gtk: 0 passed, 1 failed"
     exit 1
 fi
 # GTK on the virtual display, drawn by cairo (no GL), no accessibility bus (no D-Bus session).
-export DISPLAY=":$display" GDK_BACKEND=x11 GSK_RENDERER=cairo GDK_DEBUG=gl-disable GTK_A11Y=none NO_AT_BRIDGE=1
+export DISPLAY=":$MVVM_XVFB_DISPLAY" GDK_BACKEND=x11 GSK_RENDERER=cairo GDK_DEBUG=gl-disable GTK_A11Y=none NO_AT_BRIDGE=1
 export MVVM_SCREENSHOTS="$root/build/screenshots"
 
 # Adds a TAP log's results: "ok" passes, "not ok" fails, and a plan ("1..N") not met counts the
