@@ -5,9 +5,10 @@ SWIFT ?= swift
 # libglib2.0-dev and python3-gi: the GObject twins of `make bench` (C and PyGObject).
 # libsqlite3-dev: the todo app's storage (GRDB builds against it; its C tests read the database).
 # libgtk-4-dev, libjson-glib-dev, gobject-introspection, libgirepository1.0-dev, gir1.2-gtk-4.0 and
-# python3-pytest: the GLib bridge, its typelib and the GTK apps in C and Python (`make gtk`).
+# python3-pytest, gjs: the GLib bridge, its typelib and the GTK apps in C and Python (`make gtk`),
+# the typelib from GJS.
 SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi libsqlite3-dev \
-	libgtk-4-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev gir1.2-gtk-4.0 python3-pytest
+	libgtk-4-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev gir1.2-gtk-4.0 python3-pytest gjs
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
@@ -160,8 +161,9 @@ $(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLI
 	$(GTK_CC) examples/gtk/test_todo_gtk.c examples/gtk/todo_window.c -o $@ $$(pkg-config --cflags --libs gtk4) \
 	  -L$(GTK_OUT) -lmvvm-glib -Wl,-rpath,$(CURDIR)/$(GTK_OUT) -ldl
 
-# The bridge's tests, TodoMVC in GTK from C (natively and under valgrind) and from Python, under a
-# private Xvfb with GSK_RENDERER=cairo; screenshots in build/screenshots/gtk_*.png.
+# The bridge's tests (C, natively and under valgrind; GJS), TodoMVC in GTK from C (natively and
+# under valgrind) and from Python, under a private Xvfb with GSK_RENDERER=cairo; screenshots in
+# build/screenshots/gtk_*.png.
 test-gtk: gtk todo sample build-dir
 	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
 	  bash examples/gtk/run_tests.sh

@@ -6,7 +6,8 @@
 #   3. both again under valgrind  memory errors fail, and definite leaks in our code
 #                                 (examples/gtk/valgrind_verdict.py); GLib's and GTK's
 #                                 suppressions, the Swift runtime's, examples/gtk/valgrind.supp
-#   4. examples/gtk/test_todo_gtk_py.py   the Python app (PyGObject over the typelib), pytest
+#   4. examples/gtk/test_bridge_gjs.js    the typelib from GJS
+#   5. examples/gtk/test_todo_gtk_py.py   the Python app (PyGObject over the typelib), pytest
 # Screenshots of each state: build/screenshots/gtk_c_todo_*.png and gtk_py_todo_*.png.
 #
 # Needs `make gtk todo sample` (the Makefile's test-gtk does them) and MVVM_TODO_LIBRARY,
@@ -109,6 +110,12 @@ valgrind_run() { # NAME PROGRAM
 }
 valgrind_run bridge-valgrind "$out/test_mvvm_glib"
 valgrind_run todo-gtk-valgrind "$out/test_todo_gtk"
+
+# The typelib from GJS (GNOME's JavaScript).
+echo "== bridge-gjs"
+GI_TYPELIB_PATH="$root/$out${GI_TYPELIB_PATH:+:$GI_TYPELIB_PATH}" gjs examples/gtk/test_bridge_gjs.js 2>&1 \
+    | tee "$logs/bridge-gjs.log"
+tally_tap "$logs/bridge-gjs.log"
 
 # The Python app: Debian's python3 (python3-gi, python3-pytest), the typelib in build/gtk. Its
 # lines are prefixed so that pytest's closing line does not close this suite's output.
