@@ -28,8 +28,10 @@
  *
  * Values as GVariant: bool "b", int "x" (a uint64_t "t"), double "d", string "s", bytes "ay", an
  * array "a" + its element's type, a record "a{sv}" (its fields by name, each a variant of the
- * field's type), an optional "m" + its type (nothing for none). Values passed in are converted
- * by their own GVariant type and the library decides whether the member takes them: integers
+ * field's type), an optional "m" + its type (nothing for none). A property's GVariant is of the
+ * property's own type (GObject checks it: an optional record is set as "just {...}", and a NULL
+ * GVariant is an optional's none). Arguments of calls and actions are converted by their own
+ * GVariant type and the library decides whether the member takes them: integers
  * of every width, doubles, strings (also object paths and signatures), "ay" as bytes, any other
  * array as an array, a dictionary with string keys as a record by field names, a tuple as a
  * record by field order, a maybe as null or its value, a variant as its content.
@@ -130,6 +132,13 @@ typedef enum {
  */
 GQuark mvvm_glib_error_quark(void);
 
+/**
+ * mvvm_glib_error_get_type:
+ *
+ * The GType of #MvvmGlibError (a GEnum, for introspection and GValues). Any thread.
+ *
+ * Returns: the GType.
+ */
 GType mvvm_glib_error_get_type(void) G_GNUC_CONST;
 #define MVVM_GLIB_TYPE_ERROR (mvvm_glib_error_get_type())
 
@@ -236,6 +245,7 @@ G_DECLARE_FINAL_TYPE(MvvmGlibLoop, mvvm_glib_loop, MVVM_GLIB, LOOP, GObject)
  * @library: the library whose loop it is
  * @context: (nullable): the #GMainContext that runs the loop's work, or %NULL for the global
  *   default context (GTK's)
+ * @error: return location for a #GError, or %NULL
  *
  * Makes a manual libmvvm loop and attaches it to @context as a #GSource on the loop's file
  * descriptor (mvvm_loop_fd), which dispatches (mvvm_loop_dispatch) whenever work is due: timed
