@@ -72,11 +72,12 @@ tally_tap() {
     passed=$((passed + ok)) failed=$((failed + planned - ok))
 }
 
-run_tap() { # NAME PROGRAM...: runs a TAP test program, its output shown and kept in $logs/NAME.log
-    local name=$1
-    shift
+run_tap() { # NAME SECONDS PROGRAM...: a TAP test program, killed after SECONDS (a hang fails it
+    # alone), its output shown and kept in $logs/NAME.log
+    local name=$1 limit=$2
+    shift 2
     echo "== $name"
-    "$@" --tap 2>&1 | tee "$logs/$name.log"
+    timeout --kill-after=10 "$limit" "$@" --tap 2>&1 | tee "$logs/$name.log"
     local status=${PIPESTATUS[0]}
     tally_tap "$logs/$name.log"
     if [ "$status" -ne 0 ] && ! grep -qE '^not ok ' "$logs/$name.log"; then
@@ -85,8 +86,8 @@ run_tap() { # NAME PROGRAM...: runs a TAP test program, its output shown and kep
     fi
 }
 
-run_tap bridge "$out/test_mvvm_glib"
-run_tap todo-gtk "$out/test_todo_gtk"
+run_tap bridge 300 "$out/test_mvvm_glib"
+run_tap todo-gtk 300 "$out/test_todo_gtk"
 
 # Under valgrind: copies of the Swift libraries without DWARF (valgrind 3.19 cannot read the
 # debug build's), a verdict on the XML report (our code only, for leaks).
@@ -97,7 +98,7 @@ objcopy --strip-debug "$MVVM_SAMPLE_LIBRARY" "$valgrind_libs/libsample.so"
 valgrind_run() { # NAME PROGRAM
     local name=$1 program=$2
     MVVM_TODO_LIBRARY="$root/$valgrind_libs/libtodo.so" MVVM_SAMPLE_LIBRARY="$root/$valgrind_libs/libsample.so" \
-        run_tap "$name" valgrind -q --child-silent-after-fork=yes --fair-sched=yes --leak-check=full \
+        run_tap "$name" 600 valgrind -q --child-silent-after-fork=yes --fair-sched=yes --leak-check=full \
         --show-leak-kinds=definite --num-callers=40 --xml=yes --xml-file="$logs/$name.xml" \
         --suppressions=/usr/share/glib-2.0/valgrind/glib.supp --suppressions=/usr/share/gtk-4.0/valgrind/gtk.supp \
         --suppressions=Tests/C/valgrind.supp --suppressions=examples/gtk/valgrind.supp "$program"
@@ -113,7 +114,8 @@ valgrind_run todo-gtk-valgrind "$out/test_todo_gtk"
 
 # The typelib from GJS (GNOME's JavaScript).
 echo "== bridge-gjs"
-GI_TYPELIB_PATH="$root/$out${GI_TYPELIB_PATH:+:$GI_TYPELIB_PATH}" gjs examples/gtk/test_bridge_gjs.js 2>&1 \
+GI_TYPELIB_PATH="$root/$out${GI_TYPELIB_PATH:+:$GI_TYPELIB_PATH}" timeout --kill-after=10 120 \
+    gjs examples/gtk/test_bridge_gjs.js 2>&1 \
     | tee "$logs/bridge-gjs.log"
 tally_tap "$logs/bridge-gjs.log"
 
@@ -121,7 +123,7 @@ tally_tap "$logs/bridge-gjs.log"
 # lines are prefixed so that pytest's closing line does not close this suite's output.
 echo "== todo-gtk-python"
 GI_TYPELIB_PATH="$root/$out${GI_TYPELIB_PATH:+:$GI_TYPELIB_PATH}" \
-    /usr/bin/python3 -m pytest examples/gtk/test_todo_gtk_py.py -v -p no:cacheprovider \
+    timeout --kill-after=10 300 /usr/bin/python3 -m pytest examples/gtk/test_todo_gtk_py.py -v -p no:cacheprovider \
     --junitxml="$logs/todo-gtk-python.xml" 2>&1 | sed 's/^/[python] /' | tee "$logs/todo-gtk-python.log"
 status=${PIPESTATUS[0]}
 if counts=$(python3 - "$logs/todo-gtk-python.xml" <<'PY'
