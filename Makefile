@@ -4,12 +4,16 @@ SWIFT ?= swift
 # Debian packages the project needs; installed by `make deps` when missing (root, as on CI).
 # libglib2.0-dev and python3-gi: the GObject twins of `make bench` (C and PyGObject).
 # libsqlite3-dev: the todo app's storage (GRDB builds against it; its C tests read the database).
-SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi libsqlite3-dev
+# libgtk-4-dev, libjson-glib-dev, gobject-introspection, libgirepository1.0-dev, gir1.2-gtk-4.0 and
+# python3-pytest, gjs: the GLib bridge, its typelib and the GTK apps in C and Python (`make gtk`),
+# the typelib from GJS.
+SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi libsqlite3-dev \
+	libgtk-4-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev gir1.2-gtk-4.0 python3-pytest gjs
 BIN = $(shell $(SWIFT) build --show-bin-path)
 
 .PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
-	test-fuzz-seeds test-soak fuzz todo test-todo
+	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk
 
 all: build
 
@@ -118,6 +122,52 @@ test-todo: todo
 test-views: lib search
 	bash examples/test_views.sh $(BIN)
 
+# The GLib bridge (bindings/glib: libmvvm-glib.so, over include/mvvm.h only, and its
+# GObject-Introspection typelib MvvmGlib-1.0) and TodoMVC in GTK 4 (examples/gtk: the C app
+# build/gtk/todo-gtk; examples/gtk/todo_gtk.py with PyGObject) -> build/gtk/. Each file is rebuilt
+# only when its sources change.
+GTK_OUT := build/gtk
+GTK_CC = cc -std=c11 -Wall -Wextra -Werror -Iinclude -Ibindings/glib
+GLIB_BRIDGE := $(GTK_OUT)/libmvvm-glib.so
+GLIB_BRIDGE_SOURCES := bindings/glib/mvvm-glib.c bindings/glib/mvvm-glib.h include/mvvm.h
+TODO_GTK_SOURCES := examples/gtk/todo_window.c examples/gtk/todo_window.h
+GTK_PROGRAMS := $(GTK_OUT)/MvvmGlib-1.0.typelib $(GTK_OUT)/todo-gtk $(GTK_OUT)/test_mvvm_glib $(GTK_OUT)/test_todo_gtk
+
+gtk: deps build-dir
+	@$(MAKE) --no-print-directory $(GTK_PROGRAMS)
+
+$(GLIB_BRIDGE): $(GLIB_BRIDGE_SOURCES)
+	@mkdir -p $(GTK_OUT)
+	$(GTK_CC) -fPIC -shared bindings/glib/mvvm-glib.c -o $@ $$(pkg-config --cflags --libs gio-2.0 json-glib-1.0) -ldl
+
+$(GTK_OUT)/MvvmGlib-1.0.gir: $(GLIB_BRIDGE)
+	g-ir-scanner --quiet --warn-all --warn-error --namespace=MvvmGlib --nsversion=1.0 --identifier-prefix=MvvmGlib \
+	  --symbol-prefix=mvvm_glib --include=GObject-2.0 --include=Gio-2.0 --library=mvvm-glib --library-path=$(GTK_OUT) \
+	  -Iinclude -Ibindings/glib $$(pkg-config --cflags gio-2.0) --c-include=mvvm-glib.h \
+	  bindings/glib/mvvm-glib.h bindings/glib/mvvm-glib.c --output $@
+
+# The typelib names the library by its absolute path: PyGObject and GJS need only GI_TYPELIB_PATH.
+$(GTK_OUT)/MvvmGlib-1.0.typelib: $(GTK_OUT)/MvvmGlib-1.0.gir
+	g-ir-compiler --shared-library=$(CURDIR)/$(GLIB_BRIDGE) $< -o $@
+
+$(GTK_OUT)/todo-gtk: examples/gtk/todo_gtk.c $(TODO_GTK_SOURCES) $(GLIB_BRIDGE)
+	$(GTK_CC) examples/gtk/todo_gtk.c examples/gtk/todo_window.c -o $@ $$(pkg-config --cflags --libs gtk4) \
+	  -L$(GTK_OUT) -lmvvm-glib -Wl,-rpath,$(CURDIR)/$(GTK_OUT)
+
+$(GTK_OUT)/test_mvvm_glib: bindings/glib/test_mvvm_glib.c $(GLIB_BRIDGE)
+	$(GTK_CC) $< -o $@ $$(pkg-config --cflags --libs gio-2.0) -L$(GTK_OUT) -lmvvm-glib -Wl,-rpath,$(CURDIR)/$(GTK_OUT) -ldl
+
+$(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLIB_BRIDGE)
+	$(GTK_CC) examples/gtk/test_todo_gtk.c examples/gtk/todo_window.c -o $@ $$(pkg-config --cflags --libs gtk4) \
+	  -L$(GTK_OUT) -lmvvm-glib -Wl,-rpath,$(CURDIR)/$(GTK_OUT) -ldl
+
+# The bridge's tests (C, natively and under valgrind; GJS), TodoMVC in GTK from C (natively and
+# under valgrind) and from Python, under a private Xvfb with GSK_RENDERER=cairo; screenshots in
+# build/screenshots/gtk_*.png.
+test-gtk: gtk todo sample build-dir
+	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
+	  bash examples/gtk/run_tests.sh
+
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
 FUZZ_SECONDS ?= 300
 
@@ -146,7 +196,7 @@ fuzz: deps build-dir
 # Every suite, each under a time limit in seconds that SIGKILL enforces; a failing suite does not
 # stop the others; the closing lines name the failed suites and sum every suite's tests.
 SUITES := swift:1200 generated:300 header:300 c:900 c-valgrind:1800 harness:600 outside:1200 views:300 python:900 tk:600 ruby:600 \
-	lua:300 todo:900 packaging:1500 sanitize-address:2400 sanitize-thread:2400 fuzz-seeds:1200 soak:900
+	lua:300 todo:900 gtk:900 packaging:1500 sanitize-address:2400 sanitize-thread:2400 fuzz-seeds:1200 soak:900
 
 test: lib build-dir
 	@bash Tests/run_suites.sh $(SUITES)

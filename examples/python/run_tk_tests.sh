@@ -42,32 +42,15 @@ if ! "$venv/bin/python" -c 'import tkinter' >/dev/null 2>&1; then
     exit 2
 fi
 
-# A private X server: Xvfb picks a free display and writes its number to fd 3 once it accepts
-# connections; its screen is also a file (XWD) in $xdir, which the tests crop into screenshots.
-xdir=$(mktemp -d "${TMPDIR:-/tmp}/mvvm-xvfb.XXXXXX")
-xvfb_pid=
-cleanup() {
-    if [ -n "$xvfb_pid" ]; then
-        kill "$xvfb_pid" 2>/dev/null
-        { wait "$xvfb_pid"; } 2>/dev/null
-    fi
-    rm -rf "$xdir"
-}
-trap cleanup EXIT
+# A private X server (Tests/xvfb.sh); its screen is also a file (XWD) in $MVVM_XVFB_DIR, which
+# the tests crop into screenshots.
+. "$root/Tests/xvfb.sh"
+trap mvvm_xvfb_stop EXIT
 trap 'exit 130' INT TERM
-Xvfb -displayfd 3 -screen 0 1024x768x24 -fbdir "$xdir" -nolisten tcp \
-    3>"$xdir/display" >"$xdir/Xvfb.log" 2>&1 </dev/null &
-xvfb_pid=$!
-display=
-for _ in $(seq 1 200); do
-    display=$(tr -dc 0-9 <"$xdir/display")
-    [ -n "$display" ] && break
-    if ! kill -0 "$xvfb_pid" 2>/dev/null; then break; fi
-    sleep 0.05
-done
-if [ -z "$display" ] || [ ! -f "$xdir/Xvfb_screen0" ]; then
-    echo "$me: Xvfb did not start:" >&2
-    cat "$xdir/Xvfb.log" >&2
+mvvm_xvfb_start -screen 0 1024x768x24 -fbdir "$MVVM_XVFB_DIR" || exit 2
+xdir=$MVVM_XVFB_DIR display=$MVVM_XVFB_DISPLAY
+if [ ! -f "$xdir/Xvfb_screen0" ]; then
+    echo "$me: Xvfb wrote no framebuffer in $xdir" >&2
     exit 2
 fi
 
