@@ -147,26 +147,28 @@ public func mvvm_loop_now_ms(_ loop: mvvm_handle, _ out: UnsafeMutablePointer<In
 
 // MARK: - Properties
 
-/// Inlined into every getter, generic and typed: the cheapest read is the one a render loop
-/// makes. `type` is the kind a typed getter reads (an optional's only when it holds a value),
-/// or nil for any (`mvvm_get`).
+/// Inlined into every typed getter, generic and typed: the cheapest read is the one a render
+/// loop makes. `type` is the kind a typed getter reads (an optional's only when it holds a
+/// value).
 @inline(__always)
-func get(_ property: ExportedProperty, of object: ExportedObject, as type: ValueType?) throws(ExportError) -> Value {
-    guard let type else {
-        guard property.list == nil else { throw notAList(property, of: object) }
-        return property.get(object.target)
-    }
+func get(_ property: ExportedProperty, of object: ExportedObject, as type: ValueType) throws(ExportError) -> Value {
     guard property.type == type else {
         throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(property.name.string) is "
                           + "\(property.list == nil ? property.shape.name : "a list"), not \(type.name)"
                           + (property.list == nil ? " (mvvm_get reads any property)" : ""))
     }
     let value = property.get(object.target)
-    if !property.isPlainScalar, value == .null {
+    if case .null = value {
         throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(property.name.string) "
                           + "holds no value (null): read it with mvvm_get")
     }
     return value
+}
+
+/// `mvvm_get`'s read: any property but a list.
+func getAny(_ property: ExportedProperty, of object: ExportedObject) throws(ExportError) -> Value {
+    guard property.list == nil else { throw notAList(property, of: object) }
+    return property.get(object.target)
 }
 
 private func notAList(_ property: ExportedProperty, of object: ExportedObject) -> ExportError {
@@ -228,11 +230,13 @@ public func mvvm_get_string(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?
 public func mvvm_get(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<mvvm_value>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         try requireOut(out)
-        write(try getProperty(object, name, nil).ownedCValue(), to: out)
+        write(try withObject(object, reading: true) { object throws(ExportError) -> Value in
+            try getAny(try object.exportedClass.property(named: name), of: object)
+        }.ownedCValue(), to: out)
     }
 }
 
-func getProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType?) throws(ExportError) -> Value {
+func getProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType) throws(ExportError) -> Value {
     try withObject(handle, reading: true) { object throws(ExportError) -> Value in
         try get(try object.exportedClass.property(named: name), of: object, as: type)
     }

@@ -121,12 +121,19 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     // MARK: Delivery
 
-    /// One change to announce: a value's or a list's slot, its stamp then, its property.
+    /// One change to announce: a value's or a list's slot, its property, its stamp then.
     private struct Change {
         let isList: Bool
-        let slot: Int
+        let slot: Int32
+        let property: Int32
         let stamp: UInt64
-        let property: Int
+
+        init(isList: Bool, slot: Int, stamp: UInt64, property: Int) {
+            self.isList = isList
+            self.slot = Int32(truncatingIfNeeded: slot)
+            self.property = Int32(truncatingIfNeeded: property)
+            self.stamp = stamp
+        }
     }
 
     /// Announces each property whose newest value differs from the last announced one, in the
@@ -145,36 +152,45 @@ final class ExportedObject: Handled, @unchecked Sendable {
             }
             guard !subscriptions.isEmpty else {
                 pendingSignals = []
-                for change in changes[..<count] where change.isList { lists[change.slot].delivery = nil }
+                for change in changes[..<count] where change.isList { lists[Int(change.slot)].delivery = nil }
                 return
             }
             let signals = takeSignals()
-            context.nested(atLeast: listDepth) {
-                for change in changes[..<count] where !isReleased {
-                    if change.isList { announceSplices(change) } else { announceValue(change) }
-                }
-                for signal in signals where !isReleased {
-                    announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL,
-                             name: exportedClass.signals[signal.index].name, value: signal.payload)
-                }
+            // A list changed by a callback of its own splices is announced as deep as it was
+            // changed (rare: the usual delivery takes no closure).
+            if listDepth > 0 {
+                context.nested(atLeast: listDepth) { announce(changes[..<count], signals) }
+            } else {
+                announce(changes[..<count], signals)
             }
+        }
+    }
+
+    @inline(__always)
+    private func announce(_ changes: UnsafeMutableBufferPointer<Change>.SubSequence, _ signals: [(index: Int, payload: Value)]) {
+        for change in changes where !isReleased {
+            if change.isList { announceSplices(change) } else { announceValue(change) }
+        }
+        for signal in signals where !isReleased {
+            announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL,
+                     name: exportedClass.signals[signal.index].name, value: signal.payload)
         }
     }
 
     /// The values whose newest value differs from the announced one: now announced, each with
     /// a new stamp. A value its watch could not tell is read now, the operation being complete.
+    @inline(__always)
     private func collectValueChanges(into changes: UnsafeMutableBufferPointer<Change>) -> Int {
         var count = 0
         for slot in values.indices {
-            guard var value = values[slot].latest else { continue }
-            values[slot].latest = nil
+            guard var value = values[slot].latest.take() else { continue }
             if values[slot].latestUnread {
                 values[slot].latestUnread = false
                 value = exportedClass.properties[values[slot].property].get(target)
                 // Armed again once quiet: re-arming after every change is what costs.
-                if !(values[slot].watch?.isArmed ?? true) { context.keepChecking(self) }
+                context.keepChecking(self)
             }
-            guard value != values[slot].announced else { continue }
+            guard !value.isSame(as: values[slot].announced) else { continue }
             values[slot].announced = value
             values[slot].stamp &+= 1
             changes[count] = Change(isList: false, slot: slot, stamp: values[slot].stamp, property: values[slot].property)
@@ -209,6 +225,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// The pending signals, different signals in the order the class lists them (the order of
     /// emission follows OpenCombine's hash-ordered subscriber sets), one signal's in the order
     /// emitted.
+    @inline(__always)
     private func takeSignals() -> [(index: Int, payload: Value)] {
         guard !pendingSignals.isEmpty else { return [] }
         defer { pendingSignals = [] }
@@ -217,20 +234,22 @@ final class ExportedObject: Handled, @unchecked Sendable {
             .map(\.element)
     }
 
+    @inline(__always)
     private func announceValue(_ change: Change) {
         // A callback may already have caused a newer announcement of this property.
-        guard values[change.slot].stamp == change.stamp else { return }
-        announce(.property(change.property), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[change.property].name,
-                 value: values[change.slot].announced, stamp: (change.slot, change.stamp))
+        let slot = Int(change.slot), property = Int(change.property)
+        guard values[slot].stamp == change.stamp else { return }
+        announce(.property(property), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[property].name,
+                 value: values[slot].announced, stamp: (slot, change.stamp))
     }
 
     /// Each splice of a list's change to every subscriber of the list when the change began
     /// (one who subscribes meanwhile hears the next change), in order; reads meanwhile see the
     /// list as the splice being delivered leaves it.
     private func announceSplices(_ change: Change) {
-        let slot = change.slot
-        let name = exportedClass.properties[change.property].name
-        let hearers = subscriptions.filter { $0.selector == nil || $0.selector == .property(change.property) }
+        let slot = Int(change.slot)
+        let name = exportedClass.properties[Int(change.property)].name
+        let hearers = subscriptions.filter { $0.selector == nil || $0.selector == .property(Int(change.property)) }
         defer {
             if !isReleased {
                 lists[slot].delivery = nil
@@ -274,7 +293,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
                 continue
             }
             let value = exportedClass.properties[values[slot].property].get(target)
-            if value != values[slot].announced {
+            if !value.isSame(as: values[slot].announced) {
                 values[slot].latest = value
                 changed = true
             }

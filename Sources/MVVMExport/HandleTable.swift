@@ -61,8 +61,9 @@ final class HandleTable: @unchecked Sendable {
     static let slotMask: UInt64 = (1 << UInt64(slotBits)) - 1
     static let generationBits = 24
     static let generationMask: UInt64 = (1 << UInt64(generationBits)) - 1
-    /// This library's tag, in every handle it issues (bits 48 to 55).
-    static let tag = UInt64(libmvvm_own_tag()) << 48
+    /// This library's tag, in every handle it issues (bits 48 to 55). An instance's `let`: a
+    /// static one would be checked for its lazy set-up on each use.
+    let tag = UInt64(libmvvm_own_tag()) << 48
 
     /// Taken by every call into the library: a word lock.
     private let lock = WordLock()
@@ -104,7 +105,7 @@ final class HandleTable: @unchecked Sendable {
             }
             slots[Int(index)].target = target
             slots[Int(index)].issuedKinds |= 1 << target.kind.rawValue
-            let handle = UInt64(target.kind.rawValue) << 56 | Self.tag
+            let handle = UInt64(target.kind.rawValue) << 56 | tag
                 | UInt64(slots[Int(index)].generation) << UInt64(Self.slotBits)
                 | UInt64(index + 1)
             target.handle = handle
@@ -119,7 +120,7 @@ final class HandleTable: @unchecked Sendable {
 
     /// Whether `handle` carries another library's tag: a handle of another copy of libmvvm.
     static func isForeign(_ handle: mvvm_handle) -> Bool {
-        handle != 0 && handle & (0xFF << 48) != tag
+        handle != 0 && handle & (0xFF << 48) != shared.tag
     }
 
     /// The live target of `handle`, or nil.
@@ -178,7 +179,7 @@ final class HandleTable: @unchecked Sendable {
     /// The error for a handle of another library.
     static func foreign(_ handle: mvvm_handle, _ role: String) -> ExportError {
         ExportError(MVVM_ERR_INVALID_HANDLE, "\(role) \(describe(handle)) is a handle of another libmvvm library "
-                    + "loaded in this process (tag \((handle >> 48) & 0xFF); this one's is \(tag >> 48)): each library "
+                    + "loaded in this process (tag \((handle >> 48) & 0xFF); this one's is \(shared.tag >> 48)): each library "
                     + "takes its own handles only")
     }
 
@@ -190,7 +191,7 @@ final class HandleTable: @unchecked Sendable {
     func resolve<T: Handled>(_ handle: mvvm_handle, as type: T.Type, expecting kind: HandleKind,
                              _ role: String) throws(ExportError) -> T {
         guard handle != 0 else { throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(role) is handle 0, which is never valid") }
-        guard !Self.isForeign(handle) else { throw Self.foreign(handle, role) }
+        guard handle & (0xFF << 48) == tag else { throw Self.foreign(handle, role) }
         guard let target = lookup(handle) else {
             throw ExportError(MVVM_ERR_INVALID_HANDLE,
                               "\(role) \(Self.describe(handle)) is not a live handle (released, stale or never issued)")

@@ -162,6 +162,7 @@ final class LoopContext: Handled, @unchecked Sendable {
         }
     }
 
+    @inline(__always)
     private func announceDirty() {
         while !dirty.isEmpty {
             if dirty.count == 1 {

@@ -4,6 +4,7 @@ import CMVVM
 import CMVVMSystem
 import Glibc
 import MVVMRuntime
+import Synchronization
 
 /// Registers the classes and records a package exports. Call ``register(_:as:doc:_:)`` once per
 /// class and ``record(_:as:doc:)`` once per record from the package's registration function
@@ -98,6 +99,7 @@ final class Registry: @unchecked Sendable {
     private static let loaded: Void = { libmvvm_run_registrations() }()
 
     func add(_ exportedClass: ExportedClass) {
+        knownSound.store(false, ordering: .releasing)
         lock.withLock {
             checked = nil
             let name = exportedClass.name.string
@@ -114,6 +116,7 @@ final class Registry: @unchecked Sendable {
     }
 
     func add(_ record: RecordDescription) {
+        knownSound.store(false, ordering: .releasing)
         lock.withLock {
             checked = nil
             let name = record.name.string
@@ -129,6 +132,7 @@ final class Registry: @unchecked Sendable {
     }
 
     func refuse(_ problem: String) {
+        knownSound.store(false, ordering: .releasing)
         lock.withLock {
             checked = nil
             refusals.append(problem)
@@ -155,9 +159,21 @@ final class Registry: @unchecked Sendable {
 
     /// The refusal every call that needs the classes gets, when the registration is unsound;
     /// the problems go to standard error the first time.
+    /// Found sound since the last registration: the usual answer, given without the lock.
+    private let knownSound = Atomic<Bool>(false)
+
+    @inline(__always)
     func requireSound() throws(ExportError) {
+        if knownSound.load(ordering: .acquiring) { return }
+        try checkSound()
+    }
+
+    private func checkSound() throws(ExportError) {
         let problems = self.problems
-        guard !problems.isEmpty else { return }
+        if problems.isEmpty {
+            knownSound.store(true, ordering: .releasing)
+            return
+        }
         let message = RegistrationError(problems: problems).description
         let first = lock.withLock { () -> Bool in
             defer { reported = true }

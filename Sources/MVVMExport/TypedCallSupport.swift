@@ -46,7 +46,8 @@ func typedGet<T>(_ handle: mvvm_handle, _ property: TypedCall.Property, _ type: 
         let (exportedClass, member) = try property.resolution.get()
         try requireOut(out)
         let value = try withObject(handle, of: exportedClass, reading: true) { object throws(ExportError) in
-            try get(member, of: object, as: type)
+            if let type { return try get(member, of: object, as: type) }
+            return try getAny(member, of: object)
         }
         if let converted = convert(value) { write(converted, to: out) }
     }

@@ -70,7 +70,21 @@ public enum MVVMValue: Equatable, Sendable {
     /// A record by its fields' names, as a host may give it.
     indirect case map([String], [MVVMValue])
 
+    /// Equality with the scalars compared inline: the engine compares each changed property's
+    /// new value with the one announced.
+    @inline(__always)
+    func isSame(as other: MVVMValue) -> Bool {
+        switch self {
+        case let .bool(flag): if case let .bool(otherFlag) = other { return flag == otherFlag }
+        case let .int(number): if case let .int(otherNumber) = other { return number == otherNumber }
+        case let .string(text): if case let .string(otherText) = other { return text == otherText }
+        default: break
+        }
+        return self == other
+    }
+
     public var type: MVVMValueType {
+        @inline(__always) get {
         switch self {
         case .none: return .none
         case .bool: return .bool
@@ -84,6 +98,7 @@ public enum MVVMValue: Equatable, Sendable {
         case .array: return .array
         case .record: return .record
         case .map: return .map
+        }
         }
     }
 
