@@ -181,7 +181,9 @@ test-sanitize-address: deps build-dir
 test-sanitize-thread: deps build-dir
 	bash Tests/sanitize.sh thread
 
-# Every committed fuzzer input (Tests/fuzz/corpus: the seeds and past findings) replayed once.
+# Every committed fuzzer input replayed once, by each of the three fuzzers (Tests/fuzz/build.sh:
+# fuzz_abi on libmvvm.so, fuzz_sample on Tests/outside's libsample.so, fuzz_todo on the todo app's
+# libtodo.so; their inputs in Tests/fuzz/corpus, corpus-sample, corpus-todo: seeds and past findings).
 test-fuzz-seeds: deps build-dir
 	bash Tests/fuzz/run.sh 0
 
@@ -189,9 +191,11 @@ test-fuzz-seeds: deps build-dir
 test-soak: lib build-dir
 	bash Tests/soak.sh $(BIN)
 
-# Coverage-guided fuzzing of the C ABI for FUZZ_SECONDS; findings in build/fuzz-artifacts/.
+# Coverage-guided fuzzing of the C ABI for FUZZ_SECONDS in all, split evenly over FUZZ_TARGETS
+# (abi sample todo by default); findings in build/fuzz-artifacts/.
+FUZZ_TARGETS ?=
 fuzz: deps build-dir
-	bash Tests/fuzz/run.sh $(FUZZ_SECONDS)
+	bash Tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Every suite, each under a time limit in seconds that SIGKILL enforces; a failing suite does not
 # stop the others; the closing lines name the failed suites and sum every suite's tests.

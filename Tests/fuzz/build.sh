@@ -1,37 +1,59 @@
 #!/usr/bin/env bash
-# Builds the C ABI fuzzer: libmvvm.so with AddressSanitizer and libFuzzer's coverage
-# instrumentation (into .build-fuzz, never the main .build), then Tests/fuzz/fuzz_abi.c with the
-# Swift toolchain's clang and -fsanitize=fuzzer,address, into build/fuzz/fuzz_abi.
+# Builds the C ABI fuzzers, each a library built with AddressSanitizer and libFuzzer's coverage
+# instrumentation (in scratch folders of their own, never the main .build) and
+# Tests/fuzz/fuzz_abi.c built against it with the Swift toolchain's clang and
+# -fsanitize=fuzzer,address:
 #
-#   bash Tests/fuzz/build.sh
+#   abi     build/fuzz/fuzz_abi     libmvvm.so (the catalog)             .build-fuzz
+#   sample  build/fuzz/fuzz_sample  Tests/outside's libsample.so          Tests/outside/.build-fuzz
+#   todo    build/fuzz/fuzz_todo    examples/todo's libtodo.so (SQLite)   examples/todo/.build-fuzz
+#
+#   bash Tests/fuzz/build.sh [TARGET...]     # default: abi sample todo (or $FUZZ_TARGETS)
 #
 # Run from the repository root. The toolchain's clang is found next to `swift` (override: CLANG).
 set -eu
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+ROOT="$(pwd)"
 
 SWIFT="${SWIFT:-swift}"
 CLANG="${CLANG:-$(dirname "$(readlink -f "$(command -v "$SWIFT")")")/clang}"
-SCRATCH=.build-fuzz
 OUT=build/fuzz
+TARGETS=("$@")
+[ ${#TARGETS[@]} -gt 0 ] || read -r -a TARGETS <<< "${FUZZ_TARGETS:-abi sample todo}"
 
 if [ ! -x "$CLANG" ]; then
     echo "build.sh: no clang at $CLANG (set CLANG to the Swift toolchain's clang)" >&2
     exit 2
 fi
 
-# The library: ASan, and SanitizerCoverage as libFuzzer reads it (inline 8-bit counters and a PC
-# table for coverage, trace-cmp so comparisons with names and values guide the mutations).
-"$SWIFT" build --scratch-path "$SCRATCH" --sanitize=address --product mvvm \
-    -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
-    2>&1 | grep -v "Cannot export local symbol '__asan" || true
-LIBDIR="$(cd "$("$SWIFT" build --scratch-path "$SCRATCH" --sanitize=address --show-bin-path)" && pwd)"
-if [ ! -f "$LIBDIR/libmvvm.so" ]; then
-    echo "build.sh: the build gave no $LIBDIR/libmvvm.so" >&2
-    exit 1
-fi
+# One library: ASan, and SanitizerCoverage as libFuzzer reads it (inline 8-bit counters and a
+# PC table for coverage, trace-cmp so comparisons with names and values guide the mutations).
+# build_library PACKAGE_DIR PRODUCT -> prints the folder of lib<PRODUCT>.so
+build_library() {
+    local dir=$1 product=$2
+    (cd "$dir" && "$SWIFT" build --scratch-path .build-fuzz --sanitize=address --product "$product" \
+        -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
+        2>&1 | grep -v "Cannot export local symbol '__asan" >&2 || true)
+    local libdir
+    libdir="$(cd "$dir" && cd "$("$SWIFT" build --scratch-path .build-fuzz --sanitize=address --show-bin-path)" && pwd)"
+    if [ ! -f "$libdir/lib$product.so" ]; then
+        echo "build.sh: the build gave no $libdir/lib$product.so" >&2
+        return 1
+    fi
+    echo "$libdir"
+}
 
 mkdir -p "$OUT"
-"$CLANG" -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address -fno-omit-frame-pointer -fuse-ld=lld \
-    -I include Tests/fuzz/fuzz_abi.c -o "$OUT/fuzz_abi" \
-    -L "$LIBDIR" -lmvvm -Wl,-rpath,"$LIBDIR" -pthread
-echo "build.sh: built $OUT/fuzz_abi against $LIBDIR/libmvvm.so"
+for target in "${TARGETS[@]}"; do
+    case "$target" in
+    abi) dir=. product=mvvm number=0 ;;
+    sample) dir=Tests/outside product=sample number=1 ;;
+    todo) dir=examples/todo product=todo number=2 ;;
+    *) echo "build.sh: unknown target $target (abi, sample, todo)" >&2; exit 2 ;;
+    esac
+    libdir="$(build_library "$dir" "$product")"
+    "$CLANG" -DFUZZ_TARGET=$number -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address -fno-omit-frame-pointer \
+        -fuse-ld=lld -I include Tests/fuzz/fuzz_abi.c -o "$OUT/fuzz_$target" \
+        -L "$libdir" -l"$product" -Wl,-rpath,"$libdir" -pthread -lm
+    echo "build.sh: built $OUT/fuzz_$target against $libdir/lib$product.so"
+done

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of fuzz_abi.c into Tests/fuzz/corpus/: a handful of inputs that each
-drive one screen of the catalog through the decoder's byte format (see fuzz_abi.c), so the
-fuzzer starts from meaningful call sequences. Run from anywhere: python3 Tests/fuzz/seeds.py
+"""Writes the seed corpora of fuzz_abi.c: Tests/fuzz/corpus/ (the catalog, fuzz_abi), a handful
+of inputs that each drive one screen through the decoder's byte format (see fuzz_abi.c), and
+Tests/fuzz/corpus-sample/ and corpus-todo/ (fuzz_sample, fuzz_todo: values of every kind, calls,
+async calls, lists under feedback, hostile storage paths), so the fuzzer starts from meaningful
+call sequences. Run from anywhere: python3 Tests/fuzz/seeds.py
 
 The byte format, as LLVMFuzzerTestOneInput decodes it: a first byte < 200 makes a virtual loop
 (pool index 0); then operations, each an op byte (taken % 20) and its arguments. Handles are pool
 indices (a byte < 200 picks pool[b % n]); names and strings are an index into fuzz_abi.c's
-known_names / known_strings (a byte < 160) or raw bytes.
+known_names / known_strings (a byte < 160) or raw bytes. In fuzz_sample and fuzz_todo, op bytes
+from 100 up are the newer operations (take_op: 100 + their number), and known_names goes on with
+the sample's and the todo app's names.
 """
 import os
 import re
@@ -146,8 +150,136 @@ SEEDS = {
     + send(2, "start") + bytes([OPS["loop_run"], 1, 241, 0]) + get(2, "time_ms", "int"),
 }
 
-os.makedirs(os.path.join(HERE, "corpus"), exist_ok=True)
-for seed_name, data in SEEDS.items():
-    with open(os.path.join(HERE, "corpus", seed_name), "wb") as f:
-        f.write(data)
-print("wrote %d seeds to %s" % (len(SEEDS), os.path.join(HERE, "corpus")))
+# --- fuzz_sample and fuzz_todo: the newer operations (take_op) -----------------------------------
+NEW = dict(value_get=0, value_set=1, call=2, call_async=3, cancel=4, new_named=5, value_copy=6, list=7,
+           todo_path=9, new_target=10)
+SAMPLE_CLASSES = dict(playlist=0, board=1, profile=2, wishlist=3, tally=4, greeter=5, dialog=6)
+PATHS = dict(fifo=0, directory=1, symlink_loop=2, link_to_fifo=3, link_to_directory=4, dev_null=5, dev_zero=6,
+             dev_urandom=7, huge=8, not_utf8=9, not_a_database=10, empty_file=11, missing_directory=12,
+             scratch_itself=13, socket=14, dangling_link=15, under_a_file=16, new_database=17)
+
+
+def op(name):
+    return bytes([100 + NEW[name]])
+
+
+def new_name(n):
+    """take_new_name: a known name by its index."""
+    return bytes([0, NAMES.index(n.encode())])
+
+
+def new_target(loop, cls=None, extra=b"", positional=True):
+    which = SAMPLE_CLASSES[cls] if cls else 0
+    return op("new_target") + bytes([loop, which]) + extra + bytes([1 if positional else 0])
+
+
+def list_change(obj, command_byte, text_index=0, extra=b""):
+    """op_list's change: a text, then the owner's command (playlist: 0 add, 1 add_many, 2 remove_first,
+    3 reverse, 4 rotate, 5 sort_by_title, 6 filter; board: 0 add, 1 remove_odd, 2 reverse; todo list:
+    0 add the text, 1 clear_completed, 2 filter, 3 all_completed)."""
+    return op("list") + bytes([obj, 0, 1, text_index, command_byte]) + extra
+
+
+def list_read(obj, at=0):
+    return op("list") + bytes([obj, 0, 0, 0, at])
+
+
+def call_async_load(obj, count, mode=0, shape=0):
+    # c < 64: "load"; no arguments given (then the count is made), by position
+    return op("call_async") + bytes([obj, 0, 0, 0, 0, count, shape, mode, 0])
+
+
+def recipe(which, n, *rest):
+    return bytes([224, 0, which, n]) + bytes(rest)
+
+
+def value_set(obj, prop, value_bytes):
+    return op("value_set") + bytes([obj]) + new_name(prop) + value_bytes + bytes([0])
+
+
+def value_get(obj, prop):
+    return op("value_get") + bytes([obj]) + new_name(prop) + bytes([0])
+
+
+def call(obj, command, args, how=0):
+    """args: the bytes of take_call_args (a count byte, the values, a names byte)."""
+    return op("call") + bytes([obj]) + new_name(command) + args + bytes([how])
+
+
+def string_value(index):
+    return bytes([4, 0, 0, index, 0])  # a string from known_strings, `integer` garbage 0
+
+
+DEEP = bytes([14, 1, 12]) + bytes([0, 1] * 20)   # arrays and records 40 deep
+SELF = bytes([15, 1, 4])                          # an array that holds itself
+SELF_MAP = bytes([15, 0, 14])                     # a map whose value is itself
+HUGE = bytes([10, 1, 230, 2])                     # 2^24 + 1 items, NULL
+NEGATIVE = bytes([12, 0, 230, 0])                 # a map of -1 pairs
+
+SAMPLE_SEEDS = {
+    # pool: 0 loop, 1 playlist, 2 a callback adding a song per splice it hears, 3 a watcher of all
+    "playlist_callback_adds_to_the_list_it_hears": b"\x00" + new_target(0, "playlist")
+    + subscribe(1, "songs", "send", cb_name="add", cb_value=value("string", string="abcdef"))
+    + subscribe(1) + list_change(1, 0, 4) + list_read(1) + list_change(1, 3),
+    # pool: 0 loop, 1 board; three tallies; 2 subscribes another during each splice; 3 watches;
+    # reverse is several splices: a late subscriber hears the next change only
+    "board_subscribed_to_during_a_splice": b"\x00" + new_target(0, "board")
+    + list_change(1, 0, extra=bytes([1])) + list_change(1, 0, extra=bytes([2])) + list_change(1, 0, extra=bytes([3]))
+    + subscribe(1, "tallies", "subscribe_more", cb_name="tallies") + subscribe(1, "tallies")
+    + list_change(1, 2) + list_change(1, 0, extra=bytes([4])) + list_change(1, 1),
+    # pool: 0 loop, 1 profile, 2 a load of 3 tags; a second advanced, then the profile released
+    "profile_load_cancelled_by_its_release": b"\x00" + new_target(0, "profile") + subscribe(1, "tags")
+    + call_async_load(1, 3, mode=2) + advance(0, 1000) + call_async_load(1, 2, mode=3) + advance(0, 1000)
+    + release(1) + advance(0, 5000),
+    # the completion releases the loop
+    "profile_load_completion_releases_the_loop": b"\x00" + new_target(0, "profile")
+    + call_async_load(1, 1, mode=4) + advance(0, 1000) + advance(0, 1000),
+    # pool: 0 loop, 1 profile: arrays, records by name and in order, bytes, null; read back
+    "profile_values_of_every_kind": b"\x00" + new_target(0, "profile") + subscribe(1)
+    + value_set(1, "tags", recipe(0, 3, 4, 5, 6)) + value_set(1, "address", recipe(2, 0, 4, 5))
+    + value_set(1, "address", recipe(3, 2, 4, 5, 1)) + value_set(1, "avatar", recipe(4, 0, 5, 0, 0xff, 0, 1, 2))
+    + value_set(1, "limit", recipe(5, 0)) + value_set(1, "scores", recipe(1, 3, 10, 70, 200))
+    + value_get(1, "address") + value_get(1, "tags")
+    + call(1, "contact", bytes([3]) + string_value(4) + string_value(5) + string_value(6) + bytes([0]))
+    + call(1, "save", bytes([0, 0, 0])) + call(1, "move_tag", bytes([2, 2, 0, 0, 2, 0, 1, 0])),
+    # load with an argument of the wrong type: refused, after its handle was made (FUZZ_STRICT=1:
+    # the out-pointer written, 0, where mvvm.h leaves failed calls' out-pointers untouched)
+    "call_async_refused_after_its_handle_was_made": b"\x00" + new_target(0, "profile")
+    + op("call_async") + bytes([1, 0, 1, 0, 0, 0, 0, 0, 0]),
+    # hostile values: too deep, holding themselves, counts past the limit or negative
+    "profile_hostile_values": b"\x00" + new_target(0, "profile") + new_target(0, "wishlist")
+    + value_set(1, "tags", DEEP) + value_set(1, "tags", SELF) + value_set(2, "home", SELF_MAP)
+    + value_set(1, "tags", HUGE) + value_set(1, "address", NEGATIVE)
+    + op("value_copy") + DEEP + bytes([0]) + new_name("street") + bytes([0])
+    + op("value_copy") + SELF + bytes([0]) + new_name("street") + bytes([0]),
+}
+
+TODO_SEEDS = {
+    # pool: 0 loop, 1 todo list in memory (a SpliceList), 2 a callback adding a todo per splice
+    "todo_list_callback_adds_to_the_list_it_hears": b"\x00" + new_target(0) + subscribe(1, "items")
+    + subscribe(1, "items", "send", cb_name="add") + list_change(1, 0, 4) + list_read(1),
+    # the todo list: items under filters, a late subscriber during a splice
+    "todo_list_filters_and_a_late_subscriber": b"\x00" + new_target(0)
+    + list_change(1, 0, 4) + list_change(1, 0, 5) + list_change(1, 0, 6) + list_read(1, 1)
+    + subscribe(1, "items", "subscribe_more", cb_name="items") + subscribe(1, "items")
+    + list_change(1, 3, extra=bytes([1])) + list_change(1, 2, extra=bytes([1])) + list_change(1, 2, extra=bytes([0]))
+    + list_change(1, 1),
+    # every kind of hostile storage path, then a new database
+    "todo_hostile_paths": b"\x00" + b"".join(
+        op("todo_path") + bytes([0, PATHS[k], 0, 1]) + extra + bytes([how])
+        for k, extra, how in [
+            ("fifo", b"", 0), ("directory", b"", 2), ("symlink_loop", b"", 0), ("link_to_fifo", b"", 0),
+            ("link_to_directory", b"", 0), ("dev_null", b"", 0), ("dev_zero", b"", 2), ("dev_urandom", b"", 0),
+            ("huge", bytes([1, 0]), 0), ("huge", bytes([2, 1]), 0), ("not_utf8", bytes([0]), 0),
+            ("not_utf8", bytes([1]), 1), ("not_a_database", bytes([1, 20]) + b"x" * 20, 0),
+            ("not_a_database", bytes([2, 5]) + b"hello", 0), ("empty_file", b"", 0),
+            ("missing_directory", bytes([0]), 0), ("scratch_itself", bytes([1]), 0), ("socket", b"", 0),
+            ("dangling_link", b"", 0), ("under_a_file", b"", 0), ("new_database", b"", 0)]),
+}
+
+for folder, seeds in (("corpus", SEEDS), ("corpus-sample", SAMPLE_SEEDS), ("corpus-todo", TODO_SEEDS)):
+    os.makedirs(os.path.join(HERE, folder), exist_ok=True)
+    for seed_name, data in seeds.items():
+        with open(os.path.join(HERE, folder, seed_name), "wb") as f:
+            f.write(data)
+    print("wrote %d seeds to %s" % (len(seeds), os.path.join(HERE, folder)))
