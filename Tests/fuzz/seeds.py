@@ -148,6 +148,10 @@ SEEDS = {
     # pool: 0 loop, 1 manual loop, 2 stopwatch on it; a second thread runs it for 1 s, this one releases it
     "manual_loop_released_during_run_for": b"\x00" + bytes([OPS["loop_new"], 150]) + construct(1, "stop_watch")
     + send(2, "start") + bytes([OPS["loop_run"], 1, 241, 0]) + get(2, "time_ms", "int"),
+    # mvvm_value_copy of a host's map whose one name is an int (op byte 206: value_copy): refused
+    # with TYPE_MISMATCH, which mvvm.h does not list for it (FUZZ_STRICT=1 fails on it)
+    "copy_of_a_map_with_a_name_that_is_no_string": b"\x00" + bytes([206, 12, 0, 1, 200, 2, 0, 0, 1, 0, 1, 0])
+    + bytes([0, 0, 0]),
 }
 
 # --- fuzz_sample and fuzz_todo: the newer operations (take_op) -----------------------------------
