@@ -93,6 +93,10 @@
 /* The call being checked, for the report (per thread: thread loops call back on their own). */
 static _Thread_local const char *current_call = "";
 
+#if FUZZ_TARGET == 2
+static void remove_scratch(void);
+#endif
+
 static void fail(const char *file, int line, const char *format, ...) {
     va_list args;
     va_start(args, format);
@@ -101,6 +105,9 @@ static void fail(const char *file, int line, const char *format, ...) {
     va_end(args);
     fprintf(stderr, "\n  mvvm_last_error(): \"%s\"\n", mvvm_last_error());
     fflush(stderr);
+#if FUZZ_TARGET == 2
+    remove_scratch(); /* abort() runs no atexit handler */
+#endif
     abort();
 }
 #define FAIL(...) fail(__FILE__, __LINE__, __VA_ARGS__)
