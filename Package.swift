@@ -42,8 +42,10 @@ let package = Package(
             name: "MVVMExport",
             dependencies: ["CMVVM", "CMVVMSystem", "MVVMRuntime",
                            .product(name: "OpenCombine", package: "OpenCombine")],
-            exclude: ["exports.map"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/MVVMExport/exports.map"])]
+            // exports.map (only mvvm_* leaves a library) is given to the linker by whoever builds a
+            // library (the Makefile, the release and packaging scripts), not here: unsafe flags in
+            // the manifest would keep a package from depending on this one by version.
+            exclude: ["exports.map"]
         ),
         // The catalog's classes, registered through the public export API as any user's are.
         .target(

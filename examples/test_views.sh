@@ -35,7 +35,8 @@ if ! ./build/mvvm_view --script "todo-add milk" >/dev/null 2>build/mvvm_view.err
 else
     failed=$((failed + 1)); echo "FAILED: libmvvm.so's view took a todo action"
 fi
-if [ -f build/todo/libtodo.so ] || { (cd examples/todo && swift build) && mkdir -p build/todo \
+. bindings/c/common.sh
+if [ -f build/todo/libtodo.so ] || { (cd examples/todo && swift build "${MVVM_EXPORTS_FLAGS[@]}") && mkdir -p build/todo \
         && cp "$(cd examples/todo && swift build --show-bin-path)/libtodo.so" build/todo/libtodo.so; }; then
     todo_lib=$PWD/build/todo
     cc -std=c11 -Wall -Wextra -Werror -pedantic examples/c/mvvm_view.c -Iinclude -L"$todo_lib" -ltodo \

@@ -49,7 +49,7 @@ extern "C" {
 
 /** The version of this header; mvvm_version() gives the library's. */
 #define MVVM_VERSION_MAJOR 0
-#define MVVM_VERSION_MINOR 2
+#define MVVM_VERSION_MINOR 3
 #define MVVM_VERSION_PATCH 0
 
 /** Any object of the library. 0 is never valid. */
@@ -271,7 +271,8 @@ void mvvm_value_free(mvvm_value *value);
 /**
  * A deep copy of `value` in *out, owned by the caller (free it with mvvm_value_free): how a
  * callback keeps a value it was lent. Strings are copied by their lengths, NUL included.
- * Any thread. Errors: NULL_POINTER, INVALID_ARGUMENT (a value nested too deep, invalid UTF-8).
+ * Any thread. Errors: NULL_POINTER, INVALID_ARGUMENT (a malformed value: nested too deep, too
+ * many items, invalid UTF-8, an unknown type, a map whose names are not all strings).
  */
 mvvm_status mvvm_value_copy(const mvvm_value *value, mvvm_value *out);
 
@@ -399,7 +400,7 @@ mvvm_status mvvm_get(mvvm_handle object, const char *name, mvvm_value *out);
  * (fields by name) for a record. Changes are notified before it returns.
  * Errors: as the typed setters; TYPE_MISMATCH (a value of another kind: the message names the
  * element or field), INVALID_ARGUMENT (null for a non-optional, out of range, not one of the
- * allowed strings, a malformed array or record: the message names it). A refused value
+ * allowed strings, a malformed array, record or map: the message names it). A refused value
  * changes nothing.
  */
 mvvm_status mvvm_set(mvvm_handle object, const char *name, const mvvm_value *value);
@@ -417,8 +418,10 @@ mvvm_status mvvm_set(mvvm_handle object, const char *name, const mvvm_value *val
  * when the command ends without suspending; otherwise on the thread that runs the loop's work;
  * on the thread that calls mvvm_cancel() or releases the call, its object or its loop
  * (status MVVM_ERR_CANCELLED). Then `destroy_fn_or_null(user_data)` runs, once; it also runs,
- * before this returns, when the call cannot start (and `done` then never runs). *out is set
- * before the call can end; the handle is valid until `done` has run.
+ * before this returns, when the call cannot start after checking `done` (and `done` then never
+ * runs; a NULL `done` runs nothing, as mvvm_subscribe()'s NULL callback). *out is set before the
+ * call can end; the handle is valid until `done` has run. A call that fails leaves *out as it
+ * was.
  * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER (object, command, done or out),
  * UNKNOWN_NAME, TYPE_MISMATCH, INVALID_ARGUMENT (as mvvm_call_named), LOOP_RELEASED.
  */

@@ -124,19 +124,21 @@ func callAsync(_ command: ExportedCommand, on object: ExportedObject, _ given: G
 }
 
 /// Makes the call and starts it; its handle is the host's (in `out`) before the call can end,
-/// which it may do at once. Its destroy function is the caller's to run when this throws.
+/// which it may do at once. Its destroy function is the caller's to run when this throws, and
+/// `out` then holds what it held before (a failed call leaves its out-pointers untouched).
 func startCall(_ command: ExportedCommand, on object: ExportedObject, _ given: GivenArguments, _ done: @escaping mvvm_done_fn,
                _ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?,
                _ out: UnsafeMutablePointer<mvvm_handle>) throws(ExportError) {
     let call = AsyncCall(object: object, qualified: "\(object.exportedClass.name.string).\(command.name.string)",
                          done: done, userData: userData, destroy: destroy)
+    let before = out.pointee
     out.pointee = HandleTable.shared.insert(call)
     do throws(ExportError) {
         try callAsync(command, on: object, given, call)
     } catch {
         // Never started: nothing of it runs, and its destroy function is the caller's.
         call.abandon()
-        out.pointee = 0
+        out.pointee = before
         throw error
     }
 }

@@ -47,7 +47,7 @@ extension MVVMValue {
             var values: [Value] = []
             for index in stride(from: 0, to: pairs.count, by: 2) {
                 guard case let .string(name) = pairs[index] else {
-                    throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(what()): name \(index / 2 + 1) of the map is "
+                    throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what()): name \(index / 2 + 1) of the map is "
                                       + "\(pairs[index].type.name), not string")
                 }
                 names.append(name)
@@ -279,7 +279,7 @@ extension MVVMValue {
                 var values: [Value] = []
                 for index in stride(from: 0, to: copied.count, by: 2) {
                     guard case let .string(name) = copied[index] else {
-                        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(what): a map's names are strings")
+                        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what): a map's names are strings")
                     }
                     names.append(name)
                     values.append(copied[index + 1])

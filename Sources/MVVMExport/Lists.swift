@@ -66,7 +66,7 @@ public func mvvm_list_item(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?,
                            _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         try requireOut(out)
-        write(try withObject(object) { object throws(ExportError) -> mvvm_handle in
+        write(try withObject(object, reading: true) { object throws(ExportError) -> mvvm_handle in
             let (property, list) = try listProperty(of: object, name)
             guard let item = object.listItem(property, list, at: Int(clamping: index)) else {
                 let count = object.listCount(property, list)

@@ -148,8 +148,8 @@ SEEDS = {
     # pool: 0 loop, 1 manual loop, 2 stopwatch on it; a second thread runs it for 1 s, this one releases it
     "manual_loop_released_during_run_for": b"\x00" + bytes([OPS["loop_new"], 150]) + construct(1, "stop_watch")
     + send(2, "start") + bytes([OPS["loop_run"], 1, 241, 0]) + get(2, "time_ms", "int"),
-    # mvvm_value_copy of a host's map whose one name is an int (op byte 206: value_copy): refused
-    # with TYPE_MISMATCH, which mvvm.h does not list for it (FUZZ_STRICT=1 fails on it)
+    # mvvm_value_copy of a host's map whose one name is an int (op byte 206: value_copy): a
+    # malformed value, refused with INVALID_ARGUMENT (it once gave TYPE_MISMATCH, unlisted)
     "copy_of_a_map_with_a_name_that_is_no_string": b"\x00" + bytes([206, 12, 0, 1, 200, 2, 0, 0, 1, 0, 1, 0])
     + bytes([0, 0, 0]),
 }
@@ -246,8 +246,8 @@ SAMPLE_SEEDS = {
     + value_get(1, "address") + value_get(1, "tags")
     + call(1, "contact", bytes([3]) + string_value(4) + string_value(5) + string_value(6) + bytes([0]))
     + call(1, "save", bytes([0, 0, 0])) + call(1, "move_tag", bytes([2, 2, 0, 0, 2, 0, 1, 0])),
-    # load with an argument of the wrong type: refused, after its handle was made (FUZZ_STRICT=1:
-    # the out-pointer written, 0, where mvvm.h leaves failed calls' out-pointers untouched)
+    # load with an argument of the wrong type: refused after its handle was made, the out-pointer
+    # left as it was (it once was set to 0)
     "call_async_refused_after_its_handle_was_made": b"\x00" + new_target(0, "profile")
     + op("call_async") + bytes([1, 0, 1, 0, 0, 0, 0, 0, 0]),
     # hostile values: too deep, holding themselves, counts past the limit or negative

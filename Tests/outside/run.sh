@@ -15,11 +15,12 @@ part() { # name, command...
     if "$@"; then passed=$((passed + 1)); echo "ok: $name"; else failed=$((failed + 1)); echo "FAILED: $name"; fi
 }
 
-if ! (cd Tests/outside && swift build); then
+. bindings/c/common.sh
+if ! (cd Tests/outside && swift build "${MVVM_EXPORTS_FLAGS[@]}"); then
     echo "outside: 0 passed, 1 failed (the package did not build)"
     exit 1
 fi
-libdir=$(cd Tests/outside && swift build --show-bin-path)
+libdir=$(cd Tests/outside && swift build "${MVVM_EXPORTS_FLAGS[@]}" --show-bin-path)
 library="$libdir/libsample.so"
 mkdir -p build/outside
 # The package's typed calls, generated from its own classes, are current.

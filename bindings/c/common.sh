@@ -7,6 +7,14 @@
 # debug build, which every test, sanitizer and the fuzzer run, keeps those checks.
 MVVM_RELEASE_SWIFT_FLAGS=(-c release -Xswiftc -cross-module-optimization -Xswiftc -enforce-exclusivity=unchecked)
 
+# What every library we build links with: only mvvm_* leaves it (the Swift runtime, OpenCombine and
+# the engine stay inside), so two libraries in one process never lend each other their symbols.
+# Given here, not in Package.swift, whose unsafe flags would keep packages from depending on
+# libmvvm by version. A user's package gives the same to its own build (docs/packages.md).
+MVVM_EXPORTS_MAP="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/Sources/MVVMExport/exports.map"
+MVVM_EXPORTS_FLAGS=(-Xlinker "--version-script=$MVVM_EXPORTS_MAP")
+MVVM_RELEASE_SWIFT_FLAGS+=("${MVVM_EXPORTS_FLAGS[@]}")
+
 # The library's version, from include/mvvm.h: mvvm_header_version major|minor|patch|full
 mvvm_header_version() {
     local major minor patch
