@@ -4,7 +4,7 @@ from the header) and the type stubs of a library's classes and records."""
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 from .abi import Abi
 from .templates import Templates
@@ -31,8 +31,14 @@ CTYPES: Dict[str, str] = {
 }
 
 
+#: What a field of a struct is in ctypes where it differs from a parameter: a string in a struct is
+#: an address, so that a value's length (its ``integer``) is honoured and a static name can be
+#: recognised by its address.
+FIELD_CTYPES: Dict[str, str] = {"const char *": "ctypes.c_void_p"}
+
+
 def python_name(c_name: str) -> str:
-    """``mvvm_value`` -> ``Value``, ``mvvm_request_fn`` -> ``REQUEST_FN``."""
+    """``mvvm_value`` -> ``Value``, ``mvvm_request_fn`` -> ``RequestFn``."""
     stem = c_name[len("mvvm_"):]
     return "".join(part.capitalize() for part in stem.split("_"))
 
@@ -45,16 +51,49 @@ def ctype(c_type: str, abi: Abi) -> str:
     return CTYPES[c_type]
 
 
+def field_ctype(c_type: str, abi: Abi) -> str:
+    return FIELD_CTYPES.get(c_type) or ctype(c_type, abi)
+
+
+def member_prefix(members: List[Tuple[str, int]]) -> str:
+    """What every constant of an enum starts with, up to an underscore: ``MVVM_LOOP_`` for
+    ``MVVM_LOOP_MANUAL``...; ``MVVM_`` for the statuses (``MVVM_OK``, ``MVVM_ERR_...``)."""
+    names = [name for name, _ in members]
+    prefix = names[0]
+    for name in names[1:]:
+        while not name.startswith(prefix):
+            prefix = prefix[:-1]
+    return prefix[:prefix.rfind("_") + 1]
+
+
+def struct_fields(name: str, abi: Abi) -> List[str]:
+    return [abi_t("field", name=f.name, ctype=field_ctype(f.c_type, abi)) for f in abi.structs[name]]
+
+
+def flat_fields(name: str, abi: Abi) -> List[str]:
+    """The struct's fields with those of each struct it holds inline, in order (the same layout:
+    a nested struct here starts where its first field would)."""
+    fields: List[str] = []
+    for f in abi.structs[name]:
+        fields.extend(flat_fields(f.c_type, abi) if f.c_type in abi.structs else
+                      [abi_t("field", name=f.name, ctype=field_ctype(f.c_type, abi))])
+    return fields
+
+
 def abi_module(abi: Abi) -> str:
     constants: List[str] = []
+    enums: List[str] = []
     for enum, members in abi.enums.items():
         constants.append(abi_t("enum", enum=enum, members="\n".join(
             abi_t("constant", name=name[len("MVVM_"):], value=value) for name, value in members)))
+        prefix = member_prefix(members)
+        enums.append(abi_t("intenum", enum=enum, python_name=python_name(enum), members="\n".join(
+            abi_t("enum_member", name=name[len(prefix):], value=value) for name, value in members)))
     constants.append("\n".join(abi_t("constant", name=name[len("MVVM_"):], value=value) for name, value in abi.defines.items()))
-    structs = "\n\n\n".join(
-        abi_t("struct", name=name, python_name=python_name(name),
-              fields="\n".join(abi_t("field", name=f.name, ctype=ctype(f.c_type, abi)) for f in fields))
-        for name, fields in abi.structs.items())
+    structs = [abi_t("struct", name=name, python_name=python_name(name), fields="\n".join(struct_fields(name, abi)))
+               for name in abi.structs]
+    structs += [abi_t("flat_struct", name=name, python_name=python_name(name), fields="\n".join(flat_fields(name, abi)))
+                for name, fields in abi.structs.items() if any(f.c_type in abi.structs for f in fields)]
     callbacks = "\n".join(
         abi_t("callback", name=name, python_name=name[len("mvvm_"):].upper(), result=ctype(function.result, abi),
               params="".join(", " + ctype(p.c_type, abi) for p in function.params))
@@ -62,7 +101,8 @@ def abi_module(abi: Abi) -> str:
     functions = "\n".join(
         abi_t("function", name=f.name, result=ctype(f.result, abi), params=", ".join(ctype(p.c_type, abi) for p in f.params))
         for f in abi.functions)
-    return abi_t("file", constants="\n\n".join(constants), structs=structs, callbacks=callbacks, functions=functions) + "\n"
+    return abi_t("file", constants="\n\n".join(constants), enums="\n\n\n".join(enums), structs="\n\n\n".join(structs),
+                 callbacks=callbacks, functions=functions) + "\n"
 
 
 # --- Type stubs of the classes the mvvm package builds at run time (over the descriptions).
