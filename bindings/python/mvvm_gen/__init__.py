@@ -76,7 +76,7 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
     if not args.library:
         raise GenerationError("--library is needed to describe classes")
     raw = descriptions_json(Path(args.library))
-    library = Library.from_json(raw)
+    library = whole = Library.from_json(raw)
     if args.module:
         library = library.only_module(args.module)
         if not library.classes:
@@ -90,7 +90,7 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
     import json
     classes = [cls for cls in json.loads(raw) if not args.module or cls.get("swift_module") == args.module]
     if args.pyi:
-        outputs.append((Path(args.pyi), python.generate_pyi(classes)))
+        outputs.append((Path(args.pyi), python.generate_pyi(library, whole)))
     if args.rbs:
         outputs.append((Path(args.rbs), ruby.generate_rbs(library, *ruby.ruby_reserved())))
     if args.fuzz:
