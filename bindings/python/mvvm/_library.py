@@ -241,17 +241,22 @@ class Library:
         last_error = cdll["mvvm_last_error"]
         last_error.restype, last_error.argtypes = _abi.SIGNATURES["mvvm_last_error"]
         self._last_error: Callable[[], Optional[bytes]] = last_error
-        self.functions = Functions(cdll, self._errcheck)
+        self.functions = Functions(cdll, self._errcheck_function())
         self.tag = int(self.functions.mvvm_library_tag())
         self._namespace: Optional[Any] = None
         self._lock = threading.Lock()
 
     # -- statuses --------------------------------------------------------------------------
 
-    def _errcheck(self, result: int, func: Any, args: Tuple[Any, ...]) -> int:
-        if result or pending.count:
-            self.check(result, func.__name__)
-        return result
+    def _errcheck_function(self) -> Callable[[int, Any, Tuple[Any, ...]], int]:
+        """The errcheck of this library's functions (a plain function: it runs for every call)."""
+        check = self.check
+
+        def errcheck(result: int, func: Any, args: Tuple[Any, ...]) -> int:
+            if result or pending.count:
+                check(result, func.__name__)
+            return result
+        return errcheck
 
     def check(self, status: int, function: str) -> None:
         """What the errcheck does, for a call made through :meth:`unchecked`: raises the

@@ -14,10 +14,10 @@ without NUL for string).
 from __future__ import annotations
 
 import inspect
-from ctypes import byref, c_bool, c_double, c_int64
+from ctypes import byref, c_bool, c_double, c_int64, string_at
 from typing import TYPE_CHECKING, Any, Callable, Generic, List, Mapping, Optional, TypeVar, overload
 
-from ._abi import TYPE_NONE, Value
+from ._abi import TYPE_NONE, TYPE_STRING, Value
 from ._interrupts import pending
 from ._model import Command, Property as PropertyModel, Type
 from ._names import camel, python_names
@@ -83,13 +83,17 @@ class Property(Generic[T]):
             return read_bool
         if kind == "int":
             get_int = functions.mvvm_get_int
-            unsigned = self.type.c_type == "uint64_t"
 
             def read_int(handle: int) -> Any:
                 number = c_int64()
                 get_int(handle, encoded, byref(number))
-                return number.value & _UINT64_MASK if unsigned else number.value
-            return read_int
+                return number.value
+
+            def read_uint(handle: int) -> Any:  # a uint64_t: its bits, read as unsigned
+                number = c_int64()
+                get_int(handle, encoded, byref(number))
+                return number.value & _UINT64_MASK
+            return read_uint if self.type.c_type == "uint64_t" else read_int
         if kind == "double":
             get_double = functions.mvvm_get_double
 
@@ -99,6 +103,22 @@ class Property(Generic[T]):
                 return real.value
             return read_double
         get = functions.mvvm_get  # strings too: read by their length
+        if kind == "string":
+            free = functions.mvvm_value_free
+
+            def read_string(handle: int, string: int = TYPE_STRING) -> Any:
+                value = Value()
+                reference = byref(value)
+                get(handle, encoded, reference)
+                if value.type != string:
+                    return value_of(library, value)
+                try:
+                    return string_at(value.string, value.integer).decode("utf-8")
+                except UnicodeDecodeError:
+                    return value_of(library, value)  # which raises InternalError, naming it
+                finally:
+                    free(reference)
+            return read_string
 
         def read(handle: int) -> Any:
             value = Value()
@@ -222,17 +242,27 @@ class ModelProperty:
 def command(owner_name: str, model: Command, library: "Library") -> Callable[..., Any]:
     """The method of a command: ``obj.name(*args, **kwargs)`` runs it with ``mvvm_call_named``
     (its arguments by position and by name, a keyword one with a trailing underscore) and gives
-    its result; the library converts or refuses."""
+    its result; the library converts or refuses. A command that takes no argument and returns
+    nothing, called with none, goes through ``mvvm_send``, the library's cheaper call for it.
+    (An ``async`` command will be awaited through the library's asynchronous call: not yet.)"""
     encoded = model.name.encode("utf-8")
     keywords = keyword_map([a.name for a in model.arguments])
     call = library.functions.mvvm_call_named
+    send = library.functions.mvvm_send
 
-    def run(self: "MvvmObject", *args: Any, **kwargs: Any) -> Any:
-        if args or kwargs:
-            return self._invoke(encoded, args, kwargs, keywords)
-        result = Value()
-        call(self._h(), encoded, None, None, 0, byref(result))
-        return None if result.type == TYPE_NONE else value_of(library, result)
+    if model.result.is_none and not model.arguments:
+        def run(self: "MvvmObject", *args: Any, **kwargs: Any) -> Any:
+            if args or kwargs:
+                return self._invoke(encoded, args, kwargs, keywords)
+            send(self._h(), encoded, None)  # no argument, no result: the library's cheaper call
+            return None
+    else:
+        def run(self: "MvvmObject", *args: Any, **kwargs: Any) -> Any:
+            if args or kwargs:
+                return self._invoke(encoded, args, kwargs, keywords)
+            result = Value()
+            call(self._h(), encoded, None, None, 0, byref(result))
+            return None if result.type == TYPE_NONE else value_of(library, result)
 
     python = python_names([a.name for a in model.arguments])
     run.__name__ = model.name

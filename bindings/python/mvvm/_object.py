@@ -241,7 +241,9 @@ class MvvmObject(Owner):
 
     # -- generic access -----------------------------------------------------------------------
 
-    def _get(self, name: str) -> Any:
+    def get(self, name: str) -> Any:
+        """The value of the property ``name`` (a list property: its :class:`~mvvm.ObjectList`)
+        (:func:`mvvm.get`)."""
         known = type(self)._properties.get(name)
         if known is not None:
             return known.__get__(self, type(self))
@@ -249,12 +251,11 @@ class MvvmObject(Owner):
         self._library.functions.mvvm_get(self._h(), encode_name(name, "a property name"), byref(value))
         return value_of(self._library, value)
 
-    def get(self, name: str) -> Any:
-        """The value of the property ``name`` (a list property: its :class:`~mvvm.ObjectList`)
-        (:func:`mvvm.get`)."""
-        return self._get(name)
+    _get = get  # (the package's own name for it, which no member hides; so for the others)
 
-    def _set(self, name: str, value: Any) -> None:
+    def set(self, name: str, value: Any) -> None:
+        """Sets the property ``name`` to ``value`` (``mvvm_set``; the library converts or
+        refuses: an output is ReadOnlyError) (:func:`mvvm.set`)."""
         known = type(self)._properties.get(name)
         if known is not None:
             known.__set__(self, value)
@@ -262,10 +263,7 @@ class MvvmObject(Owner):
         values = Values([value])
         self._library.functions.mvvm_set(self._h(), encode_name(name, "a property name"), values.array)
 
-    def set(self, name: str, value: Any) -> None:
-        """Sets the property ``name`` to ``value`` (``mvvm_set``; the library converts or
-        refuses: an output is ReadOnlyError) (:func:`mvvm.set`)."""
-        self._set(name, value)
+    _set = set
 
     def _send(self, command: str, argument: Any = _NO_ARGUMENT) -> None:
         encoded = encode_name(command, "a command name")
