@@ -1,9 +1,13 @@
 """Loops: where objects live and who runs time (virtual, manual, thread), and what interpreter
-exit does (loops stop before the objects' finalizers release them)."""
+exit does: every loop is closed (before the objects' finalizers release them), and no new one
+is made, so that no thread (a daemon thread still calling in, a loop's own) calls back into
+Python while it finalizes."""
 
 from __future__ import annotations
 
 import atexit
+import os
+import threading
 import time
 import weakref
 from ctypes import byref, c_int, c_int64, c_uint64
@@ -11,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, List, Optional, Union
 
 from . import _abi
 from ._abi import LoopKind
-from ._errors import InvalidArgumentError, TypeMismatchError
+from ._errors import InvalidArgumentError, LoopReleasedError, TypeMismatchError
 from ._interrupts import ctrl_c_between_slices
 from ._owner import Owner
 from ._releases import release_pending
@@ -23,6 +27,24 @@ if TYPE_CHECKING:
 __all__ = ["LoopKind", "Loop"]
 
 _live_loops: "weakref.WeakSet[Loop]" = weakref.WeakSet()
+
+
+class _Exit:
+    """Interpreter exit: once the package's exit hook has closed every loop, no loop is made any
+    more, so the library never calls back into an interpreter that is finalizing (a daemon thread
+    still calling in gets LoopReleasedError)."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self.lock = threading.Lock()  # loops are made, and closed at exit, one at a time
+
+    def forked(self) -> None:
+        self.lock = threading.Lock()  # a fork may have happened while another thread held it
+
+
+_exit = _Exit()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_exit.forked)
 
 
 class Loop(Owner):
@@ -48,10 +70,13 @@ class Loop(Owner):
         library = type(self)._class_library or default_library()
         out = c_uint64()
         release_pending()
-        library.functions.mvvm_loop_new(int(self.kind), byref(out))
-        self._own(library, out.value)
         self._close_hooks: List[Callable[[], None]] = []
-        _live_loops.add(self)
+        with _exit.lock:
+            if _exit.started:
+                raise LoopReleasedError("the interpreter is exiting: its loops are closed and no new one is made")
+            library.functions.mvvm_loop_new(int(self.kind), byref(out))
+            self._own(library, out.value)
+            _live_loops.add(self)
 
     @classmethod
     def virtual(cls) -> "Loop":
@@ -199,7 +224,10 @@ weakref.finalize(_sentinel, lambda: None)
 
 
 def _at_exit() -> None:
-    for loop in list(_live_loops):
+    with _exit.lock:
+        _exit.started = True
+        loops = list(_live_loops)
+    for loop in loops:
         try:
             loop._close()
         except BaseException:
