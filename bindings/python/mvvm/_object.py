@@ -427,7 +427,7 @@ class Subscription(Owner):
         self._own(source._library, handle, collect=False)  # garbage collection does not end it
 
     def _is_closed(self) -> bool:
-        return self._key not in registry
+        return self._key not in registry or super()._is_closed()
 
     @property
     def active(self) -> bool:

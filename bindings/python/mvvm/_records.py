@@ -25,7 +25,7 @@ _R = TypeVar("_R", bound="Record")
 
 def _hashable(value: Any) -> Any:
     """``value`` with its lists as tuples (an array field is a list), so a record hashes."""
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return tuple(_hashable(item) for item in value)
     if isinstance(value, dict):
         return tuple(sorted((key, _hashable(item)) for key, item in value.items()))

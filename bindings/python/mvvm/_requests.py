@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Dict, List
 from ._errors import InvalidHandleError, UnknownRequestError
 from ._names import python_names
 from ._object import MvvmObject
-from ._owner import Owner
+from ._owner import Owner, forks
 from ._registry import Entry, registry
 from ._releases import pending, release_pending, release_soon
 from ._report import report
@@ -62,7 +62,7 @@ class Request(Owner):
         return self._done
 
     def _is_closed(self) -> bool:
-        return self._done
+        return self._done or self._fork != forks.count
 
     def _settled(self) -> None:
         self._done = True

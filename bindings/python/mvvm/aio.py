@@ -132,7 +132,7 @@ class Changes:
         source = weakref.ref(obj)
 
         def on_change(changed: str, value: Any) -> None:
-            if isinstance(value, Splice) and value.inserted:
+            if isinstance(value, Splice):
                 owner = source()
                 if owner is not None:  # the items it inserts, read now, while they are in place
                     items: ObjectList[Any] = ObjectList(owner, changed)
