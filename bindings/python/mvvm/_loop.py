@@ -11,7 +11,7 @@ import threading
 import time
 import weakref
 from ctypes import byref, c_int, c_int64, c_uint64
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, List, Optional, Union
 
 from . import _abi
 from ._abi import LoopKind
@@ -113,21 +113,16 @@ class Loop(Owner):
         or up to the next due work), so that Ctrl-C (``KeyboardInterrupt``), or one a callback
         raised, stops it between two slices; it is raised here. An advance past
         :attr:`TIME_LIMIT_MS` is refused whole."""
-        ms = _check_ms(ms)
-        functions = self._library.functions
-        if ms <= self.ADVANCE_SLICE_MS or ms > self.TIME_LIMIT_MS - self.now():
-            functions.mvvm_loop_advance(self._h(), ms)  # one call; the library refuses a time past its limit
-            return
-        with ctrl_c_between_slices() as interrupted:
+
+        def steps(ms: int) -> Iterator[int]:
             left = ms
-            while left > 0 and not interrupted:
+            while left > 0:
                 due = self.next_timeout()
                 step = left if due is None else min(left, max(self.ADVANCE_SLICE_MS, due))
-                functions.mvvm_loop_advance(self._h(), step)
+                yield step
                 left -= step
-            if not interrupted:
-                return
-        raise KeyboardInterrupt
+
+        self._in_slices(ms, self.ADVANCE_SLICE_MS, self._library.functions.mvvm_loop_advance, steps)
 
     def dispatch(self) -> int:
         """Manual loops: runs the work due now on this thread; returns how many pieces ran."""
@@ -143,18 +138,33 @@ class Loop(Owner):
 
         Waits in slices of :attr:`RUN_SLICE_MS` so that Ctrl-C (``KeyboardInterrupt``), or one
         raised by a callback, stops it promptly; it is raised here."""
-        ms = _check_ms(ms)
-        functions = self._library.functions
-        if ms <= self.RUN_SLICE_MS or ms > self.TIME_LIMIT_MS - self.now():
-            functions.mvvm_loop_run_for(self._h(), ms)  # one call; the library refuses a time past its limit
-            return
-        with ctrl_c_between_slices() as interrupted:
+
+        def steps(ms: int) -> Iterator[int]:
             deadline = time.monotonic() + ms / 1000.0
-            while not interrupted:
+            while True:
                 left = int((deadline - time.monotonic()) * 1000.0 + 0.999)
                 if left <= 0:
                     return
-                functions.mvvm_loop_run_for(self._h(), min(left, self.RUN_SLICE_MS))
+                yield min(left, self.RUN_SLICE_MS)
+
+        self._in_slices(ms, self.RUN_SLICE_MS, self._library.functions.mvvm_loop_run_for, steps)
+
+    def _in_slices(self, ms: Any, short: int, function: Callable[[int, int], int],
+                   steps: Callable[[int], Iterator[int]]) -> None:
+        """``function(loop, ms)``: in one call when short, or past the time limit (which the
+        library refuses whole); else one call per step of ``steps(ms)``, Ctrl-C raised between
+        two (:func:`~mvvm._interrupts.ctrl_c_between_slices`)."""
+        ms = _check_ms(ms)
+        if ms <= short or ms > self.TIME_LIMIT_MS - self.now():
+            function(self._h(), ms)
+            return
+        with ctrl_c_between_slices() as interrupted:
+            for step in steps(ms):
+                if interrupted:
+                    break
+                function(self._h(), step)
+            if not interrupted:
+                return
         raise KeyboardInterrupt
 
     def fileno(self) -> int:
