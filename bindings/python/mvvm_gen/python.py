@@ -7,7 +7,7 @@ import json
 from typing import Dict, List, Optional, Set, Tuple
 
 from mvvm._model import Argument, Class, Library, Record, Type
-from mvvm._names import python_names
+from mvvm._names import camel, python_names
 
 from .abi import Abi
 from .templates import Templates
@@ -117,13 +117,6 @@ PY_TYPES = {"bool": "bool", "int": "int", "double": "float", "string": "str", "b
 #: MvvmObject's own attributes: a member of one of these names wins it, its type replacing the base's.
 IGNORE = "  # type: ignore[override, misc]"
 PYRIGHT_IGNORE = "  # pyright: ignore[reportIncompatibleMethodOverride, reportIncompatibleVariableOverride]"
-
-
-def camel(name: str) -> str:
-    """The Python class name of a C class, before the namespace's rule (:mod:`mvvm._names`)."""
-    from mvvm._names import camel as package_camel
-
-    return package_camel(name)
 
 
 class Names:
