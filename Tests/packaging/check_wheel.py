@@ -44,7 +44,9 @@ def _():
 
 @check("no Swift runtime in the process")
 def _():
-    import mvvm  # noqa: F401 - loaded: its library is mapped
+    import mvvm
+
+    mvvm.Counter  # the first use loads the library: now it is mapped
 
     with open("/proc/self/maps") as maps:
         mapped = {line.split()[-1] for line in maps if len(line.split()) >= 6}
@@ -94,6 +96,21 @@ def _():
         loop.advance(500)
         assert watch.time == "00:00:01.23", watch.time
         assert watch.clear_action_enabled is True
+
+
+@check("the generator ships in the wheel: python -m mvvm_gen describes the wheel's library")
+def _():
+    import subprocess
+    import tempfile
+
+    import mvvm
+
+    with tempfile.TemporaryDirectory() as folder:
+        stubs = Path(folder) / "classes.pyi"
+        done = subprocess.run([sys.executable, "-m", "mvvm_gen", "--library", str(mvvm.library_path), "--pyi", str(stubs)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "class StopWatchViewModel(" in stubs.read_text()
 
 
 failed = results.count(False)

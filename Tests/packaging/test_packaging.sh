@@ -170,8 +170,8 @@ check "a fresh virtualenv: pip install --no-index the wheel" venv
 source_copy() {
     rm -rf "$1" && mkdir -p "$1" &&
     cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md "$1/" &&
-    cp -R bindings/python/mvvm "$1/mvvm" &&
-    find "$1/mvvm" \( -name __pycache__ -o -name '*.so' \) -prune -exec rm -rf {} +
+    cp -R bindings/python/mvvm "$1/mvvm" && cp -R bindings/python/mvvm_gen "$1/mvvm_gen" &&
+    find "$1/mvvm" "$1/mvvm_gen" \( -name __pycache__ -o -name '*.so' \) -prune -exec rm -rf {} +
 }
 no_library() {
     local out
@@ -206,8 +206,8 @@ by_soname() {
     (cd "$tmp/run" && noswift env LD_LIBRARY_PATH="$prefix/lib" "$tmp/venv-pure/bin/python" -c \
         'import sys, mvvm; print(mvvm.library_path, mvvm.library_version); sys.exit(str(mvvm.library_path) != sys.argv[1])' \
         "$prefix/lib/libmvvm.so.$major") &&
-    if (cd "$tmp/run" && noswift "$tmp/venv-pure/bin/python" -c 'import mvvm' 2>"$tmp/run/err"); then
-        echo "imported without LD_LIBRARY_PATH"; return 1
+    if (cd "$tmp/run" && noswift "$tmp/venv-pure/bin/python" -c 'import mvvm; mvvm.Counter' 2>"$tmp/run/err"); then
+        echo "loaded a library without LD_LIBRARY_PATH"; return 1
     fi
     cat "$tmp/run/err" && grep -qF "libmvvm.so.$major: not found by the dynamic loader" "$tmp/run/err" &&
     grep -qF "make install" "$tmp/run/err"

@@ -2,7 +2,7 @@
 Everything but the library and the wheel's tag is in pyproject.toml.
 
 **The library.** A non-editable build puts one ``libmvvm.so`` into the package (``mvvm/libmvvm.so``,
-where ``mvvm/_lib.py`` looks first), chosen as follows:
+where the package looks first), chosen as follows:
 
 1. ``MVVM_LIBRARY``: the file, or the folder holding ``libmvvm.so``; it must exist.
 2. Else, in the repository holding this folder (the first folder above with ``Package.swift``),

@@ -403,7 +403,7 @@ class CountersScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop, seed: Optional[int]) -> None:
         super().__init__(master)
-        self.view_model = mvvm.CounterPageViewModel(loop, seed)
+        self.view_model = mvvm.CounterPageViewModel(loop) if seed is None else mvvm.CounterPageViewModel(loop, seed)
         self.view_models.append(self.view_model)
         ttk.Label(self, text="Counters", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
         self.read_me_label = ttk.Label(self, wraplength=480, justify="left")

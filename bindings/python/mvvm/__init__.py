@@ -1,4 +1,4 @@
-"""Python bindings of libmvvm: the Swift MVVM catalog through its C ABI (ctypes).
+"""Python bindings of libmvvm: Swift view models through their C ABI (ctypes).
 
 >>> import mvvm
 >>> with mvvm.Loop.virtual() as loop, mvvm.SignUpViewModel(loop) as form:
@@ -11,20 +11,26 @@
 
 Public API:
 
-* :class:`Loop` (``Loop.virtual()``, ``Loop.manual()``, ``Loop.thread()``).
-* The library's classes, made when it loads from its own descriptions (``mvvm_classes``), as
-  PyGObject makes them from a typelib: ``mvvm.<CamelName>`` for each C class (the catalog's
-  :class:`CountDownTimer`, :class:`SignUpViewModel`, …; a library of your own, loaded through
-  ``MVVM_LIBRARY``, gives its own), with their base :class:`MvvmObject`; ``<Name>Request`` for
-  each class with a host service (:class:`SignUpRequest`, :class:`WelcomeRequest`);
-  :data:`CLASSES` (C name -> class); :func:`new` (the generic constructor, ``mvvm_new``).
+* Libraries: :func:`load` (a library by its path, a :class:`Library` namespace of its classes,
+  records, ``Loop`` and ``Service``; several side by side) and the default library, found on
+  first use (``MVVM_LIBRARY``, the package's copy, the build folders, the installed soname):
+  its classes are module attributes, ``mvvm.<CamelName>`` for each C class
+  (:class:`CountDownTimer`, :class:`SignUpViewModel`, ...), made from its own descriptions
+  (``mvvm_classes``) as PyGObject makes them from a typelib; its records too
+  (:class:`Record` classes); ``<Name>Request`` for each class with a host service;
+  :data:`CLASSES` (C name -> class). ``import mvvm`` loads nothing.
+* :class:`Loop` (``Loop.virtual()``, ``Loop.manual()``, ``Loop.thread()``) and every class's
+  base, :class:`MvvmObject`; :class:`Subscription`; host services :class:`Service` (or any
+  callable) and their requests (:class:`Request`).
+* The package's operations as module functions, which a view model's members never hide:
+  :func:`close`, :func:`is_closed`, :func:`subscribe`, :func:`get`, :func:`set`,
+  :func:`call`, :func:`send`, :func:`child`, :func:`describe`, :func:`snapshot`,
+  :func:`handle`, :func:`loop_of`, :func:`library_of`, :func:`class_name`,
+  :func:`object_id`, :func:`new`.
 * Lists of child view models: a list property reads as an :class:`ObjectList` (a read-only
-  ``Sequence`` of live items); its subscribers get a :class:`Splice` per change;
-  :func:`object_id` (also ``obj.object_id``) tells items apart.
-* :class:`Subscription`; host services :class:`Service` (or any callable) and their requests
-  (:class:`Request`).
-* Errors: :class:`MvvmError` and one subclass per ``mvvm_status``; :class:`MvvmLibraryError`
-  (an ImportError) when the library cannot be loaded.
+  ``Sequence`` of live items); its subscribers get a :class:`Splice` per change.
+* Errors: :class:`MvvmError` and one subclass per ``mvvm_status`` (:class:`CommandError` when a
+  command throws); :class:`MvvmLibraryError` (an ImportError) when no library can be loaded.
 * :mod:`mvvm.aio`: asyncio integration.
 * :data:`MAX_NESTED_CALLS`: how deep callbacks may nest, each changing what notifies the next;
   a deeper change raises :class:`InvalidArgumentError` (in that callback).
@@ -32,12 +38,15 @@ Public API:
 
 from __future__ import annotations
 
-# The library's classes first: a class whose name is also one of the names below yields to it
-# (it stays in CLASSES and mvvm._classes).
-from ._classes import *  # noqa: F401,F403
-from ._classes import __all__ as _class_names
+from typing import TYPE_CHECKING, Any, Callable, Dict, List
+
+from ._abi import MAX_NESTED_CALLS, LoopKind, Status
+from ._conveniences import Subscriptions, bind
 from ._errors import (
+    BadRegistrationError,
+    CallCancelledError,
     ClosedError,
+    CommandError,
     InternalError,
     InvalidArgumentError,
     InvalidHandleError,
@@ -46,60 +55,97 @@ from ._errors import (
     MvvmLibraryError,
     NullPointerError,
     ReadOnlyError,
-    Status,
     TypeMismatchError,
     UnknownNameError,
     UnknownRequestError,
     WrongLoopKindError,
     WrongTypeError,
 )
-from ._callbacks import EventCallback
-from ._lib import EXPECTED_VERSION, MAX_NESTED_CALLS
-from ._lib import path as library_path
-from ._lib import version as library_version
-from ._core import (
-    Loop,
-    LoopKind,
-    MvvmObject,
-    Request,
-    Scalar,
-    Subscription,
-    release_pending,
-)
-from ._dynamic import Service, ServiceRequest, new
+from ._library import EXPECTED_VERSION, Library, default_library, load
 from ._list import ObjectList, Splice, object_id
-from ._dynamic import classes as _classes_by_c_name
-from ._requests import ServiceFunction
-from ._conveniences import Subscriptions, bind
+from ._loop import Loop
+from ._object import MvvmObject, Subscription
+from ._operations import (
+    call,
+    child,
+    class_name,
+    close,
+    describe,
+    get,
+    handle,
+    is_closed,
+    library_of,
+    loop_of,
+    new,
+    send,
+    set,
+    snapshot,
+    subscribe,
+)
+from ._records import Record
+from ._releases import release_pending
+from ._requests import Request, Service, ServiceFunction, ServiceRequest
+from ._values import AnyValue, Scalar
 
-#: The Python class of each class the library registers, by C class name.
-CLASSES = _classes_by_c_name()
+if TYPE_CHECKING:  # the default library's classes, as the generated stubs declare them
+    from pathlib import Path
+    from typing import Type
 
-__version__ = "0.1.0"
+    from . import _classes
+    from ._classes import *  # noqa: F401,F403
 
+    #: The Python class of each class the default library registers, by C class name.
+    CLASSES: Dict[str, Type[MvvmObject]]
+    #: Where the default library was found, and its version.
+    library_path: Path
+    library_version: str
+
+#: ``fn(name, value)``: a subscriber.
+EventCallback = Callable[[str, Any], Any]
+
+__version__ = "0.2.0"
+
+# The package's own names. A class or record of a library named as one of them is reachable with a
+# trailing underscore (mvvm.Subscription_ for a class "subscription"); see mvvm._names.
 __all__ = [
     "EXPECTED_VERSION",
     "MAX_NESTED_CALLS",
-    "library_path",
-    "library_version",
+    "Library",
+    "load",
+    "default_library",
     "Loop",
     "LoopKind",
     "MvvmObject",
     "Subscription",
+    "Subscriptions",
     "Request",
     "ServiceRequest",
     "Service",
-    "Scalar",
-    "EventCallback",
-    "Subscriptions",
-    "bind",
     "ServiceFunction",
-    "release_pending",
-    "CLASSES",
-    "new",
+    "Record",
+    "Scalar",
+    "AnyValue",
+    "EventCallback",
     "ObjectList",
     "Splice",
+    "bind",
+    "release_pending",
+    "close",
+    "is_closed",
+    "handle",
+    "loop_of",
+    "library_of",
+    "class_name",
     "object_id",
+    "describe",
+    "snapshot",
+    "get",
+    "set",
+    "send",
+    "call",
+    "child",
+    "subscribe",
+    "new",
     "Status",
     "MvvmError",
     "InvalidHandleError",
@@ -114,7 +160,38 @@ __all__ = [
     "UnknownRequestError",
     "InternalError",
     "LoopReleasedError",
+    "CommandError",
+    "CallCancelledError",
+    "BadRegistrationError",
     "MvvmLibraryError",
 ]
-# And the library's classes (a class named as one of the names above stays in CLASSES only).
-__all__ += [name for name in _class_names if name not in __all__]
+if TYPE_CHECKING:
+    __all__ += _classes.__all__
+
+
+if not TYPE_CHECKING:  # (the checkers see the stubs' classes, not a module __getattr__)
+    def __getattr__(name: str) -> Any:
+        """The default library's classes, records and request classes (loading it on first use),
+        its class table CLASSES, and where it was found (library_path, library_version)."""
+        if name.startswith("_"):
+            raise AttributeError("module 'mvvm' has no attribute %r" % name)
+        library = default_library()
+        if name == "CLASSES":
+            return library.classes
+        if name == "library_path":
+            return library.path
+        if name == "library_version":
+            return library.version
+        try:
+            return getattr(library, name)
+        except AttributeError:
+            raise AttributeError("module 'mvvm' has no attribute %r (nor has %s a class or record of that name)"
+                                 % (name, library)) from None
+
+    def __dir__() -> List[str]:
+        names = list(globals()) + ["CLASSES", "library_path", "library_version"]
+        try:
+            names += default_library().names
+        except (MvvmLibraryError, MvvmError):
+            pass
+        return sorted(names)

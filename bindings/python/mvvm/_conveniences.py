@@ -6,9 +6,10 @@ given to the callback, callbacks of the wrong arity refused at ``subscribe`` tim
 from __future__ import annotations
 
 import inspect
+import weakref
 from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
-from ._callbacks import _callable_name
+from ._report import callable_name
 
 if TYPE_CHECKING:
     from ._object import MvvmObject, Subscription
@@ -29,15 +30,21 @@ def check_arity(fn: Callable[..., Any], count: int, what: str) -> None:
         signature.bind(*range(count))
     except TypeError:
         raise TypeError("%s %s%s cannot be called with %d positional argument%s (%s)" % (
-            what, _callable_name(fn), signature, count, "" if count == 1 else "s",
+            what, callable_name(fn), signature, count, "" if count == 1 else "s",
             "source, name, value" if count == 3 else "name, value")) from None
 
 
 def with_source(source: "MvvmObject", fn: Callable[..., Any]) -> Callable[[str, Any], Any]:
-    """``fn(source, name, value)`` as a ``(name, value)`` callback (named as ``fn`` in errors)."""
+    """``fn(source, name, value)`` as a ``(name, value)`` callback (named as ``fn`` in errors).
+    It holds ``source`` weakly: the subscription does not keep its object alive (once the object
+    is collected, its handle is released and the subscription ends)."""
+    source_ref = weakref.ref(source)
 
     def deliver(name: str, value: Any) -> Any:
-        return fn(source, name, value)
+        current = source_ref()
+        if current is not None:
+            return fn(current, name, value)
+        return None
 
     deliver.__qualname__ = getattr(fn, "__qualname__", deliver.__qualname__)
     deliver.__module__ = getattr(fn, "__module__", None) or deliver.__module__
@@ -102,7 +109,7 @@ def bind(source: "MvvmObject", name: str, target: Any, target_name: Optional[str
 
     follow.__qualname__ = "bind(%s.%s -> %s%s)" % (type(source).__name__, name, type(target).__name__,
                                                    "." + target_name if target_name else "")
-    subscription: Any = source.subscribe(name, follow, initial=initial)
+    subscription: Any = source._subscribe(name, follow, initial=initial)
     result: "Subscription" = subscription
     return result
 

@@ -1,7 +1,8 @@
 """Exceptions: one class per ``mvvm_status``, all under :class:`MvvmError`.
 
-Several classes also derive from the matching built-in exception, so ordinary Python code
-catches them naturally:
+A failed call raises the class of its status with the library's own message
+(``mvvm_last_error()``, read on the failing thread right after the call). Several classes also
+derive from the matching built-in exception, so ordinary Python code catches them naturally:
 
 ==========================  ======  ===================================
 class                       status  also a
@@ -17,17 +18,27 @@ TypeMismatchError           7       TypeError
 WrongLoopKindError          8
 UnknownRequestError         9
 InternalError               10
-LoopReleasedError           11
+LoopReleasedError           11      (a ClosedError)
+CommandError                12
+CallCancelledError          13
+BadRegistrationError        14
 ==========================  ======  ===================================
 
+The bindings raise a few of these themselves, with ``function`` None: :class:`ClosedError` for
+an object they closed, :class:`InvalidArgumentError` for what C cannot be given at all (an int
+beyond 64 bits, a name holding NUL), :class:`TypeMismatchError` for a Python object that is no
+value (see :mod:`mvvm._values`), :class:`InternalError` for what the library gave that cannot
+be read. Every other judgement of a value is the library's.
+
 :class:`MvvmLibraryError` is not an :class:`MvvmError`: it is an :class:`ImportError`, raised
-when ``import mvvm`` cannot find or accept ``libmvvm.so``.
+when no compatible ``libmvvm.so`` can be found or loaded.
 """
 
 from __future__ import annotations
 
-import enum
 from typing import Dict, List, Optional, Sequence, Tuple, Type
+
+from ._abi import Status
 
 __all__ = [
     "Status",
@@ -44,36 +55,22 @@ __all__ = [
     "UnknownRequestError",
     "InternalError",
     "LoopReleasedError",
+    "CommandError",
+    "CallCancelledError",
+    "BadRegistrationError",
     "MvvmLibraryError",
     "error_for_status",
 ]
 
 
-class Status(enum.IntEnum):
-    """``mvvm_status``: what a C call did."""
-
-    OK = 0
-    ERR_INVALID_HANDLE = 1
-    ERR_WRONG_TYPE = 2
-    ERR_NULL_POINTER = 3
-    ERR_INVALID_ARGUMENT = 4
-    ERR_UNKNOWN_NAME = 5
-    ERR_READ_ONLY = 6
-    ERR_TYPE_MISMATCH = 7
-    ERR_WRONG_LOOP_KIND = 8
-    ERR_UNKNOWN_REQUEST = 9
-    ERR_INTERNAL = 10
-    ERR_LOOP_RELEASED = 11
-
-
 class MvvmError(Exception):
-    """Base of every error a libmvvm call (or the bindings' own checks) can raise.
+    """Base of every error a libmvvm call (or the bindings' own few refusals) can raise.
 
     Attributes:
         status: the ``mvvm_status`` as an ``int`` (a :class:`Status` when known).
         message: the library's message, from ``mvvm_last_error()`` read on the failing thread
-            right after the call, or the bindings' own message for checks made before C.
-        function: the C function that failed, or ``None`` for a check made in Python.
+            right after the call, or the bindings' own message.
+        function: the C function that failed, or ``None`` for the bindings' own refusals.
     """
 
     default_status: int = -1
@@ -97,13 +94,13 @@ class MvvmError(Exception):
 
 
 class InvalidHandleError(MvvmError):
-    """The handle is 0, released, stale or was never issued."""
+    """The handle is 0, released, stale, never issued, or of another library loaded beside."""
 
     default_status = Status.ERR_INVALID_HANDLE
 
 
 class ClosedError(InvalidHandleError):
-    """The Python object was closed (its handle released): only ``close()`` is allowed."""
+    """The Python object was closed (its handle released): only closing it again is allowed."""
 
 
 class WrongTypeError(MvvmError, TypeError):
@@ -119,14 +116,14 @@ class NullPointerError(MvvmError):
 
 
 class InvalidArgumentError(MvvmError, ValueError):
-    """Bad UTF-8 (a lone surrogate, an embedded NUL), a value out of range, an unknown
-    command argument, a model of another loop."""
+    """Bad UTF-8, a value out of range or not one of those allowed, "no value" for what is not
+    optional, an argument missing or unknown, a model of another loop, a call nested too deep."""
 
     default_status = Status.ERR_INVALID_ARGUMENT
 
 
 class UnknownNameError(MvvmError, LookupError):
-    """No such property, command, signal or child on this object."""
+    """No such class, property, command, signal or child."""
 
     default_status = Status.ERR_UNKNOWN_NAME
 
@@ -138,7 +135,7 @@ class ReadOnlyError(MvvmError, AttributeError):
 
 
 class TypeMismatchError(MvvmError, TypeError):
-    """The value's type is not the property's, the command's or the request's."""
+    """The value's type is not the property's, the argument's or the request's."""
 
     default_status = Status.ERR_TYPE_MISMATCH
 
@@ -163,26 +160,42 @@ class InternalError(MvvmError):
 
 
 class LoopReleasedError(ClosedError):
-    """The object's loop was released: the object can only be closed.
+    """The object's loop was released (or the object was inherited through ``fork()``): the
+    object can only be closed.
 
-    A :class:`ClosedError`: an object whose loop was closed is closed too (its ``closed`` is
-    true), so ``except ClosedError`` catches both."""
+    A :class:`ClosedError`: an object whose loop was closed is closed too, so ``except
+    ClosedError`` catches both."""
 
     default_status = Status.ERR_LOOP_RELEASED
 
 
+class CommandError(MvvmError):
+    """A command failed: its Swift code threw. ``message`` is the error's text; what the command
+    changed before it threw has been notified all the same."""
+
+    default_status = Status.ERR_COMMAND_FAILED
+
+
+class CallCancelledError(MvvmError):
+    """An asynchronous call was cancelled: by the host, or by the release of its object or of its
+    object's loop. (Not :class:`asyncio.CancelledError`, which cancels a task.)"""
+
+    default_status = Status.ERR_CANCELLED
+
+
+class BadRegistrationError(MvvmError):
+    """The library's registration breaks a rule (a name used twice, a name that is no C
+    identifier, a class or record used but not registered, two copies linked by name...): it
+    serves no class; ``message`` names every problem."""
+
+    default_status = Status.ERR_BAD_REGISTRATION
+
+
 _BY_STATUS: Dict[int, Type[MvvmError]] = {
-    Status.ERR_INVALID_HANDLE: InvalidHandleError,
-    Status.ERR_WRONG_TYPE: WrongTypeError,
-    Status.ERR_NULL_POINTER: NullPointerError,
-    Status.ERR_INVALID_ARGUMENT: InvalidArgumentError,
-    Status.ERR_UNKNOWN_NAME: UnknownNameError,
-    Status.ERR_READ_ONLY: ReadOnlyError,
-    Status.ERR_TYPE_MISMATCH: TypeMismatchError,
-    Status.ERR_WRONG_LOOP_KIND: WrongLoopKindError,
-    Status.ERR_UNKNOWN_REQUEST: UnknownRequestError,
-    Status.ERR_INTERNAL: InternalError,
-    Status.ERR_LOOP_RELEASED: LoopReleasedError,
+    cls.default_status: cls
+    for cls in (InvalidHandleError, WrongTypeError, NullPointerError, InvalidArgumentError, UnknownNameError,
+                ReadOnlyError, TypeMismatchError, WrongLoopKindError, UnknownRequestError, InternalError,
+                LoopReleasedError, CommandError, CallCancelledError, BadRegistrationError)
 }
 
 
@@ -193,9 +206,10 @@ def error_for_status(status: int, message: str, function: Optional[str] = None) 
 
 
 class MvvmLibraryError(ImportError):
-    """``libmvvm.so`` could not be found, loaded, or is of an incompatible version.
+    """No compatible ``libmvvm.so`` could be found or loaded.
 
-    An :class:`ImportError` (raised by ``import mvvm``), not an :class:`MvvmError`.
+    An :class:`ImportError`, not an :class:`MvvmError`: raised by :func:`mvvm.load` and by the
+    first use of a class of the default library (``mvvm.Counter``...).
 
     Attributes:
         tried: ``(path, outcome)`` for every path tried, in order.
@@ -217,5 +231,5 @@ class MvvmLibraryError(ImportError):
         lines.append("to fix: in the repository, `make lib` (then `pip install ./bindings/python` again, or "
                      "`pip install -e ./bindings/python`); or `make wheel` and pip install build/wheel/mvvm-*.whl; "
                      "or `make install` (then `sudo ldconfig`, or LD_LIBRARY_PATH=PREFIX/lib) for libmvvm.so.%d; "
-                     "or set MVVM_LIBRARY to libmvvm.so or its folder" % version_expected[0])
+                     "or set MVVM_LIBRARY to libmvvm.so or its folder, or call mvvm.load(path)" % version_expected[0])
         super().__init__("\n".join(lines))

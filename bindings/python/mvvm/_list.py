@@ -12,13 +12,12 @@ same through every handle to it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from ctypes import byref, c_int64
-from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, List, MutableSequence, TypeVar, Union, overload
+from ctypes import byref, c_int64, c_uint64
+from typing import (TYPE_CHECKING, Any, Callable, Generic, Iterator, List, MutableSequence, Optional, Tuple, TypeVar,
+                    Union, overload)
 
-from . import _lib
-from ._errors import InvalidArgumentError, ReadOnlyError
-from ._lib import lib
-from ._values import _encode
+from ._errors import InvalidArgumentError
+from ._values import Values, encode_name
 
 if TYPE_CHECKING:
     from ._object import MvvmObject
@@ -34,18 +33,25 @@ class Splice:
     ``index``, ``removed`` items went and ``inserted`` items came. A subscriber of a list property
     gets one per splice as the callback's value, in ascending order of ``index``, each counted in
     the list as the splices before it left it; the items a splice inserts are already at their
-    final indices (readable during the callback). Frozen, hashable, comparable."""
+    final indices (readable during the callback). Frozen, hashable, comparable (by ``index``,
+    ``removed`` and ``inserted``); unpacks as those three.
 
-    __slots__ = ("index", "removed", "inserted")
+    ``items``: the inserted items themselves, read while the splice was delivered, when the
+    splice carries them (:func:`mvvm.aio.changes` gives such splices, which can be applied
+    later, after the list moved on); otherwise None."""
+
+    __slots__ = ("index", "removed", "inserted", "items")
 
     index: int
     removed: int
     inserted: int
+    items: "Optional[Tuple[Any, ...]]"
 
-    def __init__(self, index: int, removed: int, inserted: int) -> None:
+    def __init__(self, index: int, removed: int, inserted: int, items: "Optional[Tuple[Any, ...]]" = None) -> None:
         object.__setattr__(self, "index", index)
         object.__setattr__(self, "removed", removed)
         object.__setattr__(self, "inserted", inserted)
+        object.__setattr__(self, "items", items)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("mvvm.Splice is frozen")
@@ -68,26 +74,33 @@ class Splice:
         return iter(self._key())
 
     def __repr__(self) -> str:
-        return "Splice(index=%d, removed=%d, inserted=%d)" % self._key()
+        return "Splice(index=%d, removed=%d, inserted=%d%s)" % (self._key() + (
+            "" if self.items is None else ", items=%r" % (self.items,),))
 
     def __reduce__(self) -> Any:
         return (Splice, self._key())
 
-    def apply(self, copy: MutableSequence[T], item: Callable[[int], T]) -> None:
+    def apply(self, copy: MutableSequence[T], item: Optional[Callable[[int], T]] = None) -> None:
         """Applies the splice to ``copy`` (a host's copy of the list, changed in place):
         ``item(index)`` gives what to insert at each index the splice fills (for instance
-        ``lambda i: object_id(owner.items[i])``). IndexError when it does not fit the copy."""
+        ``lambda i: owner.items[i].object_id``, during the delivery); without it, the splice's
+        own :attr:`items` are inserted. IndexError when it does not fit the copy."""
         if self.index < 0 or self.removed < 0 or self.inserted < 0 or self.index + self.removed > len(copy):
             raise IndexError("%r does not fit a copy of %d items" % (self, len(copy)))
-        copy[self.index:self.index + self.removed] = [item(self.index + k) for k in range(self.inserted)]
+        if item is None:
+            if self.items is None:
+                raise TypeError("this splice carries no items: give apply() a function reading them")
+            inserted: List[Any] = list(self.items)
+        else:
+            inserted = [item(self.index + k) for k in range(self.inserted)]
+        copy[self.index:self.index + self.removed] = inserted
 
 
 def object_id(obj: "MvvmObject") -> int:
     """The identity of the Swift object behind ``obj`` (``mvvm_object_id``): one int for its
-    whole life, the same through every handle to it, never another object's."""
-    out = c_int64()
-    lib.mvvm_object_id(obj._h(), byref(out))
-    return out.value
+    whole life, the same through every handle to it, never another object's (of its library).
+    Objects compare and hash by it: two reads of one list item are equal."""
+    return obj._id
 
 
 class ObjectList(Sequence, Generic[Item]):  # type: ignore[type-arg]
@@ -104,20 +117,19 @@ class ObjectList(Sequence, Generic[Item]):  # type: ignore[type-arg]
         self.owner = owner
         #: The property's name.
         self.name = name
-        self._encoded = _encode(name, "list name")
+        self._encoded = encode_name(name, "list name")
 
     def __len__(self) -> int:
         out = c_int64()
-        lib.mvvm_list_count(self.owner._h(), self._encoded, byref(out))
+        self.owner._library.functions.mvvm_list_count(self.owner._h(), self._encoded, byref(out))
         return out.value
 
     def item(self, index: int) -> Item:
         """The item at ``index`` (0 … len - 1), a new object; InvalidArgumentError outside."""
-        from ._object import MvvmObject
-
-        out = _lib.Handle()
-        lib.mvvm_list_item(self.owner._h(), self._encoded, index, byref(out))
-        made: Any = MvvmObject._wrap(out.value, self.owner.loop, (self.owner,))
+        owner = self.owner
+        out = c_uint64()
+        owner._library.functions.mvvm_list_item(owner._h(), self._encoded, index, byref(out))
+        made: Any = owner._wrap(out.value, (owner,))
         return made  # type: ignore[no-any-return]
 
     @overload
@@ -158,8 +170,8 @@ class ObjectList(Sequence, Generic[Item]):  # type: ignore[type-arg]
         """The :func:`object_id` of each item, in order."""
         result = []
         for made in self:
-            result.append(object_id(made))
-            made.close()
+            result.append(made._id)
+            made._close()
         return result
 
     def __contains__(self, value: object) -> bool:
@@ -204,24 +216,22 @@ class ObjectList(Sequence, Generic[Item]):  # type: ignore[type-arg]
         return "%s.%s" % (type(self.owner).__name__, self.name)
 
     def __repr__(self) -> str:
-        if self.owner.closed:
+        if self.owner._is_closed():
             return "<mvvm.ObjectList %s (closed)>" % self._what()
         return "<mvvm.ObjectList %s, %d items>" % (self._what(), len(self))
 
 
 class ListProperty(Generic[Item]):
     """A list property of a class made from its description: ``obj.name`` is an
-    :class:`ObjectList` over it; assigning raises :class:`~mvvm.ReadOnlyError`."""
+    :class:`ObjectList` over it; assigning goes to the library (``mvvm_set``), which refuses."""
 
-    def __init__(self, owner_name: str, description: Any) -> None:
-        self.name: str = description["name"]
-        self.type_name = "list"
-        self.item_class: str = description.get("item_class", "")
+    def __init__(self, owner_name: str, name: str, item_class: str, doc: str) -> None:
+        self.name = name
+        self.item_class = item_class
         self.owner_name = owner_name
-        self._what = "%s.%s" % (owner_name, self.name)
-        doc = description.get("doc") or self.name
+        self._encoded = encode_name(name, "list name")
         self.__doc__ = "%s (a read-only sequence of %s; changes arrive as mvvm.Splice values)" % (
-            doc, "".join(p[:1].upper() + p[1:] for p in self.item_class.split("_")) or "objects")
+            doc or name, "".join(p[:1].upper() + p[1:] for p in item_class.split("_")) or "objects")
 
     @overload
     def __get__(self, obj: None, owner: Any) -> "ListProperty[Item]": ...
@@ -235,8 +245,9 @@ class ListProperty(Generic[Item]):
         obj._h()  # a closed object refuses now, not at first use
         return ObjectList(obj, self.name)
 
-    def __set__(self, obj: Any, value: Any) -> None:
-        raise ReadOnlyError("%s is a list the view model keeps (read-only)" % self._what)
+    def __set__(self, obj: "MvvmObject", value: Any) -> None:
+        values = Values([value])
+        obj._library.functions.mvvm_set(obj._h(), self._encoded, values.array)
 
     def __repr__(self) -> str:
-        return "<ListProperty %s: list of %s>" % (self._what, self.item_class)
+        return "<ListProperty %s.%s: list of %s>" % (self.owner_name, self.name, self.item_class)

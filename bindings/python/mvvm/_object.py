@@ -1,137 +1,196 @@
-"""Objects: :class:`MvvmObject` (the base of every class the library registers: generic access
-by name, children, snapshots, subscriptions), :class:`Subscription`, and the descriptors the
-classes made from the library's descriptions are built of (:class:`Output`, :class:`Binding`,
-:class:`Child`, commands, model properties).
+"""Objects: :class:`MvvmObject`, the base of every class a library registers (generic access by
+name, children, snapshots, subscriptions, construction), and :class:`Subscription`.
+
+A view model's members win their names: a generated class's command ``close`` or property
+``description`` hides the base's method of that name. So the package's own operations are private
+methods here (``_get``, ``_subscribe``, ``_close``...), reached by the public methods when no
+member hides them, and always by the module functions (:func:`mvvm.get`, :func:`mvvm.subscribe`,
+:func:`mvvm.close`...): no code of the package calls a public method of an object.
 
 Objects keep their loop, children their parent, view models their models: nothing is released
-under something that needs it.
+under something that needs it. Objects compare and hash by the identity of the Swift object
+behind them (:func:`mvvm.object_id`): two reads of one list item are equal.
 """
 
 from __future__ import annotations
 
 import json
 import reprlib
-import threading
 import weakref
-from ctypes import byref, c_char_p, c_void_p
-from typing import Any, Callable, ClassVar, Dict, Generic, List, Optional, Sequence, Tuple, Type, TypeVar, Union, overload
+from ctypes import byref, c_char_p, c_int64, c_uint64, c_void_p
+from typing import (TYPE_CHECKING, Any, Callable, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar,
+                    Union, overload)
 
-from . import _lib
-from ._callbacks import (
-    _DESTROY_TRAMPOLINE,
-    _EVENT_TRAMPOLINE,
-    EventCallback,
-    _Entry,
-    _release_now,
-    registry,
-)
-from ._errors import InternalError, InvalidHandleError, ReadOnlyError
-from ._lib import lib
-from ._list import ObjectList, Splice, object_id
+from ._abi import TYPE_NONE, Value
 from ._conveniences import Subscriptions, check_arity
 from ._conveniences import with_source as with_source_of
+from ._errors import InvalidHandleError
+from ._list import ObjectList, Splice
 from ._loop import Loop
+from ._model import Class as ClassModel
 from ._owner import Owner
-from ._values import (
-    _PYTHON_TYPES,
-    _SETTERS,
-    Scalar,
-    _c_value,
-    _check_typed,
-    _checked,
-    _decode,
-    _encode,
-    _get_generic,
-    _reader,
-    _take_string,
-    _value_to_c,
-    _writer,
-)
+from ._registry import Entry, registry
+from ._trampolines import DESTROY_TRAMPOLINE, EVENT_TRAMPOLINE
+from ._values import Values, decode, encode_name, from_json, take_string, value_of
 
-__all__ = ["MvvmObject", "Subscription", "Output", "Binding", "Child", "camel"]
+if TYPE_CHECKING:
+    from ._library import Library
+    from ._members import Property
 
-T = TypeVar("T")
+__all__ = ["MvvmObject", "Subscription"]
+
 _F = TypeVar("_F", bound=Callable[..., Any])
+#: ``send(command)`` without an argument.
+_NO_ARGUMENT: Any = object()
 
 
-def camel(name: str) -> str:
-    """``sign_up_view_model`` -> ``SignUpViewModel``."""
-    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
-
-
-
-_CLASSES: Dict[str, Type["MvvmObject"]] = {}
-_DESCRIPTIONS: Dict[str, Dict[str, Any]] = {}
-_DESCRIPTIONS_LOCK = threading.Lock()
+def names_array(names: Sequence[Optional[bytes]]) -> Any:
+    """``const char *const *names`` for ``mvvm_call_named`` and ``mvvm_new_named``."""
+    return (c_char_p * max(1, len(names)))(*names)
 
 
 class MvvmObject(Owner):
-    """Base of every catalog class: an owned handle on a loop, with generic access.
+    """Base of every class a library registers: an owned handle on a loop, with generic access.
 
-    ``get``/``set``/``send``/``child``/``subscribe`` work by name on any class; the classes
-    made from the library's descriptions (``_dynamic``) add Python properties, methods and
-    children over the same generic calls.
+    ``get``/``set``/``send``/``call``/``child``/``subscribe``/``describe``/``snapshot`` work by
+    name on any class (and as module functions, which no member hides); the classes made from
+    the library's descriptions add its members as attributes over the same calls.
     """
 
-    __slots__ = ("_loop", "_refs", "_children")
+    __slots__ = ("_loop", "_refs", "_children", "_id", "_arguments")
 
-    #: The C class name, such as ``"sign_up_view_model"``.
+    #: The C class name, such as ``"sign_up_view_model"`` (a member ``c_class`` hides it: the
+    #: C name stays in ``mvvm.CLASSES``' keys and :func:`mvvm.class_name`).
     c_class: ClassVar[str] = ""
+    #: The library the class belongs to (None for this base).
+    _class_library: ClassVar[Optional["Library"]] = None
+    _c_name: ClassVar[bytes] = b""
+    #: The typed description of the class.
+    _model: ClassVar[Optional[ClassModel]] = None
+    #: Constructor keyword (Python name) -> argument name; commands' too, by command.
+    _keywords: ClassVar[Mapping[str, str]] = {}
+    _command_keywords: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    #: The property descriptors, by C name.
+    _properties: ClassVar[Mapping[str, "Property[Any]"]] = {}
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if cls.__dict__.get("c_class"):
-            _CLASSES.setdefault(cls.c_class, cls)
+    _loop: Loop
+    _refs: Tuple[Any, ...]
+    _children: Dict[str, "MvvmObject"]
+    _id: int
+    _arguments: Dict[str, "MvvmObject"]
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("%s cannot be constructed directly" % type(self).__name__)
+    def __init__(self, loop: Loop, *args: Any, **kwargs: Any) -> None:
+        """Makes an object of the class on ``loop`` with ``mvvm_new_named``: the arguments by
+        position and by name (a keyword or a name taken has a trailing underscore, ``from_=``),
+        converted as :mod:`mvvm._values` says; the library chooses the constructor, or refuses."""
+        cls = type(self)
+        library = cls._class_library
+        if library is None:
+            raise TypeError("%s cannot be constructed directly: use a class of a library" % cls.__name__)
+        self._construct(library, loop, cls._c_name, args, kwargs, cls._keywords)
 
     # -- ownership ---------------------------------------------------------------------------
 
-    def _adopt(self, handle: int, loop: Loop, refs: Tuple[Any, ...] = ()) -> None:
-        self._loop: Loop = loop
-        self._refs: Tuple[Any, ...] = refs  # parent, models: kept alive while this lives
-        self._children: Dict[str, MvvmObject] = {}
-        self._own(handle)
+    def _construct(self, library: "Library", loop: Loop, c_name: bytes, args: Sequence[Any],
+                   kwargs: Mapping[str, Any], keywords: Mapping[str, str]) -> None:
+        if not isinstance(loop, Loop):
+            raise TypeError("the first argument must be an mvvm.Loop, not %s" % type(loop).__name__)
+        namespace = library._built()
+        what = "a service of %s" % c_name.decode("utf-8", "replace")
+        values = Values(list(args) + list(kwargs.values()), lambda fn: namespace.Service(fn, what))
+        try:
+            names = names_array([None] * len(args) + [encode_name(keywords.get(k, k), "an argument name")
+                                                      for k in kwargs]) if kwargs else None
+            out = c_uint64()
+            library.functions.mvvm_new_named(loop._h(), c_name, names, values.array, values.count, byref(out))
+        finally:
+            values.close()  # the view model keeps its services; their handles are not needed
+        models = self._models(args, kwargs, keywords)
+        self._adopt(library, out.value, loop, tuple(v for v in list(args) + list(kwargs.values())
+                                                    if isinstance(v, MvvmObject)))
+        self._arguments = models
+        for service in values.services:
+            service._entry.owner = weakref.ref(self)  # type: ignore[attr-defined]
+        namespace.by_handle[out.value] = self
 
-    @classmethod
-    def _wrap(cls, handle: int, loop: Loop, refs: Tuple[Any, ...] = ()) -> "MvvmObject":
-        """Wraps a new handle in the Python class of its C class (it owns the handle)."""
+    def _models(self, args: Sequence[Any], kwargs: Mapping[str, Any], keywords: Mapping[str, str]) -> Dict[str, Any]:
+        """The models given, by their argument's name (for the model attributes): a keyword's,
+        or at a position, the name there in the first constructor of as many arguments."""
+        models = {keywords.get(k, k): v for k, v in kwargs.items() if isinstance(v, MvvmObject)}
+        model = type(self)._model
+        if model is not None and any(isinstance(v, MvvmObject) for v in args):
+            for constructor in model.constructors:
+                if len(constructor.arguments) == len(args) + len(kwargs):
+                    for argument, value in zip(constructor.arguments, args):
+                        if isinstance(value, MvvmObject):
+                            models[argument.name] = value
+                    break
+        return models
+
+    def _adopt(self, library: "Library", handle: int, loop: Loop, refs: Tuple[Any, ...] = ()) -> None:
+        self._loop = loop
+        self._refs = refs  # parent, models: kept alive while this lives
+        self._children = {}
+        self._arguments = {}
+        self._own(library, handle)
+        out = c_int64()
+        library.functions.mvvm_object_id(handle, byref(out))
+        self._id = out.value
+
+    def _wrap(self, handle: int, refs: Tuple[Any, ...] = ()) -> "MvvmObject":
+        """A new handle of this object's library and loop, wrapped in the Python class of its C
+        class (it owns the handle)."""
+        library = self._library
         try:
             name = c_char_p()
-            lib.mvvm_class_name(handle, byref(name))
-            kind = _CLASSES.get(_decode(name.value, "class name"), cls)
+            library.functions.mvvm_class_name(handle, byref(name))
+            kind = library._built().classes.get(decode(name.value or b"", "a class name"), MvvmObject)
+            made: MvvmObject = kind.__new__(kind)
+            made._adopt(library, handle, self._loop, refs)
         except BaseException:
-            _release_now(handle)
+            library.release_quietly(handle)
             raise
-        obj = kind.__new__(kind)
-        obj._adopt(handle, loop, refs)
-        return obj
+        return made
 
     @property
     def loop(self) -> Loop:
-        """The loop the object lives on."""
+        """The loop the object lives on (:func:`mvvm.loop_of`)."""
         return self._loop
+
+    def _is_closed(self) -> bool:
+        return super()._is_closed() or self._loop._is_closed()
 
     @property
     def closed(self) -> bool:
-        """Whether it was closed, or its loop was (then only ``close()`` works)."""
-        return not self._handle or self._loop.closed
+        """Whether it was closed, or its loop was (then only closing works) (:func:`mvvm.is_closed`)."""
+        return self._is_closed()
+
+    def _close(self) -> None:
+        children, self._children = self._children, {}
+        for child in children.values():
+            child._close()
+        self._release()
 
     def close(self) -> None:
         """Releases the handle (once; again does nothing): its subscriptions end, its pending
-        requests are cancelled, and the children handed out by its attributes are closed too."""
-        children, self._children = self._children, {}
-        for child in children.values():
-            child.close()
-        self._release()
+        requests are cancelled, and the children handed out by its attributes are closed too
+        (:func:`mvvm.close`)."""
+        self._close()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MvvmObject):
+            return NotImplemented
+        return other._id == self._id and other._library is self._library
+
+    def __hash__(self) -> int:
+        return hash(self._id)
 
     def __repr__(self) -> str:
         """``<mvvm.Counter count=1>``: the class and every property's current value."""
-        if self.closed:
+        if self._is_closed():
             return "<mvvm.%s closed>" % type(self).__name__
         try:
-            values = self.snapshot()
+            values = self._snapshot()
         except Exception:
             return "<mvvm.%s handle=0x%x>" % (type(self).__name__, self._handle)
         shown = " ".join("%s=%s" % (key, reprlib.repr(value)) for key, value in values.items())
@@ -139,100 +198,131 @@ class MvvmObject(Owner):
 
     # -- introspection ------------------------------------------------------------------------
 
+    def _class_name(self) -> str:
+        name = c_char_p()
+        self._library.functions.mvvm_class_name(self._h(), byref(name))
+        return decode(name.value or b"", "a class name")
+
     @property
     def class_name(self) -> str:
-        """The C class name, as the library says (``mvvm_class_name``)."""
-        name = c_char_p()
-        lib.mvvm_class_name(self._h(), byref(name))
-        return _decode(name.value, "class name")
-
-    def describe(self) -> Dict[str, Any]:
-        """What the class offers: ``{"class", "properties", "commands", "signals", "children"}``."""
-        out = c_void_p()
-        lib.mvvm_describe(self._h(), byref(out))
-        described: Dict[str, Any] = json.loads(_take_string(out, "describe"))
-        return described
-
-    def snapshot(self) -> Dict[str, Scalar]:
-        """Every property's current value."""
-        out = c_void_p()
-        lib.mvvm_snapshot(self._h(), byref(out))
-        values: Dict[str, Scalar] = json.loads(_take_string(out, "snapshot"))
-        return values
-
-    def _property_types(self) -> Dict[str, Tuple[str, str]]:
-        """``{name: (type, access)}`` from the library's description of this class (cached)."""
-        key = self.c_class or self.class_name
-        description = _DESCRIPTIONS.get(key)
-        if description is None:
-            described = self.describe()
-            description = {p["name"]: (p["type"], p["access"]) for p in described.get("properties", [])}
-            with _DESCRIPTIONS_LOCK:
-                _DESCRIPTIONS.setdefault(key, description)
-        return description
-
-    # -- generic access -----------------------------------------------------------------------
-
-    def get(self, name: str) -> Scalar:
-        """The value of the property ``name`` (``mvvm_get_<type>``)."""
-        handle = self._h()
-        encoded = _encode(name, "property name")
-        kind = self._property_types().get(name, ("bool", "?"))[0]  # unknown: let C say so
-        if kind == "list":
-            return ObjectList(self, name)  # type: ignore[return-value]
-        return _get_generic(handle, encoded, kind, name)
+        """The C class name, as the library says (``mvvm_class_name``; :func:`mvvm.class_name`)."""
+        return self._class_name()
 
     @property
     def object_id(self) -> int:
-        """The identity of the Swift object behind this handle (``mvvm_object_id``): one int for
-        its whole life, the same through every handle to it (an item read twice from a list, or
-        moved within it, has one ``object_id``)."""
-        return object_id(self)
+        """The identity of the Swift object behind this handle (``mvvm_object_id``;
+        :func:`mvvm.object_id`): one int for its whole life, the same through every handle to it
+        (an item read twice from a list, or moved within it, has one ``object_id``)."""
+        return self._id
 
-    def set(self, name: str, value: Scalar) -> None:
-        """Sets the binding ``name`` (``mvvm_set_<type>``); the library refuses outputs."""
-        handle = self._h()
-        encoded = _encode(name, "property name")
-        known = self._property_types().get(name)
-        what = "%s.%s" % (type(self).__name__, name)
-        if known is None:  # unknown: let C say so, with a setter matching the value
-            kind = {bool: "bool", int: "int", float: "double", str: "string"}.get(type(value), "string")
-        else:
-            kind = known[0]
-        checked = _check_typed(kind, value, what)
-        getattr(lib, _SETTERS[kind])(handle, encoded, checked)
+    def _json(self, function: Callable[..., int], what: str) -> Any:
+        out = c_void_p()
+        function(self._h(), byref(out))
+        return json.loads(take_string(self._library.functions.mvvm_string_free, out, what))
 
-    def send(self, command: str, argument: Scalar = None) -> None:
-        """Sends ``command`` with ``argument`` (None when it takes none) (``mvvm_send``)."""
-        handle = self._h()
-        encoded = _encode(command, "command name")
-        if argument is None:
-            lib.mvvm_send(handle, encoded, None)
+    def _describe(self) -> Dict[str, Any]:
+        described: Dict[str, Any] = self._json(self._library.functions.mvvm_describe, "mvvm_describe")
+        return described
+
+    def describe(self) -> Dict[str, Any]:
+        """What the class offers, as ``mvvm_describe`` gives it: ``{"class", "properties",
+        "commands", "signals", "children", "records"}`` (:func:`mvvm.describe`)."""
+        return self._describe()
+
+    def _snapshot(self) -> Dict[str, Any]:
+        values: Dict[str, Any] = self._json(self._library.functions.mvvm_snapshot, "mvvm_snapshot")
+        model = type(self)._model
+        return values if model is None else from_json(model.properties, values, self._library)
+
+    def snapshot(self) -> Dict[str, Any]:
+        """Every property's current value by its name (``mvvm_snapshot``), each as its getter
+        gives it, but a list property as its items' :func:`mvvm.object_id` (:func:`mvvm.snapshot`)."""
+        return self._snapshot()
+
+    # -- generic access -----------------------------------------------------------------------
+
+    def get(self, name: str) -> Any:
+        """The value of the property ``name`` (a list property: its :class:`~mvvm.ObjectList`)
+        (:func:`mvvm.get`)."""
+        known = type(self)._properties.get(name)
+        if known is not None:
+            return known.__get__(self, type(self))
+        value = Value()
+        self._library.functions.mvvm_get(self._h(), encode_name(name, "a property name"), byref(value))
+        return value_of(self._library, value)
+
+    _get = get  # (the package's own name for it, which no member hides; so for the others)
+
+    def set(self, name: str, value: Any) -> None:
+        """Sets the property ``name`` to ``value`` (``mvvm_set``; the library converts or
+        refuses: an output is ReadOnlyError) (:func:`mvvm.set`)."""
+        known = type(self)._properties.get(name)
+        if known is not None:
+            known.__set__(self, value)
+            return
+        values = Values([value])
+        self._library.functions.mvvm_set(self._h(), encode_name(name, "a property name"), values.array)
+
+    _set = set
+
+    def _send(self, command: str, argument: Any = _NO_ARGUMENT) -> None:
+        encoded = encode_name(command, "a command name")
+        if argument is _NO_ARGUMENT:
+            self._library.functions.mvvm_send(self._h(), encoded, None)
         else:
-            value = _value_to_c(argument, "argument of %s" % command)
-            lib.mvvm_send(handle, encoded, byref(value))
+            values = Values([argument])
+            self._library.functions.mvvm_send(self._h(), encoded, values.array)
+
+    def send(self, command: str, argument: Any = _NO_ARGUMENT) -> None:
+        """Sends ``command`` with ``argument``, or with none when not given (``mvvm_send``)
+        (:func:`mvvm.send`)."""
+        self._send(command, argument)
+
+    def _call(self, command: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        keywords = type(self)._command_keywords.get(command, {})
+        return self._invoke(encode_name(command, "a command name"), args, kwargs, keywords)
+
+    def _invoke(self, encoded: bytes, args: Sequence[Any], kwargs: Mapping[str, Any],
+                keywords: Mapping[str, str]) -> Any:
+        """``mvvm_call_named``: the arguments by position and name; its result decoded."""
+        library = self._library
+        values = Values(list(args) + list(kwargs.values()))
+        names = names_array([None] * len(args) + [encode_name(keywords.get(k, k), "an argument name")
+                                                  for k in kwargs]) if kwargs else None
+        result = Value()
+        library.functions.mvvm_call_named(self._h(), encoded, names, values.array, values.count, byref(result))
+        return None if result.type == TYPE_NONE else value_of(library, result)
+
+    def call(self, command: str, *args: Any, **kwargs: Any) -> Any:
+        """Runs ``command`` with its arguments by position and name (``mvvm_call_named``) and
+        gives its result; a command that throws raises :class:`~mvvm.CommandError`
+        (:func:`mvvm.call`)."""
+        return self._call(command, args, kwargs)
+
+    def _child(self, name: str) -> "MvvmObject":
+        out = c_uint64()
+        self._library.functions.mvvm_child(self._h(), encode_name(name, "a child name"), byref(out))
+        return self._wrap(out.value, (self,))
 
     def child(self, name: str) -> "MvvmObject":
         """A new object for the child ``name`` (``mvvm_child``), owned by the caller; it keeps
-        this object alive. The attribute form (``vm.display``) is cached and closed with this."""
-        handle = self._h()
-        out = _lib.Handle()
-        lib.mvvm_child(handle, _encode(name, "child name"), byref(out))
-        return MvvmObject._wrap(out.value, self._loop, (self,))
+        this object alive. The attribute form (``vm.display``) is cached and closed with this
+        (:func:`mvvm.child`)."""
+        return self._child(name)
 
-    def _cached_child(self, name: str, function: Callable[..., int]) -> "MvvmObject":
+    def _cached_child(self, name: str, encoded: bytes) -> "MvvmObject":
         existing = self._children.get(name)
-        if existing is not None and not existing.closed:
+        if existing is not None and not existing._is_closed():
             return existing
-        out = _lib.Handle()
-        function(self._h(), byref(out))
-        made = MvvmObject._wrap(out.value, self._loop, (self,))
+        out = c_uint64()
+        self._library.functions.mvvm_child(self._h(), encoded, byref(out))
+        made = self._wrap(out.value, (self,))
         kept = self._children.setdefault(name, made)
         if kept is not made:
-            if kept.closed:
+            if kept._is_closed():
                 self._children[name] = kept = made
             else:
-                made.close()
+                made._close()
         return kept
 
     # -- notifications ------------------------------------------------------------------------
@@ -255,8 +345,9 @@ class MvvmObject(Owner):
                   on_end: Optional[Callable[[], Any]] = None) -> Any:
         """Calls ``fn(name, value)`` for each change of the property or signal ``name`` (None:
         every property and signal; a list or tuple: each of those names), with the new value
-        as a Python object. Returns the :class:`Subscription` (a :class:`Subscriptions` list
-        for several names); the callback stays subscribed even if it is not kept.
+        as a Python object (:func:`mvvm.subscribe`). Returns the :class:`Subscription` (a
+        :class:`Subscriptions` list for several names); the callback stays subscribed even if it
+        is not kept.
 
         * Without ``fn`` it is a decorator: ``@form.subscribe("password")`` over a
           ``def changed(name, value)`` subscribes it and leaves the function as it is.
@@ -264,13 +355,19 @@ class MvvmObject(Owner):
           (as ``BehaviorSubject`` does; signals have none); for a list, with
           ``Splice(0, 0, len(list))``: the whole list inserted, so one splice handler fills a
           view from empty and keeps it up to date.
-        * ``with_source=True``: ``fn(source, name, value)``, ``source`` being this object.
+        * ``with_source=True``: ``fn(source, name, value)``, ``source`` being this object, which
+          the subscription holds weakly (it does not keep the object alive).
         * A callback that cannot take those arguments raises TypeError here, not later.
         * ``on_end()``, when given, is called once when the subscription ends (unsubscribed,
           or its object or loop closed), possibly on the loop's thread."""
+        return self._subscribe(name, fn, initial=initial, with_source=with_source, on_end=on_end)
+
+    def _subscribe(self, name: Union[str, List[str], Tuple[str, ...], None] = None,
+                   fn: Optional[Callable[..., Any]] = None, *, initial: bool = False, with_source: bool = False,
+                   on_end: Optional[Callable[[], Any]] = None) -> Any:
         if fn is None:
             def decorator(function: _F) -> _F:
-                self.subscribe(name, function, initial=initial, with_source=with_source, on_end=on_end)
+                self._subscribe(name, function, initial=initial, with_source=with_source, on_end=on_end)
                 return function
             return decorator
         check_arity(fn, 3 if with_source else 2, "the callback")
@@ -289,27 +386,29 @@ class MvvmObject(Owner):
     def _subscribe_one(self, name: Optional[str], fn: Callable[[str, Any], Any], initial: bool,
                        on_end: Optional[Callable[[], Any]]) -> "Subscription":
         handle = self._h()
-        encoded = None if name is None else _encode(name, "property or signal name")
+        library = self._library
+        encoded = None if name is None else encode_name(name, "a property or signal name")
         what = "%s of %s" % ("every change" if name is None else repr(name), type(self).__name__)
-        key = registry.add(_Entry(fn, what, on_end=on_end))
-        out = _lib.Handle()
+        key = registry.add(Entry(fn, what, library, on_end=on_end))
+        out = c_uint64()
         try:
-            lib.mvvm_subscribe(handle, encoded, _EVENT_TRAMPOLINE, key, _DESTROY_TRAMPOLINE, byref(out))
+            library.functions.mvvm_subscribe(handle, encoded, EVENT_TRAMPOLINE, key, DESTROY_TRAMPOLINE, byref(out))
         except BaseException:
             registry.pop(key)  # if the library did not run the destroy function already
             raise
         subscription = Subscription(self, name, out.value, key)
         if initial:
-            types = self._property_types()
-            for current in ([name] if name is not None else list(types)):
-                if current not in types:
+            model = type(self)._model
+            lists = {p.name for p in model.properties if p.is_list} if model is not None else set()
+            current_names = [p.name for p in model.properties] if model is not None else []
+            for current in ([name] if name is not None else current_names):
+                if current not in current_names:
                     continue
-                if types[current][0] == "list":  # the whole list, as one insertion at 0
+                if current in lists:  # the whole list, as one insertion at 0
                     fn(current, Splice(0, 0, len(ObjectList(self, current))))
                 else:
-                    fn(current, self.get(current))
+                    fn(current, self._get(current))
         return subscription
-
 
 
 class Subscription(Owner):
@@ -325,12 +424,10 @@ class Subscription(Owner):
         #: The property or signal name (None: every one).
         self.name: Optional[str] = name
         self._key = key
-        self._own(handle, collect=False)  # garbage collection does not end it
+        self._own(source._library, handle, collect=False)  # garbage collection does not end it
 
-    @property
-    def closed(self) -> bool:
-        """Whether it ended (``not active``)."""
-        return not self.active
+    def _is_closed(self) -> bool:
+        return self._key not in registry or super()._is_closed()
 
     @property
     def active(self) -> bool:
@@ -339,138 +436,17 @@ class Subscription(Owner):
 
     def unsubscribe(self) -> None:
         """Ends the subscription; the callback is not called again. Idempotent."""
+        self._close()
+
+    def _close(self) -> None:
         if self._key not in registry:
             return
         try:
-            lib.mvvm_unsubscribe(self._handle)
+            self._library.functions.mvvm_unsubscribe(self._handle)
         except InvalidHandleError:
             pass  # ended meanwhile (its object or loop was released)
 
-    def close(self) -> None:
-        """The same as :meth:`unsubscribe`."""
-        self.unsubscribe()
-
     def __repr__(self) -> str:
-        return "<mvvm.Subscription %r of %r %s>" % (self.name, self.source,
-                                                    "active" if self.active else "ended")
-
-
-# ------------------------------------------------------------------------------------------------
-# Properties and children
-# ------------------------------------------------------------------------------------------------
-
-
-class Output(Generic[T]):
-    """A read-only property (an output): ``obj.name`` reads it with ``mvvm_get_<type>``;
-    assigning raises :class:`~mvvm.ReadOnlyError` (an ``AttributeError``) before C."""
-
-    def __init__(self, owner_name: str, description: Dict[str, Any]) -> None:
-        self.name: str = description["name"]
-        self.type_name: str = description["type"]
-        self.values: Optional[List[str]] = description.get("values")
-        self.owner_name = owner_name
-        self._what = "%s.%s" % (owner_name, self.name)
-        self._encoded = self.name.encode("utf-8")
-        self._read = _reader(self.type_name, self._encoded, self._what)
-        doc = description.get("doc") or ""
-        if self.values:
-            doc = (doc + " One of: " + ", ".join(self.values) + ".").strip()
-        self.__doc__ = "%s (%s%s)" % (doc or self.name, _PYTHON_TYPES.get(self.type_name, self.type_name),
-                                      ", read-only" if description.get("access") != "rw" else "")
-
-    @overload
-    def __get__(self, obj: None, owner: Any) -> "Output[T]": ...
-
-    @overload
-    def __get__(self, obj: MvvmObject, owner: Any) -> T: ...
-
-    def __get__(self, obj: Optional[MvvmObject], owner: Any) -> Any:
-        if obj is None:
-            return self
-        return self._read(obj._h())
-
-    def __set__(self, obj: MvvmObject, value: Any) -> None:
-        raise ReadOnlyError("%s is an output (read-only); only bindings can be set" % self._what)
-
-    def __repr__(self) -> str:
-        return "<%s %s: %s>" % (type(self).__name__, self._what, self.type_name)
-
-
-class Binding(Output[T]):
-    """A read-write property (a binding): also set with ``mvvm_set_<type>``, the value checked
-    first (:class:`~mvvm.TypeMismatchError`, a ``TypeError``; :class:`~mvvm.InvalidArgumentError`
-    out of range or not one of ``values``)."""
-
-    def __init__(self, owner_name: str, description: Dict[str, Any]) -> None:
-        super().__init__(owner_name, description)
-        self._write = _writer(self.type_name, self._encoded, self._what, self.values)
-
-    def __set__(self, obj: MvvmObject, value: Any) -> None:
-        self._write(obj._h(), value)
-
-
-class Child(Generic[T]):
-    """A child view model: ``obj.name`` makes it once (``mvvm_child``) and caches it; it keeps
-    its parent alive and is closed with it."""
-
-    def __init__(self, name: str, class_name: str, doc: str = "") -> None:
-        self.name = name
-        self.class_name = class_name
-        self.__doc__ = doc or "The %s child (%s)." % (name, camel(class_name))
-        encoded = name.encode("utf-8")
-        child = lib.mvvm_child
-        self._function = lambda handle, out: child(handle, encoded, out)
-
-    @overload
-    def __get__(self, obj: None, owner: Any) -> "Child[T]": ...
-
-    @overload
-    def __get__(self, obj: MvvmObject, owner: Any) -> T: ...
-
-    def __get__(self, obj: Optional[MvvmObject], owner: Any) -> Any:
-        if obj is None:
-            return self
-        return obj._cached_child(self.name, self._function)
-
-    def __set__(self, obj: MvvmObject, value: Any) -> None:
-        raise AttributeError("the child %s cannot be replaced" % self.name)
-
-
-def _command(owner_name: str, description: Dict[str, Any]) -> Callable[..., None]:
-    name = description["name"]
-    encoded = name.encode("utf-8")
-    argument_type = description.get("argument", "none")
-    values = description.get("values")
-    what = "the argument of %s.%s" % (owner_name, name)
-    send = lib.mvvm_send
-    command: Callable[..., None]
-    if argument_type == "none":
-        def plain(self: MvvmObject) -> None:
-            send(self._h(), encoded, None)
-        command = plain
-    else:
-        def with_argument(self: MvvmObject, argument: Any) -> None:
-            value = _c_value(argument_type, _checked(argument_type, argument, what, values))
-            send(self._h(), encoded, byref(value))
-        command = with_argument
-    command.__name__ = name
-    command.__module__ = "mvvm"
-    command.__qualname__ = "%s.%s" % (owner_name, name)
-    doc = description.get("doc") or ""
-    if argument_type != "none":
-        kind = _PYTHON_TYPES.get(argument_type, argument_type)
-        doc += "\n\n``argument``: %s%s." % (kind, (", one of " + ", ".join(map(repr, values))) if values else "")
-    command.__doc__ = doc.strip() or "Sends the command %s (``mvvm_send``)." % name
-    return command
-
-
-def _model_property(name: str, classes: Sequence[str]) -> property:
-    def model(self: MvvmObject) -> Optional[MvvmObject]:
-        models: Dict[str, MvvmObject] = getattr(self, "_arguments", {})
-        return models.get(name)
-    model.__name__ = name
-    model.__doc__ = "The model (%s) this object was made over; None when made otherwise." % \
-        " or ".join(camel(c) for c in classes)
-    return property(model)
-
+        return "<mvvm.Subscription %s of %s %s>" % ("every change" if self.name is None else repr(self.name),
+                                                   type(self.source).__name__, "active" if self.active else "ended")
 

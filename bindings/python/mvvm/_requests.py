@@ -10,27 +10,21 @@ import functools
 import inspect
 import json
 import warnings
-import weakref
-from ctypes import byref, c_char_p, c_void_p
-from typing import Any, Awaitable, Callable, Dict, Optional, Set, Type, TypeVar, Union
+from ctypes import byref, c_char_p, c_uint64, c_void_p
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Dict, List, Optional, Set, TypeVar, Union
 
-from . import _lib
-from ._callbacks import (
-    _DESTROY_TRAMPOLINE,
-    _REQUEST_TRAMPOLINE,
-    _Entry,
-    _pending,
-    _release_now,
-    _release_soon,
-    _report,
-    registry,
-    release_pending,
-)
 from ._errors import InvalidHandleError, UnknownRequestError
-from ._lib import lib
+from ._names import python_names
 from ._object import MvvmObject
-from ._owner import Owner
-from ._values import Scalar, _decode, _take_string, _value_to_c
+from ._owner import Owner, forks
+from ._registry import Entry, registry
+from ._releases import pending, release_pending, release_soon
+from ._report import report
+from ._trampolines import DESTROY_TRAMPOLINE, REQUEST_TRAMPOLINE
+from ._values import Scalar, Values, decode, from_json, take_string
+
+if TYPE_CHECKING:
+    from ._library import Library
 
 __all__ = ["Request", "ServiceRequest", "Service", "ServiceFunction"]
 
@@ -41,7 +35,6 @@ _R = TypeVar("_R", bound="Request")
 #: later), or returns the answer (a plain value), or is an ``async def`` whose result is the
 #: answer (run on the asyncio loop attached with :func:`mvvm.aio.attach`).
 ServiceFunction = Callable[[_R], Union[Scalar, Awaitable[Scalar]]]
-
 
 
 class Request(Owner):
@@ -56,66 +49,59 @@ class Request(Owner):
     #: request class (``SignUpRequest.argument: str``).
     argument: Any
 
-    def __init__(self, handle: int, view_model: Optional[MvvmObject], argument: Scalar) -> None:
+    def __init__(self, library: "Library", handle: int, view_model: Optional[MvvmObject], argument: Any) -> None:
         self._done = False
         #: The Python view model that asked (kept alive while the request lives).
         self.view_model: Optional[MvvmObject] = view_model
         self.argument = argument
-        self._own(handle, on_collect=functools.partial(_dropped, type(self).__name__))
-
-    @classmethod
-    def _make(cls, view_model_handle: int, handle: int, argument: Scalar,
-              view_model: Optional[MvvmObject]) -> "Request":
-        return cls(handle, view_model, argument)
+        self._own(library, handle, on_collect=functools.partial(_dropped, type(self).__name__))
 
     @property
     def done(self) -> bool:
         """Answered or cancelled."""
         return self._done
 
-    @property
-    def closed(self) -> bool:
-        """Answered or cancelled (``done``)."""
-        return self._done
+    def _is_closed(self) -> bool:
+        return self._done or self._fork != forks.count
 
     def _settled(self) -> None:
         self._done = True
         if self._finalizer is not None:
             self._finalizer.detach()
 
-    def complete(self, result: Scalar) -> None:
-        """Answers the request (``mvvm_complete``). Raises UnknownRequestError if it was
-        answered, cancelled, or its view model closed; TypeMismatchError (the request stays
-        open) for an answer of the wrong type."""
-        value = _value_to_c(result, "the answer")
-        if _pending:
+    def _complete(self, function: Callable[..., int], result: Any) -> None:
+        values = Values([result])
+        if pending:
             release_pending()
         try:
-            lib.mvvm_complete(self._handle, byref(value))
+            function(self._handle, values.array)
         except (UnknownRequestError, InvalidHandleError):
             self._settled()
             raise
         self._settled()
 
-    def complete_soon(self, result: Scalar) -> None:
+    def complete(self, result: Any) -> None:
+        """Answers the request (``mvvm_complete``). Raises UnknownRequestError if it was
+        answered, cancelled, or its view model closed; TypeMismatchError (the request stays
+        open) for an answer of the wrong type."""
+        self._complete(self._library.functions.mvvm_complete, result)
+
+    def complete_soon(self, result: Any) -> None:
         """Answers the request as work of its loop (``mvvm_complete_soon``), from any thread: the
         answer is applied, and its changes are notified, on the loop's thread (a thread loop), at
         the next ``dispatch``/``run_for`` (a manual loop) or ``advance`` (a virtual loop). The
         safe way to answer from a worker thread. The request counts as answered at once; errors
         as :meth:`complete`'s, checked now."""
-        value = _value_to_c(result, "the answer")
-        try:
-            lib.mvvm_complete_soon(self._handle, byref(value))
-        except (UnknownRequestError, InvalidHandleError):
-            self._settled()
-            raise
-        self._settled()  # the library releases the handle once it has applied the answer
+        self._complete(self._library.functions.mvvm_complete_soon, result)
 
     def cancel(self) -> None:
         """Cancels the request (releases it); its answer is never awaited. Idempotent."""
         self._done = True
         if self._finalizer is not None and self._finalizer.detach() is not None:
-            _release_now(self._handle)
+            self._library.release_quietly(self._handle)
+
+    def _close(self) -> None:
+        self.cancel()
 
     def close(self) -> None:
         """The same as :meth:`cancel` (nothing once answered)."""
@@ -148,7 +134,7 @@ class Request(Owner):
                     self.complete(value)
             except BaseException as exc:
                 self.cancel()
-                _report(exc, "Exception ignored in %s" % what, awaited)
+                report(exc, "Exception ignored in %s" % what, awaited)
 
         try:
             running: Optional[asyncio.AbstractEventLoop] = asyncio.get_running_loop()
@@ -163,7 +149,7 @@ class Request(Owner):
 
     def _asyncio_loop(self) -> Optional[asyncio.AbstractEventLoop]:
         view_model = self.view_model
-        attached = getattr(view_model.loop, "_asyncio_loop", None) if view_model is not None else None
+        attached = getattr(view_model._loop, "_asyncio_loop", None) if view_model is not None else None
         if attached is not None and not attached.is_closed():
             found: asyncio.AbstractEventLoop = attached
             return found
@@ -176,22 +162,16 @@ class Request(Owner):
         return "<mvvm.%s argument=%r %s>" % (type(self).__name__, self.argument, "done" if self._done else "open")
 
 
-
 #: The tasks of async services (kept until done: asyncio keeps only weak references).
 _tasks: "Set[asyncio.Task[None]]" = set()
 
 
-def _dropped(class_name: str, handle: int) -> None:
+def _dropped(class_name: str, library: "Library", handle: int) -> None:
     """A request's finalizer: one nobody answered is cancelled, with a ResourceWarning (shown
     under ``-X dev`` or ``-W default``), as an unclosed file is."""
     warnings.warn("an mvvm %s was dropped without an answer (complete() or cancel()); it is cancelled"
                   % class_name, ResourceWarning, stacklevel=2)
-    _release_soon(handle)
-
-
-#: Python class of each C class, and its request class (for classes with a service).
-_python_classes: Dict[str, Type[MvvmObject]] = {}
-_request_classes: Dict[str, Type["ServiceRequest"]] = {}
+    release_soon(library, handle)
 
 
 class ServiceRequest(Request):
@@ -202,43 +182,46 @@ class ServiceRequest(Request):
     __slots__ = ("state",)
 
     #: The type of the answer :meth:`complete` takes (from the description), or None if unknown.
-    result_type: Optional[str] = None
+    result_type: ClassVar[Optional[str]] = None
 
-    def __init__(self, handle: int, view_model: Optional[MvvmObject], argument: Scalar,
-                 state: Dict[str, Scalar]) -> None:
-        super().__init__(handle, view_model, argument)
+    def __init__(self, library: "Library", handle: int, view_model: Optional[MvvmObject], argument: Any,
+                 state: Dict[str, Any]) -> None:
+        super().__init__(library, handle, view_model, argument)
         #: The view model's properties when it asked (its snapshot).
-        self.state: Dict[str, Scalar] = state
+        self.state: Dict[str, Any] = state
+
+    #: Attribute name -> property name (a property named as a keyword has a trailing underscore).
+    _state_names: ClassVar[Dict[str, str]] = {}
 
     def __getattr__(self, name: str) -> Any:
         if not name.startswith("_"):
             try:
-                return self.state[name]
+                return self.state[type(self)._state_names.get(name, name)]
             except (KeyError, AttributeError):
                 pass
         raise AttributeError("%s has no attribute %r" % (type(self).__name__, name))
 
 
-class _RequestMaker:
-    """The ``request_class`` of every service entry: makes the request class of the asking view
-    model's class, with its state read during the call (as the library allows)."""
-
-    @staticmethod
-    def _make(view_model_handle: int, handle: int, argument: Scalar, owner: Optional[MvvmObject]) -> Request:
-        name = c_char_p()
-        lib.mvvm_class_name(view_model_handle, byref(name))
-        class_name = _decode(name.value, "class name")
-        out = c_void_p()
-        lib.mvvm_snapshot(view_model_handle, byref(out))
-        state: Dict[str, Scalar] = json.loads(_take_string(out, "snapshot"))
-        if owner is None:
-            owner = _by_handle.get(view_model_handle)
-        request_class = _request_classes.get(class_name, ServiceRequest)
-        return request_class(handle, owner, argument, state)
-
-
-#: The Python objects made by constructors, by handle: whom a shared service's request names.
-_by_handle: "weakref.WeakValueDictionary[int, MvvmObject]" = weakref.WeakValueDictionary()
+def make_request(library: "Library", view_model_handle: int, handle: int, argument: Any,
+                 owner: Optional[MvvmObject]) -> Request:
+    """The request a service is called with: of the asking view model's request class, with its
+    state read during the call (as the library allows)."""
+    functions = library.functions
+    name = c_char_p()
+    functions.mvvm_class_name(view_model_handle, byref(name))
+    class_name = decode(name.value or b"", "a class name")
+    out = c_void_p()
+    functions.mvvm_snapshot(view_model_handle, byref(out))
+    state: Dict[str, Any] = json.loads(take_string(functions.mvvm_string_free, out, "mvvm_snapshot"))
+    namespace = library._built()
+    described = namespace.classes.get(class_name)
+    if described is not None and described._model is not None:
+        state = from_json(described._model.properties, state, library)
+    if owner is None:
+        owner = namespace.by_handle.get(view_model_handle)
+    request_class = namespace.request_classes.get(class_name, ServiceRequest)
+    made: Request = request_class(library, handle, owner, argument, state)
+    return made
 
 
 class Service(Owner):
@@ -246,32 +229,54 @@ class Service(Owner):
     view model made with it, and answers with ``request.complete(result)``, at once or later,
     from any thread. One service may be given to several constructors; ``fn`` stays alive until
     this object is closed (or collected) and every view model made with it is closed.
-    Constructors also take a plain callable, made into a service for that one view model."""
+    Constructors also take a plain callable, made into a service for that one view model.
+
+    ``mvvm.Service`` makes services of the default library; each library's own is
+    ``library.Service``."""
 
     __slots__ = ("_entry", "fn")
 
+    #: The library whose services this class makes (None: the default library).
+    _class_library: ClassVar[Optional["Library"]] = None
+
     def __init__(self, fn: Callable[[Any], Any], what: Optional[str] = None) -> None:
+        from ._library import default_library
+
         if not callable(fn):
             raise TypeError("the service must be callable, not %s" % type(fn).__name__)
+        library = type(self)._class_library or default_library()
         self.fn = fn
-        self._entry = _Entry(fn, what or "service %s" % getattr(fn, "__qualname__", repr(fn)),
-                             _RequestMaker)  # type: ignore[arg-type]
+        self._entry = Entry(fn, what or "service %s" % getattr(fn, "__qualname__", repr(fn)), library,
+                            make_request=make_request)
         key = registry.add(self._entry)
-        out = _lib.Handle()
+        out = c_uint64()
         try:
-            lib.mvvm_service_new(_REQUEST_TRAMPOLINE, key, _DESTROY_TRAMPOLINE, byref(out))
+            library.functions.mvvm_service_new(REQUEST_TRAMPOLINE, key, DESTROY_TRAMPOLINE, byref(out))
         except BaseException:
             registry.pop(key)  # if the library did not run the destroy function already
             raise
-        self._own(out.value)
+        self._own(library, out.value)
 
     def close(self) -> None:
         """Releases the service's handle (once): no new view model can be made with it; those
         made with it keep it until they are closed."""
-        self._release()
+        self._close()
 
     def __repr__(self) -> str:
         return "<mvvm.Service %s %s>" % (getattr(self.fn, "__qualname__", repr(self.fn)),
-                                         "closed" if self.closed else "handle=0x%x" % self._handle)
+                                         "closed" if self._is_closed() else "handle=0x%x" % self._handle)
 
+
+def request_class(python_name: str, owner_name: str, service_name: str, request_argument: Optional[str],
+                  result: Optional[str], properties: List[str]) -> type:
+    """The request class ``python_name`` (``SignUpRequest``) of ``owner_name``, a class with a
+    host service whose view model has ``properties``."""
+    kinds = {"bool": "bool", "int": "int", "double": "float", "string": "str"}
+    doc = ("A request of %s's %s: answer with ``complete(%s)``. ``argument``: %s. The view model's "
+           "properties when it asked are attributes." % (
+               owner_name, service_name, kinds.get(result or "", result or "the result"),
+               kinds.get(request_argument or "none", "None")))
+    state_names = {python: name for name, python in python_names(properties).items()}
+    return type(python_name, (ServiceRequest,), {"__slots__": (), "__doc__": doc, "__module__": "mvvm",
+                                                  "result_type": result, "_state_names": state_names})
 

@@ -1,241 +1,252 @@
-"""Values and strings between Python and C: encoding and decoding strings, ``mvvm_value`` in and
-out, the checks a value passes before it reaches C (type, int64 range, allowed ``values``), and
-the generic typed getters."""
+"""Values between Python and C, in one function each way: :func:`to_c` and :func:`from_c`.
+
+The bindings convert and never judge: which values a property, an argument or a field accepts is
+the library's to say (its status and message become the exception). A Python value goes in its
+neutral form:
+
+=====================================  =================================================
+Python                                 mvvm_value
+=====================================  =================================================
+None                                   MVVM_TYPE_NULL
+bool                                   MVVM_TYPE_BOOL
+int                                    MVVM_TYPE_INT; above INT64_MAX, MVVM_TYPE_UINT
+float                                  MVVM_TYPE_DOUBLE
+str                                    MVVM_TYPE_STRING (UTF-8); holding NUL, MVVM_TYPE_BYTES of its
+                                       UTF-8, which the library takes for a string
+bytes, bytearray, memoryview           MVVM_TYPE_BYTES
+a record (:class:`~mvvm.Record`)       MVVM_TYPE_RECORD, its fields in order
+a mapping                              MVVM_TYPE_MAP: a record by field names
+any other sequence (list, tuple...)    MVVM_TYPE_ARRAY
+an mvvm object, a service              MVVM_TYPE_OBJECT (its handle)
+a callable (constructor arguments)     a :class:`~mvvm.Service` made of it
+=====================================  =================================================
+
+A string that is not valid Unicode (a lone surrogate) goes as the bytes Python has for it
+(``surrogatepass``), for the library to refuse. The bindings refuse only what C cannot be given at all: an int beyond 64
+bits (:class:`~mvvm.InvalidArgumentError`), and an object of none of these kinds, or a value
+nested beyond any limit (a list holding itself) (:class:`~mvvm.TypeMismatchError`,
+:class:`~mvvm.InvalidArgumentError`).
+
+A value from C: none or null is None; bool, int, float; a string read by its length (a string
+holding NUL is read whole); bytes; an array a list; a record an instance of its library's record
+class.
+"""
 
 from __future__ import annotations
 
+import collections.abc
 import ctypes
-from ctypes import byref, c_bool, c_double, c_int64, c_void_p
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Union
 
-from . import _lib
+from . import _abi
+from ._abi import FlatEvent, Value
 from ._errors import InternalError, InvalidArgumentError, TypeMismatchError
-from ._lib import FlatEvent, Value, lib
+from ._owner import Owner
+from ._records import Record
 
-__all__ = ["Scalar"]
+if TYPE_CHECKING:
+    from ._library import Library
+    from ._model import Property, Type
 
-#: What a property, a command argument or a signal payload holds, in Python.
+__all__ = ["Scalar", "AnyValue", "to_c", "from_c", "encode_name", "decode", "take_string", "value_of", "from_json", "Values"]
+
+#: A plain value: what the catalog's properties, arguments and signals hold.
 Scalar = Union[bool, int, float, str, None]
+#: Any value a property, an argument, a result, a field or a signal may hold.
+AnyValue = Union[bool, int, float, str, bytes, None, Sequence[Any], Record]
 
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
-_UINT64_MAX = 2**64 - 1
-#: The Python type of each description type.
-_PYTHON_TYPES = {"bool": "bool", "int": "int", "double": "float", "string": "str"}
+_INT64_MIN, _INT64_MAX, _UINT64_MAX = -(2**63), 2**63 - 1, 2**64 - 1
+#: Beyond this nesting a value cannot be passed (a list holding itself); the library's own limit,
+#: MVVM_MAX_VALUE_DEPTH, is far lower and refused with its message.
+_NESTING_LIMIT = 4 * _abi.MAX_VALUE_DEPTH
 
-
-
-def _encode(text: Any, what: str) -> bytes:
-    """A Python string as NUL-terminated UTF-8 for C, or a clear error before reaching C."""
-    if not isinstance(text, str):
-        raise TypeMismatchError("%s must be a str, not %s" % (what, type(text).__name__))
-    if "\x00" in text:
-        raise InvalidArgumentError("%s contains a NUL character (index %d), which C strings cannot hold"
-                                   % (what, text.index("\x00")))
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise InvalidArgumentError("%s is not valid Unicode: cannot encode %r at index %d as UTF-8 (%s)"
-                                   % (what, text[error.start:error.end], error.start, error.reason)) from None
+_string_at = ctypes.string_at
+_address_of_bytes = ctypes.c_void_p.from_buffer
+_char_p = ctypes.c_char_p
+_T_NONE, _T_BOOL, _T_INT, _T_DOUBLE, _T_STRING = _abi.TYPE_NONE, _abi.TYPE_BOOL, _abi.TYPE_INT, _abi.TYPE_DOUBLE, _abi.TYPE_STRING
+_T_OBJECT, _T_NULL, _T_UINT, _T_BYTES = _abi.TYPE_OBJECT, _abi.TYPE_NULL, _abi.TYPE_UINT, _abi.TYPE_BYTES
+_T_ARRAY, _T_RECORD, _T_MAP = _abi.TYPE_ARRAY, _abi.TYPE_RECORD, _abi.TYPE_MAP
 
 
-def _decode(raw: Optional[bytes], what: str, *what_arguments: Any) -> str:
+# ------------------------------------------------------------------------------------------------
+# Python -> C
+# ------------------------------------------------------------------------------------------------
+
+
+class Values:
+    """The ``mvvm_value`` array of one call, and what keeps its memory alive until the call
+    returns: strings, bytes, nested items, services made of callables (closed afterwards, see
+    :meth:`close`)."""
+
+    __slots__ = ("array", "count", "keep", "make_service", "services")
+
+    def __init__(self, values: Sequence[Any], make_service: Optional[Callable[[Any], Owner]] = None) -> None:
+        self.count = len(values)
+        self.array = (Value * max(1, self.count))()
+        self.keep: List[Any] = []
+        self.make_service = make_service
+        #: The services made of callables: the library keeps what it needs of them.
+        self.services: List[Owner] = []
+        for slot, value in zip(self.array, values):
+            to_c(value, slot, self, 0)
+
+    def close(self) -> None:
+        for service in self.services:
+            service.close()
+
+
+def _bytes(data: bytes, slot: Value, kind: int, keep: List[Any]) -> None:
+    holder = _char_p(data)
+    keep.append(holder)
+    slot.type, slot.integer, slot.string = kind, len(data), _address_of_bytes(holder).value
+
+
+def _items(values: Sequence[Any], slot: Value, kind: int, owner: Values, depth: int, per_item: int = 1) -> None:
+    """``values`` as the items of ``slot`` (``per_item`` values each: a map's are pairs)."""
+    items = (Value * max(1, len(values)))()
+    owner.keep.append(items)
+    for item, value in zip(items, values):
+        to_c(value, item, owner, depth + 1)
+    slot.type, slot.integer, slot.object = kind, len(values) // per_item, ctypes.addressof(items)
+
+
+def to_c(value: Any, slot: Value, owner: Values, depth: int = 0) -> None:
+    """Writes ``value`` into ``slot`` in its neutral form (see the module's table); ``owner``
+    keeps what the slot points to."""
+    if value is None:
+        slot.type = _T_NULL
+    elif value is True or value is False:
+        slot.type, slot.boolean = _T_BOOL, value
+    elif isinstance(value, int):
+        if _INT64_MIN <= value <= _INT64_MAX:
+            slot.type, slot.integer = _T_INT, value
+        elif _INT64_MAX < value <= _UINT64_MAX:
+            slot.type, slot.integer = _T_UINT, value - 2**64  # its bits
+        else:
+            raise InvalidArgumentError("%d does not fit in 64 bits (int64 or uint64)" % value)
+    elif isinstance(value, float):
+        slot.type, slot.number = _T_DOUBLE, value
+    elif isinstance(value, str):
+        data = value.encode("utf-8", "surrogatepass")  # not Unicode (a lone surrogate): the library refuses it
+        _bytes(data, slot, _T_BYTES if "\x00" in value else _T_STRING, owner.keep)
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        _bytes(bytes(value), slot, _T_BYTES, owner.keep)
+    elif depth > _NESTING_LIMIT:
+        raise InvalidArgumentError("a value nested more than %d deep (a list holding itself?) cannot be passed"
+                                   % _NESTING_LIMIT)
+    elif isinstance(value, Record):
+        _items(value._values(), slot, _T_RECORD, owner, depth)
+        slot.string = None
+    elif isinstance(value, Owner):
+        slot.type, slot.object = _T_OBJECT, value._h()
+    elif isinstance(value, collections.abc.Mapping):
+        _items([part for key, item in value.items() for part in (key, item)], slot, _T_MAP, owner, depth, 2)
+    elif isinstance(value, collections.abc.Sequence):
+        _items(value, slot, _T_ARRAY, owner, depth)
+    elif callable(value) and owner.make_service is not None:
+        service = owner.make_service(value)
+        owner.services.append(service)
+        slot.type, slot.object = _T_OBJECT, service._h()
+    else:
+        raise TypeMismatchError("a %s is no value the library can be given (None, bool, int, float, str, bytes, "
+                                "a sequence, a mapping, a record, an mvvm object%s)"
+                                % (type(value).__name__, ", a callable as a service" if owner.make_service else ""))
+
+
+def encode_name(name: Any, what: str) -> bytes:
+    """A name (of a property, command, class...) as NUL-terminated UTF-8: whatever the library
+    makes of it, except a NUL, which C cannot be given in a name."""
+    if not isinstance(name, str):
+        raise TypeMismatchError("%s must be a str, not %s" % (what, type(name).__name__))
+    if "\x00" in name:
+        raise InvalidArgumentError("%s %r holds a NUL character, which a C name cannot" % (what, name))
+    return name.encode("utf-8", "surrogatepass")
+
+
+# ------------------------------------------------------------------------------------------------
+# C -> Python
+# ------------------------------------------------------------------------------------------------
+
+
+def decode(raw: bytes, what: str, *what_arguments: Any) -> str:
     """UTF-8 from C as a Python string; invalid UTF-8 raises InternalError (never crashes).
     ``what % what_arguments`` names the string in errors, formatted only then."""
-    if raw is not None:
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            problem = "the library gave invalid UTF-8 (%s)" % error
-    else:
-        problem = "the library gave a NULL string"
-    raise InternalError("%s: %s" % (what % what_arguments if what_arguments else what, problem))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InternalError("%s: the library gave invalid UTF-8 (%s)"
+                            % (what % what_arguments if what_arguments else what, error)) from None
 
 
-def _take_string(pointer: c_void_p, what: str) -> str:
-    """Copies and frees a string the library allocated."""
+def take_string(free: Callable[[int], None], pointer: ctypes.c_void_p, what: str) -> str:
+    """Copies and frees (with ``free``, the library's ``mvvm_string_free``) a string the library
+    allocated."""
     address = pointer.value
     if not address:
         raise InternalError("%s: the library gave a NULL string" % what)
     try:
-        raw = ctypes.string_at(address)
+        raw = _string_at(address)
     finally:
-        lib.mvvm_string_free(address)
-    return _decode(raw, what)
+        free(address)
+    return decode(raw, what)
 
 
-def _value_from_c(value: Union[Value, FlatEvent], what: str, *what_arguments: Any) -> Scalar:
-    """A value from C; ``what % what_arguments`` names it in errors (formatted only then: this
-    runs for every event)."""
+def from_c(value: Union[Value, FlatEvent], library: "Library") -> Any:
+    """A value from C as Python (see the module's documentation); a record is of its class in
+    ``library``. Raises InternalError for what cannot be read."""
     kind = value.type
-    if kind == _lib.TYPE_NONE:
+    if kind == _T_INT:
+        return value.integer
+    if kind == _T_BOOL:
+        return value.boolean
+    if kind == _T_STRING:
+        address = value.string
+        if not address:
+            raise InternalError("the library gave a NULL string")
+        return decode(_string_at(address, value.integer), "a string")
+    if kind == _T_DOUBLE:
+        return value.number
+    if kind == _T_NULL or kind == _T_NONE:
         return None
-    if kind == _lib.TYPE_BOOL:
-        return bool(value.boolean)
-    if kind == _lib.TYPE_INT:
-        return int(value.integer)
-    if kind == _lib.TYPE_DOUBLE:
-        return float(value.number)
-    if kind == _lib.TYPE_STRING:
-        return _decode(value.string, what, *what_arguments)
-    raise InternalError("%s: unknown mvvm_type %d" % (what % what_arguments if what_arguments else what, kind))
+    if kind == _T_BYTES:
+        return _string_at(value.string, value.integer) if value.integer else b""
+    if kind == _T_ARRAY or kind == _T_RECORD:
+        count = value.integer
+        items = (Value * count).from_address(value.object) if count else ()
+        read = [from_c(item, library) for item in items]
+        if kind == _T_ARRAY:
+            return read
+        return library._built().record_at(value.string)._make(read)
+    if kind == _T_UINT:
+        return value.integer & _UINT64_MAX
+    raise InternalError("unknown mvvm_type %d" % kind)
 
 
-def _value_to_c(value: Scalar, what: str) -> Value:
-    """A Python value as an ``mvvm_value`` (the struct keeps its encoded string alive)."""
-    result = Value()
+def value_of(library: "Library", owned: Value) -> Any:
+    """:func:`from_c` of a value the caller owns, which is then freed (``mvvm_value_free``)."""
+    try:
+        return from_c(owned, library)
+    finally:
+        if owned.type >= _T_STRING:
+            library.functions.mvvm_value_free(ctypes.addressof(owned))
+
+
+def from_json(properties: Sequence["Property"], values: Dict[str, Any], library: "Library") -> Dict[str, Any]:
+    """A snapshot (``mvvm_snapshot``'s JSON) with each value as its getter gives it: a record an
+    instance of its class, bytes ``bytes`` (a list property stays its items' ids)."""
+    kinds = {p.name: p.type for p in properties}
+    return {name: _from_json(kinds[name], value, library) if name in kinds else value
+            for name, value in values.items()}
+
+
+def _from_json(kind: "Type", value: Any, library: "Library") -> Any:
     if value is None:
-        result.type = _lib.TYPE_NONE
-    elif isinstance(value, bool):
-        result.type, result.boolean = _lib.TYPE_BOOL, value
-    elif isinstance(value, int):
-        result.type, result.integer = _lib.TYPE_INT, _check_int64(value, what)
-    elif isinstance(value, float):
-        result.type, result.number = _lib.TYPE_DOUBLE, value
-    elif isinstance(value, str):
-        result.type, result.string = _lib.TYPE_STRING, _encode(value, what)
-    else:
-        raise TypeMismatchError("%s must be bool, int, float, str or None, not %s" % (what, type(value).__name__))
-    return result
-
-
-def _check_int64(value: int, what: str) -> int:
-    if not _INT64_MIN <= value <= _INT64_MAX:
-        raise InvalidArgumentError("%s is out of the int64 range: %d" % (what, value))
+        return None
+    if kind.kind == "bytes":
+        return bytes(value)
+    if kind.kind == "array" and kind.element is not None:
+        return [_from_json(kind.element, item, library) for item in value]
+    if kind.kind == "record" and kind.record:
+        record = library._built().records[kind.record]
+        return record._make(_from_json(f.type, value.get(f.name), library) for f in record._model.fields)
     return value
-
-
-def _check_typed(type_name: str, value: Any, what: str) -> Any:
-    """Checks (and converts) a value for a property of ``type_name``, before C."""
-    if type_name == "bool":
-        if not isinstance(value, bool):
-            raise TypeMismatchError("%s is a bool property, not %s" % (what, type(value).__name__))
-        return value
-    if type_name == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeMismatchError("%s is an int property, not %s" % (what, type(value).__name__))
-        return _check_int64(value, what)
-    if type_name == "double":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise TypeMismatchError("%s is a double property, not %s" % (what, type(value).__name__))
-        return float(value)
-    if type_name == "string":
-        return _encode(value, what)
-    raise InternalError("%s: unknown property type %r" % (what, type_name))
-
-
-def _reader(type_name: str, encoded: bytes, what: str) -> Callable[[int], Any]:
-    if type_name == "bool":
-        get_bool = lib.mvvm_get_bool
-
-        def read(handle: int) -> Any:
-            flag = c_bool()
-            get_bool(handle, encoded, byref(flag))
-            return flag.value
-    elif type_name == "int":
-        get_int = lib.mvvm_get_int
-
-        def read(handle: int) -> Any:
-            number = c_int64()
-            get_int(handle, encoded, byref(number))
-            return number.value
-    elif type_name == "double":
-        get_double = lib.mvvm_get_double
-
-        def read(handle: int) -> Any:
-            real = c_double()
-            get_double(handle, encoded, byref(real))
-            return real.value
-    elif type_name == "string":
-        get_string = lib.mvvm_get_string
-
-        def read(handle: int) -> Any:
-            text = c_void_p()
-            get_string(handle, encoded, byref(text))
-            return _take_string(text, what)
-    else:
-        raise InternalError("%s: unknown property type %r in the class description" % (what, type_name))
-    return read
-
-
-def _get_generic(handle: int, encoded: bytes, kind: str, name: str) -> Scalar:
-    """The value of the property (UTF-8 ``encoded`` name) with the getter of its ``kind``."""
-    value: Scalar = _reader(kind, encoded, name)(handle)
-    return value
-
-
-# ------------------------------------------------------------------------------------------------
-# Checking values before C
-# ------------------------------------------------------------------------------------------------
-
-
-_SETTERS = {"bool": "mvvm_set_bool", "int": "mvvm_set_int", "double": "mvvm_set_double", "string": "mvvm_set_string"}
-
-
-def _writer(type_name: str, encoded: bytes, what: str, values: Optional[Sequence[str]] = None) -> Callable[[int, Any], None]:
-    """``write(handle, value)``: checks ``value`` (:func:`_checked`) and sets the property
-    ``encoded`` of type ``type_name``, with the status checked here rather than by an errcheck."""
-    name = _SETTERS[type_name]
-    setter = _lib.unchecked(name)
-    check_status = _lib.check_status
-    if type_name == "string" and not values:
-        def write_string(handle: int, value: Any) -> None:
-            status = setter(handle, encoded, _encode(value, what))
-            if status or _lib.interrupts_pending:
-                check_status(status, name)
-        return write_string
-
-    def write(handle: int, value: Any) -> None:
-        status = setter(handle, encoded, _checked(type_name, value, what, values))
-        if status or _lib.interrupts_pending:
-            check_status(status, name)
-    return write
-
-
-def _checked(type_name: str, value: Any, what: str, values: Optional[Sequence[str]] = None,
-             c_type: Optional[str] = None) -> Any:
-    """``value`` as C takes it for a ``type_name`` (bytes for a string, an int64 bit pattern for
-    a ``uint64_t``), or TypeMismatchError / InvalidArgumentError naming ``what``."""
-    if type_name == "bool":
-        if not isinstance(value, bool):
-            raise TypeMismatchError("%s must be a bool, not %s" % (what, type(value).__name__))
-        return value
-    if type_name == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeMismatchError("%s must be an int, not %s" % (what, type(value).__name__))
-        if c_type == "uint64_t":
-            if not 0 <= value <= _UINT64_MAX:
-                raise InvalidArgumentError("%s must be in 0 ... 2**64 - 1, not %d" % (what, value))
-            return value - 2**64 if value > _INT64_MAX else value
-        if not _INT64_MIN <= value <= _INT64_MAX:
-            raise InvalidArgumentError("%s is out of the int64 range: %d" % (what, value))
-        return value
-    if type_name == "double":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise TypeMismatchError("%s must be a float, not %s" % (what, type(value).__name__))
-        return float(value)
-    if type_name == "string":
-        if values and isinstance(value, str) and value not in values:
-            raise InvalidArgumentError("%s must be one of %s, not %r" % (what, ", ".join(map(repr, values)), value))
-        return _encode(value, what)
-    raise InternalError("%s: unknown type %r in the class description" % (what, type_name))
-
-
-def _c_value(type_name: str, checked: Any) -> Value:
-    value = Value()
-    if type_name == "bool":
-        value.type, value.boolean = _lib.TYPE_BOOL, checked
-    elif type_name == "int":
-        value.type, value.integer = _lib.TYPE_INT, checked
-    elif type_name == "double":
-        value.type, value.number = _lib.TYPE_DOUBLE, checked
-    else:
-        value.type, value.string = _lib.TYPE_STRING, checked
-    return value
-
-
-def _object_value(handle: int) -> Value:
-    value = Value()
-    value.type, value.object = _lib.TYPE_OBJECT, handle
-    return value
-
-

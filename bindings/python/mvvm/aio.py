@@ -13,7 +13,10 @@
   The subscription starts when :func:`changes` is called (nothing is missed before the first
   ``await``) and ends with ``aclose()``, ``async with``, or garbage collection; the iteration
   ends by itself when the object or its loop is closed. Changes may come from any thread (a
-  thread loop's): they are handed to the asyncio loop thread-safely.
+  thread loop's): they are handed to the asyncio loop thread-safely. A change of a list property
+  comes as a :class:`~mvvm.Splice` carrying its inserted items (``splice.items``, read while it
+  was delivered), so that it can be applied when the task runs, however the list moved on
+  meanwhile: ``splice.apply(copy)``.
 """
 
 from __future__ import annotations
@@ -23,11 +26,13 @@ import threading
 import weakref
 from typing import Any, Optional, Tuple
 
-from ._callbacks import _release_soon, _report
-from ._loop import Loop, LoopKind
-from ._object import MvvmObject
-from ._values import Scalar
+from ._abi import LoopKind
 from ._errors import MvvmError
+from ._list import ObjectList, Splice
+from ._loop import Loop
+from ._object import MvvmObject
+from ._releases import release_soon
+from ._report import report
 
 __all__ = ["Attachment", "attach", "Changes", "changes"]
 
@@ -62,10 +67,10 @@ class Attachment:
             self.loop.dispatch()
             self.dispatches += 1
         except MvvmError as exc:
-            if self.loop.closed:
+            if self.loop._is_closed():
                 self.detach()
             else:
-                _report(exc, "Exception ignored in mvvm.aio dispatch of %r" % self.loop, self.loop)
+                report(exc, "Exception ignored in mvvm.aio dispatch of %r" % self.loop, self.loop)
 
     def detach(self) -> None:
         """Stops watching the loop's file descriptor. Idempotent."""
@@ -124,17 +129,25 @@ class Changes:
                 except RuntimeError:
                     pass  # the asyncio loop is closed: nobody is listening
 
-        def on_change(changed: str, value: Scalar) -> None:
+        source = weakref.ref(obj)
+
+        def on_change(changed: str, value: Any) -> None:
+            if isinstance(value, Splice):
+                owner = source()
+                if owner is not None:  # the items it inserts, read now, while they are in place
+                    items: ObjectList[Any] = ObjectList(owner, changed)
+                    value = Splice(value.index, value.removed, value.inserted,
+                                   tuple(items.item(value.index + k) for k in range(value.inserted)))
             put((changed, value))
 
-        self.subscription = obj.subscribe(name, on_change, on_end=lambda: put(_END))
+        self.subscription = obj._subscribe(name, on_change, on_end=lambda: put(_END))
         # Garbage collection ends the subscription (the callback does not refer to self).
-        self._finalizer = weakref.finalize(self, _release_soon, self.subscription.handle)
+        self._finalizer = weakref.finalize(self, release_soon, obj._library, self.subscription._handle)
 
     def __aiter__(self) -> "Changes":
         return self
 
-    async def __anext__(self) -> Tuple[str, Scalar]:
+    async def __anext__(self) -> Tuple[str, Any]:
         if self._ended:
             raise StopAsyncIteration
         item = await self._queue.get()
@@ -147,7 +160,7 @@ class Changes:
         """Ends the subscription and the iteration."""
         self._ended = True
         self._finalizer.detach()
-        self.subscription.unsubscribe()
+        self.subscription._close()
 
     async def __aenter__(self) -> "Changes":
         return self

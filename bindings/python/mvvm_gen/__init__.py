@@ -1,9 +1,10 @@
 """mvvm_gen: every typed surface of a libmvvm library, generated from the classes it registers.
 
 One source of truth: the library's own descriptions (``mvvm_classes``), read into one typed
-model (:mod:`mvvm_gen.model`) and rendered through one template per language
-(``templates/*.tmpl``). A class is declared once, in Swift; every restatement of it is made
-here. Run it on libmvvm, or on a library of your own that links MVVMExport:
+model (:mod:`mvvm._model`, which the mvvm package builds its classes from too) and rendered
+through one template per language (``templates/*.tmpl``). A class is declared once, in Swift;
+every restatement of it is made here. Run it on libmvvm, or on a library of your own that links
+MVVMExport:
 
     python3 -m mvvm_gen --library PATH/libyours.so [--module YourModule] \\
         [--header include/yours.h] [--swift Sources/Yours/TypedCalls.generated.swift] \\
@@ -29,8 +30,9 @@ import sys
 from pathlib import Path
 from typing import List, Optional, Tuple
 
+from mvvm._model import GenerationError, Library, descriptions_json
+
 from . import abi, arities, c, fuzz, python, ruby, swift
-from .model import GenerationError, Library, descriptions_json
 
 __all__ = ["main"]
 
@@ -74,7 +76,7 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
     if not args.library:
         raise GenerationError("--library is needed to describe classes")
     raw = descriptions_json(Path(args.library))
-    library = Library.from_json(raw)
+    library = whole = Library.from_json(raw)
     if args.module:
         library = library.only_module(args.module)
         if not library.classes:
@@ -88,7 +90,7 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
     import json
     classes = [cls for cls in json.loads(raw) if not args.module or cls.get("swift_module") == args.module]
     if args.pyi:
-        outputs.append((Path(args.pyi), python.generate_pyi(classes)))
+        outputs.append((Path(args.pyi), python.generate_pyi(library, whole)))
     if args.rbs:
         outputs.append((Path(args.rbs), ruby.generate_rbs(library, *ruby.ruby_reserved())))
     if args.fuzz:

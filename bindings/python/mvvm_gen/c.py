@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import List
 
 from .abi import BEGIN, END
-from .model import Class, Command, Library, Property, Type
+from mvvm._model import Class, Command, Library, Property, Type
 from .templates import Templates
 
 t = Templates("c")

@@ -4,7 +4,10 @@ from the header) and the type stubs of a library's classes and records."""
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List
+from typing import Dict, List, Optional, Set, Tuple
+
+from mvvm._model import Argument, Class, Library, Record, Type
+from mvvm._names import camel, python_names
 
 from .abi import Abi
 from .templates import Templates
@@ -31,8 +34,14 @@ CTYPES: Dict[str, str] = {
 }
 
 
+#: What a field of a struct is in ctypes where it differs from a parameter: a string in a struct is
+#: an address, so that a value's length (its ``integer``) is honoured and a static name can be
+#: recognised by its address.
+FIELD_CTYPES: Dict[str, str] = {"const char *": "ctypes.c_void_p"}
+
+
 def python_name(c_name: str) -> str:
-    """``mvvm_value`` -> ``Value``, ``mvvm_request_fn`` -> ``REQUEST_FN``."""
+    """``mvvm_value`` -> ``Value``, ``mvvm_request_fn`` -> ``RequestFn``."""
     stem = c_name[len("mvvm_"):]
     return "".join(part.capitalize() for part in stem.split("_"))
 
@@ -45,16 +54,49 @@ def ctype(c_type: str, abi: Abi) -> str:
     return CTYPES[c_type]
 
 
+def field_ctype(c_type: str, abi: Abi) -> str:
+    return FIELD_CTYPES.get(c_type) or ctype(c_type, abi)
+
+
+def member_prefix(members: List[Tuple[str, int]]) -> str:
+    """What every constant of an enum starts with, up to an underscore: ``MVVM_LOOP_`` for
+    ``MVVM_LOOP_MANUAL``...; ``MVVM_`` for the statuses (``MVVM_OK``, ``MVVM_ERR_...``)."""
+    names = [name for name, _ in members]
+    prefix = names[0]
+    for name in names[1:]:
+        while not name.startswith(prefix):
+            prefix = prefix[:-1]
+    return prefix[:prefix.rfind("_") + 1]
+
+
+def struct_fields(name: str, abi: Abi) -> List[str]:
+    return [abi_t("field", name=f.name, ctype=field_ctype(f.c_type, abi)) for f in abi.structs[name]]
+
+
+def flat_fields(name: str, abi: Abi) -> List[str]:
+    """The struct's fields with those of each struct it holds inline, in order (the same layout:
+    a nested struct here starts where its first field would)."""
+    fields: List[str] = []
+    for f in abi.structs[name]:
+        fields.extend(flat_fields(f.c_type, abi) if f.c_type in abi.structs else
+                      [abi_t("field", name=f.name, ctype=field_ctype(f.c_type, abi))])
+    return fields
+
+
 def abi_module(abi: Abi) -> str:
     constants: List[str] = []
+    enums: List[str] = []
     for enum, members in abi.enums.items():
         constants.append(abi_t("enum", enum=enum, members="\n".join(
             abi_t("constant", name=name[len("MVVM_"):], value=value) for name, value in members)))
+        prefix = member_prefix(members)
+        enums.append(abi_t("intenum", enum=enum, python_name=python_name(enum), members="\n".join(
+            abi_t("enum_member", name=name[len(prefix):], value=value) for name, value in members)))
     constants.append("\n".join(abi_t("constant", name=name[len("MVVM_"):], value=value) for name, value in abi.defines.items()))
-    structs = "\n\n\n".join(
-        abi_t("struct", name=name, python_name=python_name(name),
-              fields="\n".join(abi_t("field", name=f.name, ctype=ctype(f.c_type, abi)) for f in fields))
-        for name, fields in abi.structs.items())
+    structs = [abi_t("struct", name=name, python_name=python_name(name), fields="\n".join(struct_fields(name, abi)))
+               for name in abi.structs]
+    structs += [abi_t("flat_struct", name=name, python_name=python_name(name), fields="\n".join(flat_fields(name, abi)))
+                for name, fields in abi.structs.items() if any(f.c_type in abi.structs for f in fields)]
     callbacks = "\n".join(
         abi_t("callback", name=name, python_name=name[len("mvvm_"):].upper(), result=ctype(function.result, abi),
               params="".join(", " + ctype(p.c_type, abi) for p in function.params))
@@ -62,174 +104,218 @@ def abi_module(abi: Abi) -> str:
     functions = "\n".join(
         abi_t("function", name=f.name, result=ctype(f.result, abi), params=", ".join(ctype(p.c_type, abi) for p in f.params))
         for f in abi.functions)
-    return abi_t("file", constants="\n\n".join(constants), structs=structs, callbacks=callbacks, functions=functions) + "\n"
+    return abi_t("file", constants="\n\n".join(constants), enums="\n\n\n".join(enums), structs="\n\n\n".join(structs),
+                 callbacks=callbacks, functions=functions) + "\n"
 
 
-# --- Type stubs of the classes the mvvm package builds at run time (over the descriptions).
+# --- Type stubs of the classes the mvvm package builds at run time (over the typed model).
 
-PY_TYPES = {"bool": "bool", "int": "int", "double": "float", "string": "str", "none": "None"}
+pyi_t = Templates("pyi")
 
-
-def camel(name):
-    """The Python class name of a C class (as the `mvvm` package names it)."""
-    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
-
-
-def request_name(python_name):
-    """The request class of a class with a host service (`SignUpViewModel` -> `SignUpRequest`)."""
-    if python_name.endswith("ViewModel") and python_name != "ViewModel":
-        python_name = python_name[:-len("ViewModel")]
-    return python_name + "Request"
+#: What a plain kind reads as in Python.
+PY_TYPES = {"bool": "bool", "int": "int", "double": "float", "string": "str", "bytes": "bytes", "none": "None"}
+#: MvvmObject's own attributes: a member of one of these names wins it, its type replacing the base's.
+IGNORE = "  # type: ignore[override, misc]"
+PYRIGHT_IGNORE = "  # pyright: ignore[reportIncompatibleMethodOverride, reportIncompatibleVariableOverride]"
 
 
-def py_value_type(member):
-    if member.get("type") == "list":
-        return f"Sequence[{camel(member['item_class'])}]"
-    if member.get("values"):
-        return "Literal[" + ", ".join(json.dumps(v) for v in member["values"]) + "]"
-    return PY_TYPES[member.get("type") or member.get("argument")]
+class Names:
+    """The Python names the package gives a library's classes, records and request classes
+    (:func:`mvvm._names.namespace_names`, over the whole library as it is loaded)."""
+
+    def __init__(self, library: Library) -> None:
+        import mvvm
+        from mvvm._names import namespace_names
+
+        self.classes, self.records, self.requests = namespace_names(
+            [c.name for c in library.classes], list(library.records),
+            {c.name for c in library.classes if c.service is not None}, mvvm.__all__)
 
 
-def py_docstring(text, indent="    "):
-    text = (text or "").replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    return f'{indent}"""{text}"""' if text else None
+def py_read(kind: Type, names: Names) -> str:
+    """The Python type a value of ``kind`` is read as."""
+    if kind.kind == "list":
+        text = "ObjectList[%s]" % names.classes.get(kind.item_class or "", "MvvmObject")
+    elif kind.kind == "array" and kind.element is not None:
+        text = "List[%s]" % py_read(kind.element, names)
+    elif kind.kind == "record":
+        text = names.records[kind.record or ""]
+    elif kind.values:
+        text = "Literal[" + ", ".join(json.dumps(v) for v in kind.values) + "]"
+    else:
+        text = PY_TYPES.get(kind.kind, "Any")
+    return "Optional[%s]" % text if kind.optional else text
 
 
-def py_argument(argument, request_class):
-    if argument["type"] == "service":
-        return f"Union[Service, Callable[[{request_class}], Any]]"
-    if argument["type"] == "object":
-        names = [camel(c) for c in argument.get("classes", [])] or ["MvvmObject"]
-        return names[0] if len(names) == 1 else "Union[" + ", ".join(names) + "]"
-    return PY_TYPES[argument["type"]]
+def py_write(kind: Type, names: Names) -> str:
+    """The Python types a value of ``kind`` may be given as (the library converts)."""
+    if kind.kind == "array" and kind.element is not None:
+        text = "Sequence[%s]" % py_write(kind.element, names)
+    elif kind.kind == "record":
+        text = "Union[%s, Mapping[str, Any]]" % names.records[kind.record or ""]
+    elif kind.kind == "bytes":
+        text = "Union[bytes, bytearray, memoryview]"
+    elif kind.kind == "object":
+        classes = [names.classes.get(c, "MvvmObject") for c in (kind.classes or [])] or ["MvvmObject"]
+        text = classes[0] if len(classes) == 1 else "Union[" + ", ".join(classes) + "]"
+    else:
+        return py_read(kind, names)
+    return "Optional[%s]" % text if kind.optional else text
 
 
-# What MvvmObject.subscribe accepts besides a name and a callback.
-SUBSCRIBE_OPTIONS = "initial: bool = ..., on_end: Optional[Callable[[], Any]] = ..."
+def py_snapshot(kind: Type, names: Names) -> str:
+    """The type of a property in a snapshot: its read type, a list property its items' ids."""
+    return "List[int]" if kind.kind == "list" else py_read(kind, names)
 
 
-def typed_get_and_subscribe(py, cls):
-    """Overloads of `get` and `subscribe` that give each property's and signal's value its type:
-    `vm.get("count")` is an int, and a subscriber of "count" must take an int (with
-    `with_source=True`, the object first). As with a TypedDict's keys, a name must be one of the
-    class's (a plain `str` is refused: `MvvmObject.get(vm, name)` is the untyped way); `None`
-    (every member), lists of names and the decorator form stay untyped."""
-    members = [(prop["name"], "Splice" if prop["type"] == "list" else py_value_type(prop),
-                py_value_type(prop)) for prop in cls["properties"]]
-    members += [(signal["name"], PY_TYPES[signal["type"]], None) for signal in cls["signals"]]
-    lines = []
-    readable = [(name, got) for name, _, got in members if got is not None]
-    # Narrower than MvvmObject's on purpose: mypy says so on the first line of the definition,
-    # pyright on the last one's.
-    ignore = "  # type: ignore[override]"
-    pyright_ignore = "  # pyright: ignore[reportIncompatibleMethodOverride]"
-    for index, (name, got) in enumerate(readable):
-        if len(readable) > 1:
-            lines.append("    @overload" + (ignore if index == 0 else ""))
-        last = index == len(readable) - 1
-        lines.append(f"    def get(self, name: Literal[{json.dumps(name)}]) -> {got}: ..."
-                     + (ignore if len(readable) == 1 else pyright_ignore if last else ""))
-    for index, (name, delivered, _) in enumerate(members):
-        literal = f"Literal[{json.dumps(name)}]"
-        lines.append("    @overload" + (ignore if index == 0 else ""))
-        lines.append(f"    def subscribe(self, name: {literal}, fn: Callable[[str, {delivered}], Any], *, "
-                     f"with_source: Literal[False] = ..., {SUBSCRIBE_OPTIONS}) -> Subscription: ...")
-        lines.append("    @overload")
-        lines.append(f"    def subscribe(self, name: {literal}, fn: Callable[[{py}, str, {delivered}], Any], *, "
-                     f"with_source: Literal[True], {SUBSCRIBE_OPTIONS}) -> Subscription: ...")
-    if members:
-        lines.append("    @overload")
-        lines.append("    def subscribe(self, name: None, fn: Callable[..., Any], *, "
-                     f"with_source: bool = ..., {SUBSCRIBE_OPTIONS}) -> Subscription: ...")
-        lines.append("    @overload")
-        lines.append("    def subscribe(self, name: Union[List[str], Tuple[str, ...]], fn: Callable[..., Any], *, "
-                     f"with_source: bool = ..., {SUBSCRIBE_OPTIONS}) -> Subscriptions: ...")
-        lines.append("    @overload")
-        lines.append("    def subscribe(self, name: Union[str, List[str], Tuple[str, ...], None] = ..., fn: None = ..., *, "
-                     f"with_source: bool = ..., {SUBSCRIBE_OPTIONS}) -> Callable[[_F], _F]: ...{pyright_ignore}")
+def docstring(text: str) -> str:
+    text = (text or "(no documentation)").replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    return '"""%s"""' % text
+
+
+def parameters(arguments: List[Argument], names: Names, request: Optional[str]) -> str:
+    """``, name: type, ...``: Python names (a keyword with a trailing underscore); the optional
+    arguments after the last required one may be left out."""
+    python = python_names([a.name for a in arguments])
+    required = max((i for i, a in enumerate(arguments) if not a.type.optional), default=-1)
+    text = ""
+    for index, argument in enumerate(arguments):
+        if argument.type.kind == "service":
+            kind = "Union[Service, Callable[[%s], Any]]" % (request or "ServiceRequest")
+        else:
+            kind = py_write(argument.type, names)
+        text += ", %s: %s%s" % (python[argument.name], kind, " = ..." if index > required else "")
+    return text
+
+
+def marks(name: str, shadowed: Set[str]) -> Dict[str, str]:
+    """The checkers' marks of a member that wins a name of MvvmObject's."""
+    won = name in shadowed
+    return {"ignore": IGNORE if won else "", "pyright_ignore": PYRIGHT_IGNORE if won else ""}
+
+
+def class_members(cls: Class, names: Names) -> List[str]:
+    from mvvm._object import MvvmObject
+
+    shadowed = {n for n in dir(MvvmObject) if not n.startswith("_")}
+    python_name = names.classes[cls.name]
+    request = names.requests.get(cls.name)
+    own = [p.name for p in cls.properties] + [c.name for c in cls.commands] + [c.name for c in cls.children]
+    models = {a.name: a for c in cls.constructors for a in c.arguments if a.type.kind == "object" and a.name not in own}
+    attribute = python_names(own + list(models))
+    lines: List[str] = []
+    overloads = len(cls.constructors) > 1
+    for constructor in cls.constructors:
+        lines.append(pyi_t("constructor_overload" if overloads else "constructor",
+                           parameters=parameters(constructor.arguments, names, request)))
+    if not cls.constructors:
+        lines.append(pyi_t("no_constructor"))
+    for prop in cls.properties:
+        name = attribute[prop.name]
+        lines.append(pyi_t("property", name=name, type=py_read(prop.type, names), **marks(name, shadowed)))
+        if prop.writable:
+            lines.append(pyi_t("setter", name=name, type=py_write(prop.type, names)))
+    for command in cls.commands:
+        name = attribute[command.name]
+        if command.is_async:
+            lines.append(pyi_t("async_command", name=name, parameters=parameters(command.arguments, names, None),
+                               **marks(name, shadowed)))
+            continue
+        lines.append(pyi_t("command", name=name, parameters=parameters(command.arguments, names, None),
+                           result=py_read(command.result, names), **marks(name, shadowed)))
+    for child in cls.children:
+        name = attribute[child.name]
+        lines.append(pyi_t("child", name=name, type=names.classes[child.class_name], **marks(name, shadowed)))
+    for model_name, argument in models.items():  # unless a member has its name
+        name = attribute[model_name]
+        lines.append(pyi_t("model", name=name, type=py_write(argument.type, names), **marks(name, shadowed)))
+    taken = set(attribute.values())
+    lines.extend(typed_get_and_subscribe(python_name, cls, names, taken))
+    if "snapshot" not in taken:
+        lines.append(pyi_t("snapshot_method", name=python_name))
     return lines
 
 
-def generate_pyi(classes):
-    """Stubs of the classes `mvvm` makes at run time (mvvm/_dynamic.py), for mypy and pyright:
-    each class with its constructors (overloads), properties (outputs read-only), commands (Literal
-    arguments when limited), children, models, a TypedDict snapshot; each request class."""
-    exported = []
-    body = []
-    for cls in classes:
-        py = camel(cls["class"])
-        services = [a for c in cls["constructors"] for a in c["arguments"] if a["type"] == "service"]
-        request = request_name(py) if services else None
-        exported.append(py)
-        body.append(f"class {py}Snapshot(TypedDict):")
-        for prop in cls["properties"]:
-            # A snapshot gives a list as its items' identities (mvvm_object_id).
-            body.append(f"    {prop['name']}: {'list[int]' if prop['type'] == 'list' else py_value_type(prop)}")
-        if not cls["properties"]:
-            body.append("    pass")
-        body.append("")
-        body.append(f"class {py}(MvvmObject):")
-        body.append(py_docstring(cls["doc"]) or '    """(no documentation)"""')
-        constructors = cls["constructors"]
-        for constructor in constructors:
-            params = ["self", "loop: Loop"] + [f"{a['name']}: {py_argument(a, request)}" for a in constructor["arguments"]]
-            if len(constructors) > 1:
-                body.append("    @overload")
-            body.append(f"    def __init__({', '.join(params)}) -> None: ...")
-        if not constructors:
-            body.append("    def __init__(self, *args: NoReturn) -> None: ...  # made by its parent only")
-        for prop in cls["properties"]:
-            value_type = py_value_type(prop)
-            body.append("    @property")
-            body.append(f"    def {prop['name']}(self) -> {value_type}: ...")
-            if prop["access"] == "rw":
-                body.append(f"    @{prop['name']}.setter")
-                body.append(f"    def {prop['name']}(self, value: {value_type}) -> None: ...")
-        for command in cls["commands"]:
-            if command["argument"] == "none":
-                body.append(f"    def {command['name']}(self) -> None: ...")
-            else:
-                body.append(f"    def {command['name']}(self, argument: {py_value_type(command)}) -> None: ...")
-        for child in cls["children"]:
-            body.append("    @property")
-            body.append(f"    def {child}(self) -> {camel(cls['child_classes'][child])}: ...")
-        models = {a["name"]: a for c in constructors for a in c["arguments"] if a["type"] == "object"}
-        for name, argument in models.items():
-            body.append("    @property")
-            body.append(f"    def {name}(self) -> Optional[{py_argument(argument, request)}]: ...")
-        body.extend(typed_get_and_subscribe(py, cls))
-        body.append(f"    def snapshot(self) -> {py}Snapshot: ...  # type: ignore[override]")
-        body.append("")
-        if request:
-            exported.append(request)
-            service = services[0]
-            body.append(f"class {request}(ServiceRequest):")
-            body.append(py_docstring(f"A request of {py}'s {service['name']}; its properties when it asked are attributes."))
-            argument = service.get("request_argument") or "none"
-            body.append(f"    argument: {PY_TYPES.get(argument, 'Any')}")
-            for prop in cls["properties"]:
-                body.append(f"    {prop['name']}: {py_value_type(prop)}")
-            result = service.get("result") or "none"
-            body.append(f"    def complete(self, result: {PY_TYPES.get(result, 'Any')}) -> None: ...  # type: ignore[override]")
-            body.append(f"    def complete_soon(self, result: {PY_TYPES.get(result, 'Any')}) -> None: ...  # type: ignore[override]")
-            body.append("")
-    out = ['"""Generated by `python3 -m mvvm_gen` from the registered classes; do not edit.',
-           "",
-           "The classes the mvvm package makes at run time from the library's descriptions.",
-           '"""',
-           "from typing import (Any, Callable, List, Literal, NoReturn, Optional, Sequence, Tuple, TypedDict, TypeVar,",
-           "                    Union, overload)",
-           "",
-           "from ._conveniences import Subscriptions",
-           "from ._core import Loop, MvvmObject",
-           "from ._dynamic import Service, ServiceRequest",
-           "from ._list import Splice",
-           "from ._object import Subscription",
-           "",
-           '_F = TypeVar("_F", bound=Callable[..., Any])',
-           "",
-           "__all__ = [" + ", ".join(json.dumps(name) for name in exported) + "]",
-           ""]
-    return "\n".join(out + body)
+def typed_get_and_subscribe(python_name: str, cls: Class, names: Names, taken: Set[str]) -> List[str]:
+    """Overloads of ``get`` and ``subscribe`` that give each property's and signal's value its
+    type: ``vm.get("count")`` is an int, and a subscriber of "count" must take an int (with
+    ``with_source=True``, the object first). As with a TypedDict's keys, a name must be one of the
+    class's (a plain ``str`` is refused: ``mvvm.get(vm, name)`` is the untyped way); ``None``
+    (every member), lists of names and the decorator form stay untyped. A member named ``get`` or
+    ``subscribe`` wins the name: then there are none."""
+    readable = [(p.name, py_read(p.type, names)) for p in cls.properties]
+    delivered = [(p.name, "Splice" if p.is_list else py_read(p.type, names)) for p in cls.properties]
+    delivered += [(s.name, py_read(s.type, names)) for s in cls.signals]
+    lines: List[str] = []
+    if "get" not in taken and readable:
+        if len(readable) == 1:
+            lines.append(pyi_t("get_single", member=json.dumps(readable[0][0]), type=readable[0][1]))
+        else:
+            # Narrower than MvvmObject's on purpose: mypy says so on the first line of the
+            # definition, pyright on the last one's.
+            for index, (name, kind) in enumerate(readable):
+                last = index == len(readable) - 1
+                lines.append(pyi_t("get_overload", member=json.dumps(name), type=kind,
+                                   ignore="  # type: ignore[override]" if index == 0 else "",
+                                   last_ignore="  # pyright: ignore[reportIncompatibleMethodOverride]" if last else ""))
+    if "subscribe" not in taken and delivered:
+        for index, (name, kind) in enumerate(delivered):
+            lines.append(pyi_t("subscribe_overloads", member=json.dumps(name), type=kind, owner=python_name,
+                               ignore="  # type: ignore[override]" if index == 0 else ""))
+        lines.append(pyi_t("subscribe_untyped"))
+    return lines
 
 
+def record_stub(record: Record, names: Names) -> str:
+    python = python_names([f.name for f in record.fields])
+    required = [f for f in record.fields if not f.type.optional]
+    optional = [f for f in record.fields if f.type.optional]
+    params = ["%s: %s" % (python[f.name], py_write(f.type, names)) for f in required]
+    params += ["%s: %s = ..." % (python[f.name], py_write(f.type, names)) for f in optional]
+    if optional and required and record.fields.index(optional[0]) < record.fields.index(required[-1]):
+        params = ["%s: %s" % (python[f.name], py_write(f.type, names)) for f in record.fields]  # by position as declared
+    fields = "\n".join(pyi_t("record_field", name=python[f.name], type=py_read(f.type, names)) for f in record.fields)
+    return pyi_t("record", name=names.records[record.name], doc=docstring(record.doc), parameters=", ".join(params),
+                 fields=fields)
+
+
+def request_stub(cls: Class, names: Names) -> str:
+    from mvvm._requests import ServiceRequest
+
+    constructor = next(c for c in cls.constructors if c.has_service)
+    own = {n for n in dir(ServiceRequest) if not n.startswith("_")} | {"argument", "state", "view_model"}
+    python = python_names([p.name for p in cls.properties])
+    attributes = [pyi_t("attribute", name=python[p.name], type=py_snapshot(p.type, names))
+                  for p in cls.properties if python[p.name] not in own]
+    service = cls.service
+    assert service is not None
+    return pyi_t("request", name=names.requests[cls.name], argument=PY_TYPES.get(constructor.service_request or "none", "Any"),
+                 result=PY_TYPES.get(constructor.service_result or "none", "Any"), attributes="\n".join(attributes),
+                 doc=docstring("A request of %s's %s; its properties when it asked are attributes."
+                               % (names.classes[cls.name], service.name)))
+
+
+def generate_pyi(library: Library, whole: Library) -> str:
+    """Stubs of the classes ``mvvm`` makes at run time of ``library`` (a part of ``whole``, the
+    library as it is loaded, whose names they take), for mypy and pyright: each record a typed,
+    frozen class; each class with its constructors (overloads), properties (outputs read-only,
+    optionals, arrays, records, bytes), commands (keyword arguments, results), children, models,
+    typed ``get``/``subscribe`` overloads and a TypedDict snapshot; each request class."""
+    names = Names(whole)
+    exported: List[str] = []
+    body: List[str] = []
+    records = library.records
+    for cls in library.classes:
+        python = names.classes[cls.name]
+        exported.append(python)
+        snapshot = ", ".join("%s: %s" % (json.dumps(p.name), py_snapshot(p.type, names)) for p in cls.properties)
+        body.append(pyi_t("snapshot", name=python, fields=snapshot))
+        body.append(pyi_t("class", name=python, doc=docstring(cls.doc), members="\n".join(class_members(cls, names))))
+    for name, record in records.items():
+        exported.append(names.records[name])
+        body.append(record_stub(record, names))
+    for cls in library.classes:
+        if cls.service is not None:
+            exported.append(names.requests[cls.name])
+            body.append(request_stub(cls, names))
+    return pyi_t("file", names=", ".join(json.dumps(n) for n in exported), body="\n\n".join([""] + body)) + "\n"

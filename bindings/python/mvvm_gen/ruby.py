@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
 from .abi import Abi
-from .model import Argument, Class, Library, Record, Type
+from mvvm._model import Argument, Class, Library, Record, Type
 from .python import camel
 from .templates import Templates
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Iterator, List, Optional, Tuple
 
-from .model import Argument, Class, Library, Type
+from mvvm._model import Argument, Class, Library, Type
 from .templates import Templates
 
 t = Templates("swift")

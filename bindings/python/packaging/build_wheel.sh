@@ -38,7 +38,8 @@ src=$work/python
 mkdir -p "$src"
 cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md "$src/"
 cp -R bindings/python/mvvm "$src/mvvm"
-find "$src/mvvm" \( -name __pycache__ -o -name '*.pyc' -o -name '*.so' \) -prune -exec rm -rf {} +
+cp -R bindings/python/mvvm_gen "$src/mvvm_gen"
+find "$src/mvvm" "$src/mvvm_gen" \( -name __pycache__ -o -name '*.pyc' -o -name '*.so' \) -prune -exec rm -rf {} +
 
 rm -f "$outdir"/mvvm-*.whl
 env -u MVVM_BUNDLE_LIBRARY MVVM_LIBRARY="$libfile" "$PYTHON" -m pip wheel --no-deps --wheel-dir "$outdir" "$src"
@@ -50,7 +51,8 @@ esac
 "$PYTHON" - "$wheel" <<'PY'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
-missing = [n for n in ("mvvm/__init__.py", "mvvm/_lib.py", "mvvm/py.typed", "mvvm/libmvvm.so") if n not in names]
+missing = [n for n in ("mvvm/__init__.py", "mvvm/_library.py", "mvvm/_abi.py", "mvvm/py.typed", "mvvm/_classes.pyi",
+                       "mvvm/libmvvm.so", "mvvm_gen/__main__.py", "mvvm_gen/templates/pyabi.tmpl") if n not in names]
 if missing:
     sys.exit("build_wheel: the wheel lacks " + ", ".join(missing))
 PY

@@ -16,7 +16,8 @@ import pytest
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tempfile.gettempdir(), "mvvm-hypothesis"))
 
 import mvvm  # noqa: E402
-from mvvm import _core  # noqa: E402
+from mvvm._loop import _live_loops  # noqa: E402
+from mvvm._registry import registry  # noqa: E402
 
 #: "👨‍👩‍👧‍👦": one grapheme cluster of seven scalars.
 FAMILY = "\U0001F468\u200D\U0001F469\u200D\U0001F467\u200D\U0001F466"
@@ -84,16 +85,16 @@ def unraisables(monkeypatch: pytest.MonkeyPatch) -> Unraisables:
 def every_callback_released() -> Iterator[None]:
     """After each test: close the loops it left open, collect garbage, run the deferred
     releases, and check that the library ran the destroy function of every callback."""
-    before = set(_core.registry.keys())
-    late_before = _core.registry.late_calls
+    before = set(registry.keys())
+    late_before = registry.late_calls
     yield
-    for open_loop in list(_core._live_loops):
+    for open_loop in list(_live_loops):
         open_loop.close()
     for _ in range(3):  # garbage freed by a collection may free more: a few rounds when needed
         gc.collect()
         mvvm.release_pending()
-        if not set(_core.registry.keys()) - before:
+        if not set(registry.keys()) - before:
             break
-    leaked = set(_core.registry.keys()) - before
-    assert not leaked, "callbacks never destroyed: %r" % [_core.registry.get(k).what for k in leaked]
-    assert _core.registry.late_calls == late_before, "the library called a callback after its destroy function"
+    leaked = set(registry.keys()) - before
+    assert not leaked, "callbacks never destroyed: %r" % [registry.get(k).what for k in leaked]
+    assert registry.late_calls == late_before, "the library called a callback after its destroy function"

@@ -11,7 +11,7 @@ import pytest
 
 import mvvm
 import mvvm.aio
-from mvvm import _core
+from mvvm._registry import registry
 
 
 def run(coroutine: Any) -> Any:
@@ -142,6 +142,6 @@ def test_a_dropped_change_iterator_ends_its_subscription() -> None:
             del changes
             gc.collect()
             assert not subscription.active
-            assert len(_core.registry) == 0
+            assert len(registry) == 0
 
     run(main())

@@ -537,7 +537,7 @@ def test_every_class_describes_itself_as_the_python_class_says(loop: mvvm.Loop) 
         assert list(snapshot) == [name for name, _, _ in properties]
         for name, kind, access in properties:
             descriptor = getattr(cls, name)
-            assert type(descriptor).__name__ == ("Binding" if access == "rw" else "Output"), (cls, name)
+            assert type(descriptor).__name__ == "Property" and descriptor.writable is (access == "rw"), (cls, name)
             assert descriptor.type_name == kind
             assert getattr(obj, name) == snapshot[name] == obj.get(name)
         for command in described["commands"]:

@@ -14,81 +14,102 @@ from typing import Any, List
 import pytest
 
 import mvvm
-from mvvm import _core, _dynamic
-from mvvm._lib import Value, lib
+from mvvm import _build
+from mvvm import _classes as classes_module
+from mvvm._abi import Value
+from mvvm._members import Child, Property
+from mvvm._names import camel
+from mvvm._registry import registry
+from mvvm._trampolines import DESTROY_TRAMPOLINE, REQUEST_TRAMPOLINE
 from conftest import Recorder
+
+#: The default library's generic C functions.
+lib = mvvm.default_library().functions
 
 
 def test_every_class_of_the_library_is_a_module_attribute() -> None:
-    described = _dynamic.descriptions()
+    described = _build.raw_descriptions(mvvm.default_library())
     assert [c["class"] for c in described] == list(mvvm.CLASSES)
     for cls in described:
         python = mvvm.CLASSES[cls["class"]]
-        assert getattr(mvvm, _dynamic.camel(cls["class"])) is python
-        assert python.__name__ in dir(mvvm) and python.__name__ in mvvm.__all__
+        assert getattr(mvvm, camel(cls["class"])) is python
+        assert python.__name__ in dir(mvvm) and python.__name__ in mvvm.default_library().names
         assert python.c_class == cls["class"] and issubclass(python, mvvm.MvvmObject)
         assert cls["doc"] and python.__doc__.startswith(cls["doc"])
         for prop in cls["properties"]:
             descriptor = python.__dict__[prop["name"]]
-            assert type(descriptor) is (_dynamic.Binding if prop["access"] == "rw" else _dynamic.Output)
+            assert type(descriptor) is Property and descriptor.writable is (prop["access"] == "rw")
             assert descriptor.type_name == prop["type"]
             assert prop["doc"] in (descriptor.__doc__ or "")
         for command in cls["commands"]:
             method = python.__dict__[command["name"]]
             assert (method.__doc__ or "").startswith(command["doc"])
-            assert len(inspect.signature(method).parameters) == (1 if command["argument"] == "none" else 2)
+            assert [p for p in inspect.signature(method).parameters][1:] == [a["name"] for a in command["arguments"]]
         for child in cls["children"]:
-            assert isinstance(python.__dict__[child], _dynamic.Child)
+            assert isinstance(python.__dict__[child], Child)
     from mvvm import SignUpViewModel, WelcomeRequest  # noqa: F401 - importable by name
     assert mvvm.WelcomeViewModel.c_class == "welcome_view_model"  # named from the C name
     assert "(Swift: WelcomeScreen)" in mvvm.WelcomeViewModel.__doc__
 
 
-def test_constructors_by_names_count_and_types(loop: mvvm.Loop) -> None:
+def test_constructors_by_position_and_name_the_library_choosing(loop: mvvm.Loop) -> None:
     assert mvvm.CounterPageViewModel(loop).class_name == "counter_page_view_model"
     for page in (mvvm.CounterPageViewModel(loop, 3), mvvm.CounterPageViewModel(loop, seed=3)):
         page.second_counter.increment()
     a, b = mvvm.CounterPageViewModel(loop, seed=3), mvvm.CounterPageViewModel(loop, 3)
     a.second_counter.increment(), b.second_counter.increment()
     assert a.second_counter.count == b.second_counter.count
-    mvvm.CounterPageViewModel(loop, seed=None)  # None: not given
-    mvvm.SignUpViewModel(loop, service=None)
-    mvvm.RandomCounter(loop, 2**64 - 1)  # a uint64_t seed
+    mvvm.RandomCounter(loop, 2**64 - 1)  # a uint64_t seed: given as MVVM_TYPE_UINT
     timer = mvvm.CountDownTimer(loop, full_count=5)
     vm = mvvm.TimerViewModel(loop, timer=timer)
     assert vm.timer is timer and vm.display.remaining_time == 5
-    with pytest.raises(TypeError) as count:
-        mvvm.CountDownTimer(loop)
-    assert "CountDownTimer(loop, full_count)" in str(count.value)
-    with pytest.raises(TypeError):
-        mvvm.CountDownTimer(loop, 5, 6)
-    with pytest.raises(TypeError):
-        mvvm.CountDownTimer(loop, count=5)  # no constructor has that name
-    with pytest.raises(TypeError):
-        mvvm.CounterPageViewModel(loop, 1, seed=2)
-    with pytest.raises(mvvm.TypeMismatchError) as kind:
-        mvvm.CountDownTimer(loop, 5.0)
-    assert "full_count" in str(kind.value) and kind.value.function is None  # refused before C
-    with pytest.raises(mvvm.TypeMismatchError):
-        mvvm.CounterPageViewModel(loop, seed="1")
+    assert mvvm.TimerViewModel(loop, timer).timer is timer  # by position too
+    # None is a value ("no value"): the library says which constructor could take it.
+    with pytest.raises(mvvm.InvalidArgumentError) as none:
+        mvvm.CounterPageViewModel(loop, seed=None)  # type: ignore[arg-type]
+    assert none.value.message == ("argument 1 of counter_page_view_model (seed) is of type uint64, not optional: "
+                                  "it cannot be null")
+    with pytest.raises(mvvm.InvalidArgumentError) as count:
+        mvvm.CountDownTimer(loop)  # type: ignore[call-arg]
+    assert count.value.message == "count_down_timer takes (full_count: int), not 0 arguments"
     with pytest.raises(mvvm.InvalidArgumentError):
-        mvvm.RandomCounter(loop, 2**64)
+        mvvm.CountDownTimer(loop, 5, 6)  # type: ignore[call-arg]
+    with pytest.raises(mvvm.InvalidArgumentError) as name:
+        mvvm.CountDownTimer(loop, count=5)  # type: ignore[call-arg]  # no constructor has that name
+    assert name.value.message == "count_down_timer takes (full_count: int), not 1 argument (named count)"
+    with pytest.raises(mvvm.InvalidArgumentError):
+        mvvm.CounterPageViewModel(loop, 1, seed=2)  # type: ignore[call-overload]
+    with pytest.raises(mvvm.TypeMismatchError) as kind:
+        mvvm.CountDownTimer(loop, 5.0)  # type: ignore[arg-type]
+    assert kind.value.function == "mvvm_new_named" and "(full_count) is of type int, not double" in kind.value.message
     with pytest.raises(mvvm.TypeMismatchError):
-        mvvm.SignUpViewModel(loop, service=42)
+        mvvm.CounterPageViewModel(loop, seed="1")  # type: ignore[call-overload]
+    with pytest.raises(mvvm.InvalidArgumentError) as wide:
+        mvvm.RandomCounter(loop, 2**64)
+    assert wide.value.function is None  # no 64-bit value: the bindings' own refusal
+    with pytest.raises(mvvm.TypeMismatchError) as service:
+        mvvm.SignUpViewModel(loop, service=42)  # type: ignore[arg-type]
+    assert service.value.message == "argument 1 of sign_up_view_model (service) is service, not int"
 
 
-def test_commands_check_their_argument_before_c(loop: mvvm.Loop) -> None:
+def test_commands_leave_their_arguments_to_the_library(loop: mvvm.Loop) -> None:
     player = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 3)).player
     with pytest.raises(mvvm.InvalidArgumentError) as value:
-        player.tapped("jump")
-    assert value.value.function is None and "'start'" in str(value.value)
+        player.tapped("jump")  # type: ignore[arg-type]
+    assert value.value.function == "mvvm_call_named" and "start, pause, stop" in str(value.value)
     with pytest.raises(mvvm.TypeMismatchError):
-        player.tapped(1)
-    with pytest.raises(TypeError):
-        player.tapped()  # type: ignore[call-arg]
-    welcome = mvvm.WelcomeViewModel(loop)
+        player.tapped(1)  # type: ignore[arg-type]
     with pytest.raises(mvvm.InvalidArgumentError):
-        welcome.tap_button("a\x00b")
+        player.tapped()  # type: ignore[call-arg]
+    with pytest.raises(mvvm.InvalidArgumentError) as unknown:
+        player.tapped(button="start")  # type: ignore[call-arg]
+    assert "no argument named \"button\"" in unknown.value.message
+    player.tapped(argument="start")  # by name
+    welcome = mvvm.WelcomeViewModel(loop)
+    seen: List[str] = []
+    welcome.subscribe("on_show_text", lambda name, text: seen.append(text))
+    welcome.tap_button("a\x00b")  # a string holding NUL is passed whole
+    assert seen == ["a\x00b show!!"]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -108,36 +129,36 @@ def test_new_makes_the_class_of_its_name(loop: mvvm.Loop) -> None:
 def test_new_refusals_map_to_the_statuses(loop: mvvm.Loop) -> None:
     with pytest.raises(mvvm.UnknownNameError) as unknown:
         mvvm.new(loop, "no_such_class")
-    assert unknown.value.function == "mvvm_new" and "no_such_class" in unknown.value.message
+    assert unknown.value.function == "mvvm_new_named" and "no_such_class" in unknown.value.message
     with pytest.raises(mvvm.InvalidArgumentError) as count:
         mvvm.new(loop, "count_down_timer")
-    assert count.value.function == "mvvm_new" and count.value.status == mvvm.Status.ERR_INVALID_ARGUMENT
+    assert count.value.function == "mvvm_new_named" and count.value.status == mvvm.Status.ERR_INVALID_ARGUMENT
     with pytest.raises(mvvm.InvalidArgumentError):
         mvvm.new(loop, "counter", 1)
     with pytest.raises(mvvm.InvalidArgumentError):
         mvvm.new(loop, "display_view_model")  # a child: no constructor
     with pytest.raises(mvvm.TypeMismatchError) as kind:
         mvvm.new(loop, "count_down_timer", "5")
-    assert kind.value.function == "mvvm_new" and "full_count" in kind.value.message
+    assert kind.value.function == "mvvm_new_named" and "full_count" in kind.value.message
     with pytest.raises(mvvm.TypeMismatchError):
         mvvm.new(loop, "count_down_timer", 5.0)
     with pytest.raises(mvvm.InvalidArgumentError):
         mvvm.new(loop, "count_down_timer", 0)  # out of range: the library's check
     with pytest.raises(mvvm.WrongTypeError) as wrong:
         mvvm.new(loop, "timer_view_model", mvvm.Counter(loop))
-    assert wrong.value.function == "mvvm_new"
+    assert wrong.value.function == "mvvm_new_named"
     with mvvm.Loop.virtual() as other:
         elsewhere = mvvm.CountDownTimer(other, 3)
         with pytest.raises(mvvm.InvalidArgumentError) as loops:
             mvvm.new(loop, "timer_view_model", elsewhere)
-        assert loops.value.function == "mvvm_new"
+        assert loops.value.function == "mvvm_new_named"
         with pytest.raises(mvvm.InvalidArgumentError):
             mvvm.TimerViewModel(loop, elsewhere)
     with pytest.raises(TypeError):
         mvvm.new("not a loop", "counter")  # type: ignore[arg-type]
     with pytest.raises(mvvm.TypeMismatchError):
         mvvm.new(loop, "counter", object())
-    assert len(_core.registry) == 0
+    assert len(registry) == 0
 
 
 def test_service_misuse_is_refused(loop: mvvm.Loop) -> None:
@@ -166,8 +187,8 @@ def test_service_misuse_is_refused(loop: mvvm.Loop) -> None:
     with pytest.raises(mvvm.WrongTypeError):
         lib.mvvm_new(loop.handle, b"sign_up_view_model", ctypes.byref(argument), 1, ctypes.byref(out))
     with pytest.raises(mvvm.NullPointerError):
-        lib.mvvm_service_new(_core._REQUEST_TRAMPOLINE, None, _core._DESTROY_TRAMPOLINE, None)
-    assert len(_core.registry) == 0  # the refused constructors released what they were given
+        lib.mvvm_service_new(REQUEST_TRAMPOLINE, None, DESTROY_TRAMPOLINE, None)
+    assert len(registry) == 0  # the refused constructors released what they were given
     with pytest.raises(TypeError):
         mvvm.Service(42)  # type: ignore[arg-type]
 
@@ -197,7 +218,7 @@ def test_one_service_serves_several_view_models_and_lives_until_all_are_closed(l
     assert not ended
     second.close()
     gc.collect()
-    assert ended == [True] and len(_core.registry) == 0
+    assert ended == [True] and len(registry) == 0
     with pytest.raises(AttributeError):
         asked[0].no_such_property
 
@@ -217,7 +238,7 @@ def test_a_request_carries_the_state_when_it_was_asked(loop: mvvm.Loop, recorder
 
 def test_the_committed_stubs_name_the_classes_made() -> None:
     stubs = (Path(mvvm.__file__).parent / "_classes.pyi").read_text()
-    declared = ast.literal_eval(re.search(r"^__all__ = (\[.*\])$", stubs, re.M).group(1))  # type: ignore[union-attr]
-    assert declared == list(mvvm._classes.__all__)
+    declared = ast.literal_eval(re.search(r"^__all__: List\[str\] = (\[.*\])$", stubs, re.M).group(1))  # type: ignore[union-attr]
+    assert declared == list(classes_module.__all__)
     for name in declared:
         assert "\nclass %s(" % name in stubs

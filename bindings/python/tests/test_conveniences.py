@@ -4,6 +4,7 @@ repr with values, help() with types and access, bind(), docstrings on public mem
 
 from __future__ import annotations
 
+import gc
 import inspect
 import pydoc
 from typing import Any, List, Tuple
@@ -11,6 +12,7 @@ from typing import Any, List, Tuple
 import pytest
 
 import mvvm
+from mvvm._registry import registry
 
 
 def test_subscribe_as_a_decorator(loop: mvvm.Loop) -> None:
@@ -41,6 +43,23 @@ def test_several_names_initial_values_and_the_source(loop: mvvm.Loop) -> None:
     form.user_id = "x"
     assert len(seen) == 3
     form.close()
+
+
+def test_a_subscription_with_its_source_holds_it_weakly(loop: mvvm.Loop) -> None:
+    """``with_source=True`` gives the callback its object without keeping it alive: dropped, it
+    is collected, its handle released and its subscriptions ended (a plain callback that closes
+    over its object keeps it, as documented)."""
+    seen: List[Any] = []
+    counter = mvvm.Counter(loop)
+    counter.subscribe("count", lambda source, name, value: seen.append((source.count, value)), with_source=True)
+    counter.increment()
+    assert seen == [(1, 1)] and len(registry) == 1
+    handle = counter.handle
+    del counter
+    gc.collect()
+    assert len(registry) == 0  # the subscription ended with its object
+    with pytest.raises(mvvm.InvalidHandleError):
+        mvvm.default_library().functions.mvvm_release(handle)  # released by the collection
 
 
 def test_a_callback_of_the_wrong_arity_is_refused_at_subscribe(loop: mvvm.Loop) -> None:

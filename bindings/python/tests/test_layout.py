@@ -1,41 +1,97 @@
-"""The package's layout (issue 18, item 6): the runtime split by concern, and one owner base
-for every class that owns a handle (close, finalizer, context manager, ``_as_parameter_``)."""
+"""The package's layout: the runtime split by concern (no module patching another, no
+compatibility shims), nothing loaded by ``import mvvm``, and one owner base for every class that
+owns a handle (close, finalizer, context manager, ``_as_parameter_``)."""
 
 from __future__ import annotations
 
+import ast
 import ctypes
 import gc
 import importlib
 import json
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 from typing import Any, List
 
 import pytest
 
 import mvvm
-from mvvm import _core
-from mvvm._lib import lib
+from mvvm._registry import registry
 from mvvm._owner import Owner
+from mvvm._values import take_string
 
 PACKAGE = Path(mvvm.__file__).resolve().parent
+
+#: The default library's generic C functions.
+lib = mvvm.default_library().functions
 
 
 def test_the_runtime_is_split_by_concern() -> None:
     for module, names in {
-        "mvvm._values": ["Scalar", "_encode", "_decode", "_value_to_c", "_value_from_c", "_checked"],
-        "mvvm._callbacks": ["registry", "in_callback", "release_pending", "_EVENT_TRAMPOLINE", "_report"],
+        "mvvm._abi": ["Value", "FlatEvent", "SIGNATURES", "Status", "LoopKind"],
+        "mvvm._library": ["Library", "load", "default_library", "candidates"],
+        "mvvm._values": ["Scalar", "to_c", "from_c", "encode_name", "decode"],
+        "mvvm._records": ["Record", "record_class"],
+        "mvvm._names": ["camel", "python_names", "free_name"],
+        "mvvm._model": ["Library", "Class", "Type"],
+        "mvvm._interrupts": ["in_callback", "keep_interrupt", "raise_kept_interrupt", "ctrl_c_between_slices"],
+        "mvvm._releases": ["release_soon", "release_pending"],
+        "mvvm._report": ["report", "callable_name"],
+        "mvvm._registry": ["registry", "Entry"],
+        "mvvm._trampolines": ["EVENT_TRAMPOLINE", "DESTROY_TRAMPOLINE", "REQUEST_TRAMPOLINE"],
         "mvvm._owner": ["Owner"],
-        "mvvm._loop": ["Loop", "LoopKind"],
-        "mvvm._object": ["MvvmObject", "Subscription", "Output", "Binding", "Child"],
+        "mvvm._loop": ["Loop"],
+        "mvvm._object": ["MvvmObject", "Subscription"],
+        "mvvm._members": ["Property", "Child", "command"],
+        "mvvm._build": ["Namespace"],
+        "mvvm._operations": ["close", "subscribe", "get", "set", "call"],
         "mvvm._requests": ["Request", "ServiceRequest", "Service"],
     }.items():
         loaded = importlib.import_module(module)
         for name in names:
             assert hasattr(loaded, name), (module, name)
-    # _core only re-exports (old names keep working); no module is a grab bag again.
-    assert _core.registry is importlib.import_module("mvvm._callbacks").registry
+    for gone in ("_core", "_callbacks", "_lib", "_dynamic"):  # no compatibility shims, no grab bag
+        assert not (PACKAGE / (gone + ".py")).exists(), gone
     for path in PACKAGE.glob("*.py"):
         assert len(path.read_text().splitlines()) < 700, path.name
+
+
+def test_no_module_patches_another_at_import() -> None:
+    """No module of the package assigns to an attribute of another of its modules (as
+    _callbacks.py once set _lib.reraise_interrupt): each reads what it needs from where it lives."""
+    for path in PACKAGE.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        modules = {alias.asname or alias.name.split(".")[0] for node in ast.walk(tree)
+                   if isinstance(node, ast.Import) for alias in node.names if alias.name.startswith("mvvm")}
+        modules |= {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                    and node.level and node.module is None for alias in node.names}  # from . import x
+        for node in ast.walk(tree):
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                    assert target.value.id not in modules, "%s:%d assigns %s.%s" % (
+                        path.name, node.lineno, target.value.id, target.attr)
+
+
+def test_importing_the_package_loads_no_library() -> None:
+    """``import mvvm`` (and the typed model the generator uses) loads nothing: the default
+    library is found on first use."""
+    program = textwrap.dedent("""
+        import mvvm, mvvm._model, mvvm.aio
+        def loaded():
+            return [line for line in open("/proc/self/maps") if "libmvvm" in line or "libsample" in line]
+        assert not loaded(), loaded()
+        loop_class, error = mvvm.Loop, mvvm.CommandError  # the package's own names load nothing
+        assert not loaded(), loaded()
+        mvvm.Counter
+        assert loaded()
+        print("ok")
+    """)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ok\n", "")
 
 
 def test_every_handle_owning_class_derives_from_the_owner_base() -> None:
@@ -51,7 +107,7 @@ def test_an_owner_is_a_ctypes_argument_for_its_handle() -> None:
         counter.increment()
         out = ctypes.c_void_p()
         lib.mvvm_snapshot(counter, ctypes.byref(out))  # the object itself, not counter.handle
-        assert json.loads(_core._take_string(out, "snapshot")) == {"count": 1}
+        assert json.loads(take_string(lib.mvvm_string_free, out, "snapshot")) == {"count": 1}
         lib.mvvm_loop_advance(loop, 5)
         assert loop.now() == 5
     with pytest.raises(ctypes.ArgumentError, match="ClosedError"):  # ctypes wraps it

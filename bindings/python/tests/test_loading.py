@@ -16,7 +16,8 @@ from typing import Dict, List, Optional
 import pytest
 
 import mvvm
-from mvvm import _lib
+from mvvm import _abi
+from mvvm import _library as _lib
 
 PACKAGE = Path(mvvm.__file__).resolve().parent
 REPOSITORY = _lib._repository_root(PACKAGE)
@@ -65,7 +66,7 @@ def header_functions(part: str = "generic") -> Dict[str, int]:
     chosen = whole[begin:end] if part == "typed" else whole[:begin] + whole[end:]
     text = re.sub(r"/\*.*?\*/", "", chosen, flags=re.S)
     found = {}
-    for match in re.finditer(r"\b(?:mvvm_status|const char \*|void)\s*(mvvm_\w+)\s*\(([^)]*)\)\s*;", text):
+    for match in re.finditer(r"\b(?:mvvm_status|const char \*|void|uint8_t)\s*(mvvm_\w+)\s*\(([^)]*)\)\s*;", text):
         params = match.group(2).strip()
         found[match.group(1)] = 0 if params in ("", "void") else params.count(",") + 1
     return found
@@ -76,19 +77,21 @@ def test_the_table_declares_every_generic_function_of_the_header_once() -> None:
     declared = header_functions("generic")
     typed = header_functions("typed")
     assert len(declared) > 30 and len(typed) > 60
-    for name in ("mvvm_classes", "mvvm_new", "mvvm_service_new", "mvvm_get_string", "mvvm_send", "mvvm_subscribe"):
+    for name in ("mvvm_classes", "mvvm_new", "mvvm_service_new", "mvvm_get_string", "mvvm_send", "mvvm_subscribe",
+                 "mvvm_call_named", "mvvm_new_named", "mvvm_value_free", "mvvm_library_tag"):
         assert name in declared, name
     # Every generic function, with its parameter count and the status errcheck; none of the
     # typed per-class calls (the classes are made from mvvm_classes over the generic calls).
-    assert sorted(_lib.SIGNATURES) == sorted(declared)
-    assert not set(_lib.SIGNATURES) & set(typed)
+    assert sorted(_abi.SIGNATURES) == sorted(declared)
+    assert not set(_abi.SIGNATURES) & set(typed)
+    functions = mvvm.default_library().functions
     for name, count in declared.items():
-        restype, argtypes = _lib.SIGNATURES[name]
+        restype, argtypes = _abi.SIGNATURES[name]
         assert len(argtypes) == count, name
-        function = getattr(_lib.lib, name)
+        function = getattr(functions, name)
         assert function.argtypes == argtypes and function.restype is restype, name
-        if restype is _lib.Status_t:
-            assert function.errcheck is _lib._raise_for_status, name
+        if restype is _lib.STATUS:
+            assert function.errcheck is not None, name
     package = PACKAGE.glob("*.py")
     for source in package:  # no module of the package names a typed call
         for name in typed:
@@ -100,13 +103,13 @@ def test_the_limits_are_the_headers() -> None:
     assert HEADER is not None
     defined = re.search(r"#define MVVM_LOOP_TIME_LIMIT_MS INT64_C\((\d+)\)", HEADER.read_text())
     assert defined is not None
-    assert mvvm.Loop.TIME_LIMIT_MS == _lib.LOOP_TIME_LIMIT_MS == int(defined.group(1))
+    assert mvvm.Loop.TIME_LIMIT_MS == _abi.LOOP_TIME_LIMIT_MS == int(defined.group(1))
     nested = re.search(r"#define MVVM_MAX_NESTED_CALLS (\d+)", HEADER.read_text())
     assert nested is not None and mvvm.MAX_NESTED_CALLS == int(nested.group(1))
 
 
 def test_the_flat_event_reads_mvvm_event_as_laid_out() -> None:
-    flat, event, value = _lib.FlatEvent, _lib.Event, _lib.Value
+    flat, event, value = _abi.FlatEvent, _abi.Event, _abi.Value
     assert ctypes.sizeof(flat) == ctypes.sizeof(event)
     assert flat.name.offset == event.name.offset
     for field in ("type", "boolean", "integer", "number", "string", "object"):
@@ -149,13 +152,15 @@ def test_a_missing_library_names_every_path_tried(tmp_path: Path) -> None:
     assert raised.value.version_found is None
 
 
-def test_import_with_a_missing_library_raises_a_clear_import_error(tmp_path: Path) -> None:
+def test_a_missing_library_raises_a_clear_import_error_at_first_use(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere" / "libmvvm.so"
     done = run_import("import mvvm", {"MVVM_LIBRARY": str(missing)}, tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")  # importing loads nothing
+    done = run_import("import mvvm\nmvvm.CountDownTimer", {"MVVM_LIBRARY": str(missing)}, tmp_path)
     assert done.returncode != 0
     assert "MvvmLibraryError" in done.stderr
     assert str(missing) in done.stderr and "not found" in done.stderr
-    done = run_import("import mvvm\nprint('never')", {"MVVM_LIBRARY": str(tmp_path)}, tmp_path)  # a folder without it
+    done = run_import("import mvvm\nmvvm.Loop.virtual()\nprint('never')", {"MVVM_LIBRARY": str(tmp_path)}, tmp_path)  # a folder without it
     assert str(tmp_path / "libmvvm.so") in done.stderr and "never" not in done.stdout
 
 
@@ -180,7 +185,7 @@ def test_an_incompatible_library_names_the_version_found(tmp_path: Path, version
     assert raised.value.version_found == version
     assert "version found: %s" % version in str(raised.value)
     assert reason in str(raised.value) and str(fake) in str(raised.value)
-    done = run_import("import mvvm", {"MVVM_LIBRARY": str(fake.parent)}, tmp_path)
+    done = run_import("import mvvm; mvvm.CLASSES", {"MVVM_LIBRARY": str(fake.parent)}, tmp_path)
     assert done.returncode != 0 and "version found: %s" % version in done.stderr
 
 

@@ -13,9 +13,16 @@ from typing import Any, List
 import pytest
 
 import mvvm
-from mvvm import _core
-from mvvm._lib import Event, lib
+from mvvm._registry import registry
+from mvvm._releases import pending
+from mvvm._abi import Event, Value
+from mvvm._registry import Entry
+from mvvm._trampolines import EVENT_TRAMPOLINE
+from mvvm._values import decode, from_c
 from conftest import Unraisables
+
+#: The default library's generic C functions.
+lib = mvvm.default_library().functions
 
 
 def is_released(handle: int) -> bool:
@@ -118,9 +125,9 @@ def test_a_finalizer_inside_a_callback_defers_its_release(loop: mvvm.Loop) -> No
     counter.subscribe("count", make_and_drop)
     counter.increment()
     assert len(made) == 1 and not is_released(made[0])  # deferred
-    assert len(_core._pending) == 1
+    assert len(pending) == 1
     assert counter.count == 1  # the next call from outside a callback releases it
-    assert is_released(made[0]) and len(_core._pending) == 0
+    assert is_released(made[0]) and len(pending) == 0
 
 
 def test_objects_left_open_at_exit_are_released_cleanly() -> None:
@@ -215,33 +222,61 @@ def test_dispatching_from_a_callback_of_the_same_loop_is_refused(loop: mvvm.Loop
 # --- types and names ----------------------------------------------------------------------------
 
 
-def test_values_of_the_wrong_type_raise_before_c(loop: mvvm.Loop) -> None:
+def test_values_of_the_wrong_type_are_refused_by_the_library(loop: mvvm.Loop) -> None:
     vm = mvvm.SignUpViewModel(loop)
-    for assign in (lambda: setattr(vm, "agreed", 1), lambda: setattr(vm, "agreed", "yes"),
-                   lambda: setattr(vm, "user_id", None), lambda: setattr(vm, "user_id", b"bytes"),
-                   lambda: setattr(vm, "user_id", 42), lambda: vm.set("agreed", "true"), lambda: vm.set("user_id", 1.5)):
+    for assign, message in ((lambda: setattr(vm, "agreed", 1), "sign_up_view_model.agreed is of type bool, not int"),
+                            (lambda: setattr(vm, "agreed", "yes"), "sign_up_view_model.agreed is of type bool, not string"),
+                            (lambda: setattr(vm, "user_id", 42), "sign_up_view_model.user_id is of type string, not int"),
+                            (lambda: vm.set("agreed", "true"), "sign_up_view_model.agreed is of type bool, not string"),
+                            (lambda: vm.set("user_id", 1.5), "sign_up_view_model.user_id is of type string, not double")):
         with pytest.raises(mvvm.TypeMismatchError) as raised:
             assign()
-        assert isinstance(raised.value, TypeError) and raised.value.function is None
+        assert isinstance(raised.value, TypeError)
+        assert (raised.value.function, raised.value.message) == ("mvvm_set", message)
+    with pytest.raises(mvvm.InvalidArgumentError) as null:
+        vm.user_id = None  # type: ignore[assignment]
+    assert null.value.message == "sign_up_view_model.user_id is of type string, not optional: it cannot be null"
     assert vm.snapshot()["agreed"] is False and vm.user_id == ""
-    with pytest.raises(TypeError):
+    vm.user_id = b"bytes"  # type: ignore[assignment]  # UTF-8 bytes are taken for a string
+    assert vm.user_id == "bytes"
+    with pytest.raises(mvvm.TypeMismatchError) as kind:
         mvvm.CountDownTimer(loop, "5")  # type: ignore[arg-type]
+    assert kind.value.message == "argument 1 of count_down_timer (full_count) is of type int, not string"
     with pytest.raises(TypeError):
         mvvm.Counter("not a loop")  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
+    with pytest.raises(mvvm.TypeMismatchError) as model:
         mvvm.TimerViewModel(loop, 5)  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
+    assert model.value.message == "argument 1 of timer_view_model (timer) is object, not int"
+    with pytest.raises(mvvm.InvalidArgumentError) as child:
         mvvm.DisplayViewModel(loop)  # only a child
-    with pytest.raises(mvvm.InvalidArgumentError):
-        mvvm.CountDownTimer(loop, 2**63)
-    with pytest.raises(mvvm.InvalidArgumentError):
-        mvvm.RandomCounter(loop, -1)
+    assert "display_view_model has no constructor" in child.value.message
+    with pytest.raises(mvvm.InvalidArgumentError) as wide:
+        mvvm.CountDownTimer(loop, 2**63)  # a uint64 value, out of the argument's range
+    assert "(full_count) is out of range: 9223372036854775808" in wide.value.message
+    with pytest.raises(mvvm.InvalidArgumentError) as beyond:
+        mvvm.CountDownTimer(loop, 2**64)  # no 64-bit value: the bindings' own refusal
+    assert beyond.value.function is None and "does not fit in 64 bits" in beyond.value.message
+
+
+def test_a_python_object_that_is_no_value_is_refused_by_the_bindings(loop: mvvm.Loop) -> None:
+    counter = mvvm.Counter(loop)
+    for give in (lambda: mvvm.new(loop, "counter", object()), lambda: counter.send("increment", {1, 2}),
+                 lambda: counter.call("increment", print)):
+        with pytest.raises(mvvm.TypeMismatchError) as raised:
+            give()
+        assert raised.value.function is None and "no value the library can be given" in raised.value.message
+    nested: List[Any] = []
+    nested.append(nested)
+    with pytest.raises(mvvm.InvalidArgumentError) as deep:
+        counter.call("increment", nested)
+    assert deep.value.function is None and "nested" in deep.value.message
+    assert counter.count == 0
 
 
 def test_the_library_refuses_what_only_it_can_check(loop: mvvm.Loop) -> None:
     with pytest.raises(mvvm.InvalidArgumentError) as zero:
         mvvm.CountDownTimer(loop, 0)
-    assert zero.value.function == "mvvm_new" and zero.value.message
+    assert zero.value.function == "mvvm_new_named" and zero.value.message
     counter = mvvm.Counter(loop)
     with pytest.raises(mvvm.WrongTypeError) as wrong:
         mvvm.TimerViewModel(loop, counter)  # type: ignore[arg-type]
@@ -252,8 +287,12 @@ def test_the_library_refuses_what_only_it_can_check(loop: mvvm.Loop) -> None:
     with pytest.raises(mvvm.WrongTypeError):
         mvvm.CounterViewModel(loop, mvvm.StopWatch(loop))  # type: ignore[arg-type]
     player = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 3)).player
-    with pytest.raises(mvvm.InvalidArgumentError):
-        player.tapped("jump")
+    with pytest.raises(mvvm.InvalidArgumentError) as jump:
+        player.tapped("jump")  # type: ignore[arg-type]
+    assert jump.value.message == 'argument 1 of player_view_model.tapped (argument) takes one of start, pause, stop, not "jump"'
+    with pytest.raises(mvvm.InvalidArgumentError) as missing:
+        player.tapped()  # type: ignore[call-arg]
+    assert missing.value.message == "argument 1 of player_view_model.tapped (argument) is missing"
     with pytest.raises(mvvm.TypeMismatchError):
         player.send("tapped")  # the argument is missing
     with pytest.raises(mvvm.TypeMismatchError):
@@ -261,7 +300,7 @@ def test_the_library_refuses_what_only_it_can_check(loop: mvvm.Loop) -> None:
     with pytest.raises(mvvm.TypeMismatchError):
         counter.send("increment", "extra")
     with pytest.raises(mvvm.TypeMismatchError):
-        _core._get_generic(counter.handle, b"count", "bool", "count")  # get_bool on an int property
+        lib.mvvm_get_bool(counter.handle, b"count", ctypes.byref(ctypes.c_bool()))  # get_bool on an int property
     assert counter.count == 0
 
 
@@ -269,12 +308,15 @@ def test_outputs_are_read_only(loop: mvvm.Loop) -> None:
     timer = mvvm.CountDownTimer(loop, 5)
     with pytest.raises(mvvm.ReadOnlyError) as raised:
         timer.count = 3  # type: ignore[misc]
-    assert isinstance(raised.value, AttributeError) and "count" in str(raised.value)
+    assert isinstance(raised.value, AttributeError) and raised.value.message == "count_down_timer.count is read-only"
     with pytest.raises(AttributeError):
         timer.count = 3  # type: ignore[misc]
     with pytest.raises(mvvm.ReadOnlyError) as library:
         timer.set("count", 3)  # the library's own refusal
     assert library.value.function == "mvvm_set_int" and library.value.message
+    with pytest.raises(mvvm.ReadOnlyError) as generic:
+        timer.count = 3.5  # type: ignore[misc]  # the generic road: refused as read-only all the same
+    assert generic.value.function == "mvvm_set"
     vm = mvvm.TimerViewModel(loop, timer)
     with pytest.raises(AttributeError):
         vm.display = None  # type: ignore[assignment]
@@ -285,8 +327,9 @@ def test_outputs_are_read_only(loop: mvvm.Loop) -> None:
 
 def test_unknown_names_raise_with_the_library_message(loop: mvvm.Loop) -> None:
     counter = mvvm.Counter(loop)
-    for use, function in ((lambda: counter.get("nope"), "mvvm_get_bool"), (lambda: counter.set("nope", 1), "mvvm_set_int"),
-                          (lambda: counter.send("nope"), "mvvm_send"), (lambda: counter.child("nope"), "mvvm_child"),
+    for use, function in ((lambda: counter.get("nope"), "mvvm_get"), (lambda: counter.set("nope", 1), "mvvm_set"),
+                          (lambda: counter.send("nope"), "mvvm_send"), (lambda: counter.call("nope"), "mvvm_call_named"),
+                          (lambda: counter.child("nope"), "mvvm_child"),
                           (lambda: counter.subscribe("nope", print), "mvvm_subscribe")):
         with pytest.raises(mvvm.UnknownNameError) as raised:
             use()
@@ -295,43 +338,47 @@ def test_unknown_names_raise_with_the_library_message(loop: mvvm.Loop) -> None:
         assert isinstance(raised.value, LookupError)
 
 
-def test_strings_python_cannot_give_as_utf8_raise_clearly(loop: mvvm.Loop) -> None:
+def test_strings_are_passed_whole_and_the_library_judges_them(loop: mvvm.Loop) -> None:
     vm = mvvm.SignUpViewModel(loop)
     with pytest.raises(mvvm.InvalidArgumentError) as surrogate:
-        vm.user_id = "ab\ud800cd"
+        vm.user_id = "ab\ud800cd"  # no UTF-8 for it: its bytes go, and the library refuses them
     assert isinstance(surrogate.value, ValueError)
-    assert "index 2" in str(surrogate.value) and "surrogate" in str(surrogate.value)
-    with pytest.raises(mvvm.InvalidArgumentError) as nul:
-        vm.user_id = "ab\x00cd"
-    assert "NUL" in str(nul.value)
+    assert surrogate.value.function == "mvvm_set" and "not valid UTF-8" in surrogate.value.message
+    vm.user_id = "ab\x00cd"  # a string holding NUL is given and read whole
+    assert vm.user_id == "ab\x00cd" and vm.get("user_id") == "ab\x00cd"
     welcome = mvvm.WelcomeViewModel(loop)
     for use in (lambda: welcome.tap_button("\udcff"), lambda: welcome.send("tap_button", "\udcff"),
                 lambda: vm.get("\ud800"), lambda: vm.set("user_id", "\ud800"), lambda: vm.subscribe("\ud800", print),
                 lambda: vm.send("sign_up\ud800")):
-        with pytest.raises(mvvm.InvalidArgumentError):
+        with pytest.raises(mvvm.InvalidArgumentError) as raised:
             use()
-    assert vm.user_id == ""
+        assert "UTF-8" in raised.value.message and raised.value.function is not None
+    with pytest.raises(mvvm.InvalidArgumentError) as nul:
+        vm.get("user\x00id")  # a name C cannot be given: the bindings' own refusal
+    assert nul.value.function is None and "NUL" in nul.value.message
+    assert vm.user_id == "ab\x00cd"
 
 
 def test_invalid_utf8_from_c_is_an_error_not_a_crash(loop: mvvm.Loop, unraisables: Unraisables) -> None:
+    library = mvvm.default_library()
     with pytest.raises(mvvm.InternalError):
-        _core._decode(b"\xff\xfe", "a string")
-    value = mvvm._lib.Value(type=4, string=b"\xc3")
+        decode(b"\xff\xfe", "a string")
+    raw = ctypes.create_string_buffer(b"\xc3")
+    value = Value(type=mvvm._abi.TYPE_STRING, integer=1, string=ctypes.addressof(raw))
     with pytest.raises(mvvm.InternalError):
-        _core._value_from_c(value, "a value")
+        from_c(value, library)
     # An event with invalid UTF-8, through the real trampoline: reported, never raised into C.
     seen: List[Any] = []
-    key = _core.registry.add(_core._Entry(lambda n, v: seen.append(v), "a forged event"))
+    key = registry.add(Entry(lambda n, v: seen.append(v), "a forged event", library))
+    name, bad, fine = (ctypes.create_string_buffer(text) for text in (b"name", b"\xff", "fine é".encode()))
     try:
-        event = Event(kind=1, name=b"name", value=mvvm._lib.Value(type=4, string=b"\xff"))
-        _core._EVENT_TRAMPOLINE(1, ctypes.addressof(event), key)
-        event = Event(kind=1, name=b"name", value=mvvm._lib.Value(type=4, string="fine é".encode()))
-        _core._EVENT_TRAMPOLINE(1, ctypes.addressof(event), key)
-        event = Event(kind=1, name=b"name", value=mvvm._lib.Value(type=99))
-        _core._EVENT_TRAMPOLINE(1, ctypes.addressof(event), key)
-        _core._EVENT_TRAMPOLINE(1, None, key)
+        for string, length, kind in ((bad, 1, 4), (fine, len(fine.value), 4), (fine, 0, 99)):
+            event = Event(kind=1, name=ctypes.addressof(name),
+                          value=Value(type=kind, integer=length, string=ctypes.addressof(string)))
+            EVENT_TRAMPOLINE(1, ctypes.addressof(event), key)
+        EVENT_TRAMPOLINE(1, None, key)
     finally:
-        _core.registry.pop(key)
+        registry.pop(key)
     assert seen == ["fine é"]
     assert [r.exc_type for r in unraisables.seen] == [mvvm.InternalError] * 3
     assert "unknown mvvm_type 99" in str(unraisables.seen[1].exc_value)

@@ -13,7 +13,7 @@ from typing import Any, List, Tuple
 import pytest
 
 import mvvm
-from mvvm import _core
+from mvvm._registry import registry
 from conftest import Recorder, Unraisables
 
 
@@ -79,7 +79,7 @@ def test_unsubscribe_is_idempotent_and_ends_the_callback(loop: mvvm.Loop, record
     assert not scoped.active
     counter.increment()
     assert recorder.values() == [1, 3]
-    assert len(_core.registry) == 0
+    assert len(registry) == 0
 
 
 def test_a_subscription_nobody_keeps_still_delivers(loop: mvvm.Loop) -> None:
@@ -91,7 +91,7 @@ def test_a_subscription_nobody_keeps_still_delivers(loop: mvvm.Loop) -> None:
     counter.increment()
     assert seen == [1, 2]
     counter.close()  # ends it: its destroy function runs
-    assert len(_core.registry) == 0
+    assert len(registry) == 0
 
 
 def test_closing_the_object_or_the_loop_ends_its_subscriptions() -> None:
@@ -115,7 +115,7 @@ def test_subscribing_to_an_unknown_name_raises_and_keeps_nothing(loop: mvvm.Loop
     assert raised.value.function == "mvvm_subscribe"
     with pytest.raises(TypeError):
         counter.subscribe("count", "not callable")  # type: ignore[arg-type]
-    assert len(_core.registry) == 0
+    assert len(registry) == 0
 
 
 def my_failing_callback(name: str, value: Any) -> None:
@@ -239,7 +239,7 @@ def test_thousands_of_subscriptions_nobody_keeps_survive_garbage_collection(loop
         if i % 500 == 0:
             gc.collect()
     gc.collect()
-    assert len(_core.registry) == total
+    assert len(registry) == total
     counter.increment()
     assert delivered == list(range(total))
     counter.increment()
@@ -247,7 +247,7 @@ def test_thousands_of_subscriptions_nobody_keeps_survive_garbage_collection(loop
     assert ended == []
     counter.close()
     assert len(ended) == total
-    assert len(_core.registry) == 0
+    assert len(registry) == 0
 
 
 def test_subscribe_unsubscribe_churn_with_garbage_collection(loop: mvvm.Loop) -> None:
@@ -266,9 +266,9 @@ def test_subscribe_unsubscribe_churn_with_garbage_collection(loop: mvvm.Loop) ->
     # Every round added 100; each unsubscribe removed one of the 50 kept.
     expected = sum(3 * (100 * (r + 1) - 50 * r) for r in range(20))
     assert delivered[0] == expected
-    assert len(_core.registry) == 20 * 50
+    assert len(registry) == 20 * 50
     echo.close()
-    assert len(_core.registry) == 0
+    assert len(registry) == 0
 
 
 def test_callbacks_are_released_when_their_destroy_runs(loop: mvvm.Loop) -> None:

@@ -102,6 +102,65 @@ def test_interpreter_exit_with_everything_live_is_prompt_and_clean(exit_how: str
         assert took < 20, "exiting took %.1f s" % took
 
 
+#: Daemon threads calling into the library, with Python subscribers, until the interpreter exits:
+#: each makes loops (thread and virtual) and objects, subscribes, changes them; the main thread
+#: exits while they run.
+DAEMONS_AT_EXIT = """
+    import threading, time, mvvm
+    def hammer(kind):
+        while True:
+            try:
+                with getattr(mvvm.Loop, kind)() as loop:
+                    counter = mvvm.Counter(loop)
+                    counter.subscribe("count", lambda name, value: counter.count)
+                    watch = mvvm.StopWatch(loop)
+                    watch.subscribe("time_ms", lambda name, value: None)
+                    watch.start()
+                    for _ in range(20):
+                        counter.increment()
+                    if kind == "virtual":
+                        loop.advance(50)
+            except mvvm.MvvmError:
+                pass
+    for kind in ("thread", "virtual", "thread", "virtual"):
+        threading.Thread(target=hammer, args=(kind,), daemon=True).start()
+    time.sleep(0.1)
+    print("exiting", flush=True)
+"""
+
+
+def test_daemon_threads_calling_the_library_at_exit_end_cleanly() -> None:
+    for _ in range(8):
+        done = run_child(DAEMONS_AT_EXIT)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "exiting\n", "")
+
+
+def test_no_loop_is_made_once_the_exit_hook_closed_them() -> None:
+    """Exit handlers registered before mvvm's run after it (atexit runs them last in, first
+    out): a loop one of them (or a daemon thread then) asks for is refused, so nothing of the
+    library calls back into the interpreter as it finalizes."""
+    done = run_child("""
+        import atexit
+        def late():
+            import mvvm
+            try:
+                loop = mvvm.Loop.thread()
+            except mvvm.LoopReleasedError as error:
+                print("refused:", error.message, flush=True)
+            else:
+                watch = mvvm.StopWatch(loop)
+                watch.subscribe("time_ms", lambda name, value: None)
+                watch.start()
+                print("made a loop at exit", flush=True)
+        atexit.register(late)
+        import mvvm
+        mvvm.Counter(mvvm.Loop.thread()).increment()
+        print("exiting", flush=True)
+    """)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "exiting\nrefused: the interpreter is exiting: its loops are closed and no new one is made\n"
+
+
 def test_interpreter_exit_from_a_thread_loop_callback() -> None:
     """os._exit from inside a callback on the loop's thread: the process ends at once, code 0."""
     done = run_child("""
@@ -242,6 +301,58 @@ CTRL_C_DURING_RUN_FOR = """
 """
 
 
+#: SIGINT (Ctrl-C) while the main thread is in a long advance of a virtual loop whose stopwatch
+#: calls a Python subscriber every 10 ms of virtual time (10 million times if let run).
+CTRL_C_DURING_ADVANCE = """
+    import os, signal, threading, time, mvvm
+    loop = mvvm.Loop.virtual()
+    watch = mvvm.StopWatch(loop)
+    ticks = []
+    watch.subscribe("time_ms", lambda name, value: ticks.append(value))
+    watch.start()
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+    started = time.monotonic()
+    try:
+        loop.advance(100_000_000)
+        print("returned normally", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted after %.1f s" % (time.monotonic() - started), flush=True)
+    assert ticks and ticks == sorted(ticks), "the ticks heard"
+    assert loop.now() == ticks[-1] or loop.now() - ticks[-1] < 10, (loop.now(), ticks[-1])
+    loop.advance(20)                     # and the loop goes on from where it stopped
+    assert watch.time_ms == loop.now() - loop.now() % 10
+    loop.close()
+"""
+
+
+def test_ctrl_c_stops_a_long_advance_with_a_python_subscriber_promptly() -> None:
+    done = run_child(CTRL_C_DURING_ADVANCE)
+    assert done.returncode == 0 and done.stderr == "", done.stderr  # no "Exception ignored" either
+    assert done.stdout.startswith("interrupted after "), done.stdout
+    assert float(done.stdout.split()[2]) < 5, done.stdout
+
+
+def test_a_long_advance_in_slices_runs_the_same_work_as_one() -> None:
+    def run(advance: int, steps: int) -> List[Any]:
+        seen: List[Any] = []
+        with mvvm.Loop.virtual() as loop:
+            timer = mvvm.CountDownTimer(loop, 7)
+            watch = mvvm.StopWatch(loop)
+            for source in (timer, watch):
+                source.subscribe(None, lambda name, value: seen.append((name, value, loop.now())))
+            timer.start()
+            watch.start()
+            for _ in range(steps):
+                loop.advance(advance)
+            seen.append(("now", loop.now(), watch.time_ms))
+        return seen
+
+    sliced = run(9_999, 1)                    # in slices of ADVANCE_SLICE_MS (or to the next work)
+    assert mvvm.Loop.ADVANCE_SLICE_MS < 9_999
+    assert sliced == run(1, 9_999)            # one millisecond at a time: the same changes, at the same times
+    assert sliced[-1] == ("now", 9_999, 9_990)
+
+
 @pytest.mark.parametrize("subscribe", [True, False])
 def test_ctrl_c_stops_run_for_promptly_and_is_raised(subscribe: bool) -> None:
     done = run_child(CTRL_C_DURING_RUN_FOR.format(subscribe=subscribe))
@@ -359,6 +470,37 @@ def test_fork_of_a_process_with_a_ticking_thread_loop_does_not_hang_the_child(ch
     program = FORKING_PARENT.replace("FORKS", str(forks)).replace("CHILD_END", child_end)
     done = run_child(program, timeout=forks * 12 + 60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "forks %d hung 0 failed 0\n" % forks, "")
+
+
+def test_in_a_forked_child_the_parents_objects_are_closed() -> None:
+    with mvvm.Loop.thread() as loop:
+        watch = mvvm.StopWatch(loop)
+        subscription = watch.subscribe("time_ms", lambda name, value: None)
+        service = mvvm.Service(lambda request: None)
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: what it inherited is the parent's
+            try:
+                closed = [mvvm.is_closed(o) for o in (loop, watch, subscription, service)] + [watch.closed, loop.closed]
+                try:
+                    watch.start()
+                    refused = "no"
+                except mvvm.ClosedError as error:
+                    refused = type(error).__name__
+                with mvvm.Loop.virtual() as own:  # and it may make its own
+                    counter = mvvm.Counter(own)
+                    counter.increment()
+                    fresh = not counter.closed and counter.count == 1
+                os.write(write, ("%s %s %s" % (closed, refused, fresh)).encode())
+            finally:
+                os._exit(0)
+        os.close(write)
+        with os.fdopen(read) as pipe:
+            answer = pipe.read()
+        assert os.waitpid(pid, 0)[1] == 0
+        assert answer == "[True, True, True, True, True, True] LoopReleasedError True"
+        assert not watch.closed and not loop.closed and subscription.active  # the parent's are open
+        service.close()
 
 
 def test_the_parent_keeps_working_after_forks() -> None:

@@ -14,9 +14,11 @@ import pytest
 
 import mvvm
 import mvvm.aio
-from mvvm import _core
-from mvvm._lib import lib
+from mvvm._registry import registry
 from conftest import Recorder, Unraisables
+
+#: The default library's generic C functions.
+lib = mvvm.default_library().functions
 
 
 class Service:
@@ -104,9 +106,9 @@ def test_the_service_lives_until_the_view_model_is_released(loop: mvvm.Loop) -> 
     gc.collect()
     vm.sign_up_tapped()
     assert calls == ["abcdef"]
-    assert len(_core.registry) == 1
+    assert len(registry) == 1
     vm.close()
-    assert len(_core.registry) == 0
+    assert len(registry) == 0
 
 
 def test_a_released_request_or_view_model_makes_the_answer_unknown(loop: mvvm.Loop) -> None:
@@ -193,8 +195,15 @@ def test_welcome_with_a_host_api(loop: mvvm.Loop, recorder: Recorder) -> None:
     api.answer = "At once"
     vm.view_did_load()
     assert recorder.values() == ["Hi", "Hello again", "At once"]
-    with pytest.raises(mvvm.InvalidArgumentError):
-        api.requests[0].complete("\ud800")  # refused before C
+    with pytest.raises(mvvm.UnknownRequestError):
+        api.requests[0].complete("\ud800")  # answered already
+    api.answer = None
+    vm.view_did_load()
+    with pytest.raises(mvvm.InvalidArgumentError) as invalid:
+        api.requests[-1].complete("\ud800")  # not UTF-8: the library's refusal
+    assert invalid.value.function == "mvvm_complete" and "UTF-8" in invalid.value.message
+    api.requests[-1].complete("Still open")
+    assert recorder.values()[-1] == "Still open"
 
 
 def test_services_answered_from_asyncio() -> None:

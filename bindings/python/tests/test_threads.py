@@ -13,7 +13,8 @@ import time
 from typing import Any, List
 
 import mvvm
-from mvvm import _core
+from mvvm._registry import registry
+from mvvm._releases import pending
 from conftest import Recorder, Unraisables
 
 
@@ -66,7 +67,7 @@ def test_garbage_made_in_loop_thread_callbacks_is_released_later() -> None:
         subscription.unsubscribe()
         gc.collect()
         watch.stop()  # a call from outside any callback releases what was deferred
-        assert len(_core._pending) == 0
+        assert len(pending) == 0
 
 
 def failing_tick(name: str, value: Any) -> None:
@@ -141,7 +142,7 @@ def test_no_callback_runs_after_unsubscribe_returns_while_the_loop_thread_delive
         time.sleep(0.05)
         assert violations == []
         assert calls[0] > 0
-        assert len(_core.registry) == 0
+        assert len(registry) == 0
 
 
 def test_setting_from_python_threads_while_the_loop_thread_ticks() -> None:

@@ -42,10 +42,10 @@ def _checker(name: str) -> List[str]:
     pytest.skip("%s is not installed" % name)
 
 
-def _run(checker: str, *paths: Path) -> subprocess.CompletedProcess[str]:
-    command = _checker(checker) + [str(p.relative_to(PACKAGE_ROOT)) for p in paths]
-    env = dict(os.environ, MYPYPATH=str(PACKAGE_ROOT), PYTHONPATH=str(PACKAGE_ROOT))
-    return subprocess.run(command, cwd=PACKAGE_ROOT, capture_output=True, text=True, env=env, timeout=600)
+def _run(checker: str, *paths: Path, root: Path = PACKAGE_ROOT) -> subprocess.CompletedProcess[str]:
+    command = _checker(checker) + [str(p.relative_to(root)) for p in paths]
+    env = dict(os.environ, MYPYPATH=str(root), PYTHONPATH=str(root))
+    return subprocess.run(command, cwd=root, capture_output=True, text=True, env=env, timeout=600)
 
 
 def _error_lines(checker: str, output: str, path: Path) -> Set[int]:
@@ -76,3 +76,53 @@ def test_the_typed_sample_runs() -> None:
     result = subprocess.run([sys.executable, str(SAMPLE)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "startable" in result.stdout
+
+
+# ------------------------------------------------------------------------------------------------
+# A library of one's own: the package with the stubs generated from Tests/outside's libsample.so
+# ------------------------------------------------------------------------------------------------
+
+OUTSIDE = os.environ.get("MVVM_SAMPLE_LIBRARY")
+OUTSIDE_SAMPLE = HERE / "typing" / "typed_outside.py"
+OUTSIDE_MISTAKES = HERE / "typing" / "outside_errors.py"
+
+
+@pytest.fixture(scope="module")
+def outside_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the package whose stubs are the sample library's (``mvvm_gen --pyi``), beside
+    copies of the typed programs."""
+    if not OUTSIDE:
+        pytest.skip("MVVM_SAMPLE_LIBRARY is not set (build Tests/outside: libsample.so)")
+    root = tmp_path_factory.mktemp("outside")
+    shutil.copytree(PACKAGE_ROOT / "mvvm", root / "mvvm", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    done = subprocess.run([sys.executable, "-m", "mvvm_gen", "--library", OUTSIDE, "--pyi",
+                           str(root / "mvvm" / "_classes.pyi")], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(PACKAGE_ROOT)))
+    assert done.returncode == 0, done.stdout + done.stderr
+    for program in (OUTSIDE_SAMPLE, OUTSIDE_MISTAKES):
+        shutil.copy(program, root / program.name)
+    return root
+
+
+@pytest.mark.parametrize("checker", ["mypy", "pyright"])
+def test_a_typed_program_over_a_librarys_own_stubs_has_no_type_error(checker: str, outside_root: Path) -> None:
+    result = _run(checker, outside_root / OUTSIDE_SAMPLE.name, root=outside_root)
+    assert result.returncode == 0, "%s found errors:\n%s%s" % (checker, result.stdout, result.stderr)
+
+
+@pytest.mark.parametrize("checker", ["mypy", "pyright"])
+def test_mistakes_over_a_librarys_own_stubs_are_type_errors_on_their_lines(checker: str, outside_root: Path) -> None:
+    expected = {number for number, line in enumerate(OUTSIDE_MISTAKES.read_text().splitlines(), 1) if "# error" in line}
+    assert len(expected) >= 10
+    result = _run(checker, outside_root / OUTSIDE_MISTAKES.name, root=outside_root)
+    found = _error_lines(checker, result.stdout + result.stderr, OUTSIDE_MISTAKES)
+    assert found == expected, "%s:\n%s" % (checker, result.stdout)
+
+
+def test_the_typed_program_over_a_librarys_own_classes_runs() -> None:
+    if not OUTSIDE:
+        pytest.skip("MVVM_SAMPLE_LIBRARY is not set (build Tests/outside: libsample.so)")
+    result = subprocess.run([sys.executable, str(OUTSIDE_SAMPLE)], capture_output=True, text=True, timeout=120,
+                            env=dict(os.environ, MVVM_LIBRARY=OUTSIDE))
+    assert result.returncode == 0, result.stderr
+    assert "profile.move_tag failed: no tag at 9 (there are 2)" in result.stdout and "Bergen" in result.stdout

@@ -229,7 +229,10 @@ def descriptions_json(path: Path) -> str:
     status = library.mvvm_classes(ctypes.byref(out))
     if status != 0:
         raise GenerationError("mvvm_classes of %s failed (%d): %s" % (path, status, library.mvvm_last_error().decode()))
+    address = out.value
+    if not address:
+        raise GenerationError("mvvm_classes of %s gave NULL" % path)
     try:
-        return ctypes.string_at(out.value).decode("utf-8")
+        return ctypes.string_at(address).decode("utf-8")
     finally:
         library.mvvm_string_free(out)

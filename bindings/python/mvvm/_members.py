@@ -1,0 +1,305 @@
+"""The members of a class made from its description: :class:`Property` (read and set),
+:class:`Child`, :class:`ModelProperty` and :func:`command` (a method per command). Each is
+built for one library and calls only it.
+
+A property is read and set through the generic calls, ``mvvm_get`` and ``mvvm_set``, with the
+value converted by :mod:`mvvm._values`; the library converts or refuses (an output refuses to
+be set with :class:`~mvvm.ReadOnlyError`). Where it cannot change the answer, a faster road is
+taken: a plain bool, int or double property (not optional) is read with its typed getter, and a
+property of a plain kind is set with its typed setter when the Python value is exactly of that
+kind (``bool`` for bool, ``int`` in the int64 range for int, ``float`` for double, a ``str``
+without NUL for string).
+"""
+
+from __future__ import annotations
+
+import inspect
+from ctypes import byref, c_bool, c_double, c_int64, string_at
+from typing import TYPE_CHECKING, Any, Callable, Generic, List, Mapping, Optional, TypeVar, overload
+
+from ._abi import TYPE_NONE, TYPE_STRING, Value
+from ._interrupts import pending
+from ._model import Command, Property as PropertyModel, Type
+from ._names import camel, python_names
+from ._values import Values, value_of
+
+if TYPE_CHECKING:
+    from ._library import Library
+    from ._object import MvvmObject
+
+__all__ = ["Property", "Child", "ModelProperty", "command", "keyword_map", "type_text"]
+
+T = TypeVar("T")
+_UINT64_MASK = 2**64 - 1
+
+
+def type_text(kind: Type) -> str:
+    """How the docs name a type: ``int``, ``str or None``, ``list of str``, ``Address``."""
+    if kind.kind == "array" and kind.element is not None:
+        text = "list of %s" % type_text(kind.element)
+    elif kind.kind == "record":
+        text = camel(kind.record or "record")
+    elif kind.kind == "list":
+        text = "list of %s" % camel(kind.item_class or "objects")
+    else:
+        text = {"bool": "bool", "int": "int", "double": "float", "string": "str", "bytes": "bytes",
+                "none": "None"}.get(kind.kind, kind.kind)
+    if kind.values:
+        text += ", one of " + ", ".join(map(repr, kind.values))
+    return text + (" or None" if kind.optional else "")
+
+
+class Property(Generic[T]):
+    """A property: ``obj.name`` reads it, ``obj.name = value`` sets it (the library refuses an
+    output: :class:`~mvvm.ReadOnlyError`, an ``AttributeError``)."""
+
+    def __init__(self, owner_name: str, model: PropertyModel, library: "Library") -> None:
+        self.name: str = model.name
+        self.type: Type = model.type
+        self.writable: bool = model.writable
+        self.owner_name = owner_name
+        self._encoded = model.name.encode("utf-8")
+        self._read = self._reader(library)
+        self._write = self._writer(library)
+        self.__doc__ = "%s (%s%s)" % (model.doc or model.name, type_text(model.type),
+                                      "" if model.writable else ", read-only")
+
+    @property
+    def type_name(self) -> str:
+        """The type's kind as the description names it (``"int"``, ``"array"``...)."""
+        return self.type.kind
+
+    def _reader(self, library: "Library") -> Callable[[int], Any]:
+        encoded = self._encoded
+        kind = self.type.kind if not self.type.optional else None
+        functions = library.functions
+        if kind == "bool":
+            get_bool = functions.mvvm_get_bool
+
+            def read_bool(handle: int) -> Any:
+                flag = c_bool()
+                get_bool(handle, encoded, byref(flag))
+                return flag.value
+            return read_bool
+        if kind == "int":
+            get_int = functions.mvvm_get_int
+
+            def read_int(handle: int) -> Any:
+                number = c_int64()
+                get_int(handle, encoded, byref(number))
+                return number.value
+
+            def read_uint(handle: int) -> Any:  # a uint64_t: its bits, read as unsigned
+                number = c_int64()
+                get_int(handle, encoded, byref(number))
+                return number.value & _UINT64_MASK
+            return read_uint if self.type.c_type == "uint64_t" else read_int
+        if kind == "double":
+            get_double = functions.mvvm_get_double
+
+            def read_double(handle: int) -> Any:
+                real = c_double()
+                get_double(handle, encoded, byref(real))
+                return real.value
+            return read_double
+        get = functions.mvvm_get  # strings too: read by their length
+        if kind == "string":
+            free = functions.mvvm_value_free
+
+            def read_string(handle: int, string: int = TYPE_STRING) -> Any:
+                value = Value()
+                reference = byref(value)
+                get(handle, encoded, reference)
+                if value.type != string:
+                    return value_of(library, value)
+                try:
+                    return string_at(value.string, value.integer).decode("utf-8")
+                except UnicodeDecodeError:
+                    return value_of(library, value)  # which raises InternalError, naming it
+                finally:
+                    free(reference)
+            return read_string
+
+        def read(handle: int) -> Any:
+            value = Value()
+            get(handle, encoded, byref(value))
+            return value_of(library, value)
+        return read
+
+    def _writer(self, library: "Library") -> Callable[[int, Any], None]:
+        encoded = self._encoded
+        set_value = library.functions.mvvm_set
+
+        def write(handle: int, value: Any) -> None:
+            values = Values([value])
+            set_value(handle, encoded, values.array)
+
+        kind = self.type.kind
+        if kind not in ("bool", "int", "double", "string"):
+            return write
+        name = {"bool": "mvvm_set_bool", "int": "mvvm_set_int", "double": "mvvm_set_double",
+                "string": "mvvm_set_string"}[kind]
+        setter = library.unchecked(name)
+        check = library.check
+        plain = {"bool": bool, "int": int, "double": float, "string": str}[kind]
+
+        if kind == "string":
+            def write_string(handle: int, value: Any) -> None:
+                if type(value) is str and "\x00" not in value:
+                    try:
+                        data = value.encode("utf-8")
+                    except UnicodeEncodeError:
+                        write(handle, value)  # the library names what is wrong with it
+                        return
+                    status = setter(handle, encoded, data)
+                    if status or pending.count:
+                        check(status, name)
+                else:
+                    write(handle, value)
+            return write_string
+
+        if kind == "int":
+            def write_int(handle: int, value: Any) -> None:
+                if type(value) is int and -(2**63) <= value < 2**63:
+                    status = setter(handle, encoded, value)
+                    if status or pending.count:
+                        check(status, name)
+                else:
+                    write(handle, value)
+            return write_int
+
+        def write_plain(handle: int, value: Any) -> None:
+            if type(value) is plain:
+                status = setter(handle, encoded, value)
+                if status or pending.count:
+                    check(status, name)
+            else:
+                write(handle, value)
+        return write_plain
+
+    @overload
+    def __get__(self, obj: None, owner: Any) -> "Property[T]": ...
+
+    @overload
+    def __get__(self, obj: "MvvmObject", owner: Any) -> T: ...
+
+    def __get__(self, obj: Optional["MvvmObject"], owner: Any) -> Any:
+        if obj is None:
+            return self
+        return self._read(obj._h())
+
+    def __set__(self, obj: "MvvmObject", value: Any) -> None:
+        self._write(obj._h(), value)
+
+    def __repr__(self) -> str:
+        return "<Property %s.%s: %s%s>" % (self.owner_name, self.name, type_text(self.type),
+                                           "" if self.writable else ", read-only")
+
+
+class Child(Generic[T]):
+    """A child view model: ``obj.name`` makes it once (``mvvm_child``) and caches it; it keeps
+    its parent alive and is closed with it."""
+
+    def __init__(self, name: str, class_name: str) -> None:
+        self.name = name
+        self.class_name = class_name
+        self._encoded = name.encode("utf-8")
+        self.__doc__ = "The %s child (%s)." % (name, camel(class_name))
+
+    @overload
+    def __get__(self, obj: None, owner: Any) -> "Child[T]": ...
+
+    @overload
+    def __get__(self, obj: "MvvmObject", owner: Any) -> T: ...
+
+    def __get__(self, obj: Optional["MvvmObject"], owner: Any) -> Any:
+        if obj is None:
+            return self
+        return obj._cached_child(self.name, self._encoded)
+
+    def __set__(self, obj: "MvvmObject", value: Any) -> None:
+        raise AttributeError("the child %s cannot be replaced" % self.name)
+
+
+class ModelProperty:
+    """A model the object was made over (a constructor's model argument, ``screen.timer``);
+    None when it was made otherwise."""
+
+    def __init__(self, name: str, classes: List[str]) -> None:
+        self.name = name
+        self.__doc__ = "The model (%s) this object was made over; None when made otherwise." % \
+            " or ".join(camel(c) for c in classes)
+
+    def __get__(self, obj: Optional["MvvmObject"], owner: Any) -> Any:
+        if obj is None:
+            return self
+        return obj._arguments.get(self.name)
+
+    def __set__(self, obj: "MvvmObject", value: Any) -> None:
+        raise AttributeError("the model %s cannot be replaced" % self.name)
+
+
+def command(owner_name: str, model: Command, library: "Library") -> Callable[..., Any]:
+    """The method of a command: ``obj.name(*args, **kwargs)`` runs it with ``mvvm_call_named``
+    (its arguments by position and by name, a keyword one with a trailing underscore) and gives
+    its result; the library converts or refuses. A command that takes no argument and returns
+    nothing, called with none, goes through ``mvvm_send``, the library's cheaper call for it.
+    (An ``async`` command will be awaited through the library's asynchronous call: not yet.)"""
+    encoded = model.name.encode("utf-8")
+    keywords = keyword_map([a.name for a in model.arguments])
+    call = library.functions.mvvm_call_named
+    send = library.functions.mvvm_send
+
+    if model.is_async:
+        run = async_command(owner_name, model)
+    elif model.result.is_none and not model.arguments:
+        def run(self: "MvvmObject", *args: Any, **kwargs: Any) -> Any:
+            if args or kwargs:
+                return self._invoke(encoded, args, kwargs, keywords)
+            send(self._h(), encoded, None)  # no argument, no result: the library's cheaper call
+            return None
+    else:
+        def run(self: "MvvmObject", *args: Any, **kwargs: Any) -> Any:
+            if args or kwargs:
+                return self._invoke(encoded, args, kwargs, keywords)
+            result = Value()
+            call(self._h(), encoded, None, None, 0, byref(result))
+            return None if result.type == TYPE_NONE else value_of(library, result)
+
+    python = python_names([a.name for a in model.arguments])
+    run.__name__ = model.name
+    run.__module__ = "mvvm"
+    run.__qualname__ = "%s.%s" % (owner_name, model.name)
+    run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(python[a.name], inspect.Parameter.POSITIONAL_OR_KEYWORD) for a in model.arguments])
+    lines = [model.doc or "Runs the command %s." % model.name]
+    if model.arguments:
+        lines.append("")
+        lines.extend("``%s``: %s." % (python[a.name], type_text(a.type)) for a in model.arguments)
+    if not model.result.is_none:
+        lines.append("")
+        lines.append("Returns %s." % type_text(model.result))
+    if model.throws:
+        lines.append("")
+        lines.append("Raises mvvm.CommandError when it fails.")
+    if model.is_async:
+        lines.append("")
+        lines.append("An async command: not offered by the Python bindings yet (calling it raises NotImplementedError).")
+    run.__doc__ = "\n".join(lines)
+    return run
+
+
+def async_command(owner_name: str, model: Command) -> Callable[..., Any]:
+    """The place of an ``async`` command (``mvvm_call_async``, awaited from asyncio): not built
+    yet; the method says so."""
+
+    def run(self: "MvvmObject", *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("%s.%s is an async command, which the Python bindings do not offer yet "
+                                  "(mvvm_call_async)" % (owner_name, model.name))
+    return run
+
+
+def keyword_map(arguments: List[str]) -> Mapping[str, str]:
+    """Python keyword name -> argument name, for the arguments of a call."""
+    return {python: name for name, python in python_names(arguments).items()}

@@ -1,0 +1,125 @@
+"""The C-callable functions the bindings make, once, for every library: events, destroy
+functions and host-service requests. Each finds its Python callable in the registry by the
+``user_data`` key; each counts the callback depth of its thread; none lets an exception into C
+(:func:`~mvvm._report.report`, or kept for the caller when it is an interrupt)."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any, Dict, Optional
+
+from ._abi import CALLBACK, DESTROY_FN, EVENT_SPLICE, REQUEST_FN, FlatEvent, Value
+from ._errors import InternalError
+from ._interrupts import keep_interrupt, state
+from ._list import Splice
+from ._registry import registry
+from ._report import callable_name, report
+from ._values import decode, from_c
+
+__all__ = ["EVENT_TRAMPOLINE", "DESTROY_TRAMPOLINE", "REQUEST_TRAMPOLINE"]
+
+
+def _report_unless_interrupt(exc: BaseException, message: str, obj: Any) -> None:
+    if not keep_interrupt(exc):
+        report(exc, message, obj)
+
+
+#: Event names by address: the library's names are a few static strings.
+_event_names: Dict[int, str] = {}
+
+
+def _event_name(address: Optional[int]) -> str:
+    if not address:
+        raise InternalError("the library gave an event with a NULL name")
+    name = decode(ctypes.string_at(address), "an event name")
+    _event_names[address] = name
+    return name
+
+
+def _on_event(source: int, event_address: Optional[int], user_data: Optional[int]) -> None:
+    """Hands one event to its Python callable. This runs for every event, so it is one function
+    (no helper calls on the common path), reads the event with one ctypes object and formats
+    nothing unless something is wrong."""
+    state.depth += 1
+    try:
+        entry = registry.get(user_data)
+        if entry is None:
+            registry.late_calls += 1
+            return
+        try:
+            if not event_address:
+                raise InternalError("the library gave a NULL event")
+            event = FlatEvent.from_address(event_address)
+            name = _event_names.get(event.name) or _event_name(event.name)
+            if event.kind == EVENT_SPLICE:
+                value: Any = Splice(event.index, event.removed, event.inserted)
+            else:
+                value = from_c(event, entry.library)  # FlatEvent has Value's fields
+            entry.fn(name, value)
+        except BaseException as exc:
+            _report_unless_interrupt(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
+                                     % (callable_name(entry.fn), entry.what), entry.fn)
+    finally:
+        state.depth -= 1
+
+
+def _on_destroy(user_data: Optional[int]) -> None:
+    state.depth += 1
+    try:
+        entry = registry.pop(user_data)
+        if entry is not None and entry.on_end is not None:
+            try:
+                entry.on_end()
+            except BaseException as exc:
+                _report_unless_interrupt(exc, "Exception ignored in the end hook of mvvm callback %s (subscribed to %s)"
+                                         % (callable_name(entry.fn), entry.what), entry.on_end)
+        del entry  # the callable may be freed here: its finalizers see in_callback()
+    finally:
+        state.depth -= 1
+
+
+def _cancel_anywhere(request: int) -> None:
+    """Cancels a request whose service is gone: its library is whichever takes its handle (the
+    others refuse a handle of another library)."""
+    from ._library import _libraries
+
+    for library in list(_libraries.values()):
+        library.release_quietly(request)
+
+
+def _serve(view_model: int, request: int, argument_address: Optional[int], user_data: Optional[int]) -> None:
+    entry = registry.get(user_data)
+    if entry is None or entry.make_request is None:
+        registry.late_calls += 1
+        _cancel_anywhere(request)  # no one to answer it
+        return
+    try:
+        argument = from_c(Value.from_address(argument_address), entry.library) if argument_address else None
+        owner = entry.owner() if entry.owner is not None else None
+        made = entry.make_request(entry.library, view_model, request, argument, owner)
+    except BaseException as exc:
+        entry.library.release_quietly(request)
+        report(exc, "Exception ignored while making the request for mvvm service %s (%s)"
+               % (callable_name(entry.fn), entry.what), entry.fn)
+        return
+    try:
+        result = entry.fn(made)
+        if result is not None:  # a plain answer, or an awaitable (async def) giving it
+            made._answer(result, "mvvm service %s (%s)" % (callable_name(entry.fn), entry.what))
+    except BaseException as exc:
+        _report_unless_interrupt(exc, "Exception ignored in mvvm service %s (%s)"
+                                 % (callable_name(entry.fn), entry.what), entry.fn)
+
+
+def _on_request(view_model: int, request: int, argument_address: Optional[int], user_data: Optional[int]) -> None:
+    state.depth += 1
+    try:
+        _serve(view_model, request, argument_address, user_data)
+    finally:
+        state.depth -= 1
+
+
+# The only C-callable function pointers the bindings make, kept for the process's life.
+EVENT_TRAMPOLINE = CALLBACK(_on_event)
+DESTROY_TRAMPOLINE = DESTROY_FN(_on_destroy)
+REQUEST_TRAMPOLINE = REQUEST_FN(_on_request)

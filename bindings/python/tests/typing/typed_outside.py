@@ -1,0 +1,75 @@
+"""A typed program over a library of one's own (Tests/outside's libsample.so) with its generated
+stubs (``python3 -m mvvm_gen --pyi``): records, optionals, arrays, bytes, commands with keyword
+arguments and results, members winning their names. ``mypy --strict`` and ``pyright`` must find
+no error here (tests/test_typing.py runs both against a copy of the package holding the sample's
+stubs); it is also run, with the sample as the default library."""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional
+
+import mvvm
+
+
+def on_saved(name: str, contact: mvvm.Contact) -> None:
+    print(name, contact.address.city)
+
+
+def main() -> List[str]:
+    seen: List[str] = []
+    with mvvm.Loop.virtual() as loop:
+        profile = mvvm.Profile(loop)
+        profile.first, profile.last = "Ada", "Lovelace"
+        full_name: str = profile.full_name
+        profile.limit = 3
+        limit: Optional[int] = profile.limit
+        profile.tags = ("b", "a")
+        tags: List[str] = profile.tags
+        profile.scores = [1, 2.5]
+        profile.address = mvvm.Address("Main 1", "Oslo")
+        profile.address = {"street": "Elm 2", "city": "Bergen"}
+        address: Optional[mvvm.Address] = profile.address
+        street = address.street if address is not None else ""
+        profile.avatar = bytearray(b"\x00\x01")
+        avatar: bytes = profile.avatar
+        contact: mvvm.Contact = profile.contact(name="Bob", street="Elm 2", city="Bergen")
+        city: str = contact.address.city
+        zip_code: Optional[str] = contact.address.zip_code
+        profile.move_tag(from_=0, to=1)
+        try:
+            profile.move_tag(0, to=9)
+        except mvvm.CommandError as error:
+            seen.append(error.message)
+        profile.subscribe("saved", on_saved)
+        profile.subscribe("limit", lambda name, value: seen.append(str(value)))
+        saved: mvvm.Contact = profile.save()
+        snapshot = profile.snapshot()
+        avatar_then: bytes = snapshot["avatar"]
+        seen += [full_name, str(limit), ",".join(tags), street, str(avatar), city, str(zip_code), saved.name,
+                 str(avatar_then)]
+
+        dialog = mvvm.Dialog(loop)
+        dialog.close()  # the command
+        closed: bool = dialog.closed
+        where: str = dialog.loop
+        dialog.class_ = "sheet"
+        kind: str = dialog.class_
+        dialog.move(from_=1, to=2)
+        dialog.send("hi")
+        log: List[str] = dialog.log
+        value: Any = mvvm.get(dialog, "class")
+        mvvm.subscribe(dialog, "bind", lambda name, text: seen.append(text))
+        mvvm.close(dialog)
+        seen += [str(closed), where, kind, ",".join(log), str(value), str(mvvm.is_closed(dialog))]
+
+        wishlist = mvvm.Wishlist(loop)
+        count: int = wishlist.add("pen", 2.5) + wishlist.add("ink")
+        item: str = wishlist.item(0)
+        prices: List[Optional[float]] = wishlist.prices
+        home: Optional[mvvm.Address] = wishlist.home
+        seen += [str(count), item, str(prices), str(home)]
+    return seen
+
+
+if __name__ == "__main__":
+    print(main())
