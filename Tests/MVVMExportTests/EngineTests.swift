@@ -186,7 +186,7 @@ struct Fixture {
         let fixture = Fixture()
         fixture.change { shelf in shelf.books.append(contentsOf: (0..<6).map { Book("\($0)") }) }
         let first = Heard(), late = Heard()
-        first.onSplice = { _ in
+        first.onSplice = { [unowned first] _ in
             if late.events.isEmpty && first.events.count == 1 { fixture.subscribeBooks(late) }
         }
         fixture.subscribeBooks(first)
