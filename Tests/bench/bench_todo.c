@@ -12,9 +12,13 @@
  * median). GListStore
  * has no storage: these lines have no twin.
  *
+ * The resident memory the in-memory list of N todos adds, per todo (RSS after the build less RSS
+ * before it, in this fresh process), is the line memory_per_row_bytes.
+ *
  * Prints one line per phase: "mvvm <phase> <ms> <splices>" (for the storage changes: the median
- * ms of one change, and the splices of one); Tests/bench/run_todo.sh runs both.
- * Usage: bench_todo [N]   (default 10000)
+ * ms of one change, and the splices of one; for memory_per_row_bytes: bytes, and the todos);
+ * Tests/bench/run_todo.sh runs both.
+ * Usage: bench_todo [N [memory|storage]]   (N default 10000; both parts unless one is named)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
@@ -22,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mvvm.h"
 
@@ -56,6 +61,17 @@ static void add_todos(mvvm_handle list, int n) {
         must(mvvm_set_string(list, "new_todo_title", title), "new_todo_title");
         must(mvvm_send(list, "add", NULL), "add");
     }
+}
+
+static long rss_bytes(void) {
+    long pages = 0, resident = 0;
+    FILE *statm = fopen("/proc/self/statm", "r");
+    if (!statm || fscanf(statm, "%ld %ld", &pages, &resident) != 2) {
+        fprintf(stderr, "bench_todo: no /proc/self/statm\n");
+        exit(1);
+    }
+    fclose(statm);
+    return resident * sysconf(_SC_PAGESIZE);
 }
 
 static void phase(const char *name, double started, int64_t splices_before) {
@@ -182,18 +198,19 @@ static void storage_phases(mvvm_handle loop, int n) {
     if (system(command) != 0) fprintf(stderr, "bench_todo: could not remove %s\n", dir);
 }
 
-int main(int argc, char **argv) {
-    int n = argc > 1 ? atoi(argv[1]) : 10000;
-    mvvm_handle loop = 0, list = 0, sub = 0;
-    must(mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop), "loop");
+/* The in-memory phases: build, mark all, the filter switches, and the memory per row. */
+static void memory_phases(mvvm_handle loop, int n) {
+    mvvm_handle list = 0, sub = 0;
     mvvm_value memory = { .type = MVVM_TYPE_STRING, .string = "" };
     must(mvvm_new(loop, "todo_list_view_model", &memory, 1, &list), "todo_list_view_model");
     must(mvvm_subscribe(list, "items", on_items, NULL, NULL, &sub), "subscribe");
 
+    long rss_before = rss_bytes();
     double t = now_ms();
     int64_t s = splices;
     add_todos(list, n);
     phase("build", t, s);
+    printf("mvvm memory_per_row_bytes %.1f %d\n", (double)(rss_bytes() - rss_before) / n, n);
 
     t = now_ms(), s = splices;
     must(mvvm_set_bool(list, "all_completed", true), "all_completed");
@@ -215,10 +232,18 @@ int main(int argc, char **argv) {
     must(mvvm_list_count(list, "items", &count), "count");
     if (count != n || host_count != n) {
         fprintf(stderr, "bench_todo: %" PRId64 " items, the host counts %" PRId64 ", expected %d\n", count, host_count, n);
-        return 1;
+        exit(1);
     }
     must(mvvm_release(list), "release");
-    storage_phases(loop, n);
+}
+
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 10000;
+    const char *part = argc > 2 ? argv[2] : "";
+    mvvm_handle loop = 0;
+    must(mvvm_loop_new(MVVM_LOOP_VIRTUAL, &loop), "loop");
+    if (strcmp(part, "storage") != 0) memory_phases(loop, n);
+    if (strcmp(part, "memory") != 0) storage_phases(loop, n);
     must(mvvm_release(loop), "release loop");
     return 0;
 }
