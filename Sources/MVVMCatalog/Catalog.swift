@@ -1,4 +1,4 @@
-// The catalog of DESIGN.md, exported through the public export API exactly as a user exports
+// The catalog (docs/catalog.md), exported through the public export API exactly as a user exports
 // their own view models: one declaration per member, one registration per class.
 import MVVMExport
 import MVVMModels

@@ -2,7 +2,7 @@
  * test_outside.c - a C host of Tests/outside's libsample.so: a package outside libmvvm that
  * registered Greeter (an ObservableObject) and Tally (an @Observable class) through the public
  * export API, with no C written for them. Everything here goes through the generic ABI, and
- * checks the notification rules of DESIGN.md hold for both kinds of view model.
+ * checks the notification rules of docs/notifications.md hold for both kinds of view model.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"

@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// The todo app (DESIGN.md "The todo app", after TodoMVC's app spec): an outside user of libmvvm's
+// The todo app (docs/catalog.md, "The todo app", after TodoMVC's app spec): an outside user of libmvvm's
 // export API, depending on it by path as any user's package would. Models (TodoModels: Todo,
 // TodoStore and its SQLite database, through GRDB) apart from view models (TodoViewModels:
 // ObservableObjects with @Published properties), and one registration (TodoExport). Its dynamic library, libtodo.so,

@@ -1,6 +1,6 @@
 """Greeter and Tally of Tests/outside (libsample.so: a package of its own registering an
 ObservableObject and an @Observable class), driven from Python with no binding code written for
-them, checking DESIGN.md's notification rules.
+them, checking the notification rules of docs/notifications.md.
 
 Run by test_sample_library.py in a process whose MVVM_LIBRARY is libsample.so (one library per
 process); not collected by itself (its name is not test_*).

@@ -146,5 +146,5 @@ module Mvvm
   end
 end
 
-# The module as DESIGN.md spells it: MVVM::SignUpViewModel is Mvvm::SignUpViewModel.
+# The module as docs/catalog.md and the C header spell it: MVVM::SignUpViewModel is Mvvm::SignUpViewModel.
 MVVM = Mvvm unless defined?(MVVM)

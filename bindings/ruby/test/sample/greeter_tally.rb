@@ -3,7 +3,7 @@
 # Run by test_sample_library.rb in a Ruby of its own, with MVVM_LIBRARY naming libsample.so of
 # Tests/outside: a package outside libmvvm whose classes (greeter: an ObservableObject; tally: an
 # @Observable class) no Ruby was written for. Checks they are usable from Ruby as they are
-# described, and the notification rules of DESIGN.md.
+# described, and the notification rules of docs/notifications.md.
 require_relative "../helper"
 
 class TestGreeterTally < MvvmTest
