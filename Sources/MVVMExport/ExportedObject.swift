@@ -85,6 +85,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
             lists.append(ListState(property: index, announced: list.items(target)))
             let watch = list.watch(target, WatchedSlot(object: self, slot: slot, isList: true))
             lists[slot].watch = watch
+            if !watch.comparesWithAnnounced { lists[slot].announced = .none }
             watch.rearm()
             return
         }
@@ -213,7 +214,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
             lists[slot].changedAtDepth = 0
             let now = exportedClass.properties[lists[slot].property].list!.items(target)
             let splices = lists[slot].watch?.takeChange(from: lists[slot].announced, to: now) ?? []
-            lists[slot].announced = now
+            if lists[slot].watch?.comparesWithAnnounced ?? true { lists[slot].announced = now }
             guard !splices.isEmpty else { continue }
             lists[slot].delivery = ListDelivery(splices: splices, final: now)
             changes[start + count] = Change(isList: true, slot: slot, stamp: 0, property: lists[slot].property)

@@ -18,8 +18,16 @@ protocol PropertyWatch: AnyObject {
 
 /// A list's watch: it also says what changed, as splices with the items each removes.
 protocol ListWatch: PropertyWatch {
+    /// Whether `takeChange` compares with the items as last announced. A watch that records the
+    /// list's own edits does not: the engine then keeps no copy of the items between changes,
+    /// which would make the list's next edit copy its whole array.
+    var comparesWithAnnounced: Bool { get }
     /// The change from `announced` (the items as last announced) to `now` (as they are).
     func takeChange(from announced: ListItems, to now: ListItems) -> [(splice: ListSplice, removed: [AnyObject])]
+}
+
+extension ListWatch {
+    var comparesWithAnnounced: Bool { true }
 }
 
 /// Where a watch tells the changes of one value property of one exported object: a value, not
@@ -112,6 +120,7 @@ final class SpliceListWatch<Element: AnyObject>: ListWatch, SpliceListObserver {
     }
 
     var isArmed: Bool { true }
+    var comparesWithAnnounced: Bool { false }
     func rearm() {}
 
     func cancel() {
@@ -138,6 +147,14 @@ struct ListItems {
     /// How many items have been read from any list's items, in all: how tests hold an edit's
     /// cost to what it touches, whatever the list's length.
     static let reads = Atomic<Int>(0)
+
+    /// No items: what the engine keeps for a list whose watch records its own edits.
+    static var none: ListItems { ListItems(count: 0, item: { _ in fatalError("ListItems.none has no items") }) }
+
+    init(count: Int, item: @escaping (Int) -> AnyObject) {
+        self.count = count
+        self.item = item
+    }
 
     init<Item: AnyObject>(_ items: [Item]) {
         count = items.count

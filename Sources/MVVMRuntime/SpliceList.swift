@@ -29,6 +29,9 @@ public final class SpliceList<Element: AnyObject>: RandomAccessCollection {
     public var endIndex: Int { elements.endIndex }
     public subscript(position: Int) -> Element { elements[position] }
 
+    /// Makes room for `capacity` items, as `Array.reserveCapacity` does; no change to announce.
+    public func reserveCapacity(_ capacity: Int) { elements.reserveCapacity(capacity) }
+
     // MARK: Edits
 
     public func append(_ element: Element) { replaceSubrange(elements.count..<elements.count, with: [element]) }

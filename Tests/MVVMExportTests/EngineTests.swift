@@ -143,6 +143,25 @@ struct Fixture {
         }
     }
 
+    /// Between changes the engine keeps no copy of a SpliceList's items: an append grows the
+    /// list's own array in place instead of copying every item (which made each edit O(n)).
+    @Test func anEditOfASpliceListDoesNotCopyItsArray() {
+        let fixture = Fixture()
+        fixture.change { shelf in
+            shelf.books.append(contentsOf: (0..<1_000).map { Book("\($0)") })
+            shelf.books.reserveCapacity(4_000)
+        }
+        let object = HandleTable.shared.lookup(fixture.shelf) as! ExportedObject
+        let shelf = object.target as! Shelf
+        let storage = shelf.books.elements.withUnsafeBufferPointer { $0.baseAddress }
+        for title in ["a", "b", "c"] {
+            fixture.change { $0.books.append(Book(title)) }
+            #expect(shelf.books.elements.withUnsafeBufferPointer { $0.baseAddress } == storage)
+        }
+        #expect(fixture.heard.events.suffix(3) == ["books(1000, -0, +1)", "books(1001, -0, +1)", "books(1002, -0, +1)"])
+        fixture.release()
+    }
+
     @Test func anEditOfAPublishedArrayComparesTheWholeList() {
         var perEdit: [Int] = []
         for length in [1_000, 10_000] {
