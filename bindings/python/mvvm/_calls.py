@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Generator, Mapping, Optional, Sequence, T
 
 from ._abi import Status
 from ._errors import CallCancelledError, InvalidHandleError, error_for_status
+from ._interrupts import pending
 from ._registry import Entry, registry
 from ._values import Values, encode_name
 
@@ -102,10 +103,11 @@ class AsyncCall(concurrent.futures.Future[T]):
         return "<mvvm.AsyncCall %s %s>" % (self.what, state)
 
 
-def start(obj: "MvvmObject", encoded: bytes, args: Sequence[Any], kwargs: Mapping[str, Any],
+def start(obj: "MvvmObject", call_async: Any, encoded: bytes, args: Sequence[Any], kwargs: Mapping[str, Any],
           keywords: Mapping[str, str], what: str) -> "AsyncCall[Any]":
-    """Starts the command ``encoded`` of ``obj`` with ``mvvm_call_async``: the arguments by
-    position and name, as ``mvvm_call_named`` takes them. Raises what the library refuses."""
+    """Starts the command ``encoded`` of ``obj`` with ``call_async`` (the library's
+    ``mvvm_call_async``, unchecked): the arguments by position and name, as ``mvvm_call_named``
+    takes them. Raises what the library refuses."""
     from ._object import names_array
     from ._trampolines import DESTROY_TRAMPOLINE, DONE_TRAMPOLINE
 
@@ -119,12 +121,17 @@ def start(obj: "MvvmObject", encoded: bytes, args: Sequence[Any], kwargs: Mappin
     key = registry.add(Entry(call._end, what, library))
     out = c_uint64()
     try:
-        library.functions.mvvm_call_async(handle, encoded, names, values.array, values.count, DONE_TRAMPOLINE, key,
-                                          DESTROY_TRAMPOLINE, byref(out))
+        status = call_async(handle, encoded, names, values.array, values.count, DONE_TRAMPOLINE, key,
+                            DESTROY_TRAMPOLINE, byref(out))
     except BaseException:
-        registry.pop(key)  # if the library did not run the destroy function already
+        registry.pop(key)
         raise
+    if status:
+        registry.pop(key)  # if the library did not run the destroy function already
+        library.check(status, "mvvm_call_async")
     if not call.done():  # (a command that did not suspend has ended already)
         call._call = out.value
+    if pending.count:  # Ctrl-C in a callback while it started: the call, which no one holds, is cancelled
+        call.cancel()
+        library.check(0, "mvvm_call_async")
     return call
-

@@ -253,7 +253,7 @@ def command(owner_name: str, model: Command, library: "Library") -> Callable[...
     send = library.functions.mvvm_send
 
     if model.is_async:
-        run = async_command(owner_name, model)
+        run = async_command(owner_name, model, library)
     elif model.result.is_none and not model.arguments:
         def run(self: "MvvmObject", *args: Any, **kwargs: Any) -> Any:
             if args or kwargs:
@@ -297,16 +297,17 @@ def command(owner_name: str, model: Command, library: "Library") -> Callable[...
     return run
 
 
-def async_command(owner_name: str, model: Command) -> Callable[..., Any]:
+def async_command(owner_name: str, model: Command, library: "Library") -> Callable[..., Any]:
     """The method of an ``async`` command: ``obj.name(*args, **kwargs)`` starts it with
     ``mvvm_call_async`` (its arguments as a plain command's) and returns its
     :class:`~mvvm.AsyncCall`, awaitable (see :mod:`mvvm._calls`)."""
     encoded = model.name.encode("utf-8")
     keywords = keyword_map([a.name for a in model.arguments])
     what = "%s.%s" % (owner_name, model.name)
+    call_async = library.unchecked("mvvm_call_async")  # checked by start
 
     def run(self: "MvvmObject", *args: Any, **kwargs: Any) -> Any:
-        return start(self, encoded, args, kwargs, keywords, what)
+        return start(self, call_async, encoded, args, kwargs, keywords, what)
     return run
 
 
