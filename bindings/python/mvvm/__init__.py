@@ -27,6 +27,9 @@ Public API:
   :func:`call`, :func:`send`, :func:`child`, :func:`describe`, :func:`snapshot`,
   :func:`handle`, :func:`loop_of`, :func:`library_of`, :func:`class_name`,
   :func:`object_id`, :func:`new`.
+* ``async`` commands: their methods return an :class:`AsyncCall`, a
+  ``concurrent.futures.Future`` of the result that ``await`` takes (with the loop attached to
+  asyncio, :func:`mvvm.aio.attach`); ``cancel()`` cancels it, as closing the object or loop does.
 * Lists of child view models: a list property reads as an :class:`ObjectList` (a read-only
   ``Sequence`` of live items); its subscribers get a :class:`Splice` per change.
 * Errors: :class:`MvvmError` and one subclass per ``mvvm_status`` (:class:`CommandError` when a
@@ -41,6 +44,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Dict, List
 
 from ._abi import MAX_NESTED_CALLS, LoopKind, Status
+from ._calls import AsyncCall
 from ._conveniences import Subscriptions, bind
 from ._errors import (
     BadRegistrationError,
@@ -118,6 +122,7 @@ __all__ = [
     "MvvmObject",
     "Subscription",
     "Subscriptions",
+    "AsyncCall",
     "Request",
     "ServiceRequest",
     "Service",

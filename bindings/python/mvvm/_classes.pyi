@@ -11,6 +11,7 @@ mvvm.subscribe(obj, ...) and the like.
 from typing import (Any, Callable, List, Literal, Mapping, NoReturn, Optional, Sequence, Tuple, TypedDict, TypeVar,
                     Union, overload)
 
+from ._calls import AsyncCall
 from ._conveniences import Subscriptions
 from ._list import ObjectList, Splice
 from ._loop import Loop

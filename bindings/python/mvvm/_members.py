@@ -18,6 +18,7 @@ from ctypes import byref, c_bool, c_double, c_int64, string_at
 from typing import TYPE_CHECKING, Any, Callable, Generic, List, Mapping, Optional, TypeVar, overload
 
 from ._abi import TYPE_NONE, TYPE_STRING, Value
+from ._calls import start
 from ._interrupts import pending
 from ._model import Command, Property as PropertyModel, Type
 from ._names import camel, python_names
@@ -244,14 +245,15 @@ def command(owner_name: str, model: Command, library: "Library") -> Callable[...
     (its arguments by position and by name, a keyword one with a trailing underscore) and gives
     its result; the library converts or refuses. A command that takes no argument and returns
     nothing, called with none, goes through ``mvvm_send``, the library's cheaper call for it.
-    (An ``async`` command will be awaited through the library's asynchronous call: not yet.)"""
+    An ``async`` command's method starts it with ``mvvm_call_async`` and returns its
+    :class:`~mvvm.AsyncCall` (:func:`async_command`)."""
     encoded = model.name.encode("utf-8")
     keywords = keyword_map([a.name for a in model.arguments])
     call = library.functions.mvvm_call_named
     send = library.functions.mvvm_send
 
     if model.is_async:
-        run = async_command(owner_name, model)
+        run = async_command(owner_name, model, library)
     elif model.result.is_none and not model.arguments:
         def run(self: "MvvmObject", *args: Any, **kwargs: Any) -> Any:
             if args or kwargs:
@@ -277,26 +279,35 @@ def command(owner_name: str, model: Command, library: "Library") -> Callable[...
     if model.arguments:
         lines.append("")
         lines.extend("``%s``: %s." % (python[a.name], type_text(a.type)) for a in model.arguments)
-    if not model.result.is_none:
-        lines.append("")
-        lines.append("Returns %s." % type_text(model.result))
-    if model.throws:
-        lines.append("")
-        lines.append("Raises mvvm.CommandError when it fails.")
     if model.is_async:
         lines.append("")
-        lines.append("An async command: not offered by the Python bindings yet (calling it raises NotImplementedError).")
+        lines.append("An async command: returns an mvvm.AsyncCall, a concurrent.futures.Future of its result "
+                     "(%s) that can be awaited; cancel() cancels it (mvvm.CallCancelledError)."
+                     % type_text(model.result))
+        if model.throws:
+            lines.append("The call ends with mvvm.CommandError when the command fails.")
+    else:
+        if not model.result.is_none:
+            lines.append("")
+            lines.append("Returns %s." % type_text(model.result))
+        if model.throws:
+            lines.append("")
+            lines.append("Raises mvvm.CommandError when it fails.")
     run.__doc__ = "\n".join(lines)
     return run
 
 
-def async_command(owner_name: str, model: Command) -> Callable[..., Any]:
-    """The place of an ``async`` command (``mvvm_call_async``, awaited from asyncio): not built
-    yet; the method says so."""
+def async_command(owner_name: str, model: Command, library: "Library") -> Callable[..., Any]:
+    """The method of an ``async`` command: ``obj.name(*args, **kwargs)`` starts it with
+    ``mvvm_call_async`` (its arguments as a plain command's) and returns its
+    :class:`~mvvm.AsyncCall`, awaitable (see :mod:`mvvm._calls`)."""
+    encoded = model.name.encode("utf-8")
+    keywords = keyword_map([a.name for a in model.arguments])
+    what = "%s.%s" % (owner_name, model.name)
+    call_async = library.unchecked("mvvm_call_async")  # checked by start
 
     def run(self: "MvvmObject", *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError("%s.%s is an async command, which the Python bindings do not offer yet "
-                                  "(mvvm_call_async)" % (owner_name, model.name))
+        return start(self, call_async, encoded, args, kwargs, keywords, what)
     return run
 
 

@@ -1,14 +1,15 @@
 """The C-callable functions the bindings make, once, for every library: events, destroy
-functions and host-service requests. Each finds its Python callable in the registry by the
-``user_data`` key; each counts the callback depth of its thread; none lets an exception into C
-(:func:`~mvvm._report.report`, or kept for the caller when it is an interrupt)."""
+functions, host-service requests and the ends of asynchronous calls. Each finds its Python
+callable in the registry by the ``user_data`` key; each counts the callback depth of its thread;
+none lets an exception into C (:func:`~mvvm._report.report`, or kept for the caller when it is
+an interrupt)."""
 
 from __future__ import annotations
 
 import ctypes
 from typing import Any, Dict, Optional
 
-from ._abi import CALLBACK, DESTROY_FN, EVENT_SPLICE, REQUEST_FN, FlatEvent, Value
+from ._abi import CALLBACK, DESTROY_FN, DONE_FN, EVENT_SPLICE, REQUEST_FN, FlatEvent, Status, Value
 from ._errors import InternalError
 from ._interrupts import keep_interrupt, state
 from ._list import Splice
@@ -16,7 +17,7 @@ from ._registry import registry
 from ._report import callable_name, report
 from ._values import decode, from_c
 
-__all__ = ["EVENT_TRAMPOLINE", "DESTROY_TRAMPOLINE", "REQUEST_TRAMPOLINE"]
+__all__ = ["EVENT_TRAMPOLINE", "DESTROY_TRAMPOLINE", "REQUEST_TRAMPOLINE", "DONE_TRAMPOLINE"]
 
 
 def _report_unless_interrupt(exc: BaseException, message: str, obj: Any) -> None:
@@ -119,7 +120,34 @@ def _on_request(view_model: int, request: int, argument_address: Optional[int], 
         state.depth -= 1
 
 
+def _on_done(call: int, status: int, result_address: Optional[int], message: Optional[bytes],
+             user_data: Optional[int]) -> None:
+    """Ends an asynchronous call (``mvvm_done_fn``, once per call): its result read now (the
+    library's, valid during this call only), or its error, handed to its :class:`~mvvm.AsyncCall`."""
+    state.depth += 1
+    try:
+        entry = registry.get(user_data)
+        if entry is None:
+            registry.late_calls += 1
+            return
+        result: Any = None
+        error: Optional[BaseException] = None
+        if status == Status.OK and result_address:
+            try:
+                result = from_c(Value.from_address(result_address), entry.library)
+            except Exception as exc:  # what cannot be read (InternalError) ends the call
+                error = exc
+        try:
+            entry.fn(status, result, message, error)
+        except BaseException as exc:
+            _report_unless_interrupt(exc, "Exception ignored in the completion of mvvm call %s" % entry.what,
+                                     entry.fn)
+    finally:
+        state.depth -= 1
+
+
 # The only C-callable function pointers the bindings make, kept for the process's life.
 EVENT_TRAMPOLINE = CALLBACK(_on_event)
 DESTROY_TRAMPOLINE = DESTROY_FN(_on_destroy)
 REQUEST_TRAMPOLINE = REQUEST_FN(_on_request)
+DONE_TRAMPOLINE = DONE_FN(_on_done)

@@ -4,6 +4,9 @@
   descriptor is watched with ``add_reader`` and :meth:`~mvvm.Loop.dispatch` runs whenever it is
   readable, so timed work (a stopwatch's ticks, a throttled tap, the built-in welcome API) runs
   on the asyncio thread and its callbacks arrive there.
+* An ``async`` command's call (:class:`~mvvm.AsyncCall`) is awaited: ``tags = await
+  profile.load(3)`` ends when the attached loop's dispatch ends the call; cancelling the task
+  awaiting it cancels the call.
 * :func:`changes` iterates over the changes of an object::
 
       with mvvm.aio.attach(loop):

@@ -217,11 +217,8 @@ def class_members(cls: Class, names: Names) -> List[str]:
             lines.append(pyi_t("setter", name=name, type=py_write(prop.type, names)))
     for command in cls.commands:
         name = attribute[command.name]
-        if command.is_async:
-            lines.append(pyi_t("async_command", name=name, parameters=parameters(command.arguments, names, None),
-                               **marks(name, shadowed)))
-            continue
-        lines.append(pyi_t("command", name=name, parameters=parameters(command.arguments, names, None),
+        lines.append(pyi_t("async_command" if command.is_async else "command", name=name,
+                           parameters=parameters(command.arguments, names, None),
                            result=py_read(command.result, names), **marks(name, shadowed)))
     for child in cls.children:
         name = attribute[child.name]

@@ -169,16 +169,6 @@ def test_a_throwing_command_raises_command_error_after_notifying_what_it_changed
     assert item.value.message == "wishlist.item failed: no item 3"
 
 
-def test_an_async_command_is_described_and_left_for_later(sample: mvvm.Library, loop: mvvm.Loop) -> None:
-    profile = sample.Profile(loop)
-    with pytest.raises(NotImplementedError, match="Profile.ping is an async command"):
-        profile.ping()
-    assert "An async command" in (sample.Profile.load.__doc__ or "")
-    with pytest.raises(mvvm.InvalidArgumentError) as synchronous:
-        mvvm.call(profile, "ping")  # the library's own refusal of a synchronous call
-    assert "mvvm_call_async" in synchronous.value.message
-
-
 def test_a_command_result_and_its_signal_carry_records(sample: mvvm.Library, loop: mvvm.Loop) -> None:
     profile = sample.Profile(loop)
     profile.first, profile.last, profile.tags = "Ada", "Lovelace", ["math"]

@@ -41,3 +41,11 @@ def test_the_example_loading_two_libraries_runs() -> None:
     done = run("import mvvm\n" + code)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Address(street='Main 1', city='Oslo', zip_code=None) True False\n"
+
+
+@pytest.mark.skipif(not os.environ.get("MVVM_SAMPLE_LIBRARY"), reason="MVVM_SAMPLE_LIBRARY is not set")
+def test_the_async_command_example_runs_and_prints_what_it_says() -> None:
+    (code,) = [block for block in blocks() if "await profile.load" in block]
+    done = run("import asyncio, mvvm, mvvm.aio\nsample = mvvm.load(%r)\n" % os.environ["MVVM_SAMPLE_LIBRARY"] + code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["['t0', 't1', 't2']", "['t0']"]

@@ -23,3 +23,10 @@ def mistakes(loop: mvvm.Loop) -> None:
     dialog.close(True)  # error: the command close takes nothing
     dialog.subscribe("bind", print)  # error: the command subscribe takes nothing
     dialog.id = 3  # error: an output
+    profile.load("3")  # error: count is an int
+    saves: int = profile.ping()  # error: an async command gives a call, not its result
+
+
+async def async_mistakes(profile: mvvm.Profile) -> None:
+    tags: str = await profile.load(1)  # error: load gives a list of str
+    await profile.load(count=1).result()  # error: a list is not awaitable

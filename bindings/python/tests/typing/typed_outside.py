@@ -1,11 +1,12 @@
 """A typed program over a library of one's own (Tests/outside's libsample.so) with its generated
 stubs (``python3 -m mvvm_gen --pyi``): records, optionals, arrays, bytes, commands with keyword
-arguments and results, members winning their names. ``mypy --strict`` and ``pyright`` must find
+arguments and results, async commands as awaitable calls, members winning their names. ``mypy --strict`` and ``pyright`` must find
 no error here (tests/test_typing.py runs both against a copy of the package holding the sample's
 stubs); it is also run, with the sample as the default library."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, List, Optional
 
 import mvvm
@@ -13,6 +14,12 @@ import mvvm
 
 def on_saved(name: str, contact: mvvm.Contact) -> None:
     print(name, contact.address.city)
+
+
+async def loaded(profile: mvvm.Profile) -> List[str]:
+    tags: List[str] = await profile.load(count=0)  # an async command: awaited, its result typed
+    pinged: int = await profile.ping()
+    return tags + [str(pinged)]
 
 
 def main() -> List[str]:
@@ -43,6 +50,14 @@ def main() -> List[str]:
         profile.subscribe("saved", on_saved)
         profile.subscribe("limit", lambda name, value: seen.append(str(value)))
         saved: mvvm.Contact = profile.save()
+        call: mvvm.AsyncCall[List[str]] = profile.load(1)
+        loop.advance(1000)
+        loaded_tags: List[str] = call.result()
+        cancelled = profile.load(5)
+        cancelled.cancel()
+        if isinstance(cancelled.exception(), mvvm.CallCancelledError):
+            seen.append("cancelled")
+        seen += asyncio.run(loaded(profile)) + loaded_tags
         snapshot = profile.snapshot()
         avatar_then: bytes = snapshot["avatar"]
         seen += [full_name, str(limit), ",".join(tags), street, str(avatar), city, str(zip_code), saved.name,
