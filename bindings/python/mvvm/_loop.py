@@ -20,6 +20,7 @@ from ._interrupts import ctrl_c_between_slices
 from ._owner import Owner
 from ._releases import release_pending
 from ._report import report
+from ._threadstates import delete_ended_thread_states
 
 if TYPE_CHECKING:
     from ._library import Library
@@ -204,6 +205,8 @@ class Loop(Owner):
                 report(exc, "Exception ignored in a close hook of %r" % self, hook)
         self._release()
         _live_loops.discard(self)
+        if self.kind == LoopKind.THREAD:
+            delete_ended_thread_states()  # its thread's, once it has ended (see _threadstates)
 
     def close(self) -> None:
         """Stops and releases the loop (once; again does nothing). Its objects then raise

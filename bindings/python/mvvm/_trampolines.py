@@ -15,6 +15,7 @@ from ._interrupts import keep_interrupt, state
 from ._list import Splice
 from ._registry import registry
 from ._report import callable_name, report
+from ._threadstates import keep_this_thread_state
 from ._values import decode, from_c
 
 __all__ = ["EVENT_TRAMPOLINE", "DESTROY_TRAMPOLINE", "REQUEST_TRAMPOLINE", "DONE_TRAMPOLINE"]
@@ -41,6 +42,9 @@ def _on_event(source: int, event_address: Optional[int], user_data: Optional[int
     """Hands one event to its Python callable. This runs for every event, so it is one function
     (no helper calls on the common path), reads the event with one ctypes object and formats
     nothing unless something is wrong."""
+    if not state.kept:  # the thread's first callback
+        state.kept = True
+        keep_this_thread_state()
     state.depth += 1
     try:
         entry = registry.get(user_data)
@@ -65,6 +69,9 @@ def _on_event(source: int, event_address: Optional[int], user_data: Optional[int
 
 
 def _on_destroy(user_data: Optional[int]) -> None:
+    if not state.kept:  # the thread's first callback
+        state.kept = True
+        keep_this_thread_state()
     state.depth += 1
     try:
         entry = registry.pop(user_data)
@@ -113,6 +120,9 @@ def _serve(view_model: int, request: int, argument_address: Optional[int], user_
 
 
 def _on_request(view_model: int, request: int, argument_address: Optional[int], user_data: Optional[int]) -> None:
+    if not state.kept:  # the thread's first callback
+        state.kept = True
+        keep_this_thread_state()
     state.depth += 1
     try:
         _serve(view_model, request, argument_address, user_data)
@@ -124,6 +134,9 @@ def _on_done(call: int, status: int, result_address: Optional[int], message: Opt
              user_data: Optional[int]) -> None:
     """Ends an asynchronous call (``mvvm_done_fn``, once per call): its result read now (the
     library's, valid during this call only), or its error, handed to its :class:`~mvvm.AsyncCall`."""
+    if not state.kept:  # the thread's first callback
+        state.kept = True
+        keep_this_thread_state()
     state.depth += 1
     try:
         entry = registry.get(user_data)

@@ -41,6 +41,7 @@ def test_the_runtime_is_split_by_concern() -> None:
         "mvvm._report": ["report", "callable_name"],
         "mvvm._registry": ["registry", "Entry"],
         "mvvm._trampolines": ["EVENT_TRAMPOLINE", "DESTROY_TRAMPOLINE", "REQUEST_TRAMPOLINE", "DONE_TRAMPOLINE"],
+        "mvvm._threadstates": ["keep_this_thread_state", "delete_ended_thread_states"],
         "mvvm._owner": ["Owner"],
         "mvvm._loop": ["Loop"],
         "mvvm._object": ["MvvmObject", "Subscription"],

@@ -472,6 +472,46 @@ def test_fork_of_a_process_with_a_ticking_thread_loop_does_not_hang_the_child(ch
     assert (done.returncode, done.stdout, done.stderr) == (0, "forks %d hung 0 failed 0\n" % forks, "")
 
 
+def test_a_thread_loops_callbacks_share_one_python_thread_state_deleted_once_it_ends() -> None:
+    # ctypes makes and deletes a thread state per callback on a thread Python did not start, and
+    # making one takes CPython's lock of thread states without the GIL: up to 3.11.9 a child
+    # forked while it is held hangs in PyOS_AfterFork_Child (gh-112275). Kept, it is made once
+    # per thread; the states of ended threads are deleted (none is left after the loops close).
+    done = run_child("""
+        import ctypes, time
+        import mvvm
+        api = ctypes.pythonapi
+        api.PyThreadState_Get.restype = ctypes.c_void_p
+        api.PyThreadState_GetID.restype, api.PyThreadState_GetID.argtypes = ctypes.c_uint64, [ctypes.c_void_p]
+        api.PyInterpreterState_Get.restype = ctypes.c_void_p
+        api.PyInterpreterState_ThreadHead.restype = ctypes.c_void_p
+        api.PyInterpreterState_ThreadHead.argtypes = [ctypes.c_void_p]
+        api.PyThreadState_Next.restype, api.PyThreadState_Next.argtypes = ctypes.c_void_p, [ctypes.c_void_p]
+
+        def states():
+            count, state = 0, api.PyInterpreterState_ThreadHead(api.PyInterpreterState_Get())
+            while state:
+                count, state = count + 1, api.PyThreadState_Next(state)
+            return count
+
+        before = states()
+        main = api.PyThreadState_GetID(api.PyThreadState_Get())  # start() notifies here too
+        seen = []
+        for _ in range(3):
+            ids = set()
+            with mvvm.Loop.thread() as loop:
+                watch = mvvm.StopWatch(loop)
+                watch.subscribe("time_ms", lambda name, value: ids.add(api.PyThreadState_GetID(api.PyThreadState_Get())))
+                watch.start()
+                while watch.time_ms < 100:         # about ten ticks, each a callback on the loop's thread
+                    time.sleep(0.01)
+                watch.stop()
+            seen.append(len(ids - {main}))
+        print(seen, states() - before, flush=True)
+    """)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[1, 1, 1] 0\n", "")
+
+
 def test_in_a_forked_child_the_parents_objects_are_closed() -> None:
     with mvvm.Loop.thread() as loop:
         watch = mvvm.StopWatch(loop)
