@@ -13,7 +13,15 @@
 #      MVVM_BUNDLE_LIBRARY=0 gives a pure wheel without the stale library of an earlier build,
 #      which after install.sh loads PREFIX/lib/libmvvm.so.MAJOR by its soname.
 #
-# Everything after the build runs under `env -i` with a PATH and LD_LIBRARY_PATH that hold nothing
+#  (c) A user's package: `python3 -m mvvm_gen.package`, run from that virtualenv (the mvvm wheel
+#      carries it), ships Tests/outside (product sample, module Sample) as a wheel and C files;
+#      the wheel is installed beside mvvm's into a fresh virtualenv (`pip install --no-index`) and
+#      imported; mypy --strict and pyright (strict), from PyPI, run against the installed wheels
+#      on Tests/packaging/typing/typed_installed.py (clean) and installed_errors.py (its five
+#      mistakes on their lines); the C files are copied into a prefix, and
+#      Tests/packaging/use_sample.c is compiled with `pkg-config --cflags --libs sample` and run.
+#
+# Everything after the builds runs under `env -i` with a PATH and LD_LIBRARY_PATH that hold nothing
 # of /opt/swift (the toolchain: its bin folder and its runtime folder /opt/swift/usr/lib/swift/linux),
 # no MVVM_LIBRARY, and HOME in the temporary folder; ldd and /proc/self/maps show that nothing of
 # the Swift toolchain is loaded. The last line is "packaging: N passed, N failed"; the exit status
@@ -228,13 +236,15 @@ grep -q '^wheel check: [0-9]* passed, 0 failed$' "$log" || { : >"$log"; fail "py
 
 # --- (c) A user's package: Tests/outside (product sample, module Sample) shipped by the command
 # the mvvm wheel carries, python3 -m mvvm_gen.package, run by the virtualenv's Python (not the
-# source tree). Building the library needs Swift; everything after runs without it.
+# source tree). Building the library needs Swift; everything after runs without it. Its scratch
+# folder is Tests/outside/.build-static, its own: this suite runs beside the others.
 user_dist=$tmp/user-dist
 user_start=$SECONDS
 ship_user_package() {
     local out
     out=$(cd "$tmp/run" && env -u PYTHONPATH -u MVVM_LIBRARY "$tmp/venv/bin/python" -m mvvm_gen.package \
-              --package-path "$repo/Tests/outside" --product sample --module Sample --out "$user_dist" 2>&1)
+              --package-path "$repo/Tests/outside" --scratch-path "$repo/Tests/outside/.build-static" \
+              --product sample --module Sample --out "$user_dist" 2>&1)
     local status=$?
     echo "$out"
     [ $status -eq 0 ] &&
