@@ -38,6 +38,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -202,9 +203,18 @@ def make(args: argparse.Namespace) -> List[str]:
         swift = os.environ.get("SWIFT", "swift")
         built = swift_build(Path(args.package_path).resolve(), args.product, soname, swift, args.scratch_path)
     check_library(built)
-    staged = out / ".staging" / library_file
-    staged.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(built, staged)
+    with tempfile.TemporaryDirectory(prefix="mvvm-package.") as staging:
+        staged = Path(staging) / library_file
+        shutil.copyfile(built, staged)
+        return _ship(args, name, built, staged, out)
+
+
+def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: Path) -> List[str]:
+    import mvvm
+
+    major = args.version.split(".")[0]
+    library_file = staged.name
+    soname = "%s.%s" % (library_file, major)
     if shutil.which("strip"):
         subprocess.run(["strip", "--strip-debug", str(staged)], check=True)
     library_bytes = staged.read_bytes()
@@ -274,7 +284,6 @@ def make(args: argparse.Namespace) -> List[str]:
     prefix = args.prefix.rstrip("/") if args.prefix else "${pcfiledir}/../.."
     pc: Dict[str, str] = {"name": name, "module": args.module, "version": args.version, "prefix": prefix}
     (pkgconfig / ("%s.pc" % name)).write_text(t("pc", **pc) + "\n")
-    shutil.rmtree(staged.parent)
 
     return ["wheel: %s (platform %s: %s)" % (wheel, tag, why),
             "  pip install %s   (with mvvm; then: import %s)" % (wheel, name),
