@@ -282,7 +282,7 @@ print("\n".join(names))
 want = ["sample/__init__.py", "sample/__init__.pyi", "sample/libsample.so", "sample/py.typed",
         "sample-0.1.0.dist-info/METADATA", "sample-0.1.0.dist-info/RECORD", "sample-0.1.0.dist-info/WHEEL",
         "sample-0.1.0.dist-info/top_level.txt"]
-assert names == want, names
+assert names == sorted(want), names
 metadata = wheel.read("sample-0.1.0.dist-info/METADATA").decode()
 print(metadata)
 assert "\nRequires-Dist: mvvm>=" in metadata

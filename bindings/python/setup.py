@@ -101,13 +101,17 @@ GENERATOR_DATA = {"exports.map": "Sources/MVVMExport/exports.map", "mvvm.h": "in
 
 
 def ship_generator_data(target: Path) -> None:
+    """Copies them into the build; a source folder outside the repository without them builds a
+    package whose mvvm_gen.package says, when run, that they are missing (with a warning here)."""
     root, _paths = repository_libraries()
-    target.mkdir(parents=True, exist_ok=True)
     for name, relative in GENERATOR_DATA.items():
         given = HERE / "mvvm_gen" / "data" / name
         source = given if given.is_file() else (root / relative if root is not None else None)
         if source is None or not source.is_file():
-            raise SystemExit("error: mvvm: no %s to put into mvvm_gen/data (%s of the repository)" % (name, relative))
+            sys.stderr.write("warning: mvvm: no %s (the repository's %s) for mvvm_gen/data: python3 -m "
+                             "mvvm_gen.package will need a checkout of libmvvm\n" % (name, relative))
+            continue
+        target.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target / name)
 
 
@@ -170,12 +174,12 @@ def main() -> None:
             super().run()
             if getattr(self, "editable_mode", False):
                 return  # (the generator finds the repository's files itself)
-            ship_generator_data(Path(self.build_lib) / "mvvm_gen" / "data")
             try:
                 path = library()
             except LibraryNotFound as error:
                 sys.stderr.write("\nerror: %s\n\n" % error)
                 raise SystemExit("error: mvvm: no libmvvm.so to bundle (see above)") from None
+            ship_generator_data(Path(self.build_lib) / "mvvm_gen" / "data")
             if path is None:
                 sys.stderr.write("mvvm: MVVM_BUNDLE_LIBRARY=0: no library inside the package; it loads the "
                                  "installed libmvvm.so.0 (make install), or MVVM_LIBRARY\n")
