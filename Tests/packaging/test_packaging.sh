@@ -13,7 +13,15 @@
 #      MVVM_BUNDLE_LIBRARY=0 gives a pure wheel without the stale library of an earlier build,
 #      which after install.sh loads PREFIX/lib/libmvvm.so.MAJOR by its soname.
 #
-# Everything after the build runs under `env -i` with a PATH and LD_LIBRARY_PATH that hold nothing
+#  (c) A user's package: `python3 -m mvvm_gen.package`, run from that virtualenv (the mvvm wheel
+#      carries it), ships Tests/outside (product sample, module Sample) as a wheel and C files;
+#      the wheel is installed beside mvvm's into a fresh virtualenv (`pip install --no-index`) and
+#      imported; mypy --strict and pyright (strict), from PyPI, run against the installed wheels
+#      on Tests/packaging/typing/typed_installed.py (clean) and installed_errors.py (its five
+#      mistakes on their lines); the C files are copied into a prefix, and
+#      Tests/packaging/use_sample.c is compiled with `pkg-config --cflags --libs sample` and run.
+#
+# Everything after the builds runs under `env -i` with a PATH and LD_LIBRARY_PATH that hold nothing
 # of /opt/swift (the toolchain: its bin folder and its runtime folder /opt/swift/usr/lib/swift/linux),
 # no MVVM_LIBRARY, and HOME in the temporary folder; ldd and /proc/self/maps show that nothing of
 # the Swift toolchain is loaded. The last line is "packaging: N passed, N failed"; the exit status
@@ -225,5 +233,153 @@ while IFS= read -r line; do
 done < <(grep -e '^PASS ' -e '^FAIL ' "$log")
 grep -q '^wheel check: [0-9]* passed, 0 failed$' "$log" || { : >"$log"; fail "python: check_wheel.py did not finish cleanly"; }
 
-echo "time: static release build ${build_seconds} s, whole test $((SECONDS)) s"
+
+# --- (c) A user's package: Tests/outside (product sample, module Sample) shipped by the command
+# the mvvm wheel carries, python3 -m mvvm_gen.package, run by the virtualenv's Python (not the
+# source tree). Building the library needs Swift; everything after runs without it. Its scratch
+# folder is Tests/outside/.build-static, its own: this suite runs beside the others.
+user_dist=$tmp/user-dist
+user_start=$SECONDS
+ship_user_package() {
+    local out
+    out=$(cd "$tmp/run" && env -u PYTHONPATH -u MVVM_LIBRARY "$tmp/venv/bin/python" -m mvvm_gen.package \
+              --package-path "$repo/Tests/outside" --scratch-path "$repo/Tests/outside/.build-static" \
+              --product sample --module Sample --out "$user_dist" 2>&1)
+    local status=$?
+    echo "$out"
+    [ $status -eq 0 ] &&
+    # the wheel's exports.map, not the repository's: no checkout needed
+    grep -qF -- "--version-script=$tmp/venv/lib/" <<<"$out" && grep -qF "mvvm_gen/data/exports.map" <<<"$out"
+}
+check "python -m mvvm_gen.package (from the installed mvvm wheel) builds Tests/outside's sample" ship_user_package
+user_build_seconds=$((SECONDS - user_start))
+user_wheel=$(ls "$user_dist"/sample-*.whl 2>/dev/null | head -1)
+
+same_flags() {
+    local python_flags bash_flags=() i
+    python_flags=$(env -u PYTHONPATH "$tmp/venv/bin/python" -c \
+        'from mvvm_gen.package import RELEASE_SWIFT_FLAGS as f; print(" ".join(f))') || return 1
+    for ((i = 0; i < ${#MVVM_RELEASE_SWIFT_FLAGS[@]}; i++)); do
+        case ${MVVM_RELEASE_SWIFT_FLAGS[i]} in
+            --version-script=*) unset 'bash_flags[${#bash_flags[@]}-1]'; bash_flags=("${bash_flags[@]}") ;;
+            *) bash_flags+=("${MVVM_RELEASE_SWIFT_FLAGS[i]}") ;;
+        esac
+    done
+    echo "mvvm_gen.package: $python_flags"; echo "common.sh:        ${bash_flags[*]}"
+    [ "$python_flags" = "${bash_flags[*]}" ] &&
+    cmp Sources/MVVMExport/exports.map "$tmp"/venv/lib/python*/site-packages/mvvm_gen/data/exports.map &&
+    cmp include/mvvm.h "$tmp"/venv/lib/python*/site-packages/mvvm_gen/data/mvvm.h
+}
+check "the release flags and the wheel's exports.map and mvvm.h are the repository's" same_flags
+
+user_wheel_check() {
+    [ "$(basename "${user_wheel:-none}")" = "sample-0.1.0-py3-none-$wheel_tag.whl" ] &&
+    "$PYTHON" - "$user_wheel" <<'PY'
+import sys, zipfile
+wheel = zipfile.ZipFile(sys.argv[1])
+names = sorted(wheel.namelist())
+print("\n".join(names))
+want = ["sample/__init__.py", "sample/__init__.pyi", "sample/libsample.so", "sample/py.typed",
+        "sample-0.1.0.dist-info/METADATA", "sample-0.1.0.dist-info/RECORD", "sample-0.1.0.dist-info/WHEEL",
+        "sample-0.1.0.dist-info/top_level.txt"]
+assert names == sorted(want), names
+metadata = wheel.read("sample-0.1.0.dist-info/METADATA").decode()
+print(metadata)
+assert "\nRequires-Dist: mvvm>=" in metadata
+assert "class Greeter(MvvmObject)" in wheel.read("sample/__init__.pyi").decode()
+PY
+}
+check "the user's wheel: sample-0.1.0-py3-none-$wheel_tag.whl, its module, stubs, py.typed, library, Requires-Dist: mvvm" user_wheel_check
+
+user_venv=$tmp/venv-user
+user_install() {
+    "$PYTHON" -m venv "$user_venv" &&
+    noswift "$user_venv/bin/python" -m pip install --no-index --disable-pip-version-check --find-links "$tmp/wheel" \
+        "$user_wheel" &&
+    noswift "$user_venv/bin/python" -m pip list --disable-pip-version-check | grep -E '^(mvvm|sample) '
+}
+check "a fresh virtualenv: pip install --no-index the user's wheel (mvvm comes from its wheel)" user_install
+
+mkdir -p "$tmp/typing"
+cp Tests/packaging/typing/typed_installed.py Tests/packaging/typing/installed_errors.py "$tmp/typing/"
+user_runs() (
+    cd "$tmp/typing" &&
+    noswift "$user_venv/bin/python" - <<'PY'
+import sys
+import mvvm
+import sample
+import typed_installed
+
+seen = typed_installed.main()
+print(seen)
+assert sample.__file__.startswith(sys.prefix), sample.__file__
+assert seen[1] == "stoppable" and "Hello, Bob!" in seen and seen[-1] == "libsample.so", seen
+assert "Tally" in dir(sample) and sample.library.path.name == "libsample.so"
+with open("/proc/self/maps") as maps:
+    mapped = {line.split()[-1] for line in maps if len(line.split()) >= 6}
+swift = sorted(p for p in mapped if "/opt/swift" in p or "libswift" in p or "libdispatch" in p)
+assert not swift, swift
+assert any(p.endswith("/sample/libsample.so") for p in mapped) and any(p.endswith("/mvvm/libmvvm.so") for p in mapped)
+PY
+)
+check "import sample from its wheel, beside mvvm's classes, without Swift (typed_installed.py runs)" user_runs
+
+# The type checkers (PyPI: mypy, pyright with its own Node.js) over the installed wheels: run from a
+# folder outside the repository, on the user virtualenv's site-packages only.
+checkers() {
+    [ -x "$tmp/tools/bin/python" ] || "$PYTHON" -m venv "$tmp/tools" || return 1
+    "$tmp/tools/bin/python" -m pip install -q --disable-pip-version-check mypy "pyright[nodejs]"
+}
+check "mypy and pyright installed (PyPI)" checkers
+type_check() {  # type_check mypy|pyright FILE: the checker's output
+    (cd "$tmp/typing" && case $1 in
+        mypy) env -u PYTHONPATH -u MYPYPATH "$tmp/tools/bin/mypy" --strict --no-incremental --show-column-numbers \
+                  --no-error-summary --python-executable "$user_venv/bin/python" "$2" ;;
+        pyright) env -u PYTHONPATH "$tmp/tools/bin/pyright" --pythonpath "$user_venv/bin/python" "$2" ;;
+    esac)
+}
+error_lines() {  # error_lines mypy|pyright FILE < output: the lines with an error, sorted
+    case $1 in
+        mypy) sed -n "s/^$2:\([0-9]*\):[0-9]*: error:.*/\1/p" ;;
+        pyright) sed -n "s/^ *[^ ]*\/$2:\([0-9]*\):[0-9]* - error:.*/\1/p" ;;
+    esac | sort -nu
+}
+for checker in mypy pyright; do
+    clean() { type_check "$1" typed_installed.py; }
+    check "$checker (strict) on a program importing the installed mvvm and sample: no error" clean "$checker"
+    mistakes() {
+        local out expected found
+        out=$(type_check "$1" installed_errors.py); echo "$out"
+        expected=$(grep -n '# error' "$tmp/typing/installed_errors.py" | cut -d: -f1 | sort -nu)
+        found=$(error_lines "$1" installed_errors.py <<<"$out")
+        echo "expected lines: $(echo $expected); reported: $(echo $found)"
+        [ "$(wc -l <<<"$expected")" -eq 5 ] && [ "$expected" = "$found" ]
+    }
+    check "$checker (strict): writing an output, a value outside a String enum, a wrong argument type, a missing constructor argument, an unknown member, each on its line" mistakes "$checker"
+done
+
+# The C files: copied into a prefix as the command says, compiled with pkg-config, run without Swift.
+user_prefix=$tmp/user-prefix
+user_c() {
+    mkdir -p "$user_prefix" && cp -a "$user_dist/sample-c/." "$user_prefix/" &&
+    ls -lR "$user_prefix" &&
+    [ "$(readlink "$user_prefix/lib/libsample.so")" = libsample.so.0 ] &&
+    [ "$(readlink "$user_prefix/lib/libsample.so.0")" = libsample.so.0.1.0 ] &&
+    [ "$(mvvm_soname "$user_prefix/lib/libsample.so.0.1.0")" = libsample.so.0 ] &&
+    ! mvvm_exported_symbols "$user_prefix/lib/libsample.so.0.1.0" | grep -v '^mvvm_' &&
+    cmp include/mvvm.h "$user_prefix/include/mvvm.h" &&
+    diff <(sed -n '/@generated typed calls begin/,$p' Tests/outside/include/sample.h) \
+         <(sed -n '/@generated typed calls begin/,$p' "$user_prefix/include/sample.h") &&
+    cp Tests/packaging/use_sample.c "$tmp/c/" &&
+    (cd "$tmp/c" && flags=$(noswift env PKG_CONFIG_PATH="$user_prefix/lib/pkgconfig" pkg-config --cflags --libs sample) &&
+     echo "pkg-config --cflags --libs sample: $flags" &&
+     noswift cc -std=c11 -Wall -Wextra -Werror -pedantic use_sample.c $flags -Wl,-rpath,"$user_prefix/lib" -o use_sample &&
+     out=$(noswift ./use_sample) && echo "$out" &&
+     [ "$out" = "Hello, C! greeted 1; total 13, even no; libmvvm $version" ] &&
+     noswift ldd ./use_sample | tee /dev/stderr | grep -qF "libsample.so.0 => $user_prefix/lib/libsample.so.0" &&
+     ! noswift ldd ./use_sample | grep -E "$MVVM_SWIFT_RUNTIME_PATTERN|not found")
+}
+check "the user's C files: cp -a into a prefix, cc use_sample.c \$(pkg-config --cflags --libs sample), runs without Swift" user_c
+
+echo "time: static release build ${build_seconds} s, user package build ${user_build_seconds} s, whole test $((SECONDS)) s"
 finish

@@ -292,27 +292,44 @@ def request_stub(cls: Class, names: Names) -> str:
                                % (names.classes[cls.name], service.name)))
 
 
-def generate_pyi(library: Library, whole: Library) -> str:
+def exported_names(library: Library, whole: Library) -> List[str]:
+    """The Python names of ``library``'s classes, records and request classes, in the stubs' order."""
+    names = Names(whole)
+    return ([names.classes[cls.name] for cls in library.classes] + [names.records[name] for name in library.records]
+            + [names.requests[cls.name] for cls in library.classes if cls.service is not None])
+
+
+def generate_pyi(library: Library, whole: Library, package: Optional[Dict[str, str]] = None) -> str:
     """Stubs of the classes ``mvvm`` makes at run time of ``library`` (a part of ``whole``, the
     library as it is loaded, whose names they take), for mypy and pyright: each record a typed,
     frozen class; each class with its constructors (overloads), properties (outputs read-only,
     optionals, arrays, records, bytes), commands (keyword arguments, results), children, models,
-    typed ``get``/``subscribe`` overloads and a TypedDict snapshot; each request class."""
+    typed ``get``/``subscribe`` overloads and a TypedDict snapshot; each request class.
+
+    With ``package`` (``name``, ``module``, ``library``: a user's package of
+    ``python3 -m mvvm_gen.package``), the stubs of that package's ``__init__.py``: the same classes,
+    over the mvvm package's public names, with the package's ``Loop``, ``Service`` and ``library``."""
     names = Names(whole)
-    exported: List[str] = []
+    exported = exported_names(library, whole)
     body: List[str] = []
     records = library.records
     for cls in library.classes:
         python = names.classes[cls.name]
-        exported.append(python)
         snapshot = ", ".join("%s: %s" % (json.dumps(p.name), py_snapshot(p.type, names)) for p in cls.properties)
         body.append(pyi_t("snapshot", name=python, fields=snapshot))
         body.append(pyi_t("class", name=python, doc=docstring(cls.doc), members="\n".join(class_members(cls, names))))
     for name, record in records.items():
-        exported.append(names.records[name])
         body.append(record_stub(record, names))
     for cls in library.classes:
         if cls.service is not None:
-            exported.append(names.requests[cls.name])
             body.append(request_stub(cls, names))
+    if package is not None:
+        exported = list(PACKAGE_NAMES) + exported
+        return pyi_t("package_file", names=", ".join(json.dumps(n) for n in exported), body="\n\n".join([""] + body),
+                     **package) + "\n"
     return pyi_t("file", names=", ".join(json.dumps(n) for n in exported), body="\n\n".join([""] + body)) + "\n"
+
+
+#: What a user's package (``python3 -m mvvm_gen.package``) has besides its classes: its library's
+#: own Loop and Service classes, and the library (:class:`mvvm.Library`).
+PACKAGE_NAMES = ("Loop", "Service", "library")

@@ -39,6 +39,9 @@ mkdir -p "$src"
 cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md "$src/"
 cp -R bindings/python/mvvm "$src/mvvm"
 cp -R bindings/python/mvvm_gen "$src/mvvm_gen"
+# What `python3 -m mvvm_gen.package` needs without a checkout (setup.py, GENERATOR_DATA): copies.
+mkdir -p "$src/mvvm_gen/data"
+cp Sources/MVVMExport/exports.map include/mvvm.h "$src/mvvm_gen/data/"
 find "$src/mvvm" "$src/mvvm_gen" \( -name __pycache__ -o -name '*.pyc' -o -name '*.so' \) -prune -exec rm -rf {} +
 
 rm -f "$outdir"/mvvm-*.whl
@@ -52,7 +55,8 @@ esac
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 missing = [n for n in ("mvvm/__init__.py", "mvvm/_library.py", "mvvm/_abi.py", "mvvm/py.typed", "mvvm/_classes.pyi",
-                       "mvvm/libmvvm.so", "mvvm_gen/__main__.py", "mvvm_gen/templates/pyabi.tmpl") if n not in names]
+                       "mvvm/libmvvm.so", "mvvm_gen/__main__.py", "mvvm_gen/templates/pyabi.tmpl",
+                       "mvvm_gen/package.py", "mvvm_gen/wheel_tag.py", "mvvm_gen/data/exports.map", "mvvm_gen/data/mvvm.h") if n not in names]
 if missing:
     sys.exit("build_wheel: the wheel lacks " + ", ".join(missing))
 PY
