@@ -64,7 +64,7 @@ print(code.replace('mvvm.declare("mvvm.i")', 'mvvm.declare("%s")' % sys.argv[2])
 PY
     local out
     out=$(LUA_PATH="examples/lua/?.lua;;" luajit build/outside/readme.lua) || return 1
-    [ "$out" = "$(printf 'full_name\tAda\nParis\nnil\tprofile.move_tag failed: no tag at 0 (there are 0)\tMVVM_ERR_COMMAND_FAILED')" ] \
+    [ "$out" = "$(printf 'full_name\tAda\nParis\nnil\tprofile.move_tag failed: no tag at 0 (there are 0)\tMVVM_ERR_COMMAND_FAILED\n2\tnil')" ] \
         || { echo "unexpected output: $out"; return 1; }
 }
 part "LuaJIT: the README's example" readme_lua

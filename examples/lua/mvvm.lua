@@ -8,6 +8,8 @@
 --   profile.address = { street = "1 Main St", city = "London" }
 --   local contact = profile:contact{ name = "Ada", street = "2 Elm St", city = "Paris" }
 --   local ok, message = profile:move_tag(0, 5) -- nil, "profile.move_tag failed: ..." when it throws
+--   local call = profile:load(3, function(tags, err) print(tags, err) end)  -- an async command
+--   loop:advance(3000)                         -- the call ends: its function runs, once
 --
 -- No class is written here: mvvm.load reads the library's classes from mvvm_classes. A library
 -- is a namespace: its classes by Swift name (lib.Profile) and in lib.classes by C name
@@ -34,6 +36,13 @@
 -- Errors: a call the library refuses raises a table {status = "MVVM_ERR_...", message = ...}
 -- (tostring gives both); a command whose Swift code throws returns nil, its message and
 -- "MVVM_ERR_COMMAND_FAILED" instead, as Lua's own functions report failures.
+--
+-- An async command (a Swift `async` function) takes its arguments as a plain command does, then
+-- a completion function, and returns a call (call:done(), call:cancel(), call:result()) at once
+-- (mvvm.call_async). The function runs exactly once, on the thread that runs the loop's work:
+-- fn(result, nil), or fn(nil, err) with an error table whose status is
+-- "MVVM_ERR_COMMAND_FAILED" (it threw) or "MVVM_ERR_CANCELLED" (call:cancel(), or its object or
+-- loop closed). Objects of a thread loop refuse async calls.
 
 local ffi = require("ffi")
 
@@ -191,9 +200,10 @@ end
 -- --- the C ABI ----------------------------------------------------------------------------------
 
 local declared = false
--- The two C function pointers every subscription shares (see "notifications"), made once the ABI
--- is declared and kept for the life of the process.
-local on_event, on_destroy, deliver, destroy
+-- The three C function pointers every subscription and async call shares (see "notifications"
+-- and "async calls"), made once the ABI is declared and kept for the life of the process: none
+-- is ever freed, so C never calls a freed callback.
+local on_event, on_done, on_destroy, deliver, complete, destroy
 
 -- Declares the C ABI from include/mvvm.h passed through the C preprocessor (cpp -P -E), read
 -- from `path`: not one declaration is written here.
@@ -204,6 +214,7 @@ function mvvm.declare(path)
   file:close()
   declared = true
   on_event = ffi.cast("mvvm_callback", deliver)
+  on_done = ffi.cast("mvvm_done_fn", complete)
   on_destroy = ffi.cast("mvvm_destroy_fn", destroy)
 end
 
@@ -384,9 +395,7 @@ end
 -- Runs the command `name` of `object` with its arguments by position (...) or, given one table
 -- whose keys are all names of its arguments, by name. Gives the result (nil when it returns
 -- nothing); nil, the message and "MVVM_ERR_COMMAND_FAILED" when its Swift code throws.
-function mvvm.call(object, name, ...)
-  local s = owner(object)
-  local n, args = select("#", ...), { ... }
+local function arguments(s, name, n, args)
   local names = nil
   local command = s.class.commands[name]
   local by_name = n == 1 and type(args[1]) == "table" and not state[args[1]] and getmetatable(args[1]) == nil
@@ -411,6 +420,12 @@ function mvvm.call(object, name, ...)
   else
     values, keep = pack(s.lib, args, n)
   end
+  return names, values, n, keep
+end
+
+function mvvm.call(object, name, ...)
+  local s = owner(object)
+  local names, values, n, keep = arguments(s, name, select("#", ...), { ... })
   local result = ffi.new("mvvm_value[1]")
   local status = s.lib.C.mvvm_call_named(s.handle, name, names, values, n, result)
   if status == ffi.C.MVVM_ERR_COMMAND_FAILED then
@@ -458,8 +473,10 @@ function mvvm.snapshot(object) return json_out(owner(object).lib, "mvvm_snapshot
 
 -- --- notifications ------------------------------------------------------------------------------
 
--- One callback and one destroy function for every subscription: user_data is an integer key
--- into `subscribers`, so nothing C holds is a Lua object the collector could free.
+-- One callback and one destroy function for every subscription (and one completion function for
+-- every async call): user_data is an integer key into `subscribers`, which holds the Lua
+-- function until the library runs the destroy function, once; nothing C holds is a Lua object
+-- the collector could free.
 local subscribers, next_key = {}, 0
 mvvm.destroyed = 0
 
@@ -501,7 +518,113 @@ end
 -- How many subscriptions the library still holds (destroy not yet run).
 function mvvm.subscriptions()
   local n = 0
-  for _ in pairs(subscribers) do n = n + 1 end
+  for _, entry in pairs(subscribers) do
+    if not entry.call then n = n + 1 end
+  end
+  return n
+end
+
+-- --- async calls --------------------------------------------------------------------------------
+
+-- A running async command (mvvm_call_async): call:done(), call:cancel(), call:result().
+local call_meta = { __index = {} }
+
+-- True once the call ended (its completion function has run).
+function call_meta.__index.done(call)
+  return call.ended == true
+end
+
+-- Cancels the call (mvvm_cancel): it ends now, on this thread, its completion function getting
+-- nil and an error {status = "MVVM_ERR_CANCELLED", message}. True when this cancelled it; false
+-- when it had ended already.
+function call_meta.__index.cancel(call)
+  if call.ended or call.handle == nil then return false end
+  local status = call.lib.C.mvvm_cancel(call.handle)
+  if status ~= 0 and call.ended then
+    check(call.lib, 0, "mvvm_cancel") -- it ended meanwhile (an error its completion raised)
+    return false
+  end
+  check(call.lib, status, "mvvm_cancel")
+  return true
+end
+
+-- The result of an ended call; nil, the message and the status ("MVVM_ERR_COMMAND_FAILED",
+-- "MVVM_ERR_CANCELLED") when it failed, as a plain command reports a failure. Raises while it runs.
+function call_meta.__index.result(call)
+  if not call.ended then error(call.what .. " has not ended yet: run its loop until it does", 2) end
+  if call.err then return nil, call.err.message, call.err.status end
+  return call.value
+end
+
+call_meta.__tostring = function(call)
+  local state = not call.ended and "running" or call.err and call.err.status or "done"
+  return string.format("call %s: %s", call.what, state)
+end
+
+-- mvvm_done_fn: ends the call, once, then runs its completion function with (result, nil) or
+-- (nil, error); an error it raises is raised from the library call that ended it.
+function complete(_, status, result, message, user_data)
+  local entry = subscribers[tonumber(ffi.cast("intptr_t", user_data))]
+  if not entry or not entry.call or entry.call.ended then return end
+  local call = entry.call
+  status = tonumber(status)
+  if status == 0 then
+    call.value = lua_value(entry.lib, result[0], false)
+  else
+    local text = message ~= nil and ffi.string(message) or ""
+    if text == "" then text = call.what .. (status == ffi.C.MVVM_ERR_CANCELLED and " was cancelled" or " failed") end
+    call.err = setmetatable({ status = ffi.string(entry.lib.C.mvvm_status_name(status)), message = text }, error_meta)
+  end
+  call.ended, call.handle = true, nil
+  if entry.fn then
+    local ok, e = pcall(entry.fn, call.value, call.err)
+    if not ok and not pending then pending = e end
+  end
+end
+
+-- Starts the async command `name` of `object` (mvvm_call_async) with its arguments as mvvm.call
+-- takes them, followed by the completion function, if any, called once with (result, nil) or
+-- (nil, error) when the call ends (on a virtual loop inside the advance that reaches its end;
+-- before this returns for a command that does not suspend). Returns the call. The error is a
+-- table {status = "MVVM_ERR_COMMAND_FAILED" (it threw) or "MVVM_ERR_CANCELLED" (call:cancel(),
+-- or its object or loop closed), message}. A call that cannot start raises at once. Objects of a
+-- thread loop refuse it: the library's thread would call Lua.
+function mvvm.call_async(object, name, ...)
+  local s = owner(object)
+  local n, args = select("#", ...), { ... }
+  local fn = nil
+  if n > 0 and type(args[n]) == "function" then
+    fn, args[n], n = args[n], nil, n - 1
+  end
+  if s.loop and owner(s.loop).kind == "thread" then
+    error(s.class.name .. "." .. name .. ": an async call on a thread loop would end on the loop's thread, "
+          .. "where Lua cannot be called; use a virtual or manual loop", 2)
+  end
+  local names, values, count, keep = arguments(s, name, n, args)
+  local call = setmetatable({ lib = s.lib, what = s.class.name .. "." .. name }, call_meta)
+  next_key = next_key + 1
+  local key = next_key
+  subscribers[key] = { fn = fn, lib = s.lib, call = call, object = object }
+  local out = ffi.new("mvvm_handle[1]")
+  local status = s.lib.C.mvvm_call_async(s.handle, name, names, values, count, on_done, ffi.cast("void *", key),
+                                         on_destroy, out)
+  local _ = keep
+  if status ~= 0 then
+    subscribers[key] = nil -- the library ran the destroy function already: this only makes sure
+    check(s.lib, status, "mvvm_call_async")
+  end
+  if not call.ended then call.handle = out[0] end
+  if pending then call:cancel() end -- an error raised while it started: raised below, the call cancelled first
+  check(s.lib, 0, "mvvm_call_async")
+  return call
+end
+
+-- How many async calls have not ended yet (their destroy function not run).
+function mvvm.calls()
+  local n = 0
+  for _, entry in pairs(subscribers) do
+    if entry.call then n = n + 1 end
+  end
   return n
 end
 
@@ -525,10 +648,8 @@ local function make_class(lib, description)
   for name in pairs(class.commands) do
     local returns = class.commands[name].result.type ~= "none"
     if class.commands[name].async then
-      -- The place for async commands (mvvm_call_async with a completion function): not offered yet.
-      methods[name] = function()
-        error(class.name .. "." .. name .. " is an async command, which this module does not run yet", 2)
-      end
+      -- obj:load(3, function(result, err) ... end): mvvm_call_async, the completion function last.
+      methods[name] = function(self, ...) return mvvm.call_async(self, name, ...) end
     else
       methods[name] = function(self, ...)
         if returns then return mvvm.call(self, name, ...) end
@@ -620,7 +741,7 @@ local library_meta = { __index = {} }
 function library_meta.__index.loop(lib, kind)
   local out = ffi.new("mvvm_handle[1]")
   call(lib, "mvvm_loop_new", ffi.C[loop_kinds[kind or "virtual"]], out)
-  return adopt(setmetatable({}, loop_meta), lib, out[0], {})
+  return adopt(setmetatable({}, loop_meta), lib, out[0], { kind = kind or "virtual" })
 end
 
 local libraries = {}

@@ -12,7 +12,7 @@
 -- and, when the library has them (Tests/outside's libsample.so), the greeter (an
 -- ObservableObject) and the tally (an @Observable class) of a package outside libmvvm, its
 -- profile and wishlist (optionals, arrays, records, bytes; commands with named arguments,
--- results and errors) and its dialog (members named like the bindings' own functions). Given a
+-- results and errors; async commands, ended, failed, cancelled and released on a virtual loop) and its dialog (members named like the bindings' own functions). Given a
 -- second library, it loads both side by side. It checks every result exactly and ends with
 -- "lua: N passed, N failed"; it exits non-zero when a check failed.
 
@@ -338,8 +338,88 @@ if classes.profile and classes.wishlist and classes.dialog then
   profile.tags = { "x" }
   check("profile: full_name notified once per change, after it", names,
         { { "full_name", "Ada", "Ada" }, { "full_name", "Ada Lovelace", "Ada Lovelace" } })
-  local _, refusal = pcall(profile.load, profile, 1)
-  check("profile: an async command is not run yet", tostring(refusal):match("profile.load is an async command") ~= nil, true)
+
+  -- Async commands (mvvm_call_async): the completion function last, called once with (result,
+  -- nil) or (nil, error), on a virtual loop exactly when an advance reaches the call's end.
+  do
+    local destroyed = mvvm.destroyed
+    local clock = lib:loop("virtual")
+    local loader = lib.Profile.new(clock)
+    local ends = {}
+    local function ended(result, err)
+      ends[#ends + 1] = { result, err and err.status, err and err.message, mvvm.closed(clock) and "closed" or clock:now() }
+    end
+    local call = loader:load(3, ended)
+    check("async: load(3) runs, held until it ends", { call:done(), #ends, mvvm.calls() }, { false, 0, 1 })
+    clock:advance(2999)
+    check("async: not ended at 2999 ms", { call:done(), loader.tags, #ends }, { false, { "t0", "t1" }, 0 })
+    clock:advance(1)
+    check("async: ended exactly at 3000 ms, with its result", ends, { { { "t0", "t1", "t2" }, nil, nil, 3000 } })
+    check("async: call:result(), nothing held, nothing to cancel",
+          { call:done(), call:result(), mvvm.calls(), call:cancel() }, { true, { "t0", "t1", "t2" }, 0, false })
+    clock:advance(5000)
+    check("async: ended once", #ends, 1)
+
+    ends = {}
+    local failing = loader:load(-1, ended)
+    check("async: a throwing command ends with its error",
+          ends, { { nil, "MVVM_ERR_COMMAND_FAILED", "profile.load failed: cannot load -1 tags", 8000 } })
+    check("async: tostring of the error", tostring(failing.err),
+          "MVVM_ERR_COMMAND_FAILED: profile.load failed: cannot load -1 tags")
+    check("async: call:result() gives nil, the message and the status", { failing:result() },
+          { nil, "profile.load failed: cannot load -1 tags", "MVVM_ERR_COMMAND_FAILED" })
+
+    ends = {}
+    local pinged = loader:ping(ended)
+    check("async: a command that does not suspend ends before its method returns",
+          { ends, pinged:done(), pinged:result() }, { { { 0, nil, nil, 8000 } }, true, 0 })
+    check("async: arguments by name; no completion function", loader:load{ count = 0 }:result(), { "t0", "t1", "t2" })
+    check("async: a call the library refuses raises at once", { refused(loader.load, loader, "3", ended) },
+          { "MVVM_ERR_TYPE_MISMATCH", "argument 1 of profile.load (count) is of type int, not bytes" })
+    check("async: one missing", (refused(loader.load, loader, ended)), "MVVM_ERR_INVALID_ARGUMENT")
+    check("async: nothing started, nothing held", { #ends, mvvm.calls() }, { 1, 0 })
+
+    ends = {}
+    local cancelled = loader:load(5, ended)
+    clock:advance(1000)
+    check("async: cancel takes, and ends the call now", { cancelled:cancel(), #ends, ends[1] and ends[1][2], ends[1] and ends[1][4] },
+          { true, 1, "MVVM_ERR_CANCELLED", 9000 })
+    check("async: with the library's message", ends[1][3]:match("profile.load was cancelled") ~= nil, true)
+    check("async: a second cancel does not take", cancelled:cancel(), false)
+    clock:advance(10000)
+    check("async: its task was cancelled: no more tags, no second end", { #loader.tags, #ends }, { 4, 1 })
+
+    local raising = loader:load(1, function() error("from the completion") end)
+    local ok, e = pcall(clock.advance, clock, 1000)
+    check("async: an error the completion raises is raised from the advance that ended it",
+          { ok, tostring(e):match("from the completion") ~= nil, raising:done(), mvvm.calls() }, { false, true, true, 0 })
+
+    ends = {}
+    local first, other = lib.Profile.new(clock), lib.Profile.new(clock)
+    first:load(5, ended)
+    first:load(5, ended)
+    local third = other:load(5, ended)
+    clock:advance(1500)
+    mvvm.close(first)
+    check("async: closing the object cancels its calls, each once",
+          { #ends, ends[1][2], ends[2][2], ends[1][3]:match("its object was released") ~= nil, third:done() },
+          { 2, "MVVM_ERR_CANCELLED", "MVVM_ERR_CANCELLED", true, false })
+    mvvm.close(clock)
+    check("async: closing the loop cancels the rest, once", { #ends, ends[3] and ends[3][2], ends[3] and ends[3][4], third:done(), mvvm.calls() },
+          { 3, "MVVM_ERR_CANCELLED", "closed", true, 0 })
+    check("async: an ended call does not cancel", third:cancel(), false)
+    check("async: each call's destroy function ran once (a call refused too)", mvvm.destroyed - destroyed, 11)
+    mvvm.close(other)
+    mvvm.close(loader)
+
+    local threaded = lib:loop("thread")
+    local remote = lib.Profile.new(threaded)
+    local status_name, refusal = refused(remote.load, remote, 1, ended)
+    check("async: objects of a thread loop refuse async calls", { status_name, refusal:match("thread loop") ~= nil, #ends },
+          { "error", true, 3 })
+    mvvm.close(remote)
+    mvvm.close(threaded)
+  end
   local saved = subscribe(profile, "saved")
   local kept = profile:save()
   check("profile: save gives a record, and signals it", { kept.name, saved[1] and saved[1][2] }, { "Ada Lovelace", kept })

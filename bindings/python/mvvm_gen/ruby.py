@@ -193,9 +193,15 @@ class _Signatures:
                 written = self.written(prop.type)
                 method(name + "=", [f"({written} value) -> {written}"], derived=True)
         for command in cls.commands:
-            # An async command's method raises (the Ruby bindings do not run async commands yet).
-            result = "bot" if command.is_async else "self" if command.result.is_none else self.read(command.result)
-            method(self.ruby(command.name), self.overloads(command.arguments, result))
+            if command.is_async:
+                # Starts the call and gives its Mvvm::Call; the block gets (result, nil) or (nil, error).
+                value = "nil" if command.result.is_none else self.read(command.result)
+                given = value if value == "nil" or value.endswith("?") else f"({value})?"
+                block = f" ?{{ ({given} result, Error? error) -> void }}"
+                method(self.ruby(command.name), self.overloads(command.arguments, f"Call[{value}]", block))
+            else:
+                result = "self" if command.result.is_none else self.read(command.result)
+                method(self.ruby(command.name), self.overloads(command.arguments, result))
         for child in cls.children:
             method(self.ruby(child.name), [f"() -> {self.class_type(child.class_name)}"])
         for constructor in cls.constructors:
@@ -227,7 +233,8 @@ def rbs_comment(text: str, indent: str) -> List[str]:
 def generate_rbs(library: Library, reserved: Set[str], constants: Set[str]) -> str:
     """Signatures of the classes and records the Ruby bindings make at run time (Mvvm::Classes,
     Mvvm::Record): a reader per property (`name?` too for a bool), a writer per binding, a method
-    per command (by position or keyword, giving its result, or self), a reader per child and per
+    per command (by position or keyword, giving its result, or self; an async one its Mvvm::Call,
+    with an optional completion block), a reader per child and per
     model argument, `initialize` overloads per constructor (positional, by keyword, a service as
     a block); a record as a Struct of its fields."""
     signatures = _Signatures(library, reserved, constants)

@@ -161,11 +161,4 @@ class TestSampleValues < SampleTest
     error = assert_raises(Mvvm::CommandError) { w.item(index: 5) }
     assert_equal "wishlist.item failed: no item 5", error.message
   end
-
-  def test_an_async_command_is_described_and_not_run_yet
-    command = @sample::Profile.commands[:load]
-    assert_equal [true, [:count], :array], [command.async, command.arguments, command.result]
-    error = assert_raises(Mvvm::UnsupportedError) { profile.load(count: 1) }
-    assert_equal "profile.load is an async command, which the Ruby bindings do not run yet", error.message
-  end
 end

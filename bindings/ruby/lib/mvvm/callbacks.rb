@@ -6,13 +6,14 @@ require "fiddle/closure"
 module Mvvm
   # How C calls Ruby back, whatever Ruby's garbage collector does.
   #
-  # There are exactly three C function pointers, TRAMPOLINE (an mvvm_callback), REQUEST (an
-  # mvvm_request_fn) and DESTROY (an mvvm_destroy_fn): Fiddle closures created once, held by
-  # these constants for the life of the process, so C can never call freed code. The user_data
-  # of a subscription or a host service is not a Ruby object but an integer key into the
-  # registry, which holds the Ruby block (and what it needs) until the library calls DESTROY
-  # with that key - exactly once, when the subscription or the service ends. A block nobody
-  # else keeps is therefore alive exactly as long as C may call it.
+  # There are exactly four C function pointers, TRAMPOLINE (an mvvm_callback), REQUEST (an
+  # mvvm_request_fn), DONE (an mvvm_done_fn) and DESTROY (an mvvm_destroy_fn): Fiddle closures
+  # created once, held by these constants for the life of the process, so C can never call freed
+  # code. The user_data of a subscription, a host service or an async call is not a Ruby object
+  # but an integer key into the registry, which holds the Ruby block (and what it needs) until
+  # the library calls DESTROY with that key - exactly once, when the subscription or the service
+  # ends, or after the call's completion. A block nobody else keeps is therefore alive exactly as
+  # long as C may call it.
   #
   # A block must not unwind through the library's C frames: an exception it raises (break from
   # a block too: a LocalJumpError) is caught in the trampoline and raised again, on the same
@@ -23,6 +24,8 @@ module Mvvm
     # A host service's block (see Mvvm::Service); `name` says what it serves, for diagnostics;
     # `library` is the Mvvm::Library it serves.
     ServiceEntry = Struct.new(:block, :name, :library)
+    # An async call (see Mvvm::Call): the call, its object and the command's name.
+    CallEntry = Struct.new(:call, :source, :name)
 
     # Single Hash operations are atomic under Ruby's GVL; only #register, which also counts,
     # takes a lock. DESTROY may run from a finalizer (Ruby forbids locking there), so it never does.
@@ -39,6 +42,13 @@ module Mvvm
           @registry[@next_key] = entry
           @next_key
         end
+      end
+
+      # Unregisters `key` if it is registered (a callback the library never took, or let go of
+      # already), without counting it as a destroy.
+      def forget(key)
+        @registry.delete(key)
+        nil
       end
 
       def registered?(key)
@@ -62,6 +72,11 @@ module Mvvm
         @lock.synchronize do
           { registered: @next_key, live: @registry.size, unknown_destroys: @unknown_destroys }
         end
+      end
+
+      # True when a block raised during the last library call (on this thread), not raised yet.
+      def pending?
+        !Thread.current[:mvvm_callback_error].nil?
       end
 
       # Raises, on this thread, the first exception a block raised during the last library call.
@@ -97,6 +112,17 @@ module Mvvm
 
         argument = Values.read(argument_address, entry.library)
         entry.block.call(Request.new(request, view_model, argument, entry.library))
+      rescue Exception => e # rubocop:disable Lint/RescueException -- nothing may unwind into C
+        Thread.current[:mvvm_callback_error] ||= e
+      end
+
+      # mvvm_done_fn: call handle, status, result address, message address, key. Ends the
+      # Mvvm::Call (which runs its block); the library calls this once per call.
+      def complete(_call, status, result_address, message_address, key)
+        entry = @registry[key]
+        return unless entry.is_a?(CallEntry) # never: the library ends a call once, before DESTROY
+
+        entry.call.finish(status, result_address, Native.read_string(message_address))
       rescue Exception => e # rubocop:disable Lint/RescueException -- nothing may unwind into C
         Thread.current[:mvvm_callback_error] ||= e
       end
@@ -144,6 +170,12 @@ module Mvvm
       Callbacks.serve(view_model, request, argument.to_i, user_data.to_i)
     end
 
+    # mvvm_done_fn: void (*)(mvvm_handle call, mvvm_status status, const mvvm_value *result,
+    #                        const char *message, void *user_data)
+    DONE = closure(:mvvm_done_fn) do |call, status, result, message, user_data|
+      Callbacks.complete(call, status, result.to_i, message.to_i, user_data.to_i)
+    end
+
     # mvvm_destroy_fn: void (*)(void *user_data)
     DESTROY = closure(:mvvm_destroy_fn) { |user_data| Callbacks.destroy(user_data.to_i) }
 
@@ -152,7 +184,7 @@ module Mvvm
     # into a stale object (a segmentation fault). Ruby's compactor never moves an object that has
     # a finalizer (its finalizer table is keyed by address), so an empty finalizer pins each one.
     PIN = proc {}
-    [TRAMPOLINE, REQUEST, DESTROY].each { |closure| ObjectSpace.define_finalizer(closure, PIN) }
+    [TRAMPOLINE, REQUEST, DONE, DESTROY].each { |closure| ObjectSpace.define_finalizer(closure, PIN) }
   end
 
   # What a subscriber's block gets as its third argument: the event's name (a Symbol), its value

@@ -12,8 +12,8 @@ module Mvvm
   # - a reader per property (and `name?` for booleans), a writer per binding (read-write
   #   property); a list property reads as an Mvvm::List of live items;
   # - a method per command, taking its arguments by position or by keyword, giving its result
-  #   (self when it returns nothing); an async command's raises Mvvm::UnsupportedError (not yet
-  #   offered);
+  #   (self when it returns nothing); an async command's starts it and returns an Mvvm::Call,
+  #   calling its block (if given) with (result, nil) or (nil, error) once the call ends;
   # - a reader per child, giving the same object each time, closed with its parent;
   # - a reader per model argument of its constructors (TimerViewModel#timer), unless a member
   #   has that name;
@@ -102,10 +102,9 @@ module Mvvm
       def define_command(klass, command)
         name = command.name
         if command.async
-          # The place for async commands (mvvm_call_async with a completion block): not offered yet.
-          define_member(klass, Names.ruby(name)) do |*_args, **_kwargs|
-            raise UnsupportedError.new("#{klass.c_name}.#{name} is an async command, which the Ruby bindings " \
-                                       "do not run yet", status: nil)
+          # mvvm_call_async: an Mvvm::Call, the block (if any) called once when it ends.
+          define_member(klass, Names.ruby(name)) do |*args, **kwargs, &block|
+            Mvvm.call_async(self, name, *args, **kwargs, &block)
           end
         elsif command.result == :none
           define_member(klass, Names.ruby(name)) do |*args, **kwargs|

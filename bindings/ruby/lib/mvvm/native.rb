@@ -90,7 +90,11 @@ module Mvvm
       # this thread's mvvm_last_error(), then any exception a subscriber's block raised during
       # the call (see Mvvm::Callbacks).
       def call(name, *args)
-        status = fn(name).call(*args)
+        check(fn(name).call(*args), name)
+      end
+
+      # Raises as #call does for the `status` a call of the function `name` gave.
+      def check(status, name)
         if status != ABI::OK
           message = fn(:mvvm_last_error).call.to_s.dup.force_encoding(Encoding::UTF_8)
           Callbacks.raise_pending

@@ -41,7 +41,8 @@ Mvvm.classes.each_value do |klass|
     problems << "Mvvm::#{second}: not declared as singleton(#{klass.name})"
   end
 end
-fixed = [Mvvm::Loop, Mvvm::Base, Mvvm::List, Mvvm::Subscription, Mvvm::Service, Mvvm::Request, Mvvm::Splice, Mvvm::Event]
+fixed = [Mvvm::Loop, Mvvm::Base, Mvvm::List, Mvvm::Subscription, Mvvm::Service, Mvvm::Request, Mvvm::Splice, Mvvm::Event,
+         Mvvm::Call]
 fixed.each do |klass|
   missing = klass.public_instance_methods(false) - declared.call(klass)
   missing -= Struct.public_instance_methods if klass.superclass == Struct
@@ -150,6 +151,18 @@ Mvvm::Loop.virtual do |loop|
     profile.contact("Ada", "2 Elm St", "Paris")
     profile.save.name
     profile.move_tag(from: 0, to: 1)
+    # Async commands: with a block and without, by position and keyword, ended, failed, cancelled.
+    ended = []
+    loading = profile.load(2) { |tags, error| ended << [tags, error] }
+    [loading.done?, loading.handle, loading.object, loading.name, loading.error]
+    loop.advance(2000)
+    [loading.value, loading.result, loading.inspect]
+    profile.load(count: -1) { |tags, error| ended << [tags, error] }.error
+    profile.ping.value
+    profile.ping { |saves, error| ended << [saves, error] }
+    profile.load(1).cancel
+    Mvvm.call_async(profile, :load, 0).value
+    raise "no async call ended" unless ended.size == 3
     wishlist = Mvvm.class_for("wishlist").new(loop)
     wishlist.add("pen", 2.5)
     wishlist.add(item: "cap")
