@@ -38,6 +38,15 @@ def _event_name(address: Optional[int]) -> str:
     return name
 
 
+def _enter() -> None:
+    """The start of every callback but the event's (which inlines it): the thread's first callback
+    keeps its Python thread state (mvvm._threadstates); callbacks nest one deeper."""
+    if not state.kept:
+        state.kept = True
+        keep_this_thread_state()
+    state.depth += 1
+
+
 def _on_event(source: int, event_address: Optional[int], user_data: Optional[int]) -> None:
     """Hands one event to its Python callable. This runs for every event, so it is one function
     (no helper calls on the common path), reads the event with one ctypes object and formats
@@ -69,10 +78,7 @@ def _on_event(source: int, event_address: Optional[int], user_data: Optional[int
 
 
 def _on_destroy(user_data: Optional[int]) -> None:
-    if not state.kept:  # the thread's first callback
-        state.kept = True
-        keep_this_thread_state()
-    state.depth += 1
+    _enter()
     try:
         entry = registry.pop(user_data)
         if entry is not None and entry.on_end is not None:
@@ -120,10 +126,7 @@ def _serve(view_model: int, request: int, argument_address: Optional[int], user_
 
 
 def _on_request(view_model: int, request: int, argument_address: Optional[int], user_data: Optional[int]) -> None:
-    if not state.kept:  # the thread's first callback
-        state.kept = True
-        keep_this_thread_state()
-    state.depth += 1
+    _enter()
     try:
         _serve(view_model, request, argument_address, user_data)
     finally:
@@ -134,10 +137,7 @@ def _on_done(call: int, status: int, result_address: Optional[int], message: Opt
              user_data: Optional[int]) -> None:
     """Ends an asynchronous call (``mvvm_done_fn``, once per call): its result read now (the
     library's, valid during this call only), or its error, handed to its :class:`~mvvm.AsyncCall`."""
-    if not state.kept:  # the thread's first callback
-        state.kept = True
-        keep_this_thread_state()
-    state.depth += 1
+    _enter()
     try:
         entry = registry.get(user_data)
         if entry is None:
