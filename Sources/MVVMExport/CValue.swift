@@ -85,17 +85,11 @@ extension MVVMValue {
     /// Lends the value to `body` as an `mvvm_value`, valid only during the call. A string also
     /// gives its length in bytes in `integer`, so a string holding NUL is read whole.
     func withCValue<T>(_ body: (mvvm_value) -> T) -> T {
-        var value = mvvm_value(type: type.cType, boolean: false, integer: 0, number: 0, string: nil, object: 0)
         switch self {
-        case .none, .null: break
-        case let .bool(flag): value.boolean = flag
-        case let .int(number): value.integer = number
-        case let .uint(number): value.integer = Int64(bitPattern: number)
-        case let .double(number): value.number = number
-        case let .object(handle): value.object = handle
         case let .string(text):
             // A native Swift string is contiguous UTF-8 with a NUL after it: no copy here.
             return text.withCString { pointer in
+                var value = scalarCValue
                 value.string = pointer
                 value.integer = Int64(text.utf8.count)
                 return body(value)
@@ -104,26 +98,37 @@ extension MVVMValue {
             var owned = ownedCValue()
             defer { mvvm_value_free(&owned) }
             return body(owned)
+        case .none, .null, .bool, .int, .uint, .double, .object:
+            return body(scalarCValue)
         }
-        return body(value)
     }
 
     /// The value as an `mvvm_value` the caller owns: what it points to is one allocation, freed
     /// by `mvvm_value_free` (nothing for a scalar).
     func ownedCValue() -> mvvm_value {
-        var value = mvvm_value(type: type.cType, boolean: false, integer: 0, number: 0, string: nil, object: 0)
+        var value = scalarCValue
         switch self {
-        case .none, .null: break
-        case let .bool(flag): value.boolean = flag
-        case let .int(number): value.integer = number
-        case let .uint(number): value.integer = Int64(bitPattern: number)
-        case let .double(number): value.number = number
-        case let .object(handle): value.object = handle
+        case .none, .null, .bool, .int, .uint, .double, .object: break
         case .string, .bytes, .array, .record, .map:
             var size = ValueBlock.Size()
             size.measure(self)
             var block = ValueBlock(size)
             block.fill(self, into: &value)
+        }
+        return value
+    }
+
+    /// The value's type and, for a scalar, its payload; the pointer of a string, bytes, an
+    /// array, a record or a map is left for the caller to set.
+    private var scalarCValue: mvvm_value {
+        var value = mvvm_value(type: type.cType, boolean: false, integer: 0, number: 0, string: nil, object: 0)
+        switch self {
+        case let .bool(flag): value.boolean = flag
+        case let .int(number): value.integer = number
+        case let .uint(number): value.integer = Int64(bitPattern: number)
+        case let .double(number): value.number = number
+        case let .object(handle): value.object = handle
+        case .none, .null, .string, .bytes, .array, .record, .map: break
         }
         return value
     }
