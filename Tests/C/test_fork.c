@@ -94,13 +94,16 @@ static void a_fork_child_of_a_ticking_thread_loop_neither_hangs_nor_uses_it(void
 }
 
 int main(int argc, char **argv) {
-    static const check_test tests[] = {
-#ifndef CHECK_UNDER_TSAN /* see check.h */
-        CHECK_TEST(a_fork_child_of_a_ticking_thread_loop_neither_hangs_nor_uses_it),
-#endif
-    };
 #ifdef CHECK_UNDER_TSAN
-    (void)a_fork_child_of_a_ticking_thread_loop_neither_hangs_nor_uses_it; /* left out: see check.h */
-#endif
+    /* fork() is left out under ThreadSanitizer (see check.h): nothing to run. */
+    (void)argc; (void)argv;
+    (void)a_fork_child_of_a_ticking_thread_loop_neither_hangs_nor_uses_it;
+    printf("test_fork: 0 passed, 0 failed (fork is left out under ThreadSanitizer)\n");
+    return 0;
+#else
+    static const check_test tests[] = {
+        CHECK_TEST(a_fork_child_of_a_ticking_thread_loop_neither_hangs_nor_uses_it),
+    };
     return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
+#endif
 }
