@@ -99,13 +99,15 @@ test-lua: lib build-dir
 	bash examples/lua/run.sh $(BIN)
 
 # The todo app (examples/todo: its own package over the export API) -> build/todo/libtodo.so.
+# $(call replace_if_changed,FROM,TO): a library copied into build/ only when it changed, and by
+# a rename, so that a process that loaded the old one keeps its copy.
+replace_if_changed = cmp -s $(1) $(2) || { cp $(1) $(2).new && mv -f $(2).new $(2); }
+
 TODO_BIN = examples/todo/.build/debug
 
 todo: deps build-dir
 	cd examples/todo && $(SWIFT) build $(EXPORTS)
-	@# Replaced only when it changed, and by a rename: a process that loaded it keeps its copy.
-	@mkdir -p build/todo && { cmp -s $(TODO_BIN)/libtodo.so build/todo/libtodo.so || \
-	  { cp $(TODO_BIN)/libtodo.so build/todo/libtodo.so.new && mv -f build/todo/libtodo.so.new build/todo/libtodo.so; }; }
+	@mkdir -p build/todo && $(call replace_if_changed,$(TODO_BIN)/libtodo.so,build/todo/libtodo.so)
 	@echo "build/todo/libtodo.so"
 
 # The search screen (examples/search: an async search, records, a throwing command) ->
@@ -114,7 +116,7 @@ SEARCH_BIN = examples/search/.build/debug
 
 search: deps build-dir
 	cd examples/search && $(SWIFT) build $(EXPORTS)
-	@mkdir -p build/search && cp $(SEARCH_BIN)/libsearch.so build/search/libsearch.so
+	@mkdir -p build/search && $(call replace_if_changed,$(SEARCH_BIN)/libsearch.so,build/search/libsearch.so)
 	@cc -std=c11 -Wall -Wextra -Werror -pedantic examples/search/search_view.c -Iinclude -Lbuild/search -lsearch \
 	  -Wl,-rpath,$(CURDIR)/build/search -o build/search/search_view
 
