@@ -275,7 +275,9 @@ public func mvvm_set(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ val
 /// Runs `command` on `object` with `given` arguments: bound and accepted, then run as one
 /// operation whose changes are announced even when the command fails.
 func call(_ command: ExportedCommand, on object: ExportedObject, _ given: GivenArguments) throws(ExportError) -> Value {
-    let qualified = "\(object.exportedClass.name.string).\(command.name.string)"
+    // Made only for a message: a call that succeeds builds no string (nor copies the command).
+    let className = object.exportedClass.name, commandName = command.name
+    var qualified: String { "\(className.string).\(commandName.string)" }
     guard !command.isAsync else {
         throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) is asynchronous: start it with mvvm_call_async")
     }

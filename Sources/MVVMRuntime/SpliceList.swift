@@ -118,7 +118,8 @@ public final class SpliceList<Element: AnyObject>: RandomAccessCollection {
     /// Tells the observers of an edit about to be made (the elements it removes still there).
     private func record(at index: Int, removing removed: Int, inserting inserted: Int) {
         guard !observers.isEmpty else { return }
-        let removedElements: [AnyObject] = removed == 0 ? [] : Array(elements[index..<index + removed])
+        // Upcast one by one: an array cast would check each element's class at run time.
+        let removedElements: [AnyObject] = removed == 0 ? [] : elements[index..<index + removed].map { $0 }
         for observer in observers { observer.listWillSplice(at: index, removing: removedElements, inserting: inserted) }
     }
 }

@@ -2,7 +2,7 @@
 // The todo app (docs/catalog.md, "The todo app", after TodoMVC's app spec): an outside user of libmvvm's
 // export API, depending on it by path as any user's package would. Models (TodoModels: Todo,
 // TodoStore and its SQLite database, through GRDB) apart from view models (TodoViewModels:
-// ObservableObjects with @Published properties), and one registration (TodoExport). Its dynamic library, libtodo.so,
+// ObservableObjects over Combine), and one registration (TodoExport). Its dynamic library, libtodo.so,
 // carries the whole mvvm_* ABI with its classes and the catalog's; `make todo` copies it to
 // build/todo/libtodo.so.
 import PackageDescription

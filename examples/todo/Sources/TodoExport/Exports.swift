@@ -15,11 +15,12 @@ extension TodoFilter: ExportableValue {}
 @_cdecl("libmvvm_register_package")
 public func registerTodo() {
     Exports.register(TodoItemViewModel.self, doc: "One todo of a todo list: its title, its checkbox, its editor.") { c in
-        c.output("id", \.id, \.$id, doc: "The todo's id in its store.")
-        c.output("title", \.title, \.$title)
-        c.binding("completed", \.completed, \.$completed, doc: "The checkbox.")
-        c.output("is_editing", \.isEditing, \.$isEditing, doc: "Whether the editor shows (begin_edit until commit_edit or cancel_edit).")
-        c.binding("edit_text", \.editText, \.$editText, doc: "The editor's text.")
+        // Plain properties of an ObservableObject: followed through its objectWillChange.
+        c.output("id", \.id, doc: "The todo's id in its store.")
+        c.output("title", \.title)
+        c.binding("completed", get: \.completed, set: { $0.completed = $1 }, doc: "The checkbox.")
+        c.output("is_editing", \.isEditing, doc: "Whether the editor shows (begin_edit until commit_edit or cancel_edit).")
+        c.binding("edit_text", get: \.editText, set: { $0.editText = $1 }, doc: "The editor's text.")
         c.command("begin_edit", doc: "Opens the editor with the title.") { $0.beginEdit() }
         c.command("commit_edit", doc: "Saves edit_text, trimmed, as the title; an empty one destroys the todo. "
                   + "When the save fails the editor stays open, and the command fails.") { try $0.commitEdit() }
@@ -27,19 +28,19 @@ public func registerTodo() {
         c.command("destroy", doc: "Removes the todo; fails when that cannot be saved.") { try $0.destroy() }
     }
     Exports.register(TodoListViewModel.self, doc: "A TodoMVC todo list, saved in a SQLite database.") { c in
-        c.binding("new_todo_title", \.newTodoTitle, \.$newTodoTitle, doc: "The new-todo field.")
+        // Plain and computed properties of an ObservableObject: followed through its objectWillChange.
+        c.binding("new_todo_title", get: \.newTodoTitle, set: { $0.newTodoTitle = $1 }, doc: "The new-todo field.")
         c.list("items", \.items, doc: "The todos the filter shows, in creation order.")
-        c.binding("filter", \.filter, \.$filter, doc: "Which todos items shows.")
-        c.output("active_count", \.activeCount, \.$activeCount)
-        c.output("completed_count", \.completedCount, \.$completedCount)
-        c.output("items_left", \.itemsLeft, \.$itemsLeft, doc: "\"1 item left\", \"2 items left\".")
-        c.output("storage_error", \.storageError, \.$storageError,
+        c.binding("filter", get: \.filter, set: { $0.filter = $1 }, doc: "Which todos items shows.")
+        c.output("active_count", \.activeCount)
+        c.output("completed_count", \.completedCount)
+        c.output("items_left", \.itemsLeft, doc: "\"1 item left\", \"2 items left\".")
+        c.output("storage_error", \.storageError,
                  doc: "Why the last change could not be saved (it is not shown); \"\" once a change is saved.")
-        c.binding("all_completed", get: { $0.allCompleted }, set: { try? $0.setAllCompleted($1) },
-                  publisher: { $0.$allCompleted },
+        c.binding("all_completed", get: \.allCompleted, set: { try? $0.setAllCompleted($1) },
                   doc: "True iff every todo is completed (and there is one); setting it marks every todo so.")
-        c.output("has_todos", \.hasTodos, \.$hasTodos)
-        c.output("is_clear_completed_visible", \.isClearCompletedVisible, \.$isClearCompletedVisible)
+        c.output("has_todos", \.hasTodos)
+        c.output("is_clear_completed_visible", \.isClearCompletedVisible)
         c.command("add", doc: "Adds new_todo_title, trimmed, and clears it; a blank title adds nothing. "
                   + "When the todo cannot be saved the title stays, and the command fails.") { try $0.add() }
         c.command("clear_completed", doc: "Removes the completed todos; fails when that cannot be saved.") {

@@ -18,11 +18,14 @@ public struct Todo: Equatable, Sendable {
 public enum TodoFilter: String, CaseIterable, Sendable {
     case all, active, completed
 
-    public func shows(_ todo: Todo) -> Bool {
+    public func shows(_ todo: Todo) -> Bool { shows(completed: todo.completed) }
+
+    /// Whether a todo that is `completed` or not shows.
+    public func shows(completed: Bool) -> Bool {
         switch self {
         case .all: return true
-        case .active: return !todo.completed
-        case .completed: return todo.completed
+        case .active: return !completed
+        case .completed: return completed
         }
     }
 }

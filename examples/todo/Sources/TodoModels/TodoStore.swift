@@ -16,7 +16,8 @@ public struct TodoStoreError: Error, CustomStringConvertible, Sendable {
 /// returns, in one transaction, or throws and changes nothing: what the store holds in memory is
 /// always what its database holds. Before each change the store takes in what other objects or
 /// processes committed to the database since it last looked (`reloads` counts those times).
-/// A single change costs the change: a look-up by id, and the statement.
+/// A single change costs the change: a binary search by id, and the statement. The todos are
+/// one array in id order, the only copy in memory (no index beside it: a row costs its `Todo`).
 public final class TodoStore {
     /// The database's path, or nil for a store in memory.
     public let path: String?
@@ -26,9 +27,12 @@ public final class TodoStore {
     /// How many times the store took in changes another connection had committed: after a call
     /// that bumps it, any of the todos may differ from before the call.
     public private(set) var reloads = 0
+    /// How many todos the look-ups by id have read: tests hold one change's cost to a binary
+    /// search, whatever the number of todos.
+    public private(set) var rowsSearched = 0
 
-    private var byID: [Int: Todo] = [:]
-    private var order: [Int] = []   // the ids, ascending: creation order
+    /// Ascending ids: creation order.
+    public private(set) var todos: [Todo] = []
     private var lastMemoryID = 0
     private let database: TodoDatabase?
 
@@ -47,13 +51,16 @@ public final class TodoStore {
         take(contents)
     }
 
-    public var count: Int { order.count }
-    public var activeCount: Int { order.count - completedCount }
+    public var count: Int { todos.count }
+    public var activeCount: Int { todos.count - completedCount }
 
-    /// The todos in creation order.
-    public var todos: LazyMapSequence<[Int], Todo> { order.lazy.map { self.byID[$0]! } }
+    public func todo(id: Int) -> Todo? { index(of: id).map { todos[$0] } }
 
-    public func todo(id: Int) -> Todo? { byID[id] }
+    /// Where the todo `id` is in `todos`, or nil.
+    public func index(of id: Int) -> Int? {
+        let index = insertionIndex(of: id)
+        return index < todos.count && todos[index].id == id ? index : nil
+    }
 
     /// Appends a todo titled `title` (as given: trimming is the view model's business).
     @discardableResult
@@ -63,15 +70,14 @@ public final class TodoStore {
                 guard lastMemoryID < Int.max else { throw TodoStoreError.noIDLeft }
                 return lastMemoryID + 1
             }
-            return try TodoDatabase.insert(title, highest: order.last ?? 0, into: db)
+            return try TodoDatabase.insert(title, highest: todos.last?.id ?? 0, into: db)
         }
         lastMemoryID = max(lastMemoryID, id)
         let todo = Todo(id: id, title: title)
-        byID[id] = todo
-        if let last = order.last, last > id {
-            order.insert(id, at: insertionIndex(of: id))   // not reached: a new id is the highest
+        if let last = todos.last, last.id > id {
+            todos.insert(todo, at: insertionIndex(of: id))   // not reached: a new id is the highest
         } else {
-            order.append(id)
+            todos.append(todo)
         }
         return todo
     }
@@ -79,54 +85,52 @@ public final class TodoStore {
     /// Whether anything changed (false: no such todo, or it already was so).
     @discardableResult
     public func setCompleted(_ completed: Bool, id: Int) throws(TodoStoreError) -> Bool {
-        let changed = try change { db throws -> Bool in
-            guard let todo = byID[id], todo.completed != completed else { return false }
+        let changed = try change { db throws -> Int? in
+            guard let index = index(of: id), todos[index].completed != completed else { return nil }
             try run(db, "UPDATE todo SET completed = ? WHERE id = ?", [completed, id])
-            return true
+            return index
         }
-        if changed {
-            byID[id]?.completed = completed
-            completedCount += completed ? 1 : -1
-        }
-        return changed
+        guard let changed else { return false }
+        todos[changed].completed = completed
+        completedCount += completed ? 1 : -1
+        return true
     }
 
     @discardableResult
     public func setTitle(_ title: String, id: Int) throws(TodoStoreError) -> Bool {
-        let changed = try change { db throws -> Bool in
-            guard let todo = byID[id], todo.title != title else { return false }
+        let changed = try change { db throws -> Int? in
+            guard let index = index(of: id), todos[index].title != title else { return nil }
             try run(db, "UPDATE todo SET title = ? WHERE id = ?", [title, id])
-            return true
+            return index
         }
-        if changed { byID[id]?.title = title }
-        return changed
+        guard let changed else { return false }
+        todos[changed].title = title
+        return true
     }
 
+    /// Where the todo was in `todos`, or nil when there was no such todo.
     @discardableResult
-    public func remove(id: Int) throws(TodoStoreError) -> Bool {
-        let changed = try change { db throws -> Bool in
-            guard byID[id] != nil else { return false }
+    public func remove(id: Int) throws(TodoStoreError) -> Int? {
+        let removed = try change { db throws -> Int? in
+            guard let index = index(of: id) else { return nil }
             try run(db, "DELETE FROM todo WHERE id = ?", [id])
-            return true
+            return index
         }
-        if changed, let todo = byID.removeValue(forKey: id) {
-            if todo.completed { completedCount -= 1 }
-            order.remove(at: insertionIndex(of: id))
-        }
-        return changed
+        if let removed, todos.remove(at: removed).completed { completedCount -= 1 }
+        return removed
     }
 
     /// Marks every todo completed or not, as one change (one transaction).
     @discardableResult
     public func markAll(completed: Bool) throws(TodoStoreError) -> Bool {
         let changed = try change { db throws -> Bool in
-            guard completedCount != (completed ? order.count : 0) else { return false }
+            guard completedCount != (completed ? todos.count : 0) else { return false }
             try run(db, "UPDATE todo SET completed = ? WHERE completed <> ?", [completed, completed])
             return true
         }
         if changed {
-            for id in order { byID[id]?.completed = completed }
-            completedCount = completed ? order.count : 0
+            for index in todos.indices { todos[index].completed = completed }
+            completedCount = completed ? todos.count : 0
         }
         return changed
     }
@@ -137,11 +141,10 @@ public final class TodoStore {
         let removed = try change { db throws -> [Int] in
             guard completedCount > 0 else { return [] }
             try run(db, "DELETE FROM todo WHERE completed = 1")
-            return order.filter { byID[$0]?.completed == true }
+            return todos.compactMap { $0.completed ? $0.id : nil }
         }
         guard !removed.isEmpty else { return [] }
-        for id in removed { byID[id] = nil }
-        order.removeAll { byID[$0] == nil }
+        todos.removeAll(where: \.completed)
         completedCount = 0
         return removed
     }
@@ -185,18 +188,18 @@ public final class TodoStore {
     }
 
     private func take(_ contents: TodoDatabase.Contents) {
-        order = contents.todos.map(\.id)
-        byID = Dictionary(contents.todos.lazy.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        todos = contents.todos   // read in id order, each id once (its primary key)
         filter = contents.filter
         completedCount = contents.todos.reduce(0) { $0 + ($1.completed ? 1 : 0) }
     }
 
-    /// Where `id` is in `order`, or would go.
+    /// Where `id` is in `todos`, or would go.
     private func insertionIndex(of id: Int) -> Int {
-        var low = 0, high = order.count
+        var low = 0, high = todos.count
         while low < high {
             let middle = (low + high) / 2
-            if order[middle] < id { low = middle + 1 } else { high = middle }
+            rowsSearched += 1
+            if todos[middle].id < id { low = middle + 1 } else { high = middle }
         }
         return low
     }

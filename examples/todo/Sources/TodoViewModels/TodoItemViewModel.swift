@@ -1,40 +1,63 @@
 // One row of the todo list: its title and state, and the editing of its title.
-import Foundation
+//
+// A list holds one row per todo, thousands of them, and a view shows a few: so a row keeps plain
+// stored properties and announces their changes through an `objectWillChange` it makes only when
+// something subscribes to it (the view showing the row). A row nobody watches costs its fields;
+// five `@Published` would cost a box each, and a publisher each once set.
 @preconcurrency import OpenCombine
 import TodoModels
 
 public final class TodoItemViewModel: ObservableObject {
     /// The todo's id in the store.
-    @Published public private(set) var id: Int
-    @Published public private(set) var title: String
+    public let id: Int
+    public private(set) var title: String { willSet { announce() } }
     /// The row's checkbox; the view binds it. Setting it saves it; when the save fails it holds
     /// the stored value again (the list's `storageError` says why).
-    @Published public var completed: Bool {
-        didSet { if completed != oldValue && !following { list?.completedChanged(self) } }
+    public var completed: Bool {
+        get { isCompleted }
+        set {
+            guard newValue != isCompleted else { return }
+            isCompleted = newValue
+            list?.completedChanged(self)
+        }
     }
     /// Whether the row shows its editor (after beginEdit, until commitEdit or cancelEdit).
-    @Published public private(set) var isEditing = false
+    public private(set) var isEditing = false { willSet { announce() } }
     /// The editor's text; the view binds it.
-    @Published public var editText = ""
+    public var editText = "" { willSet { announce() } }
+
+    /// Made when first asked for, by whoever subscribes to the row.
+    public var objectWillChange: ObservableObjectPublisher {
+        if let willChange { return willChange }
+        let publisher = ObservableObjectPublisher()
+        willChange = publisher
+        return publisher
+    }
 
     /// The list while the todo is in its store; nil once it is gone.
     weak var list: TodoListViewModel?
-    /// Set while the row follows its stored todo: those changes are not the user's to save.
-    private var following = false
+    /// What `completed` shows: set alone, it follows the store without saving anything.
+    private var isCompleted: Bool { willSet { announce() } }
+    private var willChange: ObservableObjectPublisher?
 
     init(_ todo: Todo, list: TodoListViewModel) {
         id = todo.id
         title = todo.title
-        completed = todo.completed
+        isCompleted = todo.completed
         self.list = list
     }
 
+    private func announce() { willChange?.send() }
+
     /// Shows the stored todo (after a change made elsewhere, or a save that failed).
     func follow(_ todo: Todo) {
-        following = true
-        defer { following = false }
         if title != todo.title { title = todo.title }
-        if completed != todo.completed { completed = todo.completed }
+        if isCompleted != todo.completed { isCompleted = todo.completed }
+    }
+
+    /// Shows a title the store has just saved.
+    func follow(title: String) {
+        if self.title != title { self.title = title }
     }
 
     public func beginEdit() {
@@ -46,7 +69,7 @@ public final class TodoItemViewModel: ObservableObject {
     /// editor stays open with the text, and the error is thrown (and shown in `storageError`).
     public func commitEdit() throws(TodoStoreError) {
         guard isEditing else { return }
-        let text = editText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = editText.trimmingWhitespace()
         if let list {
             if text.isEmpty { try list.remove(self) } else { try list.rename(self, to: text) }
         }
@@ -62,4 +85,23 @@ public final class TodoItemViewModel: ObservableObject {
     }
 
     public func destroy() throws(TodoStoreError) { try list?.remove(self) }
+}
+
+extension String {
+    /// Without the white space and line ends at either end: Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)`, which costs a bridge to NSString and
+    /// back for every title typed.
+    func trimmingWhitespace() -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            // ASCII's white space is tab to carriage return and the space; beyond it, Unicode's
+            // White_Space, and U+200B, which Foundation's set counts as well.
+            if scalar.isASCII { return scalar == " " || (0x09...0x0D).contains(scalar.value) }
+            return scalar.properties.isWhitespace || scalar == "\u{200B}"
+        }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isSpace($0) })!
+        if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return self }
+        return String(scalars[first...last])
+    }
 }

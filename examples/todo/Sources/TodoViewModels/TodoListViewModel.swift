@@ -1,88 +1,91 @@
 // The todo list screen (TodoMVC): the new-todo field, the rows the filter shows, the counter,
 // mark all, the filters and clear completed.
 //
-// A change of one todo costs the change, not the list: a look-up by id, a binary search of
-// `items` (ascending ids) when a row comes or goes, and the counters the store keeps. Only what
-// changes every row walks them: mark all, clear completed, a filter switch, and changes another
-// object or process committed to the database (taken in by the store before the next change).
+// A change of one todo costs the change, not the list: the store's binary search by id, a binary
+// search of `items` (ascending ids) when a row comes or goes, and the counters the store keeps.
+// Only what changes every row walks them: mark all, clear completed, a filter switch, and changes
+// another object or process committed to the database (taken in by the store before the next
+// change).
+//
+// Its properties are plain stored and computed ones, announced through `objectWillChange` before
+// each change, as SwiftUI's manual `ObservableObject`s are: the library reads the ones a host
+// watches once an operation is complete. (`@Published` would cost more than the rest of an add:
+// OpenCombine's setter projects key paths at run time, and the field is set twice per add.)
 @preconcurrency import OpenCombine
-import Foundation
 import MVVMRuntime
 import TodoModels
 
 public final class TodoListViewModel: ObservableObject {
+    public let objectWillChange = ObservableObjectPublisher()
     /// The new-todo field; the view binds it.
-    @Published public var newTodoTitle = ""
+    public var newTodoTitle = "" { willSet { objectWillChange.send() } }
     /// The rows the filter shows, in creation order (ascending ids): a list that records its own
     /// edits, so a row added, toggled out or destroyed is announced as that splice alone.
     public let items = SpliceList<TodoItemViewModel>()
     /// Which rows show; the view binds it. Saved with the todos; when the save fails it holds
     /// the stored filter again.
-    @Published public var filter: TodoFilter {
+    public var filter: TodoFilter {
+        willSet { objectWillChange.send() }
         didSet { if filter != oldValue && !following { filterChanged() } }
     }
-    @Published public private(set) var activeCount = 0
-    @Published public private(set) var completedCount = 0
+    // The counters are the store's, computed when read: a change that moves them tells
+    // objectWillChange (`countsChanged`).
+    public var activeCount: Int { store.activeCount }
+    public var completedCount: Int { store.completedCount }
     /// "1 item left", "2 items left".
-    @Published public private(set) var itemsLeft = "0 items left"
+    public var itemsLeft: String { "\(activeCount) item\(activeCount == 1 ? "" : "s") left" }
     /// Whether every todo is completed (and there is one); see ``setAllCompleted(_:)``.
-    @Published public private(set) var allCompleted = false
-    @Published public private(set) var hasTodos = false
-    @Published public private(set) var isClearCompletedVisible = false
+    public var allCompleted: Bool { hasTodos && activeCount == 0 }
+    public var hasTodos: Bool { store.count > 0 }
+    public var isClearCompletedVisible: Bool { completedCount > 0 }
     /// Why the last change could not be saved, "" once one is (or while none failed). A change
     /// that fails is not shown: the view model holds what the store holds.
-    @Published public private(set) var storageError = ""
+    public private(set) var storageError = "" { willSet { objectWillChange.send() } }
 
     private let store: TodoStore
-    private var rows: [Int: TodoItemViewModel] = [:]   // by todo id, shown or not
+    /// One row per todo, shown or not, in the store's order: `rows[i]` shows `store.todos[i]`.
+    private var rows: [TodoItemViewModel] = []
     private var reloadsSeen: Int
     /// Set while the list follows the store: those changes are not the user's to save.
     private var following = false
-    private var cancellables = Set<AnyCancellable>()
-    /// Rows the bookkeeping has read or compared (a row of the store or of `items`): tests hold
-    /// one change to a count that does not follow the list's length.
-    private(set) var rowsVisited = 0
+    /// Rows the bookkeeping has read or compared (a row of the store or of `items`, the store's
+    /// own look-ups included): tests hold one change to a count that does not follow the list's
+    /// length.
+    var rowsVisited: Int { visited + store.rowsSearched }
+    private var visited = 0
 
     public init(store: TodoStore = TodoStore()) {
         self.store = store
         filter = store.filter
         reloadsSeen = store.reloads
-        $activeCount.map { "\($0) item\($0 == 1 ? "" : "s") left" }
-            .sink { [unowned self] in if itemsLeft != $0 { itemsLeft = $0 } }
-            .store(in: &cancellables)
-        $completedCount.map { $0 > 0 }
-            .sink { [unowned self] in if isClearCompletedVisible != $0 { isClearCompletedVisible = $0 } }
-            .store(in: &cancellables)
-        // Computed counts read the list: it tells objectWillChange of its edits, as @Published would.
-        items.willChange = { [unowned self] in objectWillChange.send() }
         reconcile()
     }
 
     /// Adds a todo titled newTodoTitle, trimmed, and clears the field; a blank title adds
     /// nothing. When the save fails the field keeps the title.
     public func add() throws(TodoStoreError) {
-        let title = newTodoTitle.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = newTodoTitle.trimmingWhitespace()
         guard !title.isEmpty else { return }
         let todo = try save { () throws(TodoStoreError) in try store.add(title) }
         newTodoTitle = ""
         guard !caughtUp() else { return }
         // Only the new row changes: appended (its id is the highest) when the filter shows it.
         let row = TodoItemViewModel(todo, list: self)
-        rows[todo.id] = row
-        rowsVisited += 1
+        visited += 1
+        if let last = rows.last, last.id > todo.id {
+            rows.insert(row, at: store.index(of: todo.id)!)   // not reached: a new id is the highest
+        } else {
+            rows.append(row)
+        }
         if filter.shows(todo) { items.append(row) }
-        updateCounts()
+        countsChanged()
     }
 
     /// Removes the completed todos, as one change.
     public func clearCompleted() throws(TodoStoreError) {
         let removed = try save { () throws(TodoStoreError) in try store.clearCompleted() }
         guard !caughtUp(), !removed.isEmpty else { return }
-        for id in removed {
-            rows[id]?.list = nil
-            rows[id] = nil
-        }
-        showStore()
+        reconcile()
     }
 
     /// Marks every todo completed, or every one active (the mark-all checkbox), as one change.
@@ -103,33 +106,33 @@ public final class TodoListViewModel: ObservableObject {
             if let todo = store.todo(id: item.id) { item.follow(todo) }
             return
         }
-        guard !caughtUp(), let todo = store.todo(id: item.id) else { return }
-        rowsVisited += 1
+        guard !caughtUp() else { return }
         guard changed else {
-            item.follow(todo)
+            // The todo is gone, or already was so: the row shows what the store holds.
+            if let todo = store.todo(id: item.id) { item.follow(todo) }
             return
         }
         // Under "all" the row stays: only the counts change. Under a filter it leaves (or, for a
         // row the host still holds although the filter hid it, comes back).
-        if filter != .all { place(item, showing: filter.shows(todo)) }
-        updateCounts()
+        if filter != .all { place(item, showing: filter.shows(completed: completed)) }
+        countsChanged()
     }
 
     func rename(_ item: TodoItemViewModel, to title: String) throws(TodoStoreError) {
         let changed = try save { () throws(TodoStoreError) in try store.setTitle(title, id: item.id) }
-        guard !caughtUp(), changed, let todo = store.todo(id: item.id) else { return }
-        rowsVisited += 1
-        item.follow(todo)
+        guard !caughtUp(), changed else { return }
+        item.follow(title: title)
     }
 
     func remove(_ item: TodoItemViewModel) throws(TodoStoreError) {
-        let changed = try save { () throws(TodoStoreError) in try store.remove(id: item.id) }
-        guard !caughtUp(), changed else { return }
-        rowsVisited += 1
-        rows[item.id] = nil
+        let removedAt = try save { () throws(TodoStoreError) in try store.remove(id: item.id) }
+        guard !caughtUp(), let removedAt else { return }
+        visited += 1
+        assert(rows[removedAt] === item, "rows[i] shows store.todos[i]")
+        rows.remove(at: removedAt)
         item.list = nil
         place(item, showing: false)
-        updateCounts()
+        countsChanged()
     }
 
     private func filterChanged() {
@@ -171,15 +174,26 @@ public final class TodoListViewModel: ObservableObject {
         return true
     }
 
-    /// Rows for exactly the store's todos (new ones made, gone ones dropped), then `showStore`.
+    /// Rows for exactly the store's todos (new ones made, gone ones dropped), then `showStore`:
+    /// one walk of both, in their common order (ascending ids).
     private func reconcile() {
-        var kept: [Int: TodoItemViewModel] = [:]
+        var kept: [TodoItemViewModel] = []
         kept.reserveCapacity(store.count)
+        var old = rows.startIndex
         for todo in store.todos {
-            rowsVisited += 1
-            kept[todo.id] = rows.removeValue(forKey: todo.id) ?? TodoItemViewModel(todo, list: self)
+            visited += 1
+            while old < rows.endIndex && rows[old].id < todo.id {
+                rows[old].list = nil
+                old += 1
+            }
+            if old < rows.endIndex && rows[old].id == todo.id {
+                kept.append(rows[old])
+                old += 1
+            } else {
+                kept.append(TodoItemViewModel(todo, list: self))
+            }
         }
-        for row in rows.values { row.list = nil }
+        for row in rows[old...] { row.list = nil }
         rows = kept
         showStore()
     }
@@ -190,14 +204,14 @@ public final class TodoListViewModel: ObservableObject {
         followFilter()
         var shown: [TodoItemViewModel] = []
         shown.reserveCapacity(store.count)
-        for todo in store.todos {
-            rowsVisited += 1
-            guard let row = rows[todo.id] else { continue }
+        let filter = self.filter
+        for (todo, row) in zip(store.todos, rows) {
+            visited += 1
             row.follow(todo)
             if filter.shows(todo) { shown.append(row) }
         }
         items.replaceAll(with: shown)
-        updateCounts()
+        countsChanged()
     }
 
     private func followFilter() {
@@ -211,7 +225,7 @@ public final class TodoListViewModel: ObservableObject {
         var low = 0, high = items.count
         while low < high {
             let middle = (low + high) / 2
-            rowsVisited += 1
+            visited += 1
             if items[middle].id < row.id { low = middle + 1 } else { high = middle }
         }
         let present = low < items.count && items[low] === row
@@ -222,11 +236,5 @@ public final class TodoListViewModel: ObservableObject {
         }
     }
 
-    private func updateCounts() {
-        let total = store.count, completed = store.completedCount
-        if activeCount != total - completed { activeCount = total - completed }
-        if completedCount != completed { completedCount = completed }
-        if hasTodos != (total > 0) { hasTodos = total > 0 }
-        if allCompleted != (total > 0 && completed == total) { allCompleted = total > 0 && completed == total }
-    }
+    private func countsChanged() { objectWillChange.send() }
 }
