@@ -275,17 +275,15 @@ public func mvvm_set(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ val
 /// Runs `command` on `object` with `given` arguments: bound and accepted, then run as one
 /// operation whose changes are announced even when the command fails.
 func call(_ command: ExportedCommand, on object: ExportedObject, _ given: GivenArguments) throws(ExportError) -> Value {
-    // Made only for a message: a call that succeeds builds no string (nor copies the command).
-    let className = object.exportedClass.name, commandName = command.name
-    var qualified: String { "\(className.string).\(commandName.string)" }
+    let name = CallName(owner: object.exportedClass.name, member: command.name)
     guard !command.isAsync else {
-        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) is asynchronous: start it with mvvm_call_async")
+        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(name.text) is asynchronous: start it with mvvm_call_async")
     }
-    let values = try given.bind(to: command.arguments, of: qualified).values()
+    let values = try given.bind(to: command.arguments, of: name).values()
     do throws(CommandFailure) {
         return try command.run(object.target, CallArguments(values: values))
     } catch {
-        throw ExportError(MVVM_ERR_COMMAND_FAILED, "\(qualified) failed: \(CString.capped(error.message))")
+        throw ExportError(MVVM_ERR_COMMAND_FAILED, "\(name.text) failed: \(CString.capped(error.message))")
     }
 }
 

@@ -61,23 +61,22 @@ struct GivenArguments {
     /// The values for `arguments` in their declared order: by position, then by name; an
     /// optional argument not given is null. Each value is accepted by its argument's type (an
     /// object for a model or a service).
-    /// `owner` names the call in a message; it is made only for one.
-    func bind(to arguments: [ExportedArgument], of owner: @autoclosure () -> String) -> Result<[Value], BindFailure> {
+    func bind(to arguments: [ExportedArgument], of call: CallName) -> Result<[Value], BindFailure> {
         var bound = [Value?](repeating: nil, count: arguments.count)
         for (index, (value, name)) in zip(values, names).enumerated() {
             if let name {
                 guard let at = arguments.firstIndex(where: { $0.name == name }) else {
-                    return .failure(.shape(ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(owner()) has no argument named "
+                    return .failure(.shape(ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(call.text) has no argument named "
                                                        + "\(CString.echo(name))")))
                 }
                 guard bound[at] == nil else {
-                    return .failure(.shape(ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(owner()): argument \(name) is given "
+                    return .failure(.shape(ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(call.text): argument \(name) is given "
                                                        + "by position and by name")))
                 }
                 bound[at] = value
             } else {
                 guard index < arguments.count else {
-                    return .failure(.shape(ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(owner()) takes \(arguments.count) "
+                    return .failure(.shape(ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(call.text) takes \(arguments.count) "
                                                        + "argument\(arguments.count == 1 ? "" : "s"), not \(summary)")))
                 }
                 bound[index] = value
@@ -86,7 +85,7 @@ struct GivenArguments {
         var accepted: [Value] = []
         accepted.reserveCapacity(arguments.count)
         for (index, argument) in arguments.enumerated() {
-            var what: String { "argument \(index + 1) of \(owner()) (\(argument.name))" }
+            var what: String { "argument \(index + 1) of \(call.text) (\(argument.name))" }
             guard let value = bound[index] else {
                 guard case .value = argument.kind, argument.shape.isOptional else {
                     return .failure(.shape(ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what) is missing")))

@@ -8,7 +8,7 @@ import MVVMRuntime
 /// One asynchronous call of a command: the host's completion, and the task that runs it.
 final class AsyncCall: Handled, @unchecked Sendable {
     let object: ExportedObject
-    let qualified: String
+    let name: CallName
     private let done: mvvm_done_fn
     private let userData: UnsafeMutableRawPointer?
     private var destroy: mvvm_destroy_fn?
@@ -17,10 +17,10 @@ final class AsyncCall: Handled, @unchecked Sendable {
     private(set) var outcome: Result<Value, ExportError>?
     private(set) var isDelivered = false
 
-    init(object: ExportedObject, qualified: String, done: @escaping mvvm_done_fn, userData: UnsafeMutableRawPointer?,
+    init(object: ExportedObject, name: CallName, done: @escaping mvvm_done_fn, userData: UnsafeMutableRawPointer?,
          destroy: mvvm_destroy_fn?) {
         self.object = object
-        self.qualified = qualified
+        self.name = name
         self.done = done
         self.userData = userData
         self.destroy = destroy
@@ -47,7 +47,7 @@ final class AsyncCall: Handled, @unchecked Sendable {
     func cancel(_ why: String, now: Bool = true) {
         guard !isDelivered else { return }
         if outcome == nil {
-            outcome = .failure(ExportError(MVVM_ERR_CANCELLED, "\(qualified) was cancelled: \(why)"))
+            outcome = .failure(ExportError(MVVM_ERR_CANCELLED, "\(name.text) was cancelled: \(why)"))
             if !now { object.context.completed(self) }
         }
         task?.cancel()
@@ -95,7 +95,7 @@ struct LoopConfined<T>: @unchecked Sendable {
 /// suspension now; its completion is delivered when it ends.
 func callAsync(_ command: ExportedCommand, on object: ExportedObject, _ given: GivenArguments, _ call: AsyncCall)
     throws(ExportError) {
-    let values = try given.bind(to: command.arguments, of: call.qualified).values()
+    let values = try given.bind(to: command.arguments, of: call.name).values()
     object.remember(call)
     let arguments = CallArguments(values: values)
     if let start = command.start {
@@ -108,8 +108,8 @@ func callAsync(_ command: ExportedCommand, on object: ExportedObject, _ given: G
                     call.finish(.success(result))
                 } catch {
                     call.finish(.failure(Task.isCancelled
-                        ? ExportError(MVVM_ERR_CANCELLED, "\(call.qualified) was cancelled")
-                        : ExportError(MVVM_ERR_COMMAND_FAILED, "\(call.qualified) failed: \(CString.capped(error.message))")))
+                        ? ExportError(MVVM_ERR_CANCELLED, "\(call.name.text) was cancelled")
+                        : ExportError(MVVM_ERR_COMMAND_FAILED, "\(call.name.text) failed: \(CString.capped(error.message))")))
                 }
             }
         }
@@ -118,7 +118,7 @@ func callAsync(_ command: ExportedCommand, on object: ExportedObject, _ given: G
         do throws(CommandFailure) {
             call.finish(.success(try command.run(object.target, arguments)))
         } catch {
-            call.finish(.failure(ExportError(MVVM_ERR_COMMAND_FAILED, "\(call.qualified) failed: \(CString.capped(error.message))")))
+            call.finish(.failure(ExportError(MVVM_ERR_COMMAND_FAILED, "\(call.name.text) failed: \(CString.capped(error.message))")))
         }
     }
 }
@@ -129,7 +129,7 @@ func callAsync(_ command: ExportedCommand, on object: ExportedObject, _ given: G
 func startCall(_ command: ExportedCommand, on object: ExportedObject, _ given: GivenArguments, _ done: @escaping mvvm_done_fn,
                _ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?,
                _ out: UnsafeMutablePointer<mvvm_handle>) throws(ExportError) {
-    let call = AsyncCall(object: object, qualified: "\(object.exportedClass.name.string).\(command.name.string)",
+    let call = AsyncCall(object: object, name: CallName(owner: object.exportedClass.name, member: command.name),
                          done: done, userData: userData, destroy: destroy)
     let before = out.pointee
     out.pointee = HandleTable.shared.insert(call)

@@ -22,6 +22,16 @@ struct CName: @unchecked Sendable {
     }
 }
 
+/// What a call is made on, as its messages name it: a class (its constructors) or one of its
+/// commands ("class.command"). The text is made only for a message: a call that succeeds builds
+/// no string.
+struct CallName {
+    let owner: CName
+    let member: CName?
+
+    var text: String { member.map { "\(owner.string).\($0.string)" } ?? owner.string }
+}
+
 /// A class, not a struct: every get and set looks one up, and a struct of four closures would be
 /// copied, retaining each, every time.
 final class ExportedProperty: @unchecked Sendable {

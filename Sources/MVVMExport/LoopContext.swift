@@ -100,8 +100,9 @@ final class LoopContext: Handled, @unchecked Sendable {
         objects[ObjectIdentifier(object)] = nil
         if object.isChanging {
             object.isChanging = false
-            changing.removeAll { $0 === object }
-            joining.removeAll { $0 === object }
+            // In one of them, once (keepChecking adds it only while it is not changing).
+            if let index = changing.firstIndex(where: { $0 === object }) { changing.remove(at: index) }
+            if let index = joining.firstIndex(where: { $0 === object }) { joining.remove(at: index) }
         }
     }
 

@@ -286,14 +286,15 @@ func construct(_ exportedClass: ExportedClass, on context: LoopContext, _ given:
 private func choose(_ exportedClass: ExportedClass, _ given: GivenArguments,
                     _ fixed: ExportedConstructor?) throws(ExportError) -> (ExportedConstructor, [Value]) {
     let className = exportedClass.name.string
-    if let fixed { return (fixed, try given.bind(to: fixed.arguments, of: className).values()) }
+    let name = CallName(owner: exportedClass.name, member: nil)
+    if let fixed { return (fixed, try given.bind(to: fixed.arguments, of: name).values()) }
     guard !exportedClass.constructors.isEmpty else {
         throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(className) has no constructor: it is made by its parent "
                           + "(mvvm_child) or by a list")
     }
     var firstMismatch: ExportError?
     for constructor in exportedClass.constructors {
-        switch given.bind(to: constructor.arguments, of: className) {
+        switch given.bind(to: constructor.arguments, of: name) {
         case let .success(values): return (constructor, values)
         case let .failure(failure):
             if case let .mismatch(error) = failure { firstMismatch = firstMismatch ?? error }

@@ -5,6 +5,9 @@
 # set-up out. Needs the release build of `make bench` (.build-release) or LIBDIR.
 # Usage: Tests/bench/callgrind.sh [N] [CASE...]   (N default 2000)
 set -euo pipefail
+# Swift's hashing (and Python's) seeded the same in every run: with a random seed, hash
+# collisions, and so the counts, differ from run to run and with the load layout.
+export SWIFT_DETERMINISTIC_HASHING=1 PYTHONHASHSEED=0
 cd "$(dirname "$0")/../.."
 n=${1:-2000}
 shift || true

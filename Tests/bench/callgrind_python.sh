@@ -5,6 +5,9 @@
 # build of `make bench` (.build-release) or LIBDIR, and python3-gi for the PyGObject row.
 # Usage: Tests/bench/callgrind_python.sh [N]   (N default 2000)
 set -euo pipefail
+# Swift's hashing (and Python's) seeded the same in every run: with a random seed, hash
+# collisions, and so the counts, differ from run to run and with the load layout.
+export SWIFT_DETERMINISTIC_HASHING=1 PYTHONHASHSEED=0
 cd "$(dirname "$0")/../.."
 n=${1:-2000}
 libdir=${LIBDIR:-.build-release/release}

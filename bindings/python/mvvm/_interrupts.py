@@ -25,9 +25,11 @@ __all__ = ["in_callback", "keep_interrupt", "raise_kept_interrupt", "ctrl_c_betw
 
 
 class _State(threading.local):
-    depth = 0  # per thread: how many libmvvm callbacks are running on it
+    # Per thread: how many libmvvm callbacks are running on it; -1 until its first callback
+    # (which keeps its thread state: _threadstates.keep_this_thread_state), so that a callback's
+    # start reads one attribute.
+    depth = -1
     interrupt: Optional[BaseException] = None  # a callback's KeyboardInterrupt/SystemExit, to re-raise
-    kept = False  # per thread: whether its first callback ran (_threadstates.keep_this_thread_state)
 
 
 #: This thread's callback depth and kept interrupt (the trampolines count ``state.depth``).

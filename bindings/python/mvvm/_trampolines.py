@@ -41,20 +41,22 @@ def _event_name(address: Optional[int]) -> str:
 def _enter() -> None:
     """The start of every callback but the event's (which inlines it): the thread's first callback
     keeps its Python thread state (mvvm._threadstates); callbacks nest one deeper."""
-    if not state.kept:
-        state.kept = True
+    depth = state.depth
+    if depth < 0:
         keep_this_thread_state()
-    state.depth += 1
+        depth = 0
+    state.depth = depth + 1
 
 
 def _on_event(source: int, event_address: Optional[int], user_data: Optional[int]) -> None:
     """Hands one event to its Python callable. This runs for every event, so it is one function
     (no helper calls on the common path), reads the event with one ctypes object and formats
     nothing unless something is wrong."""
-    if not state.kept:  # the thread's first callback
-        state.kept = True
+    depth = state.depth
+    if depth < 0:  # the thread's first callback
         keep_this_thread_state()
-    state.depth += 1
+        depth = 0
+    state.depth = depth + 1
     try:
         entry = registry.get(user_data)
         if entry is None:
