@@ -271,6 +271,19 @@ static void read_type(JsonObject *object, TypeDesc *type) {
     finish_type(type);
 }
 
+/* A named and typed entry of a description (a property, a signal, an argument, a record's field):
+ * reads its type into `type` and gives a copy of its name. */
+static char *read_named(JsonObject *object, TypeDesc *type) {
+    read_type(object, type);
+    return g_strdup(json_object_get_string_member(object, "name"));
+}
+
+/* Adds a class's member to its list and to its table by `name`. */
+static void add_member(GPtrArray *members, GHashTable *by_name, char *name, gpointer member) {
+    g_ptr_array_add(members, member);
+    g_hash_table_insert(by_name, name, member);
+}
+
 static char *dashed(const char *name) {
     char *copy = g_strdup(name);
     g_strdelimit(copy, "_", '-');
@@ -290,8 +303,7 @@ static void parse_records(MvvmGlibLibrary *library, JsonObject *records) {
         desc->fields = g_new0(TypeDesc, desc->n_fields);
         for (guint i = 0; i < desc->n_fields; i++) {
             JsonObject *field = json_array_get_object_element(fields, i);
-            desc->field_names[i] = g_strdup(json_object_get_string_member(field, "name"));
-            read_type(field, &desc->fields[i]);
+            desc->field_names[i] = read_named(field, &desc->fields[i]);
         }
         g_hash_table_insert(library->records, desc->name, desc);
     }
@@ -314,15 +326,13 @@ static ClassInfo *parse_class(MvvmGlibLibrary *library, JsonObject *object) {
     for (guint i = 0; properties && i < json_array_get_length(properties); i++) {
         JsonObject *p = json_array_get_object_element(properties, i);
         PropInfo *prop = g_new0(PropInfo, 1);
-        prop->name = g_strdup(json_object_get_string_member(p, "name"));
-        read_type(p, &prop->type);
+        prop->name = read_named(p, &prop->type);
         prop->kind = prop->type.kind == KIND_LIST ? PROP_LIST : PROP_VALUE;
         prop->writable = prop->kind == PROP_VALUE &&
                          g_strcmp0(json_object_get_string_member_with_default(p, "access", "ro"), "rw") == 0;
         prop->doc = g_strdup(json_object_get_string_member_with_default(p, "doc", ""));
         prop->class_name = g_strdup(json_object_get_string_member_with_default(p, "item_class", ""));
-        g_ptr_array_add(info->props, prop);
-        g_hash_table_insert(info->props_by_name, prop->name, prop);
+        add_member(info->props, info->props_by_name, prop->name, prop);
     }
     JsonObject *child_classes = json_object_has_member(object, "child_classes")
                                     ? json_object_get_object_member(object, "child_classes") : NULL;
@@ -334,8 +344,7 @@ static ClassInfo *parse_class(MvvmGlibLibrary *library, JsonObject *object) {
         prop->doc = g_strdup("A child view model.");
         prop->class_name = g_strdup(child_classes ? json_object_get_string_member_with_default(child_classes, prop->name, "")
                                                   : "");
-        g_ptr_array_add(info->props, prop);
-        g_hash_table_insert(info->props_by_name, prop->name, prop);
+        add_member(info->props, info->props_by_name, prop->name, prop);
     }
     JsonArray *commands = json_object_get_array_member(object, "commands");
     for (guint i = 0; commands && i < json_array_get_length(commands); i++) {
@@ -350,25 +359,21 @@ static ClassInfo *parse_class(MvvmGlibLibrary *library, JsonObject *object) {
         command->arg_names = g_new0(char *, command->n_args + 1);
         for (guint a = 0; a < command->n_args; a++) {
             JsonObject *argument = json_array_get_object_element(arguments, a);
-            command->arg_names[a] = g_strdup(json_object_get_string_member(argument, "name"));
-            read_type(argument, &command->args[a]);
+            command->arg_names[a] = read_named(argument, &command->args[a]);
         }
         command->is_action = command->n_args <= 1;
         if (json_object_has_member(c, "result")) {
             read_type(json_object_get_object_member(c, "result"), &command->result);
         }
-        g_ptr_array_add(info->commands, command);
-        g_hash_table_insert(info->commands_by_name, command->name, command);
+        add_member(info->commands, info->commands_by_name, command->name, command);
         g_hash_table_insert(info->commands_by_name, command->action_name, command);
     }
     JsonArray *signals = json_object_get_array_member(object, "signals");
     for (guint i = 0; signals && i < json_array_get_length(signals); i++) {
         JsonObject *s = json_array_get_object_element(signals, i);
         SignalInfo *signal = g_new0(SignalInfo, 1);
-        signal->name = g_strdup(json_object_get_string_member(s, "name"));
-        read_type(s, &signal->type);
-        g_ptr_array_add(info->signals, signal);
-        g_hash_table_insert(info->signals_by_name, signal->name, signal);
+        signal->name = read_named(s, &signal->type);
+        add_member(info->signals, info->signals_by_name, signal->name, signal);
     }
     JsonArray *constructors = json_object_get_array_member(object, "constructors");
     for (guint i = 0; constructors && i < json_array_get_length(constructors); i++) {

@@ -163,7 +163,7 @@ def make_class(described: ClassModel, library: "Library") -> Type[MvvmObject]:
     for cmd in described.commands:
         namespace[attribute[cmd.name]] = command(python_name, cmd, library)
     for child in described.children:
-        namespace[attribute[child.name]] = Child(child.name, child.class_name)
+        namespace[attribute[child.name]] = Child(child.name, child.type)
     for name, argument in models.items():
         if attribute[name] not in namespace:
             namespace[attribute[name]] = ModelProperty(name, argument.type.classes or [])

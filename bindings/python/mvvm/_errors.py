@@ -40,27 +40,9 @@ from typing import Dict, List, Optional, Sequence, Tuple, Type
 
 from ._abi import Status
 
-__all__ = [
-    "Status",
-    "MvvmError",
-    "InvalidHandleError",
-    "ClosedError",
-    "WrongTypeError",
-    "NullPointerError",
-    "InvalidArgumentError",
-    "UnknownNameError",
-    "ReadOnlyError",
-    "TypeMismatchError",
-    "WrongLoopKindError",
-    "UnknownRequestError",
-    "InternalError",
-    "LoopReleasedError",
-    "CommandError",
-    "CallCancelledError",
-    "BadRegistrationError",
-    "MvvmLibraryError",
-    "error_for_status",
-]
+# No __all__ of its own: the package's (mvvm.__all__) lists these classes, the one list of them,
+# written out there because mypy re-exports only the names it reads literally in that list (it
+# does not follow ``__all__ += _errors.__all__``). error_for_status is for the package itself.
 
 
 class MvvmError(Exception):

@@ -17,6 +17,7 @@ from typing import (TYPE_CHECKING, Any, Callable, Generic, Iterator, List, Mutab
                     Union, overload)
 
 from ._errors import InvalidArgumentError
+from ._members import Member
 from ._values import Values, encode_name
 
 if TYPE_CHECKING:
@@ -221,7 +222,7 @@ class ObjectList(Sequence, Generic[Item]):  # type: ignore[type-arg]
         return "<mvvm.ObjectList %s, %d items>" % (self._what(), len(self))
 
 
-class ListProperty(Generic[Item]):
+class ListProperty(Member[ObjectList[Item]]):
     """A list property of a class made from its description: ``obj.name`` is an
     :class:`ObjectList` over it; assigning goes to the library (``mvvm_set``), which refuses."""
 
@@ -233,17 +234,14 @@ class ListProperty(Generic[Item]):
         self.__doc__ = "%s (a read-only sequence of %s; changes arrive as mvvm.Splice values)" % (
             doc or name, "".join(p[:1].upper() + p[1:] for p in item_class.split("_")) or "objects")
 
-    @overload
-    def __get__(self, obj: None, owner: Any) -> "ListProperty[Item]": ...
-
-    @overload
-    def __get__(self, obj: "MvvmObject", owner: Any) -> ObjectList[Item]: ...
-
-    def __get__(self, obj: Any, owner: Any) -> Any:
+    def _get(self, obj: Optional["MvvmObject"], owner: Any) -> Any:
         if obj is None:
             return self
         obj._h()  # a closed object refuses now, not at first use
         return ObjectList(obj, self.name)
+
+    if not TYPE_CHECKING:
+        __get__ = _get
 
     def __set__(self, obj: "MvvmObject", value: Any) -> None:
         values = Values([value])

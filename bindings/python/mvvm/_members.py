@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import inspect
 from ctypes import byref, c_bool, c_double, c_int64, string_at
-from typing import TYPE_CHECKING, Any, Callable, Generic, List, Mapping, Optional, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, List, Mapping, Optional, Tuple, TypeVar, Union, overload
 
 from ._abi import TYPE_NONE, TYPE_STRING, Value
 from ._calls import start
@@ -28,10 +28,14 @@ if TYPE_CHECKING:
     from ._library import Library
     from ._object import MvvmObject
 
-__all__ = ["Property", "Child", "ModelProperty", "command", "keyword_map", "type_text"]
+__all__ = ["Member", "Property", "Child", "ModelProperty", "command", "keyword_map", "type_text"]
 
 T = TypeVar("T")
+_M = TypeVar("_M")
 _UINT64_MASK = 2**64 - 1
+#: The plain kinds read with a typed getter (when not optional): the getter, the ctypes cell it fills.
+_TYPED_GETTERS: Dict[str, Tuple[str, Callable[[], Union[c_bool, c_int64, c_double]]]] = {
+    "bool": ("mvvm_get_bool", c_bool), "int": ("mvvm_get_int", c_int64), "double": ("mvvm_get_double", c_double)}
 
 
 def type_text(kind: Type) -> str:
@@ -50,7 +54,23 @@ def type_text(kind: Type) -> str:
     return text + (" or None" if kind.optional else "")
 
 
-class Property(Generic[T]):
+class Member(Generic[T]):
+    """A typed member (:class:`Property`, :class:`Child`, :class:`~mvvm._list.ListProperty`) as the
+    type checkers see it: read on its class, itself; read on an object, a ``T``. At run time each
+    member's own ``_get`` is its ``__get__``, with no call in between (reading a property is the
+    hottest path)."""
+
+    if TYPE_CHECKING:
+        @overload
+        def __get__(self: _M, obj: None, owner: Any) -> _M: ...
+
+        @overload
+        def __get__(self, obj: "MvvmObject", owner: Any) -> T: ...
+
+        def __get__(self, obj: Optional["MvvmObject"], owner: Any) -> Any: ...
+
+
+class Property(Member[T]):
     """A property: ``obj.name`` reads it, ``obj.name = value`` sets it (the library refuses an
     output: :class:`~mvvm.ReadOnlyError`, an ``AttributeError``)."""
 
@@ -74,35 +94,23 @@ class Property(Generic[T]):
         encoded = self._encoded
         kind = self.type.kind if not self.type.optional else None
         functions = library.functions
-        if kind == "bool":
-            get_bool = functions.mvvm_get_bool
-
-            def read_bool(handle: int) -> Any:
-                flag = c_bool()
-                get_bool(handle, encoded, byref(flag))
-                return flag.value
-            return read_bool
-        if kind == "int":
+        if kind == "int" and self.type.c_type == "uint64_t":
             get_int = functions.mvvm_get_int
-
-            def read_int(handle: int) -> Any:
-                number = c_int64()
-                get_int(handle, encoded, byref(number))
-                return number.value
 
             def read_uint(handle: int) -> Any:  # a uint64_t: its bits, read as unsigned
                 number = c_int64()
                 get_int(handle, encoded, byref(number))
                 return number.value & _UINT64_MASK
-            return read_uint if self.type.c_type == "uint64_t" else read_int
-        if kind == "double":
-            get_double = functions.mvvm_get_double
+            return read_uint
+        if kind in _TYPED_GETTERS:
+            getter, cell = _TYPED_GETTERS[kind]
+            get_typed = getattr(functions, getter)
 
-            def read_double(handle: int) -> Any:
-                real = c_double()
-                get_double(handle, encoded, byref(real))
-                return real.value
-            return read_double
+            def read_typed(handle: int) -> Any:
+                value = cell()
+                get_typed(handle, encoded, byref(value))
+                return value.value
+            return read_typed
         get = functions.mvvm_get  # strings too: read by their length
         if kind == "string":
             free = functions.mvvm_value_free
@@ -178,16 +186,13 @@ class Property(Generic[T]):
                 write(handle, value)
         return write_plain
 
-    @overload
-    def __get__(self, obj: None, owner: Any) -> "Property[T]": ...
-
-    @overload
-    def __get__(self, obj: "MvvmObject", owner: Any) -> T: ...
-
-    def __get__(self, obj: Optional["MvvmObject"], owner: Any) -> Any:
+    def _get(self, obj: Optional["MvvmObject"], owner: Any) -> Any:
         if obj is None:
             return self
         return self._read(obj._h())
+
+    if not TYPE_CHECKING:
+        __get__ = _get
 
     def __set__(self, obj: "MvvmObject", value: Any) -> None:
         self._write(obj._h(), value)
@@ -197,7 +202,7 @@ class Property(Generic[T]):
                                            "" if self.writable else ", read-only")
 
 
-class Child(Generic[T]):
+class Child(Member[T]):
     """A child view model: ``obj.name`` makes it once (``mvvm_child``) and caches it; it keeps
     its parent alive and is closed with it."""
 
@@ -207,16 +212,13 @@ class Child(Generic[T]):
         self._encoded = name.encode("utf-8")
         self.__doc__ = "The %s child (%s)." % (name, camel(class_name))
 
-    @overload
-    def __get__(self, obj: None, owner: Any) -> "Child[T]": ...
-
-    @overload
-    def __get__(self, obj: "MvvmObject", owner: Any) -> T: ...
-
-    def __get__(self, obj: Optional["MvvmObject"], owner: Any) -> Any:
+    def _get(self, obj: Optional["MvvmObject"], owner: Any) -> Any:
         if obj is None:
             return self
         return obj._cached_child(self.name, self._encoded)
+
+    if not TYPE_CHECKING:
+        __get__ = _get
 
     def __set__(self, obj: "MvvmObject", value: Any) -> None:
         raise AttributeError("the child %s cannot be replaced" % self.name)

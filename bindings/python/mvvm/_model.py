@@ -8,10 +8,12 @@ import ctypes
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Generic, List, Optional, TypeVar
 
 #: The C types of the plain scalars a typed call takes as themselves (anything else: mvvm_value).
 PLAIN_C_TYPES = {"bool": "bool", "int": "int64_t", "double": "double", "string": "const char *"}
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -69,9 +71,16 @@ class Type:
 
 
 @dataclass(frozen=True)
-class Argument:
+class Named(Generic[T]):
+    """A name and its type: an argument's or a field's :class:`Type`, a child's class (its C name),
+    a C parameter's C type (``mvvm_gen.abi``)."""
+
     name: str
-    type: Type
+    type: T
+
+
+class Argument(Named[Type]):
+    """An argument of a command or a constructor."""
 
 
 @dataclass(frozen=True)
@@ -103,10 +112,8 @@ class Signal:
     doc: str
 
 
-@dataclass(frozen=True)
-class Child:
-    name: str
-    class_name: str
+class Child(Named[str]):
+    """A child: its name and its class's C name."""
 
 
 @dataclass(frozen=True)
@@ -123,10 +130,8 @@ class Constructor:
         return any(a.type.kind == "service" for a in self.arguments)
 
 
-@dataclass(frozen=True)
-class Field:
-    name: str
-    type: Type
+class Field(Named[Type]):
+    """A field of a record."""
 
 
 @dataclass(frozen=True)

@@ -9,15 +9,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Tuple
 
+from mvvm._model import Named
+
 #: The markers around the header's generated part (the typed calls), which is not the fixed ABI.
 BEGIN = "/* @generated typed calls begin: python3 -m mvvm_gen writes this part; do not edit. */"
 END = "/* @generated typed calls end */"
 
 
-@dataclass(frozen=True)
-class Param:
-    c_type: str
-    name: str
+class Param(Named[str]):
+    """A C function's parameter or a struct's field: its name and its C type."""
 
 
 @dataclass(frozen=True)
@@ -50,8 +50,8 @@ def _param(text: str) -> Param:
     text = " ".join(text.split())
     match = re.match(r"^(.*?)(\w+)$", text)
     if not match or not match.group(1).strip():
-        return Param(text, "")
-    return Param(" ".join(match.group(1).replace("*", " * ").split()).replace("* *", "**"), match.group(2))
+        return Param("", text)
+    return Param(match.group(2), " ".join(match.group(1).replace("*", " * ").split()).replace("* *", "**"))
 
 
 def _params(text: str) -> List[Param]:

@@ -84,7 +84,7 @@ def class_declarations(cls: Class) -> List[str]:
     for prop in cls.properties:
         out += property_declarations(cls, prop)
     for child in cls.children:
-        out.append(t("child", cls=cls.name, name=child.name, class_name=child.class_name))
+        out.append(t("child", cls=cls.name, name=child.name, class_name=child.type))
     return out
 
 

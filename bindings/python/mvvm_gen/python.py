@@ -70,7 +70,7 @@ def member_prefix(members: List[Tuple[str, int]]) -> str:
 
 
 def struct_fields(name: str, abi: Abi) -> List[str]:
-    return [abi_t("field", name=f.name, ctype=field_ctype(f.c_type, abi)) for f in abi.structs[name]]
+    return [abi_t("field", name=f.name, ctype=field_ctype(f.type, abi)) for f in abi.structs[name]]
 
 
 def flat_fields(name: str, abi: Abi) -> List[str]:
@@ -78,8 +78,8 @@ def flat_fields(name: str, abi: Abi) -> List[str]:
     a nested struct here starts where its first field would)."""
     fields: List[str] = []
     for f in abi.structs[name]:
-        fields.extend(flat_fields(f.c_type, abi) if f.c_type in abi.structs else
-                      [abi_t("field", name=f.name, ctype=field_ctype(f.c_type, abi))])
+        fields.extend(flat_fields(f.type, abi) if f.type in abi.structs else
+                      [abi_t("field", name=f.name, ctype=field_ctype(f.type, abi))])
     return fields
 
 
@@ -96,13 +96,13 @@ def abi_module(abi: Abi) -> str:
     structs = [abi_t("struct", name=name, python_name=python_name(name), fields="\n".join(struct_fields(name, abi)))
                for name in abi.structs]
     structs += [abi_t("flat_struct", name=name, python_name=python_name(name), fields="\n".join(flat_fields(name, abi)))
-                for name, fields in abi.structs.items() if any(f.c_type in abi.structs for f in fields)]
+                for name, fields in abi.structs.items() if any(f.type in abi.structs for f in fields)]
     callbacks = "\n".join(
         abi_t("callback", name=name, python_name=name[len("mvvm_"):].upper(), result=ctype(function.result, abi),
-              params="".join(", " + ctype(p.c_type, abi) for p in function.params))
+              params="".join(", " + ctype(p.type, abi) for p in function.params))
         for name, function in abi.callbacks.items())
     functions = "\n".join(
-        abi_t("function", name=f.name, result=ctype(f.result, abi), params=", ".join(ctype(p.c_type, abi) for p in f.params))
+        abi_t("function", name=f.name, result=ctype(f.result, abi), params=", ".join(ctype(p.type, abi) for p in f.params))
         for f in abi.functions)
     return abi_t("file", constants="\n\n".join(constants), enums="\n\n\n".join(enums), structs="\n\n\n".join(structs),
                  callbacks=callbacks, functions=functions) + "\n"
@@ -222,7 +222,7 @@ def class_members(cls: Class, names: Names) -> List[str]:
                            result=py_read(command.result, names), **marks(name, shadowed)))
     for child in cls.children:
         name = attribute[child.name]
-        lines.append(pyi_t("child", name=name, type=names.classes[child.class_name], **marks(name, shadowed)))
+        lines.append(pyi_t("child", name=name, type=names.classes[child.type], **marks(name, shadowed)))
     for model_name, argument in models.items():  # unless a member has its name
         name = attribute[model_name]
         lines.append(pyi_t("model", name=name, type=py_write(argument.type, names), **marks(name, shadowed)))

@@ -47,14 +47,14 @@ def abi_module(abi: Abi) -> str:
     enums = "\n".join(abi_t("enum_entry", enum=enum, members="\n".join(
         abi_t("enum_member", name=name, value=value) for name, value in members)) for enum, members in abi.enums.items())
     structs = "\n".join(abi_t("struct", name=name, fields=", ".join(
-        '["%s", %s]' % (f.name, fiddle_type(f.c_type, abi)) for f in fields)) for name, fields in abi.structs.items())
+        '["%s", %s]' % (f.name, fiddle_type(f.type, abi)) for f in fields)) for name, fields in abi.structs.items())
 
     def signature(name: str, params: List[str], result: str) -> str:
         return abi_t("signature", name=name, params=", ".join(fiddle_type(p, abi) for p in params),
                      result=fiddle_type(result, abi))
 
-    callbacks = "\n".join(signature(name, [p.c_type for p in f.params], f.result) for name, f in abi.callbacks.items())
-    functions = "\n".join(signature(f.name, [p.c_type for p in f.params], f.result) for f in abi.functions)
+    callbacks = "\n".join(signature(name, [p.type for p in f.params], f.result) for name, f in abi.callbacks.items())
+    functions = "\n".join(signature(f.name, [p.type for p in f.params], f.result) for f in abi.functions)
     return abi_t("file", constants="\n\n".join(constants), enums=enums, structs=structs, callbacks=callbacks,
                  functions=functions) + "\n"
 
@@ -203,7 +203,7 @@ class _Signatures:
                 result = "self" if command.result.is_none else self.read(command.result)
                 method(self.ruby(command.name), self.overloads(command.arguments, result))
         for child in cls.children:
-            method(self.ruby(child.name), [f"() -> {self.class_type(child.class_name)}"])
+            method(self.ruby(child.name), [f"() -> {self.class_type(child.type)}"])
         for constructor in cls.constructors:
             for argument in constructor.arguments:
                 if argument.type.kind == "object":

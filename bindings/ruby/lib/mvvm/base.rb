@@ -289,13 +289,7 @@ module Mvvm
     # manual loop, whose changes arrive on the thread that dispatches.
     def subscribe(object, name = nil, &block)
       raise ArgumentError, "subscribe needs a block" unless block
-      if loop_of(object)&.kind == :thread
-        raise UnsupportedError.new(
-          "cannot subscribe to an object of a thread loop from Ruby: the library's thread would run " \
-          "the block, and Fiddle cannot call Ruby from a thread Ruby did not create; use a manual loop",
-          status: nil
-        )
-      end
+      refuse_thread_loop(object, "subscribe to an object", "run the block")
 
       c_name = name.nil? ? nil : Native.c_string(name)
       out = Native.out
@@ -324,6 +318,18 @@ module Mvvm
     end
 
     private
+
+    # Refuses (Mvvm::UnsupportedError) to `what` an object of a thread loop: the library's thread
+    # would `would`, calling Ruby from a thread Ruby did not create, which Fiddle cannot do.
+    def refuse_thread_loop(object, what, would)
+      return unless loop_of(object)&.kind == :thread
+
+      raise UnsupportedError.new(
+        "cannot #{what} of a thread loop from Ruby: the library's thread would #{would}, and Fiddle cannot " \
+        "call Ruby from a thread Ruby did not create; use a manual loop",
+        status: nil
+      )
+    end
 
     def box(object)
       object.instance_variable_get(:@box) or raise TypeError, "#{object.class} is no object of libmvvm"

@@ -131,14 +131,7 @@ module Mvvm
     # given, is called once with (result, nil) or (nil, error) when the call ends. Objects of a
     # thread loop refuse it (Mvvm::UnsupportedError).
     def call_async(object, name, *args, **kwargs, &block)
-      if loop_of(object)&.kind == :thread
-        raise UnsupportedError.new(
-          "cannot run an async command of an object of a thread loop from Ruby: the library's thread would " \
-          "end the call, and Fiddle cannot call Ruby from a thread Ruby did not create; use a manual loop",
-          status: nil
-        )
-      end
-
+      refuse_thread_loop(object, "run an async command of an object", "end the call")
       native = native_of(object)
       names = [nil] * args.size + kwargs.keys.map { |k| Names.library(k) }
       values = args + kwargs.values
