@@ -376,8 +376,10 @@ user_c() {
      noswift cc -std=c11 -Wall -Wextra -Werror -pedantic use_sample.c $flags -Wl,-rpath,"$user_prefix/lib" -o use_sample &&
      out=$(noswift ./use_sample) && echo "$out" &&
      [ "$out" = "Hello, C! greeted 1; total 13, even no; libmvvm $version" ] &&
-     noswift ldd ./use_sample | tee /dev/stderr | grep -qF "libsample.so.0 => $user_prefix/lib/libsample.so.0" &&
-     ! noswift ldd ./use_sample | grep -E "$MVVM_SWIFT_RUNTIME_PATTERN|not found")
+     # Read whole first: `grep -q` leaving a pipe early would fail `tee` (pipefail) at random.
+     links=$(noswift ldd ./use_sample) && echo "$links" >&2 &&
+     grep -qF "libsample.so.0 => $user_prefix/lib/libsample.so.0" <<<"$links" &&
+     ! grep -E "$MVVM_SWIFT_RUNTIME_PATTERN|not found" <<<"$links")
 }
 check "the user's C files: cp -a into a prefix, cc use_sample.c \$(pkg-config --cflags --libs sample), runs without Swift" user_c
 
