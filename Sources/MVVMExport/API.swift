@@ -74,18 +74,6 @@ func loopError(_ error: LoopError) -> ExportError {
     }
 }
 
-/// Runs `body`, which gives the host's user data to what it makes; when it fails, nothing will
-/// hold the user data, and its destroy function runs now.
-func destroyingOnFailure(_ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?,
-                         _ body: () throws(ExportError) -> Void) throws(ExportError) {
-    do throws(ExportError) {
-        try body()
-    } catch {
-        destroy?(userData)
-        throw error
-    }
-}
-
 /// Runs a loop call; the loop's work announces its own changes, turn by turn.
 func withLoop<T>(_ handle: mvvm_handle, _ body: (Loop) throws(LoopError) -> T) throws(ExportError) -> T {
     let context = try resolveLoop(handle)
@@ -207,23 +195,35 @@ func set(_ property: ExportedProperty, of object: ExportedObject, to value: Valu
 
 @_cdecl("mvvm_get_bool")
 public func mvvm_get_bool(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Bool>?) -> mvvm_status {
-    getTyped(object, name, .bool, out, asBool)
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        if case let .bool(value) = try getProperty(object, name, .bool) { write(value, to: out) }
+    }
 }
 
 @_cdecl("mvvm_get_int")
 public func mvvm_get_int(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Int64>?) -> mvvm_status {
-    getTyped(object, name, .int, out, asInt)
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        if case let .int(value) = try getProperty(object, name, .int) { write(value, to: out) }
+    }
 }
 
 @_cdecl("mvvm_get_double")
 public func mvvm_get_double(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?) -> mvvm_status {
-    getTyped(object, name, .double, out, asDouble)
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        if case let .double(value) = try getProperty(object, name, .double) { write(value, to: out) }
+    }
 }
 
 @_cdecl("mvvm_get_string")
 public func mvvm_get_string(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?,
                             _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> mvvm_status {
-    getTyped(object, name, .string, out, asString)
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        if case let .string(value) = try getProperty(object, name, .string) { write(CString.copy(value), to: out) }
+    }
 }
 
 @_cdecl("mvvm_get")
@@ -239,16 +239,6 @@ public func mvvm_get(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out
 func getProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType) throws(ExportError) -> Value {
     try withObject(handle, reading: true) { object throws(ExportError) -> Value in
         try get(try object.exportedClass.property(named: name), of: object, as: type)
-    }
-}
-
-/// What a typed getter does: the property's value, of `type`, into `out` as `convert` makes it.
-@inline(__always)
-private func getTyped<T>(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType,
-                         _ out: UnsafeMutablePointer<T>?, _ convert: (Value) -> T?) -> mvvm_status {
-    exporting { () throws(ExportError) in
-        try requireOut(out)
-        if let converted = convert(try getProperty(handle, name, type)) { write(converted, to: out) }
     }
 }
 
@@ -434,7 +424,7 @@ public func mvvm_subscribe(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?,
                            _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         guard let callback else { throw .nullPointer("callback") }
-        try destroyingOnFailure(userData, destroy) { () throws(ExportError) in
+        do throws(ExportError) {
             try requireOut(out)
             let handle = try withObject(object) { object throws(ExportError) -> mvvm_handle in
                 let selector = try name.map { name throws(ExportError) in try object.exportedClass.selector(named: name) }
@@ -445,6 +435,9 @@ public func mvvm_subscribe(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?,
                 return subscription.handle
             }
             write(handle, to: out)
+        } catch {
+            destroy?(userData)
+            throw error
         }
     }
 }

@@ -6,9 +6,12 @@ import CMVVM
 import MVVMRuntime
 
 /// One asynchronous call of a command: the host's completion, and the task that runs it.
-final class AsyncCall: ObjectCallback, @unchecked Sendable {
+final class AsyncCall: Handled, @unchecked Sendable {
+    let object: ExportedObject
     let name: CallName
     private let done: mvvm_done_fn
+    private let userData: UnsafeMutableRawPointer?
+    private var destroy: mvvm_destroy_fn?
     var task: Task<Void, Never>?
     /// Set once: how it ended, until the completion is delivered.
     private(set) var outcome: Result<Value, ExportError>?
@@ -16,10 +19,15 @@ final class AsyncCall: ObjectCallback, @unchecked Sendable {
 
     init(object: ExportedObject, name: CallName, done: @escaping mvvm_done_fn, userData: UnsafeMutableRawPointer?,
          destroy: mvvm_destroy_fn?) {
+        self.object = object
         self.name = name
         self.done = done
-        super.init(kind: .call, object: object, userData: userData, destroy: destroy)
+        self.userData = userData
+        self.destroy = destroy
+        super.init(kind: .call)
     }
+
+    override var owningContext: LoopContext? { object.context }
 
     override func releaseHandle() throws(ExportError) {
         object.context.loop.perform { cancel("its handle was released") }
@@ -50,7 +58,7 @@ final class AsyncCall: ObjectCallback, @unchecked Sendable {
     /// function run (the caller runs the latter).
     func abandon() {
         isDelivered = true
-        dropDestroy()
+        destroy = nil
         HandleTable.shared.remove(handle)
         object.forget(self)
     }
@@ -72,7 +80,9 @@ final class AsyncCall: ObjectCallback, @unchecked Sendable {
                 message.withCString { done(handle, status, &cValue, $0, userData) }
             }
         }
-        runDestroy()
+        let destroy = self.destroy
+        self.destroy = nil
+        destroy?(userData)
     }
 }
 
@@ -142,13 +152,16 @@ public func mvvm_call_async(_ object: mvvm_handle, _ command: UnsafePointer<CCha
                             _ destroy: mvvm_destroy_fn?, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         guard let done else { throw .nullPointer("done") }
-        try destroyingOnFailure(userData, destroy) { () throws(ExportError) in
+        do throws(ExportError) {
             try requireOut(out)
             let given = try GivenArguments(reading: arguments, names: names, count: count)
             try withObject(object) { object throws(ExportError) in
                 try startCall(try object.exportedClass.command(named: command), on: object, given, done, userData,
                               destroy, out!)
             }
+        } catch {
+            destroy?(userData)
+            throw error
         }
     }
 }

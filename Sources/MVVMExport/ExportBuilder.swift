@@ -66,7 +66,7 @@ public struct ExportBuilder<Target: AnyObject> {
     public mutating func output<V: ExportableValue, P: Publisher>(
         _ name: String, get: @escaping (Target) -> V, publisher: @escaping (Target) -> P, doc: String = ""
     ) where P.Output == V, P.Failure == Never {
-        addValue(name, get: get, set: nil, doc: doc, watch: Self.following(publisher))
+        addProperty(name, get: get, publisher: publisher, set: nil, doc: doc)
     }
 
     /// A binding: read with `get`, written with `set`, watched through `publisher`.
@@ -74,7 +74,7 @@ public struct ExportBuilder<Target: AnyObject> {
         _ name: String, get: @escaping (Target) -> V, set: @escaping (Target, V) -> Void,
         publisher: @escaping (Target) -> P, doc: String = ""
     ) where P.Output == V, P.Failure == Never {
-        addValue(name, get: get, set: set, doc: doc, watch: Self.following(publisher))
+        addProperty(name, get: get, publisher: publisher, set: set, doc: doc)
     }
 
     /// A read-only `@Published` property: `c.output("label", \.label, \.$label)`. Key path
@@ -96,23 +96,19 @@ public struct ExportBuilder<Target: AnyObject> {
                 publisher: { $0[keyPath: publisher] }, doc: doc)
     }
 
-    /// A property of values, whatever tells of its changes: read with `get`, written with `set`
-    /// (a binding), watched by what `watch` starts.
-    private mutating func addValue<V: ExportableValue>(_ name: String, get: @escaping (Target) -> V,
-                                                      set: ((Target, V) -> Void)?, doc: String,
-                                                      watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch) {
+    private mutating func addProperty<V: ExportableValue, P: Publisher>(
+        _ name: String, get: @escaping (Target) -> V, publisher: @escaping (Target) -> P,
+        set: ((Target, V) -> Void)?, doc: String
+    ) where P.Output == V, P.Failure == Never {
         properties.append(ExportedProperty(
             name: name, shape: V.exportedShape, doc: doc,
             get: { get(Self.target($0)).exportedValue },
             set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
-            watch: watch))
-    }
-
-    /// Watches a property through its publisher. A `$property` sends the current value at once
-    /// (announced already: it changes nothing), then each new one as it is set.
-    private static func following<V: ExportableValue, P: Publisher>(_ publisher: @escaping (Target) -> P)
-        -> (AnyObject, WatchedSlot) -> PropertyWatch where P.Output == V, P.Failure == Never {
-        { object, slot in PublisherWatch(publisher(Self.target(object)).sink { slot.changed($0.exportedValue) }) }
+            // A `$property` sends the current value at once (announced already: it changes
+            // nothing), then each new one as it is set.
+            watch: { object, slot in
+                PublisherWatch(publisher(Self.target(object)).sink { slot.changed($0.exportedValue) })
+            }))
     }
 
     // MARK: Lists
@@ -239,20 +235,20 @@ extension ExportBuilder where Target: Observable {
     /// A read-only property of an `@Observable` class: `c.output("count", \.count)`. Any
     /// property the key path reads through counts, so computed properties work too.
     public mutating func output<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V, doc: String = "") {
-        addValue(name, get: value, set: nil, doc: doc, watch: Self.observing(value))
+        addObserved(name, value, set: nil, doc: doc)
     }
 
     /// A binding of an `@Observable` class read and written by closures: no key-path projection
     /// on each read and write (what the key-path form costs), for properties read often.
     public mutating func binding<V: ExportableValue>(_ name: String, get: @escaping (Target) -> V,
                                                     set: @escaping (Target, V) -> Void, doc: String = "") {
-        addValue(name, get: get, set: set, doc: doc, watch: Self.observing(get))
+        addObserved(name, get, set: set, doc: doc)
     }
 
     /// A binding of an `@Observable` class: `c.binding("title", \.title)`.
     public mutating func binding<V: ExportableValue>(_ name: String, _ value: ReferenceWritableKeyPath<Target, V>,
                                                     doc: String = "") {
-        binding(name, get: { $0[keyPath: value] }, set: { $0[keyPath: value] = $1 }, doc: doc)
+        addObserved(name, { $0[keyPath: value] }, set: { $0[keyPath: value] = $1 }, doc: doc)
     }
 
     /// A list of child view models of an `@Observable` class: `c.list("items", \.items)`.
@@ -262,10 +258,13 @@ extension ExportBuilder where Target: Observable {
         }
     }
 
-    /// Watches what reading a property reads, through the Observation framework.
-    private static func observing<V: ExportableValue>(_ value: @escaping (Target) -> V)
-        -> (AnyObject, WatchedSlot) -> PropertyWatch {
-        { object, slot in ObservationWatch(Self.target(object), read: value, slot: slot) }
+    private mutating func addObserved<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V,
+                                                         set: ((Target, V) -> Void)?, doc: String) {
+        properties.append(ExportedProperty(
+            name: name, shape: V.exportedShape, doc: doc,
+            get: { value(Self.target($0)).exportedValue },
+            set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
+            watch: { object, slot in ObservationWatch(Self.target(object), read: value, slot: slot) }))
     }
 }
 
@@ -279,19 +278,25 @@ extension ExportBuilder where Target: ObservableObject {
     /// `$first.map { _ in self.fullName }` would see the old value: `@Published` publishes in
     /// `willSet`.)
     public mutating func output<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V, doc: String = "") {
-        addValue(name, get: value, set: nil, doc: doc, watch: Self.objectWillChangeWatch)
+        addComputed(name, value, set: nil, doc: doc)
     }
 
     /// A computed binding, read as ``output(_:_:doc:)`` reads and written with `set`.
     public mutating func binding<V: ExportableValue>(_ name: String, get: @escaping (Target) -> V,
                                                     set: @escaping (Target, V) -> Void, doc: String = "") {
-        addValue(name, get: get, set: set, doc: doc, watch: Self.objectWillChangeWatch)
+        addComputed(name, get, set: set, doc: doc)
     }
 
-    /// Watches the object's `objectWillChange`: told "changed" with no value, the property is
-    /// read once the operation is complete.
-    private static var objectWillChangeWatch: (AnyObject, WatchedSlot) -> PropertyWatch {
-        { object, slot in PublisherWatch(Self.target(object).objectWillChange.sink { _ in slot.changed(nil) }) }
+    private mutating func addComputed<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V,
+                                                         set: ((Target, V) -> Void)?, doc: String) {
+        properties.append(ExportedProperty(
+            name: name, shape: V.exportedShape, doc: doc,
+            get: { value(Self.target($0)).exportedValue },
+            set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
+            // Told "changed" with no value: read once the operation is complete.
+            watch: { object, slot in
+                PublisherWatch(Self.target(object).objectWillChange.sink { _ in slot.changed(nil) })
+            }))
     }
 }
 

@@ -175,27 +175,15 @@ struct ExportedConstructor {
     let make: (Loop, CallArguments) throws(ExportFailure) -> AnyObject
 }
 
-/// A registered class or record: its C name, its Swift type and the module that declares it,
-/// its doc.
-class RegisteredType: @unchecked Sendable {
+/// Everything the C side can do with one exported class: what `mvvm_describe` tells.
+final class ExportedClass: @unchecked Sendable {
     let name: CName
     let swiftName: String
-    /// The generator makes a package's typed calls from its own classes only.
+    /// The Swift module that registered it: the generator makes a package's typed calls from its
+    /// own classes only.
     let swiftModule: String
     let doc: String
     let swiftType: ObjectIdentifier
-
-    init(name: String, swiftName: String, type: Any.Type, doc: String) {
-        self.name = CName(name)
-        self.swiftName = swiftName
-        swiftModule = String(String(reflecting: type).prefix { $0 != "." })
-        self.doc = doc
-        swiftType = ObjectIdentifier(type)
-    }
-}
-
-/// Everything the C side can do with one exported class: what `mvvm_describe` tells.
-final class ExportedClass: RegisteredType, @unchecked Sendable {
     let properties: [ExportedProperty]
     let commands: [ExportedCommand]
     let signals: [ExportedSignal]
@@ -203,12 +191,16 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
     let constructors: [ExportedConstructor]
 
     init<Target: AnyObject>(_ builder: ExportBuilder<Target>) {
+        name = CName(builder.name)
+        swiftName = builder.swiftName
+        swiftModule = String(String(reflecting: Target.self).prefix { $0 != "." })
+        doc = builder.doc
+        swiftType = ObjectIdentifier(Target.self)
         properties = builder.properties
         commands = builder.commands
         signals = builder.signals
         children = builder.children
         constructors = builder.constructors
-        super.init(name: builder.name, swiftName: builder.swiftName, type: Target.self, doc: builder.doc)
     }
 
     /// The property last found by name: a host tends to ask for the same one again (a getter in

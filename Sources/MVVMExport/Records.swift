@@ -39,7 +39,7 @@ extension ExportableRecord {
 }
 
 /// A registered record: its C name and its fields, in order.
-final class RecordDescription: RegisteredType, @unchecked Sendable {
+final class RecordDescription: @unchecked Sendable {
     struct Field {
         /// The C name (the coding key in snake case) and the coding key itself.
         let name: String
@@ -47,11 +47,20 @@ final class RecordDescription: RegisteredType, @unchecked Sendable {
         let shape: ValueShape
     }
 
+    let name: CName
+    let swiftName: String
+    let swiftModule: String
+    let doc: String
+    let id: ObjectIdentifier
     let fields: [Field]
 
     init(name: String, type: Any.Type, doc: String, fields: [Field]) {
+        self.name = CName(name)
+        swiftName = String(describing: type)
+        swiftModule = String(String(reflecting: type).prefix { $0 != "." })
+        self.doc = doc
+        id = ObjectIdentifier(type)
         self.fields = fields
-        super.init(name: name, swiftName: String(describing: type), type: type, doc: doc)
     }
 
     /// What descriptions say of it: its fields with their types.
@@ -167,9 +176,19 @@ struct RecordDecoder: Decoder {
             }
         }
 
-        // `decode` of each primitive type is the generic one above, with T inferred. Not
-        // `decodeIfPresent`: the standard library's defaults for these would win over a generic
-        // one, and they ask `decode`, so an optional field would be probed as a required one.
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(type, key, optional: false)! }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try value(type, key, optional: false)! }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try value(type, key, optional: false)! }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try value(type, key, optional: false)! }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try value(type, key, optional: false)! }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try value(type, key, optional: false)! }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try value(type, key, optional: false)! }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try value(type, key, optional: false)! }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try value(type, key, optional: false)! }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try value(type, key, optional: false)! }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try value(type, key, optional: false)! }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try value(type, key, optional: false)! }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try value(type, key, optional: false)! }
         func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try value(type, key, optional: true) }
         func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try value(type, key, optional: true) }
         func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try value(type, key, optional: true) }

@@ -99,35 +99,35 @@ final class Registry: @unchecked Sendable {
     private static let loaded: Void = { libmvvm_run_registrations() }()
 
     func add(_ exportedClass: ExportedClass) {
-        add(exportedClass, "class", tellsCatalogClash: true) {
-            byName[exportedClass.name.string] = exportedClass
+        knownSound.store(false, ordering: .releasing)
+        lock.withLock {
+            checked = nil
+            let name = exportedClass.name.string
+            if byName[name] != nil || recordsByName[name] != nil {
+                refusals.append("class \(name) (\(exportedClass.swiftName)) is registered twice: a class or record "
+                                + "named \(name) exists already\(catalogNames.contains(name) ? " (in the catalog)" : "")")
+                refused.append(exportedClass)
+                return
+            }
+            byName[name] = exportedClass
             byType[exportedClass.swiftType] = exportedClass
             ordered.append(exportedClass)
         }
     }
 
     func add(_ record: RecordDescription) {
-        add(record, "record", tellsCatalogClash: false) {
-            recordsByName[record.name.string] = record
-            recordsByType[record.swiftType] = record
-        }
-    }
-
-    /// Adds a class or record with `insert`, under the lock, unless its name is taken (classes and
-    /// records share one namespace); a refusal says when the catalog took it if `tellsCatalogClash`.
-    private func add(_ registered: RegisteredType, _ kind: String, tellsCatalogClash: Bool, _ insert: () -> Void) {
         knownSound.store(false, ordering: .releasing)
         lock.withLock {
             checked = nil
-            let name = registered.name.string
+            let name = record.name.string
             if byName[name] != nil || recordsByName[name] != nil {
-                let inCatalog = tellsCatalogClash && catalogNames.contains(name) ? " (in the catalog)" : ""
-                refusals.append("\(kind) \(name) (\(registered.swiftName)) is registered twice: a class or record "
-                                + "named \(name) exists already\(inCatalog)")
-                refused.append(registered)
+                refusals.append("record \(name) (\(record.swiftName)) is registered twice: a class or record named "
+                                + "\(name) exists already")
+                refused.append(record)
                 return
             }
-            insert()
+            recordsByName[name] = record
+            recordsByType[record.id] = record
         }
     }
 
@@ -147,7 +147,8 @@ final class Registry: @unchecked Sendable {
 
     /// Every problem of the registration (empty when it is sound).
     var problems: [String] {
-        lockedOnceLoaded {
+        _ = Self.loaded
+        return lock.withLock {
             if let checked { return checked }
             var found = refusals + RegistrationCheck(classes: ordered, byType: byType, records: recordsByType).problems
             if let linkedTwice = libmvvm_linked_twice() { found.insert(String(cString: linkedTwice), at: 0) }
@@ -183,22 +184,29 @@ final class Registry: @unchecked Sendable {
         throw ExportError(MVVM_ERR_BAD_REGISTRATION, message)
     }
 
-    func exportedClass(named name: String) -> ExportedClass? { lockedOnceLoaded { byName[name] } }
-
-    func exportedClass(for type: ObjectIdentifier) -> ExportedClass? { lockedOnceLoaded { byType[type] } }
-
-    func record(named name: String) -> RecordDescription? { lockedOnceLoaded { recordsByName[name] } }
-
-    func record(for type: ObjectIdentifier) -> RecordDescription? { lockedOnceLoaded { recordsByType[type] } }
-
-    var classes: [ExportedClass] { lockedOnceLoaded { ordered } }
-
-    /// `body` under the registry's lock, once the linked packages have registered. Generic as
-    /// `withLock` is, so that the closure reaches it as written (no reabstraction thunk).
-    @inline(__always)
-    private func lockedOnceLoaded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    func exportedClass(named name: String) -> ExportedClass? {
         _ = Self.loaded
-        return try lock.withLock(body)
+        return lock.withLock { byName[name] }
+    }
+
+    func exportedClass(for type: ObjectIdentifier) -> ExportedClass? {
+        _ = Self.loaded
+        return lock.withLock { byType[type] }
+    }
+
+    func record(named name: String) -> RecordDescription? {
+        _ = Self.loaded
+        return lock.withLock { recordsByName[name] }
+    }
+
+    func record(for type: ObjectIdentifier) -> RecordDescription? {
+        _ = Self.loaded
+        return lock.withLock { recordsByType[type] }
+    }
+
+    var classes: [ExportedClass] {
+        _ = Self.loaded
+        return lock.withLock { ordered }
     }
 }
 
