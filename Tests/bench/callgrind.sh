@@ -2,7 +2,10 @@
 # Instructions per operation of bench cases, counted by callgrind (they repeat exactly for the same
 # binary and input, unlike timings on this shared machine). Each case runs alone (bench_c's case
 # argument) for N and 2N operations; the difference, divided by the operations it added, leaves
-# set-up out. Needs the release build of `make bench` (.build-release) or LIBDIR.
+# set-up out. Each count is also split (callgrind_split.py): the Swift runtime's type look-ups
+# (generic metadata, conformances), whose cost moves with where the library's types were loaded,
+# against the rest, which with the number of look-ups is what a change of code is judged on.
+# Needs the release build of `make bench` (.build-release) or LIBDIR.
 # Usage: Tests/bench/callgrind.sh [N] [CASE...]   (N default 2000)
 set -euo pipefail
 # Swift's hashing (and Python's) seeded the same in every run: with a random seed, hash
@@ -27,9 +30,9 @@ if [ ${#cases[@]} = 0 ]; then
            c_round_trip_observable_sign_up c_get_bool c_typed_get_bool c_create_subscribe_release
            gobject_create_subscribe_release c_create_subscribe_release_observable swift_round_trip_sign_up)
 fi
-instructions() { # program args... -> total instructions
+instructions() { # program args... -> "total inside-look-ups look-ups"
     valgrind --tool=callgrind --callgrind-out-file="$out/last.out" "$@" >/dev/null 2>"$out/last.err"
-    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out/last.err"
+    python3 Tests/bench/callgrind_split.py "$out/last.out"
 }
 for case in "${cases[@]}"; do
     # One repetition after the warm-up of a tenth: N ops run 1.1 N times (bench_c's main); the
@@ -41,6 +44,12 @@ for case in "${cases[@]}"; do
     else
         one=$(instructions "$out/bench_c" 1 "$n" "$case"); two=$(instructions "$out/bench_c" 1 $((2 * n)) "$case")
     fi
-    python3 -c "import sys; one, two, n, scale = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]); print(f'{sys.argv[5]:40} {(two - one) / (n * scale / 10):10.0f} instructions per operation')" \
-        "$one" "$two" "$n" "$scale" "$case"
+    python3 - "$one" "$two" "$n" "$scale" "$case" <<'EOF'
+import sys
+one, two = (list(map(int, run.split())) for run in sys.argv[1:3])
+ops = int(sys.argv[3]) * float(sys.argv[4]) / 10
+total, inside, look_ups = ((b - a) / ops for a, b in zip(one, two))
+print(f"{sys.argv[5]:40} {total:10.0f} instructions per operation: {total - inside:8.0f} outside "
+      f"{look_ups:5.1f} runtime type look-ups ({inside:.0f} inside)")
+EOF
 done

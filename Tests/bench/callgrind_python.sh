@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per Python round trip (bench_python.py's case alone), libmvvm beside PyGObject,
 # counted by callgrind: exact for a given binary, unlike timings on a shared machine. Each case
-# runs for N and 2N operations; the difference over N leaves start-up out. Needs the release
+# runs for N and 2N operations; the difference over N leaves start-up out; the count is split as
+# callgrind.sh splits it (the Swift runtime's type look-ups against the rest). Needs the release
 # build of `make bench` (.build-release) or LIBDIR, and python3-gi for the PyGObject row.
 # Usage: Tests/bench/callgrind_python.sh [N]   (N default 2000)
 set -euo pipefail
@@ -17,17 +18,21 @@ mkdir -p "$out"
 objcopy --strip-debug "$libdir/libmvvm.so" "$out/libmvvm.so"
 python=python3
 if /usr/bin/python3 -c 'import gi' 2>/dev/null; then python=/usr/bin/python3; fi
-instructions() { # case ops -> total instructions
+instructions() { # case ops -> "total inside-look-ups look-ups", or nothing if the run failed
     MVVM_LIBRARY="$out/libmvvm.so" PYTHONPATH=bindings/python valgrind --tool=callgrind \
-        --callgrind-out-file=/dev/null "$python" Tests/bench/bench_python.py 1 "$2" "$1" 2>&1 >/dev/null \
-        | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+        --callgrind-out-file="$out/last.out" "$python" Tests/bench/bench_python.py 1 "$2" "$1" \
+        >/dev/null 2>"$out/last.err" && python3 Tests/bench/callgrind_split.py "$out/last.out"
 }
 declare -A per_op
 for case in py_round_trip_sign_up pygobject_round_trip_sign_up; do
-    one=$(instructions "$case" "$n") two=$(instructions "$case" $((2 * n)))
+    one=$(instructions "$case" "$n" || true) two=$(instructions "$case" $((2 * n)) || true)
     if [ -z "$one" ] || [ -z "$two" ]; then echo "$case: not measured"; continue; fi
-    per_op[$case]=$(((two - one) / n))
-    printf '%-40s %8d instructions per operation\n' "$case" "${per_op[$case]}"
+    read -r total1 inside1 look_ups1 <<<"$one"
+    read -r total2 inside2 look_ups2 <<<"$two"
+    per_op[$case]=$(((total2 - total1) / n))
+    printf '%-40s %8d instructions per operation: %8d outside %5d runtime type look-ups (%d inside)\n' "$case" \
+        "${per_op[$case]}" $(((total2 - inside2 - total1 + inside1) / n)) $(((look_ups2 - look_ups1) / n)) \
+        $(((inside2 - inside1) / n))
 done
 if [ -n "${per_op[py_round_trip_sign_up]:-}" ] && [ -n "${per_op[pygobject_round_trip_sign_up]:-}" ]; then
     awk -v a="${per_op[py_round_trip_sign_up]}" -v b="${per_op[pygobject_round_trip_sign_up]}" \
