@@ -176,19 +176,9 @@ struct RecordDecoder: Decoder {
             }
         }
 
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(type, key, optional: false)! }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try value(type, key, optional: false)! }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try value(type, key, optional: false)! }
-        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try value(type, key, optional: false)! }
-        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try value(type, key, optional: false)! }
-        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try value(type, key, optional: false)! }
-        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try value(type, key, optional: false)! }
-        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try value(type, key, optional: false)! }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try value(type, key, optional: false)! }
-        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try value(type, key, optional: false)! }
-        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try value(type, key, optional: false)! }
-        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try value(type, key, optional: false)! }
-        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try value(type, key, optional: false)! }
+        // `decode` of each primitive type is the generic one above, with T inferred. Not
+        // `decodeIfPresent`: the standard library's defaults for these would win over a generic
+        // one, and they ask `decode`, so an optional field would be probed as a required one.
         func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try value(type, key, optional: true) }
         func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try value(type, key, optional: true) }
         func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try value(type, key, optional: true) }
