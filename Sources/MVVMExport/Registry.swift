@@ -147,8 +147,7 @@ final class Registry: @unchecked Sendable {
 
     /// Every problem of the registration (empty when it is sound).
     var problems: [String] {
-        _ = Self.loaded
-        return lock.withLock {
+        lockedOnceLoaded {
             if let checked { return checked }
             var found = refusals + RegistrationCheck(classes: ordered, byType: byType, records: recordsByType).problems
             if let linkedTwice = libmvvm_linked_twice() { found.insert(String(cString: linkedTwice), at: 0) }
@@ -184,29 +183,22 @@ final class Registry: @unchecked Sendable {
         throw ExportError(MVVM_ERR_BAD_REGISTRATION, message)
     }
 
-    func exportedClass(named name: String) -> ExportedClass? {
-        _ = Self.loaded
-        return lock.withLock { byName[name] }
-    }
+    func exportedClass(named name: String) -> ExportedClass? { lockedOnceLoaded { byName[name] } }
 
-    func exportedClass(for type: ObjectIdentifier) -> ExportedClass? {
-        _ = Self.loaded
-        return lock.withLock { byType[type] }
-    }
+    func exportedClass(for type: ObjectIdentifier) -> ExportedClass? { lockedOnceLoaded { byType[type] } }
 
-    func record(named name: String) -> RecordDescription? {
-        _ = Self.loaded
-        return lock.withLock { recordsByName[name] }
-    }
+    func record(named name: String) -> RecordDescription? { lockedOnceLoaded { recordsByName[name] } }
 
-    func record(for type: ObjectIdentifier) -> RecordDescription? {
-        _ = Self.loaded
-        return lock.withLock { recordsByType[type] }
-    }
+    func record(for type: ObjectIdentifier) -> RecordDescription? { lockedOnceLoaded { recordsByType[type] } }
 
-    var classes: [ExportedClass] {
+    var classes: [ExportedClass] { lockedOnceLoaded { ordered } }
+
+    /// `body` under the registry's lock, once the linked packages have registered. Generic as
+    /// `withLock` is, so that the closure reaches it as written (no reabstraction thunk).
+    @inline(__always)
+    private func lockedOnceLoaded<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         _ = Self.loaded
-        return lock.withLock { ordered }
+        return try lock.withLock(body)
     }
 }
 
