@@ -39,7 +39,7 @@ extension ExportableRecord {
 }
 
 /// A registered record: its C name and its fields, in order.
-final class RecordDescription: @unchecked Sendable {
+final class RecordDescription: RegisteredType, @unchecked Sendable {
     struct Field {
         /// The C name (the coding key in snake case) and the coding key itself.
         let name: String
@@ -48,18 +48,12 @@ final class RecordDescription: @unchecked Sendable {
     }
 
     let name: CName
-    let swiftName: String
-    let swiftModule: String
-    let doc: String
-    let id: ObjectIdentifier
+    let identity: TypeIdentity
     let fields: [Field]
 
     init(name: String, type: Any.Type, doc: String, fields: [Field]) {
         self.name = CName(name)
-        swiftName = String(describing: type)
-        swiftModule = String(String(reflecting: type).prefix { $0 != "." })
-        self.doc = doc
-        id = ObjectIdentifier(type)
+        identity = TypeIdentity(swiftName: String(describing: type), type: type, doc: doc)
         self.fields = fields
     }
 

@@ -156,7 +156,7 @@ struct RegistrationCheck {
             if !seen.insert(field.name).inserted { problems.append("\(what) is named twice") }
             problems += shape(field.shape, what)
         }
-        if contains(record.id, in: record, visited: []) {
+        if contains(record.swiftType, in: record, visited: []) {
             problems.append("\(owner) contains itself, through its fields: a record's value must end")
         }
         return problems
@@ -166,7 +166,7 @@ struct RegistrationCheck {
     /// empty array or a nil ends a value, but descriptions would still be endless).
     private func contains(_ target: ObjectIdentifier, in record: RecordDescription, visited: Set<ObjectIdentifier>) -> Bool {
         var visited = visited
-        guard visited.insert(record.id).inserted else { return false }
+        guard visited.insert(record.swiftType).inserted else { return false }
         for field in record.fields {
             for reached in recordsReached(by: field.shape) {
                 if reached == target { return true }

@@ -99,35 +99,35 @@ final class Registry: @unchecked Sendable {
     private static let loaded: Void = { libmvvm_run_registrations() }()
 
     func add(_ exportedClass: ExportedClass) {
-        knownSound.store(false, ordering: .releasing)
-        lock.withLock {
-            checked = nil
-            let name = exportedClass.name.string
-            if byName[name] != nil || recordsByName[name] != nil {
-                refusals.append("class \(name) (\(exportedClass.swiftName)) is registered twice: a class or record "
-                                + "named \(name) exists already\(catalogNames.contains(name) ? " (in the catalog)" : "")")
-                refused.append(exportedClass)
-                return
-            }
-            byName[name] = exportedClass
+        add(exportedClass, "class", tellsCatalogClash: true) {
+            byName[exportedClass.name.string] = exportedClass
             byType[exportedClass.swiftType] = exportedClass
             ordered.append(exportedClass)
         }
     }
 
     func add(_ record: RecordDescription) {
+        add(record, "record", tellsCatalogClash: false) {
+            recordsByName[record.name.string] = record
+            recordsByType[record.swiftType] = record
+        }
+    }
+
+    /// Adds a class or record with `insert`, under the lock, unless its name is taken (classes and
+    /// records share one namespace); a refusal says when the catalog took it if `tellsCatalogClash`.
+    private func add(_ registered: some RegisteredType, _ kind: String, tellsCatalogClash: Bool, _ insert: () -> Void) {
         knownSound.store(false, ordering: .releasing)
         lock.withLock {
             checked = nil
-            let name = record.name.string
+            let name = registered.name.string
             if byName[name] != nil || recordsByName[name] != nil {
-                refusals.append("record \(name) (\(record.swiftName)) is registered twice: a class or record named "
-                                + "\(name) exists already")
-                refused.append(record)
+                let inCatalog = tellsCatalogClash && catalogNames.contains(name) ? " (in the catalog)" : ""
+                refusals.append("\(kind) \(name) (\(registered.swiftName)) is registered twice: a class or record "
+                                + "named \(name) exists already\(inCatalog)")
+                refused.append(registered)
                 return
             }
-            recordsByName[name] = record
-            recordsByType[record.id] = record
+            insert()
         }
     }
 

@@ -53,6 +53,7 @@ func typedGet<T>(_ handle: mvvm_handle, _ property: TypedCall.Property, _ type: 
     }
 }
 
+@inline(__always)
 func typedSet(_ handle: mvvm_handle, _ property: TypedCall.Property,
               _ value: () throws(ExportError) -> Value) -> mvvm_status {
     exporting { () throws(ExportError) in
