@@ -195,35 +195,23 @@ func set(_ property: ExportedProperty, of object: ExportedObject, to value: Valu
 
 @_cdecl("mvvm_get_bool")
 public func mvvm_get_bool(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Bool>?) -> mvvm_status {
-    exporting { () throws(ExportError) in
-        try requireOut(out)
-        if case let .bool(value) = try getProperty(object, name, .bool) { write(value, to: out) }
-    }
+    getTyped(object, name, .bool, out, asBool)
 }
 
 @_cdecl("mvvm_get_int")
 public func mvvm_get_int(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Int64>?) -> mvvm_status {
-    exporting { () throws(ExportError) in
-        try requireOut(out)
-        if case let .int(value) = try getProperty(object, name, .int) { write(value, to: out) }
-    }
+    getTyped(object, name, .int, out, asInt)
 }
 
 @_cdecl("mvvm_get_double")
 public func mvvm_get_double(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?) -> mvvm_status {
-    exporting { () throws(ExportError) in
-        try requireOut(out)
-        if case let .double(value) = try getProperty(object, name, .double) { write(value, to: out) }
-    }
+    getTyped(object, name, .double, out, asDouble)
 }
 
 @_cdecl("mvvm_get_string")
 public func mvvm_get_string(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?,
                             _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> mvvm_status {
-    exporting { () throws(ExportError) in
-        try requireOut(out)
-        if case let .string(value) = try getProperty(object, name, .string) { write(CString.copy(value), to: out) }
-    }
+    getTyped(object, name, .string, out, asString)
 }
 
 @_cdecl("mvvm_get")
@@ -239,6 +227,16 @@ public func mvvm_get(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out
 func getProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType) throws(ExportError) -> Value {
     try withObject(handle, reading: true) { object throws(ExportError) -> Value in
         try get(try object.exportedClass.property(named: name), of: object, as: type)
+    }
+}
+
+/// What a typed getter does: the property's value, of `type`, into `out` as `convert` makes it.
+@inline(__always)
+private func getTyped<T>(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType,
+                         _ out: UnsafeMutablePointer<T>?, _ convert: (Value) -> T?) -> mvvm_status {
+    exporting { () throws(ExportError) in
+        try requireOut(out)
+        if let converted = convert(try getProperty(handle, name, type)) { write(converted, to: out) }
     }
 }
 
