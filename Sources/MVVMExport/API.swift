@@ -74,6 +74,18 @@ func loopError(_ error: LoopError) -> ExportError {
     }
 }
 
+/// Runs `body`, which gives the host's user data to what it makes; when it fails, nothing will
+/// hold the user data, and its destroy function runs now.
+func destroyingOnFailure(_ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?,
+                         _ body: () throws(ExportError) -> Void) throws(ExportError) {
+    do throws(ExportError) {
+        try body()
+    } catch {
+        destroy?(userData)
+        throw error
+    }
+}
+
 /// Runs a loop call; the loop's work announces its own changes, turn by turn.
 func withLoop<T>(_ handle: mvvm_handle, _ body: (Loop) throws(LoopError) -> T) throws(ExportError) -> T {
     let context = try resolveLoop(handle)
@@ -422,7 +434,7 @@ public func mvvm_subscribe(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?,
                            _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         guard let callback else { throw .nullPointer("callback") }
-        do throws(ExportError) {
+        try destroyingOnFailure(userData, destroy) { () throws(ExportError) in
             try requireOut(out)
             let handle = try withObject(object) { object throws(ExportError) -> mvvm_handle in
                 let selector = try name.map { name throws(ExportError) in try object.exportedClass.selector(named: name) }
@@ -433,9 +445,6 @@ public func mvvm_subscribe(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?,
                 return subscription.handle
             }
             write(handle, to: out)
-        } catch {
-            destroy?(userData)
-            throw error
         }
     }
 }

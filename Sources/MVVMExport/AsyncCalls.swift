@@ -6,12 +6,9 @@ import CMVVM
 import MVVMRuntime
 
 /// One asynchronous call of a command: the host's completion, and the task that runs it.
-final class AsyncCall: Handled, @unchecked Sendable {
-    let object: ExportedObject
+final class AsyncCall: ObjectCallback, @unchecked Sendable {
     let name: CallName
     private let done: mvvm_done_fn
-    private let userData: UnsafeMutableRawPointer?
-    private var destroy: mvvm_destroy_fn?
     var task: Task<Void, Never>?
     /// Set once: how it ended, until the completion is delivered.
     private(set) var outcome: Result<Value, ExportError>?
@@ -19,15 +16,10 @@ final class AsyncCall: Handled, @unchecked Sendable {
 
     init(object: ExportedObject, name: CallName, done: @escaping mvvm_done_fn, userData: UnsafeMutableRawPointer?,
          destroy: mvvm_destroy_fn?) {
-        self.object = object
         self.name = name
         self.done = done
-        self.userData = userData
-        self.destroy = destroy
-        super.init(kind: .call)
+        super.init(kind: .call, object: object, userData: userData, destroy: destroy)
     }
-
-    override var owningContext: LoopContext? { object.context }
 
     override func releaseHandle() throws(ExportError) {
         object.context.loop.perform { cancel("its handle was released") }
@@ -58,7 +50,7 @@ final class AsyncCall: Handled, @unchecked Sendable {
     /// function run (the caller runs the latter).
     func abandon() {
         isDelivered = true
-        destroy = nil
+        dropDestroy()
         HandleTable.shared.remove(handle)
         object.forget(self)
     }
@@ -80,9 +72,7 @@ final class AsyncCall: Handled, @unchecked Sendable {
                 message.withCString { done(handle, status, &cValue, $0, userData) }
             }
         }
-        let destroy = self.destroy
-        self.destroy = nil
-        destroy?(userData)
+        runDestroy()
     }
 }
 
@@ -152,16 +142,13 @@ public func mvvm_call_async(_ object: mvvm_handle, _ command: UnsafePointer<CCha
                             _ destroy: mvvm_destroy_fn?, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         guard let done else { throw .nullPointer("done") }
-        do throws(ExportError) {
+        try destroyingOnFailure(userData, destroy) { () throws(ExportError) in
             try requireOut(out)
             let given = try GivenArguments(reading: arguments, names: names, count: count)
             try withObject(object) { object throws(ExportError) in
                 try startCall(try object.exportedClass.command(named: command), on: object, given, done, userData,
                               destroy, out!)
             }
-        } catch {
-            destroy?(userData)
-            throw error
         }
     }
 }

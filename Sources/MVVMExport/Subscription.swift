@@ -1,27 +1,48 @@
 import CMVVM
 import MVVMRuntime
 
+/// A handle of the host's callback on one object (a subscription, an asynchronous call): the
+/// callback's user data, and its destroy function, which runs at most once.
+class ObjectCallback: Handled, @unchecked Sendable {
+    /// Strong, and set before the handle is issued: a weak reference would give the object a side
+    /// table, which makes every reference count of it slow (a dozen per call). The object lets
+    /// go of its callbacks when it is released, and the handle of an ended one is gone, so this
+    /// holds nothing alive for long.
+    let object: ExportedObject
+    let userData: UnsafeMutableRawPointer?
+    private var destroy: mvvm_destroy_fn?
+
+    init(kind: HandleKind, object: ExportedObject, userData: UnsafeMutableRawPointer?, destroy: mvvm_destroy_fn?) {
+        self.object = object
+        self.userData = userData
+        self.destroy = destroy
+        super.init(kind: kind)
+    }
+
+    override var owningContext: LoopContext? { object.context }
+
+    /// Runs the destroy function, the first time only.
+    final func runDestroy() {
+        let destroy = self.destroy
+        self.destroy = nil
+        destroy?(userData)
+    }
+
+    /// Drops the destroy function unrun: the caller runs it.
+    final func dropDestroy() { destroy = nil }
+}
+
 /// A subscription: a C callback on one object's properties and signals.
-final class Subscription: Handled, @unchecked Sendable {
+final class Subscription: ObjectCallback, @unchecked Sendable {
     let selector: ExportedClass.Selector?
     private let callback: mvvm_callback
-    private let userData: UnsafeMutableRawPointer?
-    private var destroy: mvvm_destroy_fn?
     private(set) var isActive = true
-    /// The object subscribed to. Strong, and set before the handle is issued: a weak reference
-    /// would give the object a side table, which makes every reference count of it slow (a
-    /// dozen per call). The object lets go of its subscriptions when it is released, and the
-    /// handle of an ended subscription is gone, so this holds nothing alive for long.
-    let object: ExportedObject
 
     init(object: ExportedObject, selector: ExportedClass.Selector?, callback: @escaping mvvm_callback,
          userData: UnsafeMutableRawPointer?, destroy: mvvm_destroy_fn?) {
-        self.object = object
         self.selector = selector
         self.callback = callback
-        self.userData = userData
-        self.destroy = destroy
-        super.init(kind: .subscription)
+        super.init(kind: .subscription, object: object, userData: userData, destroy: destroy)
     }
 
     func deliver(source: mvvm_handle, kind: mvvm_event_kind, name: CName, value: Value) {
@@ -39,8 +60,6 @@ final class Subscription: Handled, @unchecked Sendable {
         callback(source, &event, userData)
     }
 
-    override var owningContext: LoopContext? { object.context }
-
     override func releaseHandle() throws(ExportError) { try unsubscribe(self) }
 
     /// Ends the subscription: no more calls, and the destroy function runs, exactly once.
@@ -48,8 +67,6 @@ final class Subscription: Handled, @unchecked Sendable {
         guard isActive else { return }
         isActive = false
         HandleTable.shared.remove(handle)
-        let destroy = self.destroy
-        self.destroy = nil
-        destroy?(userData)
+        runDestroy()
     }
 }

@@ -26,16 +26,13 @@ func typedCallAsync(_ handle: mvvm_handle, _ command: TypedCall.Command, _ argum
                     _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         guard let done else { throw .nullPointer("done") }
-        do throws(ExportError) {
+        try destroyingOnFailure(userData, destroy) { () throws(ExportError) in
             let (exportedClass, member) = try command.resolution.get()
             try requireOut(out)
             let given = GivenArguments(try arguments())
             try withObject(handle, of: exportedClass) { object throws(ExportError) in
                 try startCall(member, on: object, given, done, userData, destroy, out!)
             }
-        } catch {
-            destroy?(userData)
-            throw error
         }
     }
 }
