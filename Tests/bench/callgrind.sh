@@ -27,8 +27,9 @@ cc -O2 -std=c11 -Wall -Wextra Tests/bench/bench_c.c Tests/bench/gobject_sign_up.
 cases=("$@")
 if [ ${#cases[@]} = 0 ]; then
     cases=(c_round_trip_sign_up gobject_set_round_trip c_typed_set_sign_up gobject_typed_set_round_trip
-           c_round_trip_observable_sign_up c_get_bool c_typed_get_bool c_create_subscribe_release
-           gobject_create_subscribe_release c_create_subscribe_release_observable swift_round_trip_sign_up)
+           c_typed_set_observable_sign_up c_round_trip_observable_sign_up c_get_bool c_typed_get_bool
+           c_create_subscribe_release gobject_create_subscribe_release c_create_subscribe_release_observable
+           swift_round_trip_sign_up c_fan_out_10_subscribers c_stopwatch_tick c_send_command)
 fi
 instructions() { # program args... -> "total inside-look-ups look-ups"
     valgrind --tool=callgrind --callgrind-out-file="$out/last.out" "$@" >/dev/null 2>"$out/last.err"
