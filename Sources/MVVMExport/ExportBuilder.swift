@@ -100,15 +100,25 @@ public struct ExportBuilder<Target: AnyObject> {
         _ name: String, get: @escaping (Target) -> V, publisher: @escaping (Target) -> P,
         set: ((Target, V) -> Void)?, doc: String
     ) where P.Output == V, P.Failure == Never {
-        properties.append(ExportedProperty(
-            name: name, shape: V.exportedShape, doc: doc,
-            get: { get(Self.target($0)).exportedValue },
-            set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
-            // A `$property` sends the current value at once (announced already: it changes
-            // nothing), then each new one as it is set.
-            watch: { object, slot in
-                PublisherWatch(publisher(Self.target(object)).sink { slot.changed($0.exportedValue) })
-            }))
+        // A `$property` sends the current value at once (announced already: it changes nothing),
+        // then each new one as it is set.
+        properties.append(Self.valueProperty(name, doc, get, set) { object, slot in
+            PublisherWatch(publisher(Self.target(object)).sink { slot.changed($0.exportedValue) })
+        })
+    }
+
+    /// A property of values: read with `get`, written with `set` (a binding) once the value is
+    /// converted to `V`, watched by what `watch` starts. Each kind of property passes its own
+    /// `watch`; inlined, so the accessors' closures are made where the kind's are.
+    @inline(__always)
+    static func valueProperty<V: ExportableValue>(_ name: String, _ doc: String, _ get: @escaping (Target) -> V,
+                                                  _ set: ((Target, V) -> Void)?,
+                                                  watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch)
+        -> ExportedProperty {
+        ExportedProperty(name: name, shape: V.exportedShape, doc: doc,
+                         get: { get(target($0)).exportedValue },
+                         set: set.map { set in { object, new in assign(new, as: V.self) { set(target(object), $0) } } },
+                         watch: watch)
     }
 
     // MARK: Lists
@@ -260,11 +270,9 @@ extension ExportBuilder where Target: Observable {
 
     private mutating func addObserved<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V,
                                                          set: ((Target, V) -> Void)?, doc: String) {
-        properties.append(ExportedProperty(
-            name: name, shape: V.exportedShape, doc: doc,
-            get: { value(Self.target($0)).exportedValue },
-            set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
-            watch: { object, slot in ObservationWatch(Self.target(object), read: value, slot: slot) }))
+        properties.append(Self.valueProperty(name, doc, value, set) { object, slot in
+            ObservationWatch(Self.target(object), read: value, slot: slot)
+        })
     }
 }
 
@@ -289,14 +297,10 @@ extension ExportBuilder where Target: ObservableObject {
 
     private mutating func addComputed<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V,
                                                          set: ((Target, V) -> Void)?, doc: String) {
-        properties.append(ExportedProperty(
-            name: name, shape: V.exportedShape, doc: doc,
-            get: { value(Self.target($0)).exportedValue },
-            set: set.map { set in { object, new in Self.assign(new, as: V.self) { set(Self.target(object), $0) } } },
-            // Told "changed" with no value: read once the operation is complete.
-            watch: { object, slot in
-                PublisherWatch(Self.target(object).objectWillChange.sink { _ in slot.changed(nil) })
-            }))
+        // Told "changed" with no value: read once the operation is complete.
+        properties.append(Self.valueProperty(name, doc, value, set) { object, slot in
+            PublisherWatch(Self.target(object).objectWillChange.sink { _ in slot.changed(nil) })
+        })
     }
 }
 
