@@ -14,7 +14,9 @@
 # compiles, links to libmvvm.so, runs and prints what its `prints` comments say (a GTK one
 # compiles); each Python block with its imports runs and prints so; each sh block that starts
 # with `cd` runs in the temporary folder (the README's greeter session: build, load, generate);
-# the libraries built export only mvvm_*. Ruby and LuaJIT blocks are run by their own suites.
+# the libraries built export only mvvm_*; the README's shipping command (`python3 -m
+# mvvm_gen.package`) ships greeter, and its wheel and C files work. Ruby and LuaJIT blocks are run
+# by their own suites.
 # Needs libmvvm.so (make lib), build/todo and build/gtk (make todo gtk) for the GTK blocks.
 # The last line is "packages: N passed, N failed". MVVM_KEEP_TMP=1 keeps the temporary folder.
 set -uo pipefail
@@ -147,6 +149,28 @@ generated() {
         readelf --dyn-syms --wide .build/debug/libgreeter.so | grep ' mvvm_greeter_set_name$')
 }
 check "greeter's generated typed calls build into it and are current (mvvm_gen --check)" generated
+# The README's shipping command on the README's package, from the sources (the packaging suite runs
+# it from the installed mvvm wheel, on Tests/outside): a release library exporting only mvvm_*,
+# a wheel that imports as `greeter` and works, and the C tree, whose header a C compiler takes.
+shipped() {
+    local wheel c=$tmp/greeter/dist/greeter-c
+    (cd "$tmp/greeter" && PYTHONPATH="$tmp/libmvvm/bindings/python" "$PYTHON" -m mvvm_gen.package \
+        --product greeter --module Greeter) &&
+    wheel=$(ls "$tmp/greeter/dist"/greeter-0.1.0-py3-none-*.whl) &&
+    [ -f "$c/include/greeter.h" ] && [ -f "$c/include/mvvm.h" ] && [ -f "$c/lib/pkgconfig/greeter.pc" ] &&
+    only_mvvm "$c/lib/libgreeter.so" &&
+    printf '#include "greeter.h"\nint main(void) {\n    mvvm_status (*set_name)(mvvm_handle, const char *) = mvvm_greeter_set_name;\n    return set_name(0, "Ada") == MVVM_OK;\n}\n' |
+        cc -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$c/include" -x c - &&
+    mkdir -p "$tmp/greeter-wheel" && "$PYTHON" -m zipfile -e "$wheel" "$tmp/greeter-wheel" &&
+    [ "$(cd "$tmp" && env -u MVVM_LIBRARY PYTHONPATH="$tmp/greeter-wheel:$repo/bindings/python" "$PYTHON" -c '
+import greeter
+with greeter.Loop.virtual() as loop:
+    g = greeter.Greeter(loop)
+    g.name = "Ada"
+    print(g.greeting, greeter.library.path.name)
+')" = "Hello, Ada. libgreeter.so" ]
+}
+check "the README's python3 -m mvvm_gen.package ships greeter: a wheel that imports and works, C files" shipped
 
 echo "packages: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
