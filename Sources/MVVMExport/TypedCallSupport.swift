@@ -50,6 +50,8 @@ func typedGet<T>(_ handle: mvvm_handle, _ property: TypedCall.Property, _ type: 
     }
 }
 
+// Inlined into each generated setter: left to the optimiser, the object's resolution was not
+// inlined into it, a call and ≈ 45 instructions more per set (callgrind).
 @inline(__always)
 func typedSet(_ handle: mvvm_handle, _ property: TypedCall.Property,
               _ value: () throws(ExportError) -> Value) -> mvvm_status {
