@@ -31,9 +31,9 @@ if [ ${#cases[@]} = 0 ]; then
            c_create_subscribe_release gobject_create_subscribe_release c_create_subscribe_release_observable
            swift_round_trip_sign_up c_fan_out_10_subscribers c_stopwatch_tick c_send_command)
 fi
-instructions() { # program args... -> "total inside-look-ups look-ups"
-    valgrind --tool=callgrind --callgrind-out-file="$out/last.out" "$@" >/dev/null 2>"$out/last.err"
-    python3 Tests/bench/callgrind_split.py "$out/last.out"
+profile() { # out-file program args...: one run under callgrind
+    local file=$1; shift
+    valgrind --tool=callgrind --callgrind-out-file="$file" "$@" >/dev/null 2>"$out/last.err"
 }
 for case in "${cases[@]}"; do
     # One repetition after the warm-up of a tenth: N ops run 1.1 N times (bench_c's main); the
@@ -41,16 +41,9 @@ for case in "${cases[@]}"; do
     scale=11
     case $case in *create_subscribe_release*) scale=1.1 ;; c_get_bool|c_typed_get_bool|c_baseline_struct_fnptr) scale=110 ;; esac
     if [ "$case" = swift_round_trip_sign_up ]; then
-        one=$(instructions "$out/mvvm-bench" 1 "$n"); two=$(instructions "$out/mvvm-bench" 1 $((2 * n)))
+        profile "$out/one.out" "$out/mvvm-bench" 1 "$n"; profile "$out/last.out" "$out/mvvm-bench" 1 $((2 * n))
     else
-        one=$(instructions "$out/bench_c" 1 "$n" "$case"); two=$(instructions "$out/bench_c" 1 $((2 * n)) "$case")
+        profile "$out/one.out" "$out/bench_c" 1 "$n" "$case"; profile "$out/last.out" "$out/bench_c" 1 $((2 * n)) "$case"
     fi
-    python3 - "$one" "$two" "$n" "$scale" "$case" <<'EOF'
-import sys
-one, two = (list(map(int, run.split())) for run in sys.argv[1:3])
-ops = int(sys.argv[3]) * float(sys.argv[4]) / 10
-total, inside, look_ups = ((b - a) / ops for a, b in zip(one, two))
-print(f"{sys.argv[5]:40} {total:10.0f} instructions per operation: {total - inside:8.0f} outside "
-      f"{look_ups:5.1f} runtime type look-ups ({inside:.0f} inside)")
-EOF
+    python3 Tests/bench/callgrind_split.py "$case" "$(python3 -c "print($n * $scale / 10)")" "$out/one.out" "$out/last.out"
 done

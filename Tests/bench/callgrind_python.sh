@@ -18,21 +18,18 @@ mkdir -p "$out"
 objcopy --strip-debug "$libdir/libmvvm.so" "$out/libmvvm.so"
 python=python3
 if /usr/bin/python3 -c 'import gi' 2>/dev/null; then python=/usr/bin/python3; fi
-instructions() { # case ops -> "total inside-look-ups look-ups", or nothing if the run failed
+profile() { # case ops out-file: one run under callgrind; fails if the run does
     MVVM_LIBRARY="$out/libmvvm.so" PYTHONPATH=bindings/python valgrind --tool=callgrind \
-        --callgrind-out-file="$out/last.out" "$python" Tests/bench/bench_python.py 1 "$2" "$1" \
-        >/dev/null 2>"$out/last.err" && python3 Tests/bench/callgrind_split.py "$out/last.out"
+        --callgrind-out-file="$3" "$python" Tests/bench/bench_python.py 1 "$2" "$1" >/dev/null 2>"$out/last.err"
 }
 declare -A per_op
 for case in py_round_trip_sign_up pygobject_round_trip_sign_up; do
-    one=$(instructions "$case" "$n" || true) two=$(instructions "$case" $((2 * n)) || true)
-    if [ -z "$one" ] || [ -z "$two" ]; then echo "$case: not measured"; continue; fi
-    read -r total1 inside1 look_ups1 <<<"$one"
-    read -r total2 inside2 look_ups2 <<<"$two"
-    per_op[$case]=$(((total2 - total1) / n))
-    printf '%-40s %8d instructions per operation: %8d outside %5d runtime type look-ups (%d inside)\n' "$case" \
-        "${per_op[$case]}" $(((total2 - inside2 - total1 + inside1) / n)) $(((look_ups2 - look_ups1) / n)) \
-        $(((inside2 - inside1) / n))
+    if ! profile "$case" "$n" "$out/one.out" || ! profile "$case" $((2 * n)) "$out/last.out"; then
+        echo "$case: not measured"; continue
+    fi
+    line=$(python3 Tests/bench/callgrind_split.py "$case" "$n" "$out/one.out" "$out/last.out") || continue
+    echo "$line"
+    per_op[$case]=$(awk '{ print $2 }' <<<"$line")
 done
 if [ -n "${per_op[py_round_trip_sign_up]:-}" ] && [ -n "${per_op[pygobject_round_trip_sign_up]:-}" ]; then
     awk -v a="${per_op[py_round_trip_sign_up]}" -v b="${per_op[pygobject_round_trip_sign_up]}" \

@@ -9,7 +9,9 @@ error message reworded moved a round trip by 160 instructions and create + subsc
 by 5,000, all of it inside these look-ups. The number of look-ups and the instructions outside
 them do not move; they are what a change of code is judged on.
 
-Usage: python3 callgrind_split.py OUT_FILE  ->  "total inside look_ups" on one line
+Usage: python3 callgrind_split.py CASE OPS ONE.out TWO.out, the profiles of a run and of one that
+did OPS operations more: prints the case's line, per operation (what the run's set-up costs, the
+same in both, drops out).
 """
 import re
 import subprocess
@@ -53,9 +55,18 @@ def split(path: str) -> tuple[int, int, int]:
             if match and match.group(2):
                 look_ups += sum(number(n) for n in re.findall(r"\(([\d,]+)x\)", "\n".join(block)))
                 break
-            block = block + [text] if text.strip() else []
+            if text.strip():
+                block.append(text)
+            else:
+                block = []
     return total, inside, look_ups
 
 
+def per_operation(case: str, ops: float, one: str, two: str) -> str:
+    total, inside, look_ups = ((b - a) / ops for a, b in zip(split(one), split(two)))
+    return (f"{case:40} {total:10.0f} instructions per operation: {total - inside:8.0f} outside "
+            f"{look_ups:5.1f} runtime type look-ups ({inside:.0f} inside)")
+
+
 if __name__ == "__main__":
-    print(*split(sys.argv[1]))
+    print(per_operation(sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]))
