@@ -708,11 +708,11 @@ mvvm_status mvvm_count_down_timer_stop(mvvm_handle object);
 mvvm_status mvvm_count_down_timer_reset(mvvm_handle object);
 /** full_count: The seconds it counts down from. */
 mvvm_status mvvm_count_down_timer_get_full_count(mvvm_handle object, int64_t *out);
-/** count: Seconds elapsed. */
+/** count: Seconds elapsed: from 0 to full_count, and back to 0 on stop, on reset and when the time runs out. */
 mvvm_status mvvm_count_down_timer_get_count(mvvm_handle object, int64_t *out);
-/** remaining_time: full_count - count. */
+/** remaining_time: Seconds left: full_count - count. */
 mvvm_status mvvm_count_down_timer_get_remaining_time(mvvm_handle object, int64_t *out);
-/** is_doing: Whether it is running. */
+/** is_doing: Whether it is running: true from start to pause, stop or the time running out. */
 mvvm_status mvvm_count_down_timer_get_is_doing(mvvm_handle object, bool *out);
 
 /* timer_view_model (TimerViewModel): The timer screen: an alert when the time runs out, a display and a player.
@@ -768,15 +768,15 @@ mvvm_status mvvm_stop_watch_view_model_new(mvvm_handle loop, mvvm_handle *out);
 mvvm_status mvvm_stop_watch_view_model_main_action(mvvm_handle object);
 /** Clears to 00:00:00.00; does nothing unless resumable. */
 mvvm_status mvvm_stop_watch_view_model_clear_action(mvvm_handle object);
-/** time: "HH:MM:SS.cc", hours modulo 100. */
+/** time: The elapsed time as "HH:MM:SS.cc", hours modulo 100. */
 mvvm_status mvvm_stop_watch_view_model_get_time(mvvm_handle object, char **out);
-/** main_action_title: Start, Stop or Resume. */
+/** main_action_title: The main button's title: Start, Stop or Resume, as the state allows. */
 mvvm_status mvvm_stop_watch_view_model_get_main_action_title(mvvm_handle object, char **out);
-/** clear_action_title: Clear. */
+/** clear_action_title: The clear button's title: Clear. */
 mvvm_status mvvm_stop_watch_view_model_get_clear_action_title(mvvm_handle object, char **out);
-/** main_action_enabled: Always true. */
+/** main_action_enabled: Whether the main button is enabled: always true. */
 mvvm_status mvvm_stop_watch_view_model_get_main_action_enabled(mvvm_handle object, bool *out);
-/** clear_action_enabled: Only when resumable. */
+/** clear_action_enabled: Whether the clear button is enabled: only while the stopwatch is resumable. */
 mvvm_status mvvm_stop_watch_view_model_get_clear_action_enabled(mvvm_handle object, bool *out);
 
 /* input_echo_view_model (InputEchoViewModel): Echoes its input.
@@ -799,10 +799,13 @@ mvvm_status mvvm_sign_up_view_model_new(mvvm_handle loop, mvvm_handle *out);
 mvvm_status mvvm_sign_up_view_model_new_with_service(mvvm_handle loop, mvvm_request_fn request_fn, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *out);
 /** Asks the sign-up service; does nothing while disabled. */
 mvvm_status mvvm_sign_up_view_model_sign_up_tapped(mvvm_handle object);
+/** user_id: The user id typed: 6 or more characters to sign up. */
 mvvm_status mvvm_sign_up_view_model_get_user_id(mvvm_handle object, char **out);
 mvvm_status mvvm_sign_up_view_model_set_user_id(mvvm_handle object, const char * value);
+/** password: The password typed: 8 or more to sign up. */
 mvvm_status mvvm_sign_up_view_model_get_password(mvvm_handle object, char **out);
 mvvm_status mvvm_sign_up_view_model_set_password(mvvm_handle object, const char * value);
+/** confirm_password: The password again: equal to password to sign up. */
 mvvm_status mvvm_sign_up_view_model_get_confirm_password(mvvm_handle object, char **out);
 mvvm_status mvvm_sign_up_view_model_set_confirm_password(mvvm_handle object, const char * value);
 /** agreed: The terms were agreed to. */
@@ -811,6 +814,7 @@ mvvm_status mvvm_sign_up_view_model_set_agreed(mvvm_handle object, bool value);
 /** is_completion_alert_presented: Presented when a sign-up succeeds; the view dismisses it. */
 mvvm_status mvvm_sign_up_view_model_get_is_completion_alert_presented(mvvm_handle object, bool *out);
 mvvm_status mvvm_sign_up_view_model_set_is_completion_alert_presented(mvvm_handle object, bool value);
+/** is_sign_up_enabled: Whether sign_up_tapped may sign up: the form's four rules hold. */
 mvvm_status mvvm_sign_up_view_model_get_is_sign_up_enabled(mvvm_handle object, bool *out);
 
 /* observable_sign_up_view_model (ObservableSignUpViewModel): sign_up_view_model's form and rules as an @Observable class: is_sign_up_enabled is computed from the four inputs.
@@ -821,10 +825,13 @@ mvvm_status mvvm_observable_sign_up_view_model_new(mvvm_handle loop, mvvm_handle
 mvvm_status mvvm_observable_sign_up_view_model_new_with_service(mvvm_handle loop, mvvm_request_fn request_fn, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *out);
 /** Asks the sign-up service; does nothing while disabled. */
 mvvm_status mvvm_observable_sign_up_view_model_sign_up_tapped(mvvm_handle object);
+/** user_id: The user id typed: 6 or more characters to sign up. */
 mvvm_status mvvm_observable_sign_up_view_model_get_user_id(mvvm_handle object, char **out);
 mvvm_status mvvm_observable_sign_up_view_model_set_user_id(mvvm_handle object, const char * value);
+/** password: The password typed: 8 or more to sign up. */
 mvvm_status mvvm_observable_sign_up_view_model_get_password(mvvm_handle object, char **out);
 mvvm_status mvvm_observable_sign_up_view_model_set_password(mvvm_handle object, const char * value);
+/** confirm_password: The password again: equal to password to sign up. */
 mvvm_status mvvm_observable_sign_up_view_model_get_confirm_password(mvvm_handle object, char **out);
 mvvm_status mvvm_observable_sign_up_view_model_set_confirm_password(mvvm_handle object, const char * value);
 /** agreed: The terms were agreed to. */
@@ -833,6 +840,7 @@ mvvm_status mvvm_observable_sign_up_view_model_set_agreed(mvvm_handle object, bo
 /** is_completion_alert_presented: Presented when a sign-up succeeds; the view dismisses it. */
 mvvm_status mvvm_observable_sign_up_view_model_get_is_completion_alert_presented(mvvm_handle object, bool *out);
 mvvm_status mvvm_observable_sign_up_view_model_set_is_completion_alert_presented(mvvm_handle object, bool value);
+/** is_sign_up_enabled: Whether sign_up_tapped may sign up: the form's four rules hold. */
 mvvm_status mvvm_observable_sign_up_view_model_get_is_sign_up_enabled(mvvm_handle object, bool *out);
 
 /* welcome_view_model (WelcomeScreen): A transform(input) -> output screen: a welcome message on load, a text on each tap.
@@ -870,7 +878,9 @@ mvvm_status mvvm_random_counter_get_count(mvvm_handle object, int64_t *out);
  * Properties: label: string ro; count: string ro. */
 /** Over `model`, a counter or random_counter of the same loop. */
 mvvm_status mvvm_counter_view_model_new(mvvm_handle loop, mvvm_handle model, mvvm_handle *out);
+/** Counts up (a random counter draws a new count). */
 mvvm_status mvvm_counter_view_model_increment(mvvm_handle object);
+/** Counts down (a random counter draws a new count). */
 mvvm_status mvvm_counter_view_model_decrement(mvvm_handle object);
 /** label: "Counter" or "Random Counter". */
 mvvm_status mvvm_counter_view_model_get_label(mvvm_handle object, char **out);
@@ -883,6 +893,7 @@ mvvm_status mvvm_counter_view_model_get_count(mvvm_handle object, char **out);
 mvvm_status mvvm_counter_page_view_model_new(mvvm_handle loop, mvvm_handle *out);
 /** The random counter is seeded with `seed`, for repeatable pages. */
 mvvm_status mvvm_counter_page_view_model_new_with_seed(mvvm_handle loop, uint64_t seed, mvvm_handle *out);
+/** read_me: What the page shows, for the view to print above the counters. */
 mvvm_status mvvm_counter_page_view_model_get_read_me(mvvm_handle object, char **out);
 /** A new handle to the first_counter child (counter_view_model); the caller releases it. */
 mvvm_status mvvm_counter_page_view_model_first_counter(mvvm_handle object, mvvm_handle *out);

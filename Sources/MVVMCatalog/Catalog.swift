@@ -11,9 +11,11 @@ import MVVMViewModels
 public func registerCatalog() {
     Exports.register(CountDownTimer.self, doc: "A countdown of whole seconds, ticking once a second while running.") { c in
         c.output("full_count", \.fullCount, \.$fullCount, doc: "The seconds it counts down from.")
-        c.output("count", \.count, \.$count, doc: "Seconds elapsed.")
-        c.output("remaining_time", \.remainingTime, \.$remainingTime, doc: "full_count - count.")
-        c.output("is_doing", \.isDoing, \.$isDoing, doc: "Whether it is running.")
+        c.output("count", \.count, \.$count, doc: "Seconds elapsed: from 0 to full_count, and back to 0 "
+                 + "on stop, on reset and when the time runs out.")
+        c.output("remaining_time", \.remainingTime, \.$remainingTime, doc: "Seconds left: full_count - count.")
+        c.output("is_doing", \.isDoing, \.$isDoing, doc: "Whether it is running: true from start to pause, "
+                 + "stop or the time running out.")
         c.command("start", doc: "Starts or resumes; does nothing while running.") { $0.start() }
         c.command("pause", doc: "Pauses, keeping the count; does nothing while paused.") { $0.pause() }
         c.command("stop", doc: "Stops and resets the count to 0.") { $0.stop() }
@@ -60,11 +62,14 @@ public func registerCatalog() {
     }
 
     Exports.register(StopWatchViewModel.self, doc: "The stopwatch screen.") { c in
-        c.output("time", \.time, \.$time, doc: "\"HH:MM:SS.cc\", hours modulo 100.")
-        c.output("main_action_title", \.mainActionTitle, \.$mainActionTitle, doc: "Start, Stop or Resume.")
-        c.output("clear_action_title", \.clearActionTitle, \.$clearActionTitle, doc: "Clear.")
-        c.output("main_action_enabled", \.mainActionEnabled, \.$mainActionEnabled, doc: "Always true.")
-        c.output("clear_action_enabled", \.clearActionEnabled, \.$clearActionEnabled, doc: "Only when resumable.")
+        c.output("time", \.time, \.$time, doc: "The elapsed time as \"HH:MM:SS.cc\", hours modulo 100.")
+        c.output("main_action_title", \.mainActionTitle, \.$mainActionTitle,
+                 doc: "The main button's title: Start, Stop or Resume, as the state allows.")
+        c.output("clear_action_title", \.clearActionTitle, \.$clearActionTitle, doc: "The clear button's title: Clear.")
+        c.output("main_action_enabled", \.mainActionEnabled, \.$mainActionEnabled,
+                 doc: "Whether the main button is enabled: always true.")
+        c.output("clear_action_enabled", \.clearActionEnabled, \.$clearActionEnabled,
+                 doc: "Whether the clear button is enabled: only while the stopwatch is resumable.")
         c.command("main_action", doc: "Start, stop or resume, as the state allows.") { $0.mainAction() }
         c.command("clear_action", doc: "Clears to 00:00:00.00; does nothing unless resumable.") { $0.clearAction() }
         c.constructor(doc: "Over a stopwatch of its own.") { StopWatchViewModel(loop: $0) }
@@ -82,17 +87,18 @@ public func registerCatalog() {
         // Closures rather than key paths for the bindings: a getter or setter through a key path
         // projects it at run time on every call (about 2,500 instructions per read).
         c.binding("user_id", get: { $0.binding.userID }, set: { $0.binding.userID = $1 },
-                  publisher: { $0.binding.$userID })
+                  publisher: { $0.binding.$userID }, doc: "The user id typed: 6 or more characters to sign up.")
         c.binding("password", get: { $0.binding.password }, set: { $0.binding.password = $1 },
-                  publisher: { $0.binding.$password })
+                  publisher: { $0.binding.$password }, doc: "The password typed: 8 or more to sign up.")
         c.binding("confirm_password", get: { $0.binding.confirmPassword }, set: { $0.binding.confirmPassword = $1 },
-                  publisher: { $0.binding.$confirmPassword })
+                  publisher: { $0.binding.$confirmPassword }, doc: "The password again: equal to password to sign up.")
         c.binding("agreed", get: { $0.binding.agreed }, set: { $0.binding.agreed = $1 },
                   publisher: { $0.binding.$agreed }, doc: "The terms were agreed to.")
         c.binding("is_completion_alert_presented", get: { $0.binding.isCompletionAlertPresented },
                   set: { $0.binding.isCompletionAlertPresented = $1 }, publisher: { $0.binding.$isCompletionAlertPresented },
                   doc: "Presented when a sign-up succeeds; the view dismisses it.")
-        c.output("is_sign_up_enabled", \.output.isSignUpEnabled, \.output.$isSignUpEnabled)
+        c.output("is_sign_up_enabled", \.output.isSignUpEnabled, \.output.$isSignUpEnabled,
+                 doc: "Whether sign_up_tapped may sign up: the form's four rules hold.")
         c.command("sign_up_tapped", doc: "Asks the sign-up service; does nothing while disabled.") {
             $0.input.signUpTapped.send()
         }
@@ -106,13 +112,16 @@ public func registerCatalog() {
 
     Exports.register(ObservableSignUpViewModel.self, doc: "sign_up_view_model's form and rules as an @Observable "
                      + "class: is_sign_up_enabled is computed from the four inputs.") { c in
-        c.binding("user_id", get: { $0.userID }, set: { $0.userID = $1 })
-        c.binding("password", get: { $0.password }, set: { $0.password = $1 })
-        c.binding("confirm_password", get: { $0.confirmPassword }, set: { $0.confirmPassword = $1 })
+        c.binding("user_id", get: { $0.userID }, set: { $0.userID = $1 },
+                  doc: "The user id typed: 6 or more characters to sign up.")
+        c.binding("password", get: { $0.password }, set: { $0.password = $1 }, doc: "The password typed: 8 or more to sign up.")
+        c.binding("confirm_password", get: { $0.confirmPassword }, set: { $0.confirmPassword = $1 },
+                  doc: "The password again: equal to password to sign up.")
         c.binding("agreed", get: { $0.agreed }, set: { $0.agreed = $1 }, doc: "The terms were agreed to.")
         c.binding("is_completion_alert_presented", get: { $0.isCompletionAlertPresented },
                   set: { $0.isCompletionAlertPresented = $1 }, doc: "Presented when a sign-up succeeds; the view dismisses it.")
-        c.output("is_sign_up_enabled", \.isSignUpEnabled)
+        c.output("is_sign_up_enabled", \.isSignUpEnabled,
+                 doc: "Whether sign_up_tapped may sign up: the form's four rules hold.")
         c.command("sign_up_tapped", doc: "Asks the sign-up service; does nothing while disabled.") { $0.signUpTapped() }
         c.constructor(doc: "With the built-in service, which accepts every sign-up at once.") { _ in
             ObservableSignUpViewModel()
@@ -156,8 +165,8 @@ public func registerCatalog() {
     Exports.register(CounterViewModel.self, doc: "A counter's screen.") { c in
         c.output("label", \.label, \.$label, doc: "\"Counter\" or \"Random Counter\".")
         c.output("count", \.count, \.$count, doc: "The count, as text.")
-        c.command("increment") { $0.increment() }
-        c.command("decrement") { $0.decrement() }
+        c.command("increment", doc: "Counts up (a random counter draws a new count).") { $0.increment() }
+        c.command("decrement", doc: "Counts down (a random counter draws a new count).") { $0.decrement() }
         c.constructor(doc: "Over `model`, a counter or random_counter of the same loop.",
                       .model("model", oneOf: Counter.self, RandomCounter.self)) { (_, model: any Countable) in
             CounterViewModel(model: model)
@@ -165,7 +174,7 @@ public func registerCatalog() {
     }
 
     Exports.register(CounterPageViewModel.self, doc: "Two counters on one page.") { c in
-        c.output("read_me", \.readMe, \.$readMe)
+        c.output("read_me", \.readMe, \.$readMe, doc: "What the page shows, for the view to print above the counters.")
         c.child("first_counter", doc: "Over a counter.") { $0.firstCounter }
         c.child("second_counter", doc: "Over a random counter.") { $0.secondCounter }
         c.constructor(doc: "The random counter is seeded from the system's random source.") { _ in CounterPageViewModel() }

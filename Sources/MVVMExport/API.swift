@@ -324,12 +324,6 @@ public func mvvm_send(_ object: mvvm_handle, _ command: UnsafePointer<CChar>?, _
     }
 }
 
-@_cdecl("mvvm_call")
-public func mvvm_call(_ object: mvvm_handle, _ command: UnsafePointer<CChar>?, _ arguments: UnsafePointer<mvvm_value>?,
-                      _ count: UInt, _ result: UnsafeMutablePointer<mvvm_value>?) -> mvvm_status {
-    mvvm_call_named(object, command, nil, arguments, count, result)
-}
-
 @_cdecl("mvvm_call_named")
 public func mvvm_call_named(_ object: mvvm_handle, _ command: UnsafePointer<CChar>?,
                             _ names: UnsafePointer<UnsafePointer<CChar>?>?, _ arguments: UnsafePointer<mvvm_value>?,
@@ -341,6 +335,13 @@ public func mvvm_call_named(_ object: mvvm_handle, _ command: UnsafePointer<CCha
         }
         result?.pointee = value.ownedCValue()
     }
+}
+
+/// `mvvm_call_named` with every argument positional.
+@_cdecl("mvvm_call")
+public func mvvm_call(_ object: mvvm_handle, _ command: UnsafePointer<CChar>?, _ arguments: UnsafePointer<mvvm_value>?,
+                      _ count: UInt, _ result: UnsafeMutablePointer<mvvm_value>?) -> mvvm_status {
+    mvvm_call_named(object, command, nil, arguments, count, result)
 }
 
 func child(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?) throws(ExportError) -> mvvm_handle {

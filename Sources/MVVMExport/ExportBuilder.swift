@@ -248,17 +248,17 @@ extension ExportBuilder where Target: Observable {
         addObserved(name, value, set: nil, doc: doc)
     }
 
+    /// A binding of an `@Observable` class: `c.binding("title", \.title)`.
+    public mutating func binding<V: ExportableValue>(_ name: String, _ value: ReferenceWritableKeyPath<Target, V>,
+                                                    doc: String = "") {
+        addObserved(name, { $0[keyPath: value] }, set: { $0[keyPath: value] = $1 }, doc: doc)
+    }
+
     /// A binding of an `@Observable` class read and written by closures: no key-path projection
     /// on each read and write (what the key-path form costs), for properties read often.
     public mutating func binding<V: ExportableValue>(_ name: String, get: @escaping (Target) -> V,
                                                     set: @escaping (Target, V) -> Void, doc: String = "") {
         addObserved(name, get, set: set, doc: doc)
-    }
-
-    /// A binding of an `@Observable` class: `c.binding("title", \.title)`.
-    public mutating func binding<V: ExportableValue>(_ name: String, _ value: ReferenceWritableKeyPath<Target, V>,
-                                                    doc: String = "") {
-        addObserved(name, { $0[keyPath: value] }, set: { $0[keyPath: value] = $1 }, doc: doc)
     }
 
     /// A list of child view models of an `@Observable` class: `c.list("items", \.items)`.

@@ -26,10 +26,7 @@ extension ExportableValue {
 
 extension Bool: ExportableValue {
     public static var exportedShape: ValueShape { .bool }
-    public init?(exportedValue: MVVMValue) {
-        guard case let .bool(flag) = exportedValue else { return nil }
-        self = flag
-    }
+    public init?(exportedValue value: MVVMValue) { if case let .bool(flag) = value { self = flag } else { return nil } }
     public var exportedValue: MVVMValue { .bool(self) }
 }
 
@@ -71,28 +68,19 @@ extension UInt64: ExportableValue {
 
 extension Double: ExportableValue {
     public static var exportedShape: ValueShape { .double }
-    public init?(exportedValue: MVVMValue) {
-        guard case let .double(number) = exportedValue else { return nil }
-        self = number
-    }
+    public init?(exportedValue value: MVVMValue) { if case let .double(number) = value { self = number } else { return nil } }
     public var exportedValue: MVVMValue { .double(self) }
 }
 
 extension Float: ExportableValue {
     public static var exportedShape: ValueShape { .double }
-    public init?(exportedValue: MVVMValue) {
-        guard case let .double(number) = exportedValue else { return nil }
-        self = Float(number)
-    }
+    public init?(exportedValue value: MVVMValue) { if case let .double(number) = value { self = Float(number) } else { return nil } }
     public var exportedValue: MVVMValue { .double(Double(self)) }
 }
 
 extension String: ExportableValue {
     public static var exportedShape: ValueShape { .string(allowed: nil) }
-    public init?(exportedValue: MVVMValue) {
-        guard case let .string(text) = exportedValue else { return nil }
-        self = text
-    }
+    public init?(exportedValue value: MVVMValue) { if case let .string(text) = value { self = text } else { return nil } }
     public var exportedValue: MVVMValue { .string(self) }
 }
 

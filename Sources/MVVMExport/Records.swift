@@ -84,6 +84,8 @@ final class RecordDescription: RegisteredType, @unchecked Sendable {
 struct RecordDecoder: Decoder {
     final class Recorder {
         var fields: [(key: String, shape: ValueShape)] = []
+        /// The fields asked whether they are nil: optional ones.
+        var askedNil: Set<String> = []
         func note(_ key: String, _ shape: ValueShape) {
             if !fields.contains(where: { $0.key == key }) { fields.append((key, shape)) }
         }
@@ -124,9 +126,16 @@ struct RecordDecoder: Decoder {
             return fields[key.stringValue] != nil
         }
 
+        /// While probing, being asked this marks the field optional: the standard library's
+        /// `decodeIfPresent` of each primitive type asks it before `decode`, and so would a
+        /// custom `init(from:)` reading an optional field by hand.
         func decodeNil(forKey key: Key) throws -> Bool {
-            guard case let .reading(fields) = mode else { return false }
-            return fields[key.stringValue].map { $0 == .null } ?? true
+            switch mode {
+            case let .reading(fields): return fields[key.stringValue].map { $0 == .null } ?? true
+            case let .probing(recorder, _):
+                recorder.askedNil.insert(key.stringValue)
+                return false
+            }
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -152,7 +161,8 @@ struct RecordDecoder: Decoder {
                 return made
             case let .probing(recorder, depth):
                 let shape = exportable.exportedShape
-                recorder.note(key.stringValue, optional ? .optional(shape) : shape)
+                let isOptional = optional || recorder.askedNil.contains(key.stringValue)
+                recorder.note(key.stringValue, isOptional ? .optional(shape) : shape)
                 if optional { return nil }
                 // A record field is made by probing it in turn; anything else from a placeholder.
                 if let record = type as? any ExportableRecord.Type {
@@ -169,23 +179,6 @@ struct RecordDecoder: Decoder {
                 return made
             }
         }
-
-        // `decode` of each primitive type is the generic one above, with T inferred. Not
-        // `decodeIfPresent`: the standard library's defaults for these would win over a generic
-        // one, and they ask `decode`, so an optional field would be probed as a required one.
-        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try value(type, key, optional: true) }
-        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try value(type, key, optional: true) }
-        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try value(type, key, optional: true) }
-        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try value(type, key, optional: true) }
-        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try value(type, key, optional: true) }
-        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try value(type, key, optional: true) }
-        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try value(type, key, optional: true) }
-        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try value(type, key, optional: true) }
-        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try value(type, key, optional: true) }
-        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try value(type, key, optional: true) }
-        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try value(type, key, optional: true) }
-        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try value(type, key, optional: true) }
-        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try value(type, key, optional: true) }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
             -> KeyedDecodingContainer<NestedKey> {

@@ -348,6 +348,7 @@ public func mvvm_classes(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>
     }
 }
 
+/// `mvvm_new_named` with every argument positional.
 @_cdecl("mvvm_new")
 public func mvvm_new(_ loop: mvvm_handle, _ className: UnsafePointer<CChar>?, _ arguments: UnsafePointer<mvvm_value>?,
                      _ count: UInt, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {

@@ -150,35 +150,28 @@ class Property(Member[T]):
                 "string": "mvvm_set_string"}[kind]
         setter = library.unchecked(name)
         check = library.check
-        plain = {"bool": bool, "int": int, "double": float, "string": str}[kind]
+        plain: Any = {"bool": bool, "int": int, "double": float, "string": str}[kind]
 
         if kind == "string":
             def write_string(handle: int, value: Any) -> None:
                 if type(value) is str and "\x00" not in value:
                     try:
-                        data = value.encode("utf-8")
+                        status = setter(handle, encoded, value.encode("utf-8"))
                     except UnicodeEncodeError:
                         write(handle, value)  # the library names what is wrong with it
                         return
-                    status = setter(handle, encoded, data)
                     if status or pending.count:
                         check(status, name)
                 else:
                     write(handle, value)
             return write_string
 
-        if kind == "int":
-            def write_int(handle: int, value: Any) -> None:
-                if type(value) is int and -(2**63) <= value < 2**63:
-                    status = setter(handle, encoded, value)
-                    if status or pending.count:
-                        check(status, name)
-                else:
-                    write(handle, value)
-            return write_int
+        # ctypes would wrap an int beyond int64's range silently: such an int goes through
+        # mvvm_set, which refuses it by name.
+        checks_range = kind == "int"
 
         def write_plain(handle: int, value: Any) -> None:
-            if type(value) is plain:
+            if type(value) is plain and (not checks_range or -(2**63) <= value < 2**63):
                 status = setter(handle, encoded, value)
                 if status or pending.count:
                     check(status, name)

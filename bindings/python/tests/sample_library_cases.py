@@ -133,7 +133,11 @@ def test_tally_an_observable_class(loop: mvvm.Loop) -> None:
         tally.step = 1.5  # type: ignore[assignment]
     with pytest.raises(mvvm.InvalidArgumentError):
         tally.add_many(2**63)
-    assert tally.total == 3
+    for wide in (2**63, -2**63 - 1, 2**64):  # ints C's int64_t cannot hold: refused, never wrapped
+        with pytest.raises(mvvm.InvalidArgumentError):
+            tally.step = wide
+    tally.step = -2**63
+    assert (tally.total, tally.step) == (3, -2**63)
 
 
 def test_tally_notifies_once_per_operation_with_the_final_value(loop: mvvm.Loop) -> None:
