@@ -219,11 +219,11 @@ def test_sign_up_shows_the_completion_dialog(app: tk_app.TkApp) -> None:
     click(screen.sign_up_button)
     assert form.is_completion_alert_presented is True
     [dialog] = toplevels(app.root)
-    assert dialog is screen.completion_alert and dialog.winfo_viewable()
+    assert dialog is screen.completion_alert.dialog and dialog.winfo_viewable()
     assert dialog.title() == "Sign up" and dialog.message_label.cget("text") == "Sign-up complete!"
     click(dialog.ok_button)
     assert form.is_completion_alert_presented is False
-    assert toplevels(app.root) == [] and screen.completion_alert is None
+    assert toplevels(app.root) == [] and screen.completion_alert.dialog is None
 
 
 def test_counters_show_their_labels_and_counts(app: tk_app.TkApp) -> None:
@@ -297,7 +297,7 @@ def test_timer_counts_down_and_shows_the_alert(app: tk_app.TkApp, loop: mvvm.Loo
     app.root.update()
     assert screen.view_model.is_show_alert is True
     [alert] = toplevels(app.root)
-    assert alert is screen.alert and alert.winfo_viewable()
+    assert alert is screen.alert.dialog and alert.winfo_viewable()
     assert alert.message_label.cget("text") == "Time's up!"
     assert screen.display_label.cget("text") == "3" and not enabled(screen.stop_button)
     assert enabled(screen.start_button)
@@ -387,9 +387,9 @@ def test_screenshots_of_every_screen(app: tk_app.TkApp, loop: mvvm.Loop) -> None
     loop.advance(1000)
     shots.append(grab(app.root, "timer"))
     loop.advance(2000)
-    assert app.timer.alert is not None
+    assert app.timer.alert.dialog is not None
     shots.append(grab(app.root, "timer_alert"))
-    click(app.timer.alert.ok_button)
+    click(app.timer.alert.dialog.ok_button)
 
     show(app, app.stopwatch)
     click(app.stopwatch.main_button)
@@ -409,7 +409,7 @@ def test_screenshots_of_every_screen(app: tk_app.TkApp, loop: mvvm.Loop) -> None
     shots.append(grab(app.root, "sign_up"))
     click(app.sign_up.sign_up_button)
     shots.append(grab(app.root, "sign_up_completed"))
-    click(app.sign_up.completion_alert.ok_button)
+    click(app.sign_up.completion_alert.dialog.ok_button)
 
     show(app, app.welcome)
     loop.advance(0)

@@ -24,12 +24,14 @@ import sys
 import tkinter
 from tkinter import font as tkfont
 from tkinter import ttk
-from typing import Any, Callable, List, Literal, Optional, Sequence
+from typing import Any, Callable, List, Literal, Optional, Sequence, TypeVar
 
 import mvvm
 from mvvm import _abi  # ERR_COMMAND_FAILED: the status of a command that threw
 
-__all__ = ["LoopSource", "Dialog", "TimerScreen", "StopWatchScreen", "InputEchoScreen", "SignUpScreen",
+Owned = TypeVar("Owned", bound=mvvm.MvvmObject)
+
+__all__ = ["LoopSource", "Dialog", "FlagDialog", "TimerScreen", "StopWatchScreen", "InputEchoScreen", "SignUpScreen",
            "WelcomeScreen", "CounterRow", "CountersScreen", "run_command", "TodoRow", "TodoScreen", "TkApp",
            "build_app", "main"]
 
@@ -91,6 +93,27 @@ class Dialog(tkinter.Toplevel):
                                   top.winfo_rooty() + max(0, (top.winfo_height() - self.winfo_reqheight()) // 2)))
 
 
+class FlagDialog:
+    """The Dialog a view model's bool property asks for: ``follow(value)`` with each of the
+    property's values shows it while the property is true; its OK sets the property false, and the
+    view model's notification of that closes it."""
+
+    def __init__(self, screen: ttk.Frame, view_model: mvvm.MvvmObject, flag: str, title: str, message: str) -> None:
+        self.screen, self.view_model, self.flag = screen, view_model, flag
+        self.title, self.message = title, message
+        self.dialog: Optional[Dialog] = None
+
+    def follow(self, shown: bool) -> None:
+        if shown and self.dialog is None:
+            self.dialog = Dialog(self.screen, self.title, self.message, self.dismiss)
+        elif not shown and self.dialog is not None:
+            dialog, self.dialog = self.dialog, None
+            dialog.destroy()
+
+    def dismiss(self) -> None:
+        setattr(self.view_model, self.flag, False)
+
+
 _fonts: dict = {}
 
 
@@ -115,6 +138,14 @@ class Screen(ttk.Frame):
         super().__init__(master, padding=16)
         self.subscriptions: List[mvvm.Subscription] = []
         self.view_models: List[mvvm.MvvmObject] = []
+
+    def own(self, view_model: Owned) -> Owned:
+        """Keeps ``view_model`` to close with the screen, and gives it back."""
+        self.view_models.append(view_model)
+        return view_model
+
+    def heading(self, text: str, size: int = 13) -> None:
+        ttk.Label(self, text=text, font=_font(self, "TkHeadingFont", size, "bold")).pack(anchor="w")
 
     def bind_view_model(self, view_model: mvvm.MvvmObject, on_change: Callable[[str, Any], Any]) -> None:
         for name, value in view_model.snapshot().items():
@@ -148,7 +179,7 @@ class TimerScreen(Screen):
         self.display, self.player = self.view_model.display, self.view_model.player
         self.view_models += [self.view_model, self.timer]
 
-        ttk.Label(self, text="Countdown timer", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
+        self.heading("Countdown timer")
         self.display_label = ttk.Label(self, font=_font(self, "TkFixedFont", 48, "bold"), anchor="center")
         self.display_label.pack(pady=(24, 0))
         ttk.Label(self, text="seconds left").pack()
@@ -159,7 +190,7 @@ class TimerScreen(Screen):
         self.stop_button = ttk.Button(buttons, text="Stop", command=lambda: self.player.tapped("stop"))
         for button in (self.start_button, self.pause_button, self.stop_button):
             button.pack(side="left", padx=6)
-        self.alert: Optional[Dialog] = None
+        self.alert = FlagDialog(self, self.view_model, "is_show_alert", "Timer", "Time's up!")
 
         self.bind_view_model(self.view_model, self.on_timer)
         self.bind_view_model(self.display, self.on_display)
@@ -167,14 +198,7 @@ class TimerScreen(Screen):
 
     def on_timer(self, name: str, value: Any) -> None:
         if name == "is_show_alert":
-            if value and self.alert is None:
-                self.alert = Dialog(self, "Timer", "Time's up!", self.dismiss_alert)
-            elif not value and self.alert is not None:
-                alert, self.alert = self.alert, None
-                alert.destroy()
-
-    def dismiss_alert(self) -> None:
-        self.view_model.is_show_alert = False
+            self.alert.follow(value)
 
     def on_display(self, name: str, value: Any) -> None:
         if name == "remaining_time":
@@ -189,9 +213,7 @@ class TimerScreen(Screen):
 
     def close(self) -> None:
         super().close()
-        if self.alert is not None:
-            self.alert.destroy()
-            self.alert = None
+        self.alert.follow(False)
 
 
 class StopWatchScreen(Screen):
@@ -201,9 +223,8 @@ class StopWatchScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop) -> None:
         super().__init__(master)
-        self.view_model = mvvm.StopWatchViewModel(loop)
-        self.view_models.append(self.view_model)
-        ttk.Label(self, text="Stopwatch", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
+        self.view_model = self.own(mvvm.StopWatchViewModel(loop))
+        self.heading("Stopwatch")
         self.time_label = ttk.Label(self, font=_font(self, "TkFixedFont", 40, "bold"), anchor="center")
         self.time_label.pack(pady=(36, 0))
         buttons = ttk.Frame(self)
@@ -234,9 +255,8 @@ class InputEchoScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop) -> None:
         super().__init__(master)
-        self.view_model = mvvm.InputEchoViewModel(loop)
-        self.view_models.append(self.view_model)
-        ttk.Label(self, text="Input echo", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
+        self.view_model = self.own(mvvm.InputEchoViewModel(loop))
+        self.heading("Input echo")
         self.input_var = tkinter.StringVar(self)
         self.entry = ttk.Entry(self, textvariable=self.input_var, width=40)
         self.entry.pack(anchor="w", pady=(16, 12))
@@ -271,9 +291,8 @@ class SignUpScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop) -> None:
         super().__init__(master)
-        self.view_model = mvvm.SignUpViewModel(loop)
-        self.view_models.append(self.view_model)
-        ttk.Label(self, text="Sign up", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
+        self.view_model = self.own(mvvm.SignUpViewModel(loop))
+        self.heading("Sign up")
         form = ttk.Frame(self)
         form.pack(anchor="w", pady=(12, 0))
         self.vars = {}
@@ -294,7 +313,8 @@ class SignUpScreen(Screen):
         self.agreed_check.grid(row=3, column=1, sticky="w", pady=(8, 4))
         self.sign_up_button = ttk.Button(self, text="Sign Up", command=self.view_model.sign_up_tapped)
         self.sign_up_button.pack(anchor="w", pady=(16, 0))
-        self.completion_alert: Optional[Dialog] = None
+        self.completion_alert = FlagDialog(self, self.view_model, "is_completion_alert_presented", "Sign up",
+                                           "Sign-up complete!")
         self.bind_view_model(self.view_model, self.on_change)
         for name, var in self.vars.items():
             var.trace_add("write", lambda *args, name=name, var=var: setattr(self.view_model, name, var.get()))
@@ -309,20 +329,11 @@ class SignUpScreen(Screen):
         elif name == "is_sign_up_enabled":
             set_enabled(self.sign_up_button, value)
         elif name == "is_completion_alert_presented":
-            if value and self.completion_alert is None:
-                self.completion_alert = Dialog(self, "Sign up", "Sign-up complete!", self.dismiss_completion_alert)
-            elif not value and self.completion_alert is not None:
-                alert, self.completion_alert = self.completion_alert, None
-                alert.destroy()
-
-    def dismiss_completion_alert(self) -> None:
-        self.view_model.is_completion_alert_presented = False
+            self.completion_alert.follow(value)
 
     def close(self) -> None:
         super().close()
-        if self.completion_alert is not None:
-            self.completion_alert.destroy()
-            self.completion_alert = None
+        self.completion_alert.follow(False)
 
 
 class WelcomeScreen(Screen):
@@ -333,11 +344,10 @@ class WelcomeScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop) -> None:
         super().__init__(master)
-        self.view_model = mvvm.WelcomeViewModel(loop)
-        self.view_models.append(self.view_model)
+        self.view_model = self.own(mvvm.WelcomeViewModel(loop))
         self.loaded = False
         self.only_first_count = 0
-        ttk.Label(self, text="Welcome", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
+        self.heading("Welcome")
         self.welcome_label = ttk.Label(self, text="\u2026", font=_font(self, "TkHeadingFont", 22, "bold"))
         self.welcome_label.pack(anchor="w", pady=(14, 14))
         row = ttk.Frame(self)
@@ -403,9 +413,9 @@ class CountersScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop, seed: Optional[int]) -> None:
         super().__init__(master)
-        self.view_model = mvvm.CounterPageViewModel(loop) if seed is None else mvvm.CounterPageViewModel(loop, seed)
-        self.view_models.append(self.view_model)
-        ttk.Label(self, text="Counters", font=_font(self, "TkHeadingFont", 13, "bold")).pack(anchor="w")
+        page = mvvm.CounterPageViewModel(loop) if seed is None else mvvm.CounterPageViewModel(loop, seed)
+        self.view_model = self.own(page)
+        self.heading("Counters")
         self.read_me_label = ttk.Label(self, wraplength=480, justify="left")
         self.read_me_label.pack(anchor="w", pady=(8, 12))
         self.rows = [CounterRow(self, self.view_model.first_counter), CounterRow(self, self.view_model.second_counter)]
@@ -511,9 +521,8 @@ class TodoScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop, storage_path: str = "") -> None:
         super().__init__(master)
-        self.view_model: Any = mvvm.new(loop, "todo_list_view_model", storage_path)
-        self.view_models.append(self.view_model)
-        ttk.Label(self, text="todos", font=_font(self, "TkHeadingFont", 16, "bold")).pack(anchor="w")
+        self.view_model: Any = self.own(mvvm.new(loop, "todo_list_view_model", storage_path))
+        self.heading("todos", size=16)
         top = ttk.Frame(self)
         top.pack(fill="x", pady=(6, 4))
         self.all_var = tkinter.BooleanVar(self, value=False)
