@@ -26,7 +26,7 @@
     X(version) X(last_error) X(status_name) X(library_tag) X(string_free) X(value_free)          \
     X(loop_new) X(loop_fd) X(loop_dispatch) X(get) X(set) X(call_named) X(call_async) X(cancel)  \
     X(child) X(class_name) X(release) X(subscribe) X(classes) X(new_named) X(list_count)         \
-    X(list_item) X(object_id)
+    X(list_item) X(object_id) X(service_new) X(complete)
 
 typedef struct {
 #define DECLARE_FUNCTION(name) __typeof__(mvvm_##name) *name;
@@ -1461,16 +1461,13 @@ MvvmGlibObject *mvvm_glib_object_new(MvvmGlibLoop *loop, const char *class_name,
         g_set_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_UNKNOWN_NAME, "%s has no class '%s'", library->path, class_name);
         goto out;
     }
-    /* A model argument is given as its handle: it becomes MVVM_TYPE_OBJECT for the library. */
-    gboolean every_ctor_takes_a_service = info->ctors->len > 0;
+    /* A model or service argument is given as its handle: it becomes MVVM_TYPE_OBJECT for the
+     * library. */
     for (guint c = 0; c < info->ctors->len; c++) {
         CtorInfo *ctor = g_ptr_array_index(info->ctors, c);
-        gboolean service = FALSE;
-        for (guint a = 0; a < ctor->n_args; a++) service |= ctor->arg_kinds[a] == KIND_SERVICE;
-        every_ctor_takes_a_service &= service;
         if (ctor->n_args != args.count) continue;
         for (guint a = 0; a < ctor->n_args; a++) {
-            if (ctor->arg_kinds[a] != KIND_OBJECT) continue;
+            if (ctor->arg_kinds[a] != KIND_OBJECT && ctor->arg_kinds[a] != KIND_SERVICE) continue;
             for (guint i = 0; i < args.count; i++) {
                 gboolean matches = args.names ? g_strcmp0(args.names[i], ctor->arg_names[a]) == 0 : i == a;
                 if (matches && (args.values[i].type == MVVM_TYPE_INT || args.values[i].type == MVVM_TYPE_UINT)) {
@@ -1479,11 +1476,6 @@ MvvmGlibObject *mvvm_glib_object_new(MvvmGlibLoop *loop, const char *class_name,
                 }
             }
         }
-    }
-    if (every_ctor_takes_a_service) {
-        g_set_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_UNSUPPORTED,
-                    "every constructor of %s takes a host service, which the GLib bridge does not give", class_name);
-        goto out;
     }
     mvvm_handle handle = 0;
     mvvm_status status = library->fn.new_named(loop->handle, class_name, args.names, args.values, args.count, &handle);
@@ -1874,4 +1866,101 @@ MvvmGlibObject *mvvm_glib_list_model_get_owner(MvvmGlibListModel *self) {
 const char *mvvm_glib_list_model_get_name(MvvmGlibListModel *self) {
     g_return_val_if_fail(MVVM_GLIB_IS_LIST_MODEL(self), NULL);
     return self->prop->name;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Host services                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* What the service's libmvvm handle calls: it lives until libmvvm ends the service, which may be
+ * after the MvvmGlibService is gone (view models made with it still hold it). Not a reference to
+ * the library: a library, once open, stays loaded. */
+typedef struct {
+    MvvmGlibLibrary *library;
+    MvvmGlibRequestFunc request_func;
+    gpointer user_data;
+    GDestroyNotify destroy;
+} ServiceData;
+
+struct _MvvmGlibService {
+    GObject parent_instance;
+    MvvmGlibLibrary *library;
+    mvvm_handle handle;
+};
+
+G_DEFINE_FINAL_TYPE(MvvmGlibService, mvvm_glib_service, G_TYPE_OBJECT)
+
+static void mvvm_glib_service_finalize(GObject *object) {
+    MvvmGlibService *self = MVVM_GLIB_SERVICE(object);
+    if (self->handle) self->library->fn.release(self->handle);
+    g_clear_object(&self->library);
+    G_OBJECT_CLASS(mvvm_glib_service_parent_class)->finalize(object);
+}
+
+static void mvvm_glib_service_class_init(MvvmGlibServiceClass *klass) {
+    G_OBJECT_CLASS(klass)->finalize = mvvm_glib_service_finalize;
+}
+
+static void mvvm_glib_service_init(MvvmGlibService *self) { (void)self; }
+
+static void service_request(mvvm_handle view_model, mvvm_handle request, const mvvm_value *argument, void *user_data) {
+    (void)view_model;
+    ServiceData *data = user_data;
+    GVariant *value = argument && argument->type != MVVM_TYPE_NONE ? variant_from_value_alone(data->library, argument) : NULL;
+    if (value) g_variant_ref_sink(value);
+    data->request_func(request, value, data->user_data);
+    if (value) g_variant_unref(value);
+}
+
+static void service_end(void *user_data) {
+    ServiceData *data = user_data;
+    if (data->destroy) data->destroy(data->user_data);
+    g_free(data);
+}
+
+MvvmGlibService *mvvm_glib_service_new(MvvmGlibLibrary *library, MvvmGlibRequestFunc request_func, gpointer user_data,
+                                       GDestroyNotify destroy, GError **error) {
+    g_return_val_if_fail(MVVM_GLIB_IS_LIBRARY(library), NULL);
+    g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+    if (!request_func) {
+        if (destroy) destroy(user_data);
+        g_set_error_literal(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_NULL_POINTER, "a service needs a request function");
+        return NULL;
+    }
+    ServiceData *data = g_new0(ServiceData, 1);
+    *data = (ServiceData){library, request_func, user_data, destroy};
+    mvvm_handle handle = 0;
+    /* On failure libmvvm ends the service at once: service_end runs @destroy and frees data. */
+    mvvm_status status = library->fn.service_new(service_request, data, service_end, &handle);
+    if (status != MVVM_OK) {
+        set_status_error(library, error, status, NULL);
+        return NULL;
+    }
+    MvvmGlibService *self = g_object_new(MVVM_GLIB_TYPE_SERVICE, NULL);
+    self->library = g_object_ref(library);
+    self->handle = handle;
+    return self;
+}
+
+guint64 mvvm_glib_service_get_handle(MvvmGlibService *self) {
+    g_return_val_if_fail(MVVM_GLIB_IS_SERVICE(self), 0);
+    return self->handle;
+}
+
+gboolean mvvm_glib_library_complete(MvvmGlibLibrary *self, guint64 request, GVariant *result, GError **error) {
+    g_return_val_if_fail(MVVM_GLIB_IS_LIBRARY(self), FALSE);
+    g_return_val_if_fail(error == NULL || *error == NULL, FALSE);
+    Arena arena;
+    arena_init(&arena);
+    mvvm_value value = {.type = MVVM_TYPE_NONE};
+    gboolean ok = !result || value_from_variant(&arena, arena_keep(&arena, g_variant_ref_sink(result)), &value, error);
+    if (ok) {
+        mvvm_status status = self->fn.complete(request, &value);
+        if (status != MVVM_OK) {
+            set_status_error(self, error, status, NULL);
+            ok = FALSE;
+        }
+    }
+    arena_clear(&arena);
+    return ok;
 }

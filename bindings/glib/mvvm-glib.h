@@ -99,8 +99,7 @@ G_BEGIN_DECLS
  * @MVVM_GLIB_ERROR_LOAD_FAILED: the file could not be loaded, or lacks a function of the
  *   libmvvm ABI.
  * @MVVM_GLIB_ERROR_UNSUPPORTED: what the bridge does not do: a loop that is not a manual loop
- *   (a thread loop runs on its own thread, a virtual loop never runs by itself), a host
- *   service as a constructor argument.
+ *   (a thread loop runs on its own thread, a virtual loop never runs by itself).
  *
  * Why a call of the bridge failed.
  */
@@ -338,7 +337,8 @@ struct _MvvmGlibObjectClass {
  * @class_name: a class of the loop's library, such as "todo_list_view_model"
  * @arguments: (nullable): the constructor's arguments: %NULL or "()" for none, a tuple by
  *   position, or an "a{sv}" by name (mvvm_new_named); a model argument is the model's handle
- *   (mvvm_glib_object_get_handle) as "t"
+ *   (mvvm_glib_object_get_handle) as "t", a host service's argument the service's handle
+ *   (mvvm_glib_service_get_handle) as "t"
  * @error: return location for a #GError, or %NULL
  *
  * Makes an object of @class_name with the constructor its arguments fit (mvvm_new_named), as
@@ -347,8 +347,8 @@ struct _MvvmGlibObjectClass {
  *
  * Errors: as mvvm_new_named(): MVVM_GLIB_ERROR_UNKNOWN_NAME (no such class),
  * MVVM_GLIB_ERROR_INVALID_ARGUMENT (no constructor takes these arguments, a value out of
- * range, a file the constructor refuses: the message says why), MVVM_GLIB_ERROR_TYPE_MISMATCH;
- * MVVM_GLIB_ERROR_UNSUPPORTED for a class whose constructors all take a host service.
+ * range, a file the constructor refuses: the message says why), MVVM_GLIB_ERROR_TYPE_MISMATCH
+ * (a model or service argument that is neither).
  *
  * Returns: (transfer full): the object, or %NULL with @error set.
  */
@@ -447,6 +447,75 @@ void mvvm_glib_object_call_async(MvvmGlibObject *self, const char *command, GVar
  *   and %NULL with @error set on failure.
  */
 GVariant *mvvm_glib_object_call_finish(MvvmGlibObject *self, GAsyncResult *result, GError **error);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Host services                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * MvvmGlibRequestFunc:
+ * @request: the request, to answer once with mvvm_glib_library_complete(), now or later
+ * @argument: (nullable): what the view model asks with (sign-up: the user id, "s"), or %NULL
+ *   when it asks with nothing (the welcome API); owned by the bridge and valid during the call
+ *   (g_variant_ref() keeps it)
+ * @user_data: the service's user data
+ *
+ * A view model made with the service needs an answer. Called on the thread that runs the view
+ * model's loop, with the loop's work serialised.
+ */
+typedef void (*MvvmGlibRequestFunc)(guint64 request, GVariant *argument, gpointer user_data);
+
+#define MVVM_GLIB_TYPE_SERVICE (mvvm_glib_service_get_type())
+G_DECLARE_FINAL_TYPE(MvvmGlibService, mvvm_glib_service, MVVM_GLIB, SERVICE, GObject)
+
+/**
+ * mvvm_glib_service_new:
+ * @library: the library whose view models it serves
+ * @request_func: called for each request of a view model made with the service
+ * @user_data: (closure): data for @request_func
+ * @destroy: (nullable): called with @user_data exactly once: when the service's last
+ *   reference is gone and every view model made with it has been released (mvvm_service_new),
+ *   or at once when this call fails
+ * @error: return location for a #GError, or %NULL
+ *
+ * A host service (mvvm_service_new), for constructors that take one: pass its handle
+ * (mvvm_glib_service_get_handle) as "t" to mvvm_glib_object_new(). One service may serve
+ * several view models, of one library. Any thread.
+ *
+ * Errors: MVVM_GLIB_ERROR_NULL_POINTER (no @request_func).
+ *
+ * Returns: (transfer full): the service, or %NULL with @error set.
+ */
+MvvmGlibService *mvvm_glib_service_new(MvvmGlibLibrary *library, MvvmGlibRequestFunc request_func, gpointer user_data,
+                                       GDestroyNotify destroy, GError **error);
+
+/**
+ * mvvm_glib_service_get_handle:
+ * @self: a service
+ *
+ * Returns: its libmvvm handle, owned by @self (valid while it lives), for constructor
+ *   arguments.
+ */
+guint64 mvvm_glib_service_get_handle(MvvmGlibService *self);
+
+/**
+ * mvvm_glib_library_complete:
+ * @self: the library whose view model asked
+ * @request: the request an #MvvmGlibRequestFunc was given
+ * @result: (nullable): the answer, of the service's result type (sign-up: "b", true for success;
+ *   the welcome API: "s", the message), or %NULL for none; a floating @result is consumed
+ * @error: return location for a #GError, or %NULL
+ *
+ * Answers a request (mvvm_complete): the changes the answer causes are notified before this
+ * returns. Call it on the thread that runs the view model's loop.
+ *
+ * Errors: MVVM_GLIB_ERROR_UNKNOWN_REQUEST (answered already, cancelled, or its view model
+ * released), MVVM_GLIB_ERROR_INVALID_HANDLE (no request of @self), MVVM_GLIB_ERROR_TYPE_MISMATCH
+ * (an answer of another type: the request stays open), MVVM_GLIB_ERROR_LOOP_RELEASED.
+ *
+ * Returns: %TRUE once answered, %FALSE with @error set.
+ */
+gboolean mvvm_glib_library_complete(MvvmGlibLibrary *self, guint64 request, GVariant *result, GError **error);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Lists                                                                                      */

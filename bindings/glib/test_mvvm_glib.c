@@ -570,6 +570,101 @@ static void constructors_take_models_by_handle(void) {
     g_object_unref(counter);
 }
 
+/* What a host service was asked, and whether its user data has been let go. */
+typedef struct {
+    int requests;
+    guint64 request;
+    GVariant *argument;   /* the last one, kept; NULL when asked with nothing */
+    int destroyed;
+} ServiceLog;
+
+static void on_request(guint64 request, GVariant *argument, gpointer data) {
+    ServiceLog *log = data;
+    log->requests++;
+    log->request = request;
+    g_clear_pointer(&log->argument, g_variant_unref);
+    log->argument = argument ? g_variant_ref(argument) : NULL;
+}
+
+static void on_service_destroyed(gpointer data) { ((ServiceLog *)data)->destroyed++; }
+
+static void on_show_welcome(GObject *welcome, const char *message, GString *log) {
+    (void)welcome;
+    g_string_append_printf(log, "on_show_welcome(%s);", message);
+}
+
+static gboolean completion_alert_presented(MvvmGlibObject *form) {
+    gboolean presented = FALSE;
+    g_object_get(form, "is_completion_alert_presented", &presented, NULL);
+    return presented;
+}
+
+static void constructors_take_host_services_by_handle(void) {
+    ServiceLog log = {0};
+    GError *error = NULL;
+    MvvmGlibService *service = mvvm_glib_service_new(todo, on_request, &log, on_service_destroyed, &error);
+    g_assert_no_error(error);
+    MvvmGlibObject *form = make(todo_loop, "sign_up_view_model", g_variant_new("(t)", mvvm_glib_service_get_handle(service)));
+    g_object_unref(service);   /* the view model holds the service */
+    g_assert_cmpint(log.destroyed, ==, 0);
+    g_object_set(form, "user_id", "ada_lovelace", "password", "analytical", "confirm_password", "analytical", "agreed", TRUE,
+                 NULL);
+    mvvm_glib_object_call(form, "sign_up_tapped", NULL, &error);
+    g_assert_no_error(error);
+    g_assert_cmpint(log.requests, ==, 1);
+    ASSERT_VARIANT(log.argument, "'ada_lovelace'");
+    g_assert_false(completion_alert_presented(form));
+    /* An answer of another type is refused, and the request stays open. */
+    g_assert_false(mvvm_glib_library_complete(todo, log.request, g_variant_new_string("yes"), &error));
+    g_assert_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_TYPE_MISMATCH);
+    g_clear_error(&error);
+    g_assert_true(mvvm_glib_library_complete(todo, log.request, g_variant_new_boolean(TRUE), &error));
+    g_assert_no_error(error);
+    g_assert_true(completion_alert_presented(form));   /* notified before the answer returned */
+    g_assert_false(mvvm_glib_library_complete(todo, log.request, g_variant_new_boolean(TRUE), &error));
+    g_assert_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_UNKNOWN_REQUEST);
+    g_clear_error(&error);
+    g_object_unref(form);
+    g_assert_cmpint(log.destroyed, ==, 1);   /* service and view model gone: let go once */
+
+    /* The welcome API: asked with nothing; its answer is the signal's payload. One service
+     * serves two view models, and outlives them while the host holds it. */
+    ServiceLog api_log = {0};
+    MvvmGlibService *api = mvvm_glib_service_new(todo, on_request, &api_log, on_service_destroyed, &error);
+    g_assert_no_error(error);
+    GString *shown = g_string_new(NULL);
+    MvvmGlibObject *screens[2];
+    for (int i = 0; i < 2; i++) {
+        screens[i] = make(todo_loop, "welcome_view_model", g_variant_new_parsed("{'api': <%t>}", mvvm_glib_service_get_handle(api)));
+        g_signal_connect(screens[i], "on_show_welcome", G_CALLBACK(on_show_welcome), shown);
+    }
+    mvvm_glib_object_call(screens[1], "view_did_load", NULL, &error);
+    g_assert_no_error(error);
+    g_assert_cmpint(api_log.requests, ==, 1);
+    g_assert_null(api_log.argument);
+    g_assert_true(mvvm_glib_library_complete(todo, api_log.request, g_variant_new_string("Hello from GLib"), &error));
+    g_assert_no_error(error);
+    g_assert_cmpstr(shown->str, ==, "on_show_welcome(Hello from GLib);");
+    g_object_unref(screens[0]);
+    g_object_unref(screens[1]);
+    g_assert_cmpint(api_log.destroyed, ==, 0);
+    g_object_unref(api);
+    g_assert_cmpint(api_log.destroyed, ==, 1);
+    g_string_free(shown, TRUE);
+
+    /* No request function: refused, and the user data let go at once. */
+    ServiceLog none = {0};
+    g_assert_null(mvvm_glib_service_new(todo, NULL, &none, on_service_destroyed, &error));
+    g_assert_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_NULL_POINTER);
+    g_clear_error(&error);
+    g_assert_cmpint(none.destroyed, ==, 1);
+    /* A request of no one: refused. */
+    g_assert_false(mvvm_glib_library_complete(todo, 12345, g_variant_new_boolean(TRUE), &error));
+    g_assert_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_INVALID_HANDLE);
+    g_clear_error(&error);
+    g_clear_pointer(&log.argument, g_variant_unref);
+}
+
 typedef struct {
     int calls;
     GVariant *result;
@@ -767,6 +862,7 @@ int main(int argc, char **argv) {
     g_test_add_func("/bridge/commands-take-arguments-and-give-results-and-errors",
                     commands_take_arguments_and_give_results_and_errors);
     g_test_add_func("/bridge/constructors-take-models-by-handle", constructors_take_models_by_handle);
+    g_test_add_func("/bridge/constructors-take-host-services-by-handle", constructors_take_host_services_by_handle);
     g_test_add_func("/bridge/async-commands-end-through-gasyncresult", async_commands_end_through_gasyncresult);
     g_test_add_func("/bridge/timed-work-runs-through-the-loops-source", timed_work_runs_through_the_loops_source);
     g_test_add_func("/bridge/only-manual-loops-attach", only_manual_loops_attach);
