@@ -1106,6 +1106,15 @@ static void on_event(mvvm_handle source, const mvvm_event *event, void *user_dat
 
 static void on_subscription_end(void *user_data) { (void)user_data; }
 
+/* A new reference to the GObject that stands for the Swift object `id`, or NULL when none does. */
+static MvvmGlibObject *object_of_id(MvvmGlibLibrary *library, gint64 id) {
+    g_mutex_lock(&library->objects_lock);
+    GWeakRef *known = g_hash_table_lookup(library->objects, &id);
+    MvvmGlibObject *existing = known ? g_weak_ref_get(known) : NULL;
+    g_mutex_unlock(&library->objects_lock);
+    return existing;
+}
+
 /* The GObject of a handle of `loop`'s library, which it takes over: the one that already
  * stands for its Swift object, if any (the handle is then released), else a new one. */
 static MvvmGlibObject *object_wrap(MvvmGlibLoop *loop, ClassInfo *info, mvvm_handle handle, GError **error) {
@@ -1117,10 +1126,7 @@ static MvvmGlibObject *object_wrap(MvvmGlibLoop *loop, ClassInfo *info, mvvm_han
         library->fn.release(handle);
         return NULL;
     }
-    g_mutex_lock(&library->objects_lock);
-    GWeakRef *known = g_hash_table_lookup(library->objects, &id);
-    MvvmGlibObject *existing = known ? g_weak_ref_get(known) : NULL;
-    g_mutex_unlock(&library->objects_lock);
+    MvvmGlibObject *existing = object_of_id(library, id);
     if (existing) {
         library->fn.release(handle);
         return existing;
@@ -1904,12 +1910,14 @@ static void mvvm_glib_service_class_init(MvvmGlibServiceClass *klass) {
 static void mvvm_glib_service_init(MvvmGlibService *self) { (void)self; }
 
 static void service_request(mvvm_handle view_model, mvvm_handle request, const mvvm_value *argument, void *user_data) {
-    (void)view_model;
     ServiceData *data = user_data;
+    gint64 id = 0;
+    MvvmGlibObject *asking = data->library->fn.object_id(view_model, &id) == MVVM_OK ? object_of_id(data->library, id) : NULL;
     GVariant *value = argument && argument->type != MVVM_TYPE_NONE ? variant_from_value_alone(data->library, argument) : NULL;
     if (value) g_variant_ref_sink(value);
-    data->request_func(request, value, data->user_data);
+    data->request_func(asking, request, value, data->user_data);
     if (value) g_variant_unref(value);
+    if (asking) g_object_unref(asking);
 }
 
 static void service_end(void *user_data) {

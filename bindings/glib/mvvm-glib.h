@@ -454,6 +454,8 @@ GVariant *mvvm_glib_object_call_finish(MvvmGlibObject *self, GAsyncResult *resul
 
 /**
  * MvvmGlibRequestFunc:
+ * @view_model: (nullable): the view model that asks, or %NULL when no GObject stands for it (one
+ *   made through libmvvm's own calls, or asking while it is being made)
  * @request: the request, to answer once with mvvm_glib_library_complete(), now or later
  * @argument: (nullable): what the view model asks with (sign-up: the user id, "s"), or %NULL
  *   when it asks with nothing (the welcome API); owned by the bridge and valid during the call
@@ -463,7 +465,7 @@ GVariant *mvvm_glib_object_call_finish(MvvmGlibObject *self, GAsyncResult *resul
  * A view model made with the service needs an answer. Called on the thread that runs the view
  * model's loop, with the loop's work serialised.
  */
-typedef void (*MvvmGlibRequestFunc)(guint64 request, GVariant *argument, gpointer user_data);
+typedef void (*MvvmGlibRequestFunc)(MvvmGlibObject *view_model, guint64 request, GVariant *argument, gpointer user_data);
 
 #define MVVM_GLIB_TYPE_SERVICE (mvvm_glib_service_get_type())
 G_DECLARE_FINAL_TYPE(MvvmGlibService, mvvm_glib_service, MVVM_GLIB, SERVICE, GObject)
@@ -471,7 +473,7 @@ G_DECLARE_FINAL_TYPE(MvvmGlibService, mvvm_glib_service, MVVM_GLIB, SERVICE, GOb
 /**
  * mvvm_glib_service_new:
  * @library: the library whose view models it serves
- * @request_func: called for each request of a view model made with the service
+ * @request_func: (scope notified): called for each request of a view model made with the service
  * @user_data: (closure): data for @request_func
  * @destroy: (nullable): called with @user_data exactly once: when the service's last
  *   reference is gone and every view model made with it has been released (mvvm_service_new),

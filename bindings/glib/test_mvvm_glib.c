@@ -573,14 +573,16 @@ static void constructors_take_models_by_handle(void) {
 /* What a host service was asked, and whether its user data has been let go. */
 typedef struct {
     int requests;
+    MvvmGlibObject *view_model;   /* the last one to ask */
     guint64 request;
     GVariant *argument;   /* the last one, kept; NULL when asked with nothing */
     int destroyed;
 } ServiceLog;
 
-static void on_request(guint64 request, GVariant *argument, gpointer data) {
+static void on_request(MvvmGlibObject *view_model, guint64 request, GVariant *argument, gpointer data) {
     ServiceLog *log = data;
     log->requests++;
+    log->view_model = view_model;
     log->request = request;
     g_clear_pointer(&log->argument, g_variant_unref);
     log->argument = argument ? g_variant_ref(argument) : NULL;
@@ -612,6 +614,7 @@ static void constructors_take_host_services_by_handle(void) {
     mvvm_glib_object_call(form, "sign_up_tapped", NULL, &error);
     g_assert_no_error(error);
     g_assert_cmpint(log.requests, ==, 1);
+    g_assert_true(log.view_model == form);
     ASSERT_VARIANT(log.argument, "'ada_lovelace'");
     g_assert_false(completion_alert_presented(form));
     /* An answer of another type is refused, and the request stays open. */
@@ -641,6 +644,7 @@ static void constructors_take_host_services_by_handle(void) {
     mvvm_glib_object_call(screens[1], "view_did_load", NULL, &error);
     g_assert_no_error(error);
     g_assert_cmpint(api_log.requests, ==, 1);
+    g_assert_true(api_log.view_model == screens[1]);
     g_assert_null(api_log.argument);
     g_assert_true(mvvm_glib_library_complete(todo, api_log.request, g_variant_new_string("Hello from GLib"), &error));
     g_assert_no_error(error);

@@ -241,15 +241,16 @@ def test_notifications_commands_and_errors_from_python(loop: MvvmGlib.Loop) -> N
 
 def test_a_host_service_from_python(library: MvvmGlib.Library, loop: MvvmGlib.Loop) -> None:
     asked: List[tuple] = []
-    service = MvvmGlib.Service.new(library, lambda request, argument: asked.append((request, argument)))
+    service = MvvmGlib.Service.new(library, lambda *asking: asked.append(asking))  # (view_model, request, argument)
     form = MvvmGlib.Object.new(loop, "sign_up_view_model", GLib.Variant("(t)", (service.get_handle(),)))
     del service  # the view model holds it
     for name, value in (("user_id", "ada_lovelace"), ("password", "analytical"), ("confirm_password", "analytical"),
                         ("agreed", True)):
         form.set_property(name, value)
     form.call("sign_up_tapped", None)
-    [(request, argument)] = asked
-    assert argument.unpack() == "ada_lovelace" and form.props.is_completion_alert_presented is False
+    [(view_model, request, argument)] = asked
+    assert view_model == form and argument.unpack() == "ada_lovelace"
+    assert form.props.is_completion_alert_presented is False
     assert library.complete(request, GLib.Variant("b", True)) is True
     assert form.props.is_completion_alert_presented is True
     with pytest.raises(GLib.Error) as raised:
