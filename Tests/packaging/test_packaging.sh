@@ -84,9 +84,11 @@ layout() {
     [ "$(mvvm_soname "$prefix/lib/libmvvm.so")" = "libmvvm.so.$major" ] &&
     ! mvvm_exported_symbols "$prefix/lib/libmvvm.so" | grep -v '^mvvm_' &&
     [ "$(mvvm_exported_symbols "$prefix/lib/libmvvm.so" | grep -c '^mvvm_')" -gt 0 ] &&
-    [ -f "$prefix/lib/pkgconfig/mvvm.pc" ]
+    [ -f "$prefix/lib/pkgconfig/mvvm.pc" ] &&
+    cmp LICENSE "$prefix/share/doc/libmvvm/LICENSE" &&
+    cmp THIRD_PARTY_NOTICES "$prefix/share/doc/libmvvm/THIRD_PARTY_NOTICES"
 }
-check "layout: libmvvm.so.$version, links .so.$major and .so, mvvm.h, soname, exports" layout
+check "layout: libmvvm.so.$version, links .so.$major and .so, mvvm.h, soname, exports, licences" layout
 
 # pkg-config in the restricted environment, its output without the trailing space pkgconf adds.
 pc() { local out; out=$(noswift env PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config "$@") && echo "${out% }"; }
@@ -95,7 +97,8 @@ pkgconfig() {
     [ "$(pc --modversion mvvm)" = "$version" ] &&
     [ "$(pc --variable=prefix mvvm)" = "$prefix" ] &&
     [ "$(pc --cflags mvvm)" = "-I$prefix/include" ] &&
-    [ "$(pc --libs mvvm)" = "-L$prefix/lib -lmvvm" ]
+    [ "$(pc --libs mvvm)" = "-L$prefix/lib -lmvvm" ] &&
+    grep -qx 'License: MIT' "$prefix/lib/pkgconfig/mvvm.pc"
 }
 check "pkg-config: version $version, cflags, libs" pkgconfig
 

@@ -9,7 +9,7 @@
 # copied into a temporary folder, and `pip wheel` builds it there with MVVM_LIBRARY=LIBFILE:
 # bindings/python/setup.py bundles that library and tags the wheel py3-none-manylinux_2_N_ARCH,
 # 2.N from the symbol versions the library needs. It fails unless the wheel has a manylinux tag.
-# `pip wheel` builds in an isolated environment (it fetches setuptools>=61 from the package
+# `pip wheel` builds in an isolated environment (it fetches setuptools>=77 from the package
 # index, or PIP_FIND_LINKS/PIP_INDEX_URL).
 set -euo pipefail
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 OUTDIR [LIBFILE]" >&2; exit 2; }
@@ -36,7 +36,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mvvm-wheel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 src=$work/python
 mkdir -p "$src"
-cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md "$src/"
+cp -L bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md bindings/python/LICENSE bindings/python/THIRD_PARTY_NOTICES "$src/"
 cp -R bindings/python/mvvm "$src/mvvm"
 cp -R bindings/python/mvvm_gen "$src/mvvm_gen"
 # What `python3 -m mvvm_gen.package` needs without a checkout (setup.py, GENERATOR_DATA): copies.
@@ -57,6 +57,9 @@ names = zipfile.ZipFile(sys.argv[1]).namelist()
 missing = [n for n in ("mvvm/__init__.py", "mvvm/_library.py", "mvvm/_abi.py", "mvvm/py.typed", "mvvm/_classes.pyi",
                        "mvvm/libmvvm.so", "mvvm_gen/__main__.py", "mvvm_gen/templates/pyabi.tmpl",
                        "mvvm_gen/package.py", "mvvm_gen/wheel_tag.py", "mvvm_gen/data/exports.map", "mvvm_gen/data/mvvm.h") if n not in names]
+licences = [n for n in names if n.endswith((".dist-info/licenses/LICENSE", ".dist-info/licenses/THIRD_PARTY_NOTICES"))]
+if len(licences) != 2:
+    missing.append("the licence files in its dist-info (LICENSE, THIRD_PARTY_NOTICES)")
 if missing:
     sys.exit("build_wheel: the wheel lacks " + ", ".join(missing))
 PY
