@@ -2839,6 +2839,123 @@ static void check_after_operation(void) {
  * rest are the newer operations. */
 #define OLD_OPS_BELOW (FUZZ_TARGET == 0 ? 200 : 100)
 
+/* ------------------------------------------------------------------------------------------ */
+/* Races: two threads ending one handle, a cancel against the work that completes its call   */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum end_how { END_RELEASE, END_UNSUBSCRIBE, END_CANCEL, END_HOWS } end_how;
+
+static mvvm_status end_handle(mvvm_handle h, end_how how) {
+    switch (how) {
+    case END_RELEASE: return CALL(mvvm_release(h), S_RELEASE);
+    case END_UNSUBSCRIBE: return CALL(mvvm_unsubscribe(h), S_UNSUBSCRIBE);
+    default: return CALL(mvvm_cancel(h), S_CANCEL);
+    }
+}
+
+/* One side of a race, started with the other at a barrier: it ends a handle, or advances or
+ * releases a loop. */
+typedef struct racer {
+    pthread_barrier_t *start;
+    mvvm_handle h;
+    int action; /* an end_how, or RACE_ADVANCE, RACE_RELEASE_LOOP */
+    int64_t ms;
+    mvvm_status status;
+} racer;
+enum { RACE_ADVANCE = END_HOWS, RACE_RELEASE_LOOP };
+
+static void *race_side(void *r_) {
+    racer *r = r_;
+    pthread_barrier_wait(r->start);
+    if (r->action == RACE_ADVANCE) r->status = CALL(mvvm_loop_advance(r->h, r->ms), S_LOOP_RUN);
+    else if (r->action == RACE_RELEASE_LOOP) r->status = CALL(mvvm_release(r->h), S_RELEASE);
+    else r->status = end_handle(r->h, (end_how)r->action);
+    return NULL;
+}
+
+/* Runs `a` on another thread and `b` on this one, started together. */
+static bool race(racer *a, racer *b) {
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, 2);
+    a->start = b->start = &start;
+    pthread_t thread;
+    atomic_fetch_add(&mutations, 1);
+    if (pthread_create(&thread, NULL, race_side, a) != 0) {
+        pthread_barrier_destroy(&start);
+        return false;
+    }
+    race_side(b);
+    pthread_join(thread, NULL);
+    pthread_barrier_destroy(&start);
+    return true;
+}
+
+/* Two threads release, unsubscribe or cancel one handle at once: exactly one of them ends it
+ * (MVVM_OK); the other is told INVALID_HANDLE. A call whose cancel won completed CANCELLED. */
+static void op_race_end(reader *r) {
+    int index;
+    mvvm_handle h = take_handle(r, &index);
+    const bool was_dead = known_dead(index);
+    uint8_t how = u8(r);
+    racer a = { .h = h, .action = how % END_HOWS }, b = { .h = h, .action = (how / END_HOWS) % END_HOWS };
+    if (!race(&a, &b)) return;
+    const int wins = (a.status == MVVM_OK) + (b.status == MVVM_OK);
+    if (wins > 1) FAIL("two threads ending handle 0x%" PRIx64 " at once were both told MVVM_OK", h);
+    if (was_dead && wins) FAIL("a handle known dead was ended again");
+    if (!wins) return;
+    if (index >= 0 && pool[index].kind == K_CALL) {
+        async_data *d = &asyncs[pool[index].async];
+        if (atomic_load(&d->done) != 1) FAIL("a call ended by a race had not completed when its end returned");
+        const bool cancel_won = (a.status == MVVM_OK ? a.action : b.action) != END_UNSUBSCRIBE;
+        if (cancel_won && atomic_load(&d->status) != MVVM_ERR_CANCELLED)
+            FAIL("a cancel said MVVM_OK but the call completed with %s", mvvm_status_name(atomic_load(&d->status)));
+    }
+    check_released(h);
+}
+
+/* A cancel (or the call's release) on this thread against what completes the call on another:
+ * an advance of its virtual loop, or the release of its loop. A cancel that says MVVM_OK decided
+ * the outcome: the completion says CANCELLED. Racing the loop's release it may also be told
+ * LOOP_RELEASED or INVALID_HANDLE, never anything undocumented. */
+static void op_race_cancel(reader *r) {
+    int call_index = -1;
+    for (int i = npool - 1; i >= 0; i--)
+        if (pool[i].kind == K_CALL && !known_dead(i)) {
+            call_index = i;
+            break;
+        }
+    if (call_index < 0) return;
+    entry *e = &pool[call_index];
+    async_data *d = &asyncs[e->async];
+    const int loop_index = find_entry(d->loop);
+    if (loop_index < 0 || pool[loop_index].dead) return;
+    uint8_t how = u8(r);
+    const bool release_loop = how & 1;
+    if (!release_loop && pool[loop_index].loop_kind != MVVM_LOOP_VIRTUAL) return;
+    racer other = { .h = d->loop, .action = release_loop ? RACE_RELEASE_LOOP : RACE_ADVANCE, .ms = (how >> 2) % 4 ? 1000 : 0 };
+    racer self = { .h = e->h, .action = how & 2 ? END_RELEASE : END_CANCEL };
+    if (!race(&other, &self)) return;
+    if (release_loop && other.status == MVVM_OK) {
+        check_released(d->loop);
+        pool[loop_index].dead = true;
+    }
+    if (self.status == MVVM_OK) {
+        if (atomic_load(&d->done) != 1) FAIL("a cancelled call's completion had not run when cancel returned");
+        if (atomic_load(&d->status) != MVVM_ERR_CANCELLED)
+            FAIL("a cancel said MVVM_OK but the call completed with %s", mvvm_status_name(atomic_load(&d->status)));
+        check_released(e->h);
+    }
+}
+
+/* The operations of op byte 255, each chosen by the byte after it (earlier inputs gave 255 to
+ * the operation its place in take_op's table names; the newer decoders keep theirs). */
+static void take_round_four_op(reader *r) {
+    switch (u8(r) % 2) {
+    case 0: op_race_end(r); break;
+    default: op_race_cancel(r); break;
+    }
+}
+
 static void take_op(reader *r, uint8_t b) {
     if (b < OLD_OPS_BELOW) {
         switch (b % 20) {
@@ -2863,6 +2980,10 @@ static void take_op(reader *r, uint8_t b) {
         case 18: op_typed(r); break;
         default: op_misc(r); break;
         }
+        return;
+    }
+    if (b == 255) {
+        take_round_four_op(r);
         return;
     }
     switch ((b - OLD_OPS_BELOW) % 12) {
