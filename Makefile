@@ -171,9 +171,9 @@ $(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLI
 # The bridge's tests (C, natively and under valgrind; GJS), TodoMVC in GTK from C (natively and
 # under valgrind) and from Python, under a private Xvfb with GSK_RENDERER=cairo; screenshots in
 # build/screenshots/gtk_*.png.
-test-gtk: gtk todo sample build-dir
+test-gtk: gtk todo sample search build-dir
 	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
-	  bash examples/gtk/run_tests.sh
+	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so bash examples/gtk/run_tests.sh
 
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
 FUZZ_SECONDS ?= 300
@@ -216,7 +216,7 @@ SUITES := swift:1200 generated:300 header:300 c:900 harness:600 outside:1200 vie
 	lua:300 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
 SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 fuzz-seeds:1200 packaging:1500
 
-test: lib todo gtk sample build-dir
+test: lib todo gtk sample search build-dir
 	@bash Tests/run_suites.sh --beside "$(SUITES_BESIDE)" $(SUITES)
 
 build-dir:

@@ -400,6 +400,41 @@ static ClassInfo *parse_class(MvvmGlibLibrary *library, JsonObject *object) {
 
 static void runtime_class_init(gpointer klass, gpointer class_data);
 
+/* "MvvmTodo" + "todo_list_view_model" -> "MvvmTodo_TodoListViewModel". */
+static char *type_name_for(const char *prefix, const ClassInfo *info) {
+    char *camel = camel_case(info->name);
+    char *name = g_strconcat(prefix, "_", camel, NULL);
+    g_free(camel);
+    return name;
+}
+
+/* Whether no library has `prefix` and no GType is named as one of `library`'s classes would be
+ * under it. */
+static gboolean type_prefix_is_free(MvvmGlibLibrary *library, const char *prefix) {
+    if (g_hash_table_contains(prefixes_used, prefix)) return FALSE;
+    for (guint i = 0; i < library->class_list->len; i++) {
+        char *name = type_name_for(prefix, g_ptr_array_index(library->class_list, i));
+        gboolean taken = g_type_from_name(name) != 0;
+        g_free(name);
+        if (taken) return FALSE;
+    }
+    return TRUE;
+}
+
+/* The first free of "MvvmTodo", "MvvmTodo<tag>", "MvvmTodo<tag>_2", "MvvmTodo<tag>_3"...: a tagged
+ * prefix may be another library's own ("Mvvm3" for libmvvm3.so), so each is checked. */
+static char *free_type_prefix(MvvmGlibLibrary *library) {
+    char *base = type_prefix_for(library->path);
+    char *prefix = g_strdup(base);
+    for (guint attempt = 1; !type_prefix_is_free(library, prefix); attempt++) {
+        g_free(prefix);
+        prefix = attempt == 1 ? g_strdup_printf("%s%u", base, (unsigned)library->tag)
+                              : g_strdup_printf("%s%u_%u", base, (unsigned)library->tag, attempt);
+    }
+    g_free(base);
+    return prefix;
+}
+
 static gboolean load_classes(MvvmGlibLibrary *library, GError **error) {
     char *json = NULL;
     mvvm_status status = library->fn.classes(&json);
@@ -427,18 +462,12 @@ static gboolean load_classes(MvvmGlibLibrary *library, GError **error) {
     }
     g_object_unref(parser);
 
+    library->prefix = free_type_prefix(library);
     /* GTypes: every one is registered before any class is initialised, so that lists and
      * children can name their items' types. */
     for (guint i = 0; i < library->class_list->len; i++) {
         ClassInfo *info = g_ptr_array_index(library->class_list, i);
-        char *camel = camel_case(info->name);
-        info->type_name = g_strconcat(library->prefix, "_", camel, NULL);
-        g_free(camel);
-        if (g_type_from_name(info->type_name) != 0) {
-            g_set_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_INTERNAL, "%s: the GType %s is taken", library->path,
-                        info->type_name);
-            return FALSE;
-        }
+        info->type_name = type_name_for(library->prefix, info);
     }
     for (guint i = 0; i < library->class_list->len; i++) {
         ClassInfo *info = g_ptr_array_index(library->class_list, i);
@@ -499,12 +528,6 @@ MvvmGlibLibrary *mvvm_glib_library_open(const char *path, GError **error) {
     MVVM_GLIB_FUNCTIONS(LOAD_FUNCTION)
 #undef LOAD_FUNCTION
     library->version = g_strdup(library->fn.version());
-    library->prefix = type_prefix_for(path);
-    if (g_hash_table_contains(prefixes_used, library->prefix)) {
-        char *tagged = g_strdup_printf("%s%u", library->prefix, (unsigned)tag);
-        g_free(library->prefix);
-        library->prefix = tagged;
-    }
     if (!load_classes(library, error)) goto fail;
     g_hash_table_add(prefixes_used, library->prefix);
     g_hash_table_insert(libraries_by_tag, GUINT_TO_POINTER(tag), library);   /* kept for the process's life */
@@ -1568,7 +1591,14 @@ typedef struct {
 typedef struct {
     MvvmGlibLibrary *library;
     mvvm_handle call;
+    GMainContext *context;   /* the object's loop's: where the cancel is carried out */
 } CancelTarget;
+
+static void cancel_target_free(gpointer data) {
+    CancelTarget *target = data;
+    g_main_context_unref(target->context);
+    g_free(target);
+}
 
 typedef struct {
     GCancellable *cancellable;
@@ -1605,10 +1635,30 @@ static void async_call_free(gpointer data) {
     g_free(call);
 }
 
+static gboolean cancel_now(gpointer data) {
+    CancelTarget *target = data;
+    target->library->fn.cancel(target->call);   /* INVALID_HANDLE once the call has ended: nothing to do */
+    return G_SOURCE_REMOVE;
+}
+
+/* mvvm_cancel() ends the call, and notifies what that changes, on its caller's thread: a cancel
+ * from a thread that is not running the loop's context (a GTask worker) is handed to that
+ * context. Not g_main_context_invoke(): it would run here whenever the context is free. */
 static void on_cancelled(GCancellable *cancellable, gpointer data) {
     (void)cancellable;
     CancelTarget *target = data;
-    target->library->fn.cancel(target->call);   /* INVALID_HANDLE once the call has ended: nothing to do */
+    if (g_main_context_is_owner(target->context)) {
+        cancel_now(target);
+        return;
+    }
+    CancelTarget *copy = g_new0(CancelTarget, 1);
+    *copy = (CancelTarget){target->library, target->call, g_main_context_ref(target->context)};
+    GSource *idle = g_idle_source_new();
+    g_source_set_priority(idle, G_PRIORITY_DEFAULT);
+    g_source_set_callback(idle, cancel_now, copy, cancel_target_free);
+    g_source_set_name(idle, "libmvvm call cancelled");
+    g_source_attach(idle, target->context);
+    g_source_unref(idle);
 }
 
 static void async_done(mvvm_handle handle, mvvm_status status, const mvvm_value *result, const char *message, void *user_data) {
@@ -1664,7 +1714,8 @@ void mvvm_glib_object_call_async(MvvmGlibObject *self, const char *command, GVar
         CancelTarget *target = g_new0(CancelTarget, 1);
         target->library = library;
         target->call = handle;
-        call->cancel_id = g_cancellable_connect(cancellable, G_CALLBACK(on_cancelled), target, g_free);
+        target->context = g_main_context_ref(PRIV(self)->loop->context);
+        call->cancel_id = g_cancellable_connect(cancellable, G_CALLBACK(on_cancelled), target, cancel_target_free);
     }
 out:
     arena_clear(&arena);
@@ -1788,9 +1839,7 @@ static void mvvm_glib_list_model_class_init(MvvmGlibListModelClass *klass) {
     G_OBJECT_CLASS(klass)->finalize = mvvm_glib_list_model_finalize;
 }
 
-static void mvvm_glib_list_model_init(MvvmGlibListModel *self) {
-    self->items = g_ptr_array_new_with_free_func(g_object_unref);
-}
+static void mvvm_glib_list_model_init(MvvmGlibListModel *self) { (void)self; }
 
 static GType list_model_get_item_type(GListModel *list) { return MVVM_GLIB_LIST_MODEL(list)->item_type; }
 
@@ -1825,6 +1874,19 @@ static MvvmGlibObject *list_item_at(MvvmGlibListModel *self, gint64 index) {
     return item;
 }
 
+/* The owner's list as it reads now, as GObjects. */
+static GPtrArray *list_read(MvvmGlibListModel *self) {
+    MvvmGlibObjectPrivate *owner = PRIV(self->owner);
+    GPtrArray *items = g_ptr_array_new_with_free_func(g_object_unref);
+    gint64 count = 0;
+    if (owner->info->library->fn.list_count(owner->handle, self->prop->name, &count) != MVVM_OK) count = 0;
+    for (gint64 i = 0; i < count; i++) {
+        MvvmGlibObject *item = list_item_at(self, i);
+        if (item) g_ptr_array_add(items, item);
+    }
+    return items;
+}
+
 static MvvmGlibListModel *list_model_new(MvvmGlibObject *owner, PropInfo *prop) {
     MvvmGlibListModel *self = g_object_new(MVVM_GLIB_TYPE_LIST_MODEL, NULL);
     MvvmGlibObjectPrivate *priv = PRIV(owner);
@@ -1832,20 +1894,43 @@ static MvvmGlibListModel *list_model_new(MvvmGlibObject *owner, PropInfo *prop) 
     self->prop = prop;
     ClassInfo *item_class = g_hash_table_lookup(priv->info->library->classes, prop->class_name);
     self->item_type = item_class ? item_class->gtype : MVVM_GLIB_TYPE_OBJECT;
-    gint64 count = 0;
-    if (priv->info->library->fn.list_count(priv->handle, prop->name, &count) != MVVM_OK) count = 0;
-    for (gint64 i = 0; i < count; i++) {
-        MvvmGlibObject *item = list_item_at(self, i);
-        if (item) g_ptr_array_add(self->items, item);
-    }
+    self->items = list_read(self);
     return self;
 }
 
+/* Makes the model hold the list as it reads now, announced as one items-changed over the items
+ * between the ends that did not change (none when nothing differs). */
+static void list_model_refill(MvvmGlibListModel *self) {
+    GPtrArray *now = list_read(self);
+    guint old_length = self->items->len, new_length = now->len, head = 0, tail = 0;
+    while (head < old_length && head < new_length && self->items->pdata[head] == now->pdata[head]) head++;
+    while (tail < old_length - head && tail < new_length - head &&
+           self->items->pdata[old_length - 1 - tail] == now->pdata[new_length - 1 - tail])
+        tail++;
+    GPtrArray *old = self->items;
+    self->items = now;
+    if (old_length != new_length || head < old_length)
+        g_list_model_items_changed(G_LIST_MODEL(self), head, old_length - head - tail, new_length - head - tail);
+    g_ptr_array_unref(old);
+}
+
 /* One splice as libmvvm announced it: the removed items go, the inserted ones (already at their
- * final indices in the list) come, then items-changed says so. */
+ * final indices in the list) come, then items-changed says so. A model filled from a read made
+ * during the operation's delivery may already hold this splice (or miss one): while its splices
+ * are delivered the list reads as the splice leaves it, so a model whose count would then differ
+ * from the list's is refilled from the list instead. */
 static void list_model_splice(MvvmGlibListModel *self, gint64 index, gint64 removed, gint64 inserted) {
     guint length = self->items->len;
     if (!self->owner) return;
+    MvvmGlibObjectPrivate *owner = PRIV(self->owner);
+    gint64 count = 0;
+    if (owner->info->library->fn.list_count(owner->handle, self->prop->name, &count) == MVVM_OK &&
+        count != (gint64)length - removed + inserted) {
+        g_object_ref(self);
+        list_model_refill(self);
+        g_object_unref(self);
+        return;
+    }
     if (index < 0 || index > length || removed < 0 || removed > (gint64)length - index || inserted < 0) {
         g_log(LOG_DOMAIN, G_LOG_LEVEL_WARNING, "a splice out of range (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
               ", %" G_GINT64_FORMAT ") of a list of %u", index, removed, inserted, length);

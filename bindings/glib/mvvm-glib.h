@@ -157,8 +157,9 @@ G_DECLARE_FINAL_TYPE(MvvmGlibLibrary, mvvm_glib_library, MVVM_GLIB, LIBRARY, GOb
  * Opens a libmvvm library with dlopen(RTLD_NOW | RTLD_LOCAL), reaches its functions with
  * dlsym(), reads its classes (mvvm_classes) and registers a GType per class, named after the
  * file and the class ("MvvmTodo_TodoListViewModel" for todo_list_view_model in libtodo.so; a
- * second library of the same file name gets its tag after the prefix, "MvvmTodo7_..."), so one
- * class in two libraries is two GTypes. Several libraries are used side by side; each object
+ * second library of the same file name gets its tag after the prefix, "MvvmTodo7_...", and when
+ * that prefix is taken too (by a library named libtodo7.so) a further number, "MvvmTodo7_2_..."),
+ * so one class in two libraries is two GTypes. Several libraries are used side by side; each object
  * works with its own library only. Opening a library already open (by this path or another
  * that reaches the same file) gives the same #MvvmGlibLibrary. The library stays loaded until
  * the process ends. Any thread.
@@ -416,8 +417,11 @@ GVariant *mvvm_glib_object_call(MvvmGlibObject *self, const char *command, GVari
  * @self: an object
  * @command: the command's name
  * @arguments: (nullable): as mvvm_glib_object_call() takes them
- * @cancellable: (nullable): cancels the call (mvvm_cancel): its task's sleep or wait ends at
- *   once and the call ends with G_IO_ERROR_CANCELLED
+ * @cancellable: (nullable): cancels the call (mvvm_cancel): its task's sleep or wait ends and
+ *   the call ends with G_IO_ERROR_CANCELLED. The cancel is carried out on the thread that runs
+ *   the object's loop's GMainContext: at once when cancelled there, from an idle of that
+ *   context when cancelled elsewhere (a worker thread), so that what the end of the call
+ *   changes is notified on the context's thread
  * @callback: (scope async): called once the call has ended, in the thread-default main
  *   context of the thread that called this
  * @user_data: (closure): data for @callback
@@ -535,7 +539,10 @@ G_DECLARE_FINAL_TYPE(MvvmGlibListModel, mvvm_glib_list_model, MVVM_GLIB, LIST_MO
  * the object's life, whose items are the GObjects of the items' class
  * (g_list_model_get_item_type), and whose items-changed is emitted for each splice libmvvm
  * announces (MVVM_EVENT_SPLICE), with its index, removed and inserted counts, after its items
- * are in place. @self holds its models; a model that outlives @self keeps its items (each
+ * are in place. A model first read while the operation that changes its list is being
+ * delivered (asked for in another list's items-changed) may hold splices it is then sent:
+ * a splice that would leave the model's count other than the list's refills it from the list
+ * instead, as one items-changed over the items that differ (none when it holds them already). @self holds its models; a model that outlives @self keeps its items (each
  * still works) and changes no more.
  *
  * Returns: (transfer full) (nullable): the model, or %NULL when @name is no list property.

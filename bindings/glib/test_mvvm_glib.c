@@ -1,8 +1,9 @@
 /*
- * test_mvvm_glib.c - the GLib bridge's tests (GLib's GTest, TAP output), over two libraries side
+ * test_mvvm_glib.c - the GLib bridge's tests (GLib's GTest, TAP output), over libraries side
  * by side: Tests/outside's libsample.so (optionals, arrays, records, bytes, lists, async
- * commands; MVVM_SAMPLE_LIBRARY) and the todo app's libtodo.so (with the catalog: signals,
- * children, timed work; MVVM_TODO_LIBRARY). GLib only: no display is needed.
+ * commands; MVVM_SAMPLE_LIBRARY), the todo app's libtodo.so (with the catalog: signals,
+ * children, timed work; MVVM_TODO_LIBRARY) and the search screen's libsearch.so (an async
+ * command waiting for a host service; MVVM_SEARCH_LIBRARY). GLib only: no display is needed.
  *
  *   test_mvvm_glib --tap      (examples/gtk/run_tests.sh runs it, natively and under valgrind)
  *
@@ -10,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,6 +180,62 @@ static void library_open_failures_say_why(void) {
     g_assert_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_LOAD_FAILED);
     g_assert_nonnull(strstr(error->message, "no libmvvm library"));
     g_clear_error(&error);
+}
+
+/* A copy of the sample library at root/folder/name, opened; the files made are added to `made`,
+ * to be removed in reverse. */
+static MvvmGlibLibrary *open_copy(const char *root, const char *folder, const char *name, GPtrArray *made) {
+    char *dir = g_build_filename(root, folder, NULL);
+    char *path = g_build_filename(dir, name, NULL);
+    g_mkdir(dir, 0700);
+    g_ptr_array_add(made, dir);
+    g_ptr_array_add(made, path);
+    GFile *from = g_file_new_for_path(g_getenv("MVVM_SAMPLE_LIBRARY"));
+    GFile *to = g_file_new_for_path(path);
+    GError *error = NULL;
+    g_file_copy(from, to, G_FILE_COPY_NONE, NULL, NULL, NULL, &error);
+    g_assert_no_error(error);
+    g_object_unref(from);
+    g_object_unref(to);
+    MvvmGlibLibrary *library = mvvm_glib_library_open(path, &error);
+    g_assert_no_error(error);
+    return library;
+}
+
+/* a/libmvvm.so takes "Mvvm"; b/libmvvm<N>.so takes "Mvvm<N>"; c/libmvvm.so, of tag N, finds
+ * "Mvvm" and "Mvvm<N>" both taken and gets a prefix of its own. */
+static void a_tagged_type_prefix_is_one_no_library_has(void) {
+    char *root = g_dir_make_tmp("mvvm-glib-prefixes-XXXXXX", NULL);
+    GPtrArray *made = g_ptr_array_new_with_free_func(g_free);
+    MvvmGlibLibrary *a = open_copy(root, "a", "libmvvm.so", made);
+    g_assert_cmpstr(mvvm_glib_library_get_type_prefix(a), ==, "Mvvm");
+    /* Tags are given in turn: b gets a's next, c the one after. */
+    unsigned c_tag = mvvm_glib_library_get_tag(a) + 2u;
+    char *b_name = g_strdup_printf("libmvvm%u.so", c_tag), *b_prefix = g_strdup_printf("Mvvm%u", c_tag);
+    MvvmGlibLibrary *b = open_copy(root, "b", b_name, made);
+    g_assert_cmpstr(mvvm_glib_library_get_type_prefix(b), ==, b_prefix);
+    MvvmGlibLibrary *c = open_copy(root, "c", "libmvvm.so", made);
+    g_assert_nonnull(c);
+    if (c) {
+        g_assert_cmpuint(mvvm_glib_library_get_tag(c), ==, c_tag);
+        const char *prefix = mvvm_glib_library_get_type_prefix(c);
+        g_assert_cmpstr(prefix, !=, "Mvvm");
+        g_assert_cmpstr(prefix, !=, b_prefix);
+        GType in_b = mvvm_glib_library_get_class_type(b, "counter"), in_c = mvvm_glib_library_get_class_type(c, "counter");
+        g_assert_true(in_c != G_TYPE_INVALID && in_c != in_b);
+        char *expected = g_strconcat(prefix, "_Counter", NULL);
+        g_assert_cmpstr(g_type_name(in_c), ==, expected);
+        g_free(expected);
+        g_object_unref(c);
+    }
+    g_object_unref(b);
+    g_object_unref(a);
+    for (guint i = made->len; i > 0; i--) g_remove(g_ptr_array_index(made, i - 1));
+    g_remove(root);
+    g_ptr_array_unref(made);
+    g_free(b_name);
+    g_free(b_prefix);
+    g_free(root);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -466,6 +524,83 @@ static void lists_are_list_models_following_the_splices(void) {
     g_string_free(log, TRUE);
 }
 
+/* A host's copy of a list model, kept by its items-changed alone, as GTK's widgets keep theirs;
+ * `broken` once a splice did not fit the copy. */
+typedef struct {
+    GPtrArray *items;
+    gboolean broken;
+} Mirror;
+
+static void on_items_changed_mirror(GListModel *model, guint position, guint removed, guint added, Mirror *mirror) {
+    if (position + removed > mirror->items->len) {
+        mirror->broken = TRUE;
+        return;
+    }
+    g_ptr_array_remove_range(mirror->items, position, removed);
+    for (guint i = 0; i < added; i++) g_ptr_array_insert(mirror->items, (gint)(position + i), g_list_model_get_item(model, position + i));
+}
+
+static void mirror_follow(Mirror *mirror, GListModel *model) {
+    mirror->items = g_ptr_array_new_with_free_func(g_object_unref);
+    for (guint i = 0; i < g_list_model_get_n_items(model); i++) g_ptr_array_add(mirror->items, g_list_model_get_item(model, i));
+    g_signal_connect(model, "items-changed", G_CALLBACK(on_items_changed_mirror), mirror);
+}
+
+/* Whether the copy holds the model's items, in its order. */
+static gboolean mirror_matches(Mirror *mirror, GListModel *model) {
+    if (mirror->broken || mirror->items->len != g_list_model_get_n_items(model)) return FALSE;
+    gboolean same = TRUE;
+    for (guint i = 0; i < mirror->items->len; i++) {
+        GObject *item = g_list_model_get_item(model, i);
+        same = same && item == g_ptr_array_index(mirror->items, i);
+        g_object_unref(item);
+    }
+    return same;
+}
+
+typedef struct {
+    MvvmGlibObject *playlist;
+    GListModel *all;
+    Mirror all_copy;
+} LateAsk;
+
+static void on_songs_changed_ask_for_all(GListModel *songs, guint position, guint removed, guint added, LateAsk *late) {
+    (void)songs, (void)position, (void)removed, (void)added;
+    if (late->all) return;
+    late->all = G_LIST_MODEL(mvvm_glib_object_get_list(late->playlist, "all"));
+    mirror_follow(&late->all_copy, late->all);
+}
+
+/* `all`'s model first asked for while `songs`' splices of the same operation are delivered: it
+ * holds `all` as it is, and follows every later change. */
+static void a_list_first_asked_for_during_another_lists_splices_follows_its_own(void) {
+    MvvmGlibObject *playlist = make(sample_loop, "playlist", NULL);
+    GError *error = NULL;
+    mvvm_glib_object_call(playlist, "add_many", g_variant_new_string("a,b,c"), &error);
+    g_assert_no_error(error);
+    GListModel *songs = G_LIST_MODEL(mvvm_glib_object_get_list(playlist, "songs"));
+    LateAsk late = {.playlist = playlist};
+    g_signal_connect(songs, "items-changed", G_CALLBACK(on_songs_changed_ask_for_all), &late);
+    mvvm_glib_object_call(playlist, "add", g_variant_new_string("d"), &error);
+    g_assert_no_error(error);
+    g_assert_nonnull(late.all);
+    if (!late.all) return;
+    ASSERT_TITLES(late.all, "a|b|c|d");
+    mvvm_glib_object_call(playlist, "reverse", NULL, &error);
+    ASSERT_TITLES(late.all, "d|c|b|a");
+    mvvm_glib_object_call(playlist, "add", g_variant_new_string("e"), &error);
+    mvvm_glib_object_call(playlist, "remove_first", NULL, &error);
+    mvvm_glib_object_call(playlist, "rotate", NULL, &error);
+    g_assert_no_error(error);
+    ASSERT_TITLES(late.all, "e|c|b|a");
+    ASSERT_TITLES(songs, "e|c|b|a");
+    g_assert_true(mirror_matches(&late.all_copy, late.all));
+    g_ptr_array_unref(late.all_copy.items);
+    g_object_unref(late.all);
+    g_object_unref(songs);
+    g_object_unref(playlist);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Commands                                                                                   */
 /* ------------------------------------------------------------------------------------------ */
@@ -742,6 +877,81 @@ static void async_commands_end_through_gasyncresult(void) {
     g_weak_ref_clear(&ref);
 }
 
+static GThread *main_thread;
+
+typedef struct {
+    gint notified;
+    gint off_the_main_thread;
+} ThreadLog;
+
+static void on_notify_note_thread(GObject *object, GParamSpec *pspec, ThreadLog *log) {
+    (void)object, (void)pspec;
+    g_atomic_int_inc(&log->notified);
+    if (g_thread_self() != main_thread) g_atomic_int_inc(&log->off_the_main_thread);
+}
+
+static void cancel_in_worker(GTask *task, gpointer source, gpointer cancellable, GCancellable *unused) {
+    (void)source, (void)unused;
+    g_cancellable_cancel(cancellable);
+    g_task_return_boolean(task, TRUE);
+}
+
+static void on_worker_done(GObject *source, GAsyncResult *result, gpointer done) {
+    (void)source, (void)result;
+    *(gboolean *)done = TRUE;
+}
+
+static int rounds_from(const char *variable, int fallback) {
+    const char *text = g_getenv(variable);
+    return text && atoi(text) > 0 ? atoi(text) : fallback;
+}
+
+/* The search's GCancellable cancelled from a GTask worker while the search waits for the
+ * catalog: the cancel is carried out on the loop's context, so is-searching is notified on
+ * the main thread, never the worker's. GLIB_CANCEL_ROUNDS rounds (the valgrind run sets fewer). */
+static void a_cancel_from_a_worker_is_carried_out_on_the_loops_context(void) {
+    GError *error = NULL;
+    MvvmGlibLibrary *search = mvvm_glib_library_open(g_getenv("MVVM_SEARCH_LIBRARY"), &error);
+    g_assert_no_error(error);
+    if (!search) return;
+    MvvmGlibLoop *loop = mvvm_glib_loop_new(search, NULL, &error);
+    g_assert_no_error(error);
+    ServiceLog catalog = {0};
+    MvvmGlibService *service = mvvm_glib_service_new(search, on_request, &catalog, NULL, &error);
+    g_assert_no_error(error);
+    MvvmGlibObject *screen = make(loop, "search_view_model", g_variant_new("(t)", mvvm_glib_service_get_handle(service)));
+    g_object_set(screen, "query", "swift", NULL);
+    ThreadLog log = {0};
+    g_signal_connect(screen, "notify::is-searching", G_CALLBACK(on_notify_note_thread), &log);
+    int rounds = rounds_from("GLIB_CANCEL_ROUNDS", 5000);
+    for (int round = 0; round < rounds; round++) {
+        GCancellable *cancellable = g_cancellable_new();
+        AsyncOutcome outcome = {0};
+        mvvm_glib_object_call_async(screen, "search", NULL, cancellable, on_call_done, &outcome);
+        while (catalog.requests == round) g_main_context_iteration(NULL, TRUE);   /* the search waits for its answer */
+        gboolean worker_done = FALSE;
+        GTask *worker = g_task_new(NULL, NULL, on_worker_done, &worker_done);
+        g_task_set_task_data(worker, g_object_ref(cancellable), g_object_unref);
+        g_task_run_in_thread(worker, cancel_in_worker);
+        g_object_unref(worker);
+        while (!outcome.calls || !worker_done) g_main_context_iteration(NULL, TRUE);
+        g_assert_error(outcome.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+        g_clear_error(&outcome.error);
+        g_object_unref(cancellable);
+    }
+    drain();
+    g_assert_cmpint(g_atomic_int_get(&log.off_the_main_thread), ==, 0);
+    g_assert_cmpint(g_atomic_int_get(&log.notified), ==, 2 * rounds);   /* true, then false, each round */
+    gboolean searching = TRUE;
+    g_object_get(screen, "is-searching", &searching, NULL);
+    g_assert_false(searching);
+    g_clear_pointer(&catalog.argument, g_variant_unref);
+    g_object_unref(screen);
+    g_object_unref(service);
+    g_object_unref(loop);
+    g_object_unref(search);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Loops and lifetimes                                                                        */
 /* ------------------------------------------------------------------------------------------ */
@@ -831,12 +1041,13 @@ static void the_last_unref_releases_the_handle(void) {
 
 int main(int argc, char **argv) {
     g_test_init(&argc, &argv, NULL);
+    main_thread = g_thread_self();
     g_test_set_nonfatal_assertions();
     const char *sample_path = g_getenv("MVVM_SAMPLE_LIBRARY");
     const char *todo_path = g_getenv("MVVM_TODO_LIBRARY");
-    if (!sample_path || !todo_path) {
-        g_printerr("test_mvvm_glib: set MVVM_SAMPLE_LIBRARY (Tests/outside's libsample.so) and MVVM_TODO_LIBRARY "
-                   "(build/todo/libtodo.so)\n");
+    if (!sample_path || !todo_path || !g_getenv("MVVM_SEARCH_LIBRARY")) {
+        g_printerr("test_mvvm_glib: set MVVM_SAMPLE_LIBRARY (Tests/outside's libsample.so), MVVM_TODO_LIBRARY "
+                   "(build/todo/libtodo.so) and MVVM_SEARCH_LIBRARY (build/search/libsearch.so)\n");
         return 2;
     }
     GError *error = NULL;
@@ -855,6 +1066,7 @@ int main(int argc, char **argv) {
 
     g_test_add_func("/bridge/libraries-open-side-by-side", libraries_open_side_by_side);
     g_test_add_func("/bridge/library-open-failures-say-why", library_open_failures_say_why);
+    g_test_add_func("/bridge/a-tagged-type-prefix-is-one-no-library-has", a_tagged_type_prefix_is_one_no_library_has);
     g_test_add_func("/bridge/properties-have-the-members-types-and-access", properties_have_the_members_types_and_access);
     g_test_add_func("/bridge/notify-comes-after-the-change-once-per-operation", notify_comes_after_the_change_once_per_operation);
     g_test_add_func("/bridge/values-beyond-scalars-are-variants-and-bytes", values_beyond_scalars_are_variants_and_bytes);
@@ -862,12 +1074,16 @@ int main(int argc, char **argv) {
     g_test_add_func("/bridge/signals-are-gobject-signals", signals_are_gobject_signals);
     g_test_add_func("/bridge/children-are-object-properties", children_are_object_properties);
     g_test_add_func("/bridge/lists-are-list-models-following-the-splices", lists_are_list_models_following_the_splices);
+    g_test_add_func("/bridge/a-list-first-asked-for-during-another-lists-splices-follows-its-own",
+                    a_list_first_asked_for_during_another_lists_splices_follows_its_own);
     g_test_add_func("/bridge/commands-of-at-most-one-argument-are-actions", commands_of_at_most_one_argument_are_actions);
     g_test_add_func("/bridge/commands-take-arguments-and-give-results-and-errors",
                     commands_take_arguments_and_give_results_and_errors);
     g_test_add_func("/bridge/constructors-take-models-by-handle", constructors_take_models_by_handle);
     g_test_add_func("/bridge/constructors-take-host-services-by-handle", constructors_take_host_services_by_handle);
     g_test_add_func("/bridge/async-commands-end-through-gasyncresult", async_commands_end_through_gasyncresult);
+    g_test_add_func("/bridge/a-cancel-from-a-worker-is-carried-out-on-the-loops-context",
+                    a_cancel_from_a_worker_is_carried_out_on_the_loops_context);
     g_test_add_func("/bridge/timed-work-runs-through-the-loops-source", timed_work_runs_through_the_loops_source);
     g_test_add_func("/bridge/only-manual-loops-attach", only_manual_loops_attach);
     g_test_add_func("/bridge/the-last-unref-releases-the-handle", the_last_unref_releases_the_handle);
