@@ -83,6 +83,8 @@ esac
 export SWIFT_BACKTRACE=enable=no
 # The race of mvvm_complete and a release (test_complete_race.c): a million rounds natively, fewer here.
 export COMPLETE_RACE_ROUNDS="${COMPLETE_RACE_ROUNDS:-20000}" VIEW_MODEL_RACE_ROUNDS="${VIEW_MODEL_RACE_ROUNDS:-2000}"
+# Two releases of one handle (test_release_race.c): 100,000 per kind natively.
+export RELEASE_RACE_ROUNDS="${RELEASE_RACE_ROUNDS:-10000}"
 
 # ---------------------------------------------------------------------------------------------
 # Build

@@ -420,7 +420,9 @@ mvvm_status mvvm_set(mvvm_handle object, const char *name, const mvvm_value *val
  * (status MVVM_ERR_CANCELLED). Then `destroy_fn_or_null(user_data)` runs, once; it also runs,
  * before this returns, when the call cannot start after checking `done` (and `done` then never
  * runs; a NULL `done` runs nothing, as mvvm_subscribe()'s NULL callback). *out is set before the
- * call can end; the handle is valid until `done` has run. A call that fails leaves *out as it
+ * call can end (a request function its task causes may cancel it by that handle); the handle
+ * names the call until `done` has run, but once the call has ended (its outcome decided, `done`
+ * about to run) it can no longer be cancelled or released. A call that fails leaves *out as it
  * was.
  * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER (object, command, done or out),
  * UNKNOWN_NAME, TYPE_MISMATCH, INVALID_ARGUMENT (as mvvm_call_named), LOOP_RELEASED.
@@ -431,10 +433,20 @@ mvvm_status mvvm_call_async(mvvm_handle object, const char *command, const char 
 
 /**
  * Cancels an asynchronous call: its task is cancelled (a sleep on the loop's clock, or a wait
- * for a host service, ends at once with CancellationError) and its completion runs now, on the
- * calling thread, with MVVM_ERR_CANCELLED; what the task does after that is not reported.
- * mvvm_release() of the call's handle does the same.
- * Errors: INVALID_HANDLE (a call that has ended: its completion ran), WRONG_TYPE.
+ * for a host service, ends at once with CancellationError; a request it is waiting for is
+ * withdrawn, and answering it gives UNKNOWN_REQUEST, also when this is called from that
+ * request's own request function) and its completion runs now, on the calling thread, with
+ * MVVM_ERR_CANCELLED; what the task does after that is not reported. mvvm_release() of the
+ * call's handle does the same.
+ * The outcome is decided once, whichever thread ends the call: of a cancel (or release) and the
+ * call's own end racing on another thread, exactly one wins. MVVM_OK means this cancel won and
+ * the completion reports MVVM_ERR_CANCELLED; when the call ended first, this gives
+ * INVALID_HANDLE and the completion reports how it ended; of two cancels at once, one gets
+ * MVVM_OK and the other INVALID_HANDLE.
+ * Errors: INVALID_HANDLE (a call that has ended: its outcome decided, its completion run or
+ * about to run; or cancelled or released already), WRONG_TYPE, LOOP_RELEASED (the call's loop
+ * was released meanwhile: that release cancels the call, its completion reporting
+ * MVVM_ERR_CANCELLED).
  */
 mvvm_status mvvm_cancel(mvvm_handle call);
 
@@ -514,8 +526,12 @@ mvvm_status mvvm_snapshot(mvvm_handle object, char **out);
  * The handle is invalid afterwards; releasing it again gives INVALID_HANDLE. The handle
  * becomes invalid before any destroy function or request cancellation runs, so releasing the
  * object again from one of its own destroy functions gives INVALID_HANDLE: one release, one OK.
+ * The release is decided at once, whatever thread asks: of two threads releasing one handle
+ * at once (or releasing and unsubscribing, cancelling or answering it), exactly one caller
+ * wins and gets MVVM_OK; the other gets INVALID_HANDLE (UNKNOWN_REQUEST, for an answer).
  * May be called from a callback, including on the callback's own source.
- * Errors: INVALID_HANDLE.
+ * Errors: INVALID_HANDLE (not live: released already, an asynchronous call that has ended, or
+ * another thread's release won).
  */
 mvvm_status mvvm_release(mvvm_handle handle);
 
@@ -549,7 +565,9 @@ mvvm_status mvvm_subscribe(mvvm_handle object, const char *name_or_null, mvvm_ca
 
 /**
  * Ends a subscription: its callback is not called again, and its destroy function runs now.
- * Errors: INVALID_HANDLE (already ended), WRONG_TYPE.
+ * Of two threads ending one subscription at once (mvvm_unsubscribe() or mvvm_release()),
+ * exactly one wins and gets MVVM_OK; the other gets INVALID_HANDLE.
+ * Errors: INVALID_HANDLE (already ended, or another thread's end won), WRONG_TYPE.
  */
 mvvm_status mvvm_unsubscribe(mvvm_handle subscription);
 

@@ -406,9 +406,11 @@ public func mvvm_snapshot(_ object: mvvm_handle, _ out: UnsafeMutablePointer<Uns
 public func mvvm_release(_ handle: mvvm_handle) -> mvvm_status {
     exporting { () throws(ExportError) in
         if HandleTable.isForeign(handle) { throw HandleTable.foreign(handle, "the handle") }
-        guard handle != 0, let target = table.lookup(handle) else {
+        // Decided here, under the table's lock: of two threads releasing one handle at once
+        // (or releasing and cancelling, unsubscribing, answering it), exactly one wins.
+        guard handle != 0, let target = table.claim(handle) else {
             throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) is not a live handle "
-                              + "(released already, stale or never issued)")
+                              + "(released already, ended, stale or never issued)")
         }
         // Inherited by a fork's child: only forgotten, with no callback and no destroy function
         // run, since the thread that may have been changing it is not in the child.
@@ -420,6 +422,7 @@ public func mvvm_release(_ handle: mvvm_handle) -> mvvm_status {
     }
 }
 
+/// Ends a subscription the caller claimed (`HandleTable.claim`).
 func unsubscribe(_ subscription: Subscription) throws(ExportError) {
     if subscription.object.context.loop.isInheritedAcrossFork {
         HandleTable.shared.remove(subscription.handle, abandoning: true)
@@ -453,7 +456,12 @@ public func mvvm_subscribe(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?,
 @_cdecl("mvvm_unsubscribe")
 public func mvvm_unsubscribe(_ subscription: mvvm_handle) -> mvvm_status {
     exporting { () throws(ExportError) in
-        try unsubscribe(try table.resolve(subscription, as: Subscription.self, expecting: .subscription, "the subscription"))
+        let resolved = try table.resolve(subscription, as: Subscription.self, expecting: .subscription, "the subscription")
+        // One winner, as for mvvm_release.
+        guard table.claim(resolved) else {
+            throw ExportError(MVVM_ERR_INVALID_HANDLE, "the subscription \(HandleTable.describe(subscription)) has ended")
+        }
+        try unsubscribe(resolved)
     }
 }
 
@@ -495,7 +503,11 @@ public func mvvm_complete(_ request: mvvm_handle, _ result: UnsafePointer<mvvm_v
     exporting { () throws(ExportError) in
         let (open, owner, value) = try answerable(request, result)
         try owner.context.operation { () throws(ExportError) in
-            guard open.isOpen, !open.isAnswerScheduled, !owner.isReleased else { throw unknownRequest(request) }
+            // Claimed as a release claims it: a request both answered and released at once is
+            // one or the other.
+            guard open.isOpen, !open.isAnswerScheduled, !owner.isReleased, table.claim(open) else {
+                throw unknownRequest(request)
+            }
             // A task waiting for the answer (HostRequester.ask) resumes now, in this call.
             owner.context.loop.executor.runningInline { open.close(answering: value) }
         }
@@ -507,13 +519,16 @@ public func mvvm_complete_soon(_ request: mvvm_handle, _ result: UnsafePointer<m
     exporting { () throws(ExportError) in
         let (open, owner, value) = try answerable(request, result)
         try owner.context.operation(reading: true) { () throws(ExportError) in
-            guard open.isOpen, !open.isAnswerScheduled, !owner.isReleased else { throw unknownRequest(request) }
+            guard open.isOpen, !open.isAnswerScheduled, !owner.isReleased, !table.isClaimed(open) else {
+                throw unknownRequest(request)
+            }
             open.isAnswerScheduled = true
         }
         // Work of the loop: it runs on the loop's thread (a thread loop), at the next dispatch or
         // run_for (manual) or advance (virtual), and the turn announces what the answer changed.
         owner.context.loop.schedule {
-            guard open.isOpen, !owner.isReleased else { return }  // cancelled meanwhile: nothing to answer
+            // Cancelled (released) meanwhile: nothing to answer.
+            guard open.isOpen, !owner.isReleased, table.claim(open) else { return }
             owner.context.loop.executor.runningInline { open.close(answering: value) }
         }
     }

@@ -26,9 +26,11 @@ final class AsyncCall: ObjectCallback, @unchecked Sendable {
     }
 
     /// Records how the call ended (the first end only) and has its completion delivered once
-    /// the operation or turn's changes are announced. On its loop.
+    /// the operation or turn's changes are announced. On its loop. Its end is claimed as a
+    /// cancel claims it: a cancel that claimed it first (on another thread, waiting for the
+    /// loop) decides the outcome instead, and one that comes after finds it ended.
     func finish(_ result: Result<Value, ExportError>) {
-        guard outcome == nil else { return }
+        guard outcome == nil, HandleTable.shared.claim(self) else { return }
         outcome = result
         object.context.completed(self)
     }
@@ -91,7 +93,9 @@ func callAsync(_ command: ExportedCommand, on object: ExportedObject, _ given: G
     if let start = command.start {
         let executor = object.context.loop.executor
         let work = LoopConfined(value: (start: start, target: object.target, arguments: arguments))
-        call.task = executor.runningInline { () -> Task<Void, Never> in
+        // The task is the call's before its first job runs: a cancel from the host code that job
+        // calls (a request function) must reach it.
+        executor.startingInline { () -> Task<Void, Never> in
             Task(executorPreference: executor) { [work, call] in
                 do throws(CommandFailure) {
                     let result = try await work.value.start(work.value.target, work.value.arguments)
@@ -102,7 +106,7 @@ func callAsync(_ command: ExportedCommand, on object: ExportedObject, _ given: G
                         : ExportError(MVVM_ERR_COMMAND_FAILED, "\(call.name.text) failed: \(CString.capped(error.message))")))
                 }
             }
-        }
+        } started: { call.task = $0 }
     } else {
         // A command that is not async ends in the call, as mvvm_call would run it.
         do throws(CommandFailure) {
@@ -156,8 +160,17 @@ public func mvvm_call_async(_ object: mvvm_handle, _ command: UnsafePointer<CCha
 @_cdecl("mvvm_cancel")
 public func mvvm_cancel(_ call: mvvm_handle) -> mvvm_status {
     exporting { () throws(ExportError) in
+        let handle = call
         let call = try HandleTable.shared.resolve(call, as: AsyncCall.self, expecting: .call, "the call")
-        // An operation: the task unwinds in this call (its `defer`s run), and its changes are
+        // Decided here, under the table's lock: the cancel wins (the completion reports
+        // CANCELLED) unless the call ended first (`finish` claimed it) or another cancel or
+        // release won.
+        guard HandleTable.shared.claim(call) else {
+            throw ExportError(MVVM_ERR_INVALID_HANDLE, "the call \(HandleTable.describe(handle)) has ended (its completion "
+                              + "runs or ran) or was cancelled already")
+        }
+        // Should the loop be released before this runs, that release cancels the call
+        // (LOOP_RELEASED). An operation: the task unwinds in this call (its `defer`s run), and its changes are
         // announced before the completion.
         try call.object.context.operation { () throws(ExportError) in
             call.object.context.loop.executor.runningInline { call.cancel("by mvvm_cancel", now: false) }

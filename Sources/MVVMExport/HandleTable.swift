@@ -24,6 +24,10 @@ class Handled {
     let kind: HandleKind
     /// Set once, when the table issues the handle.
     var handle: mvvm_handle = 0
+    /// Whether its end is decided (a release, an unsubscribe, a cancel, an answer, an async
+    /// call's own end): set once, under the table's lock, so that of two threads ending it at
+    /// once exactly one wins (`HandleTable.claim`). Only those paths read it: lookups do not.
+    fileprivate(set) var isClaimed = false
 
     init(kind: HandleKind) { self.kind = kind }
 
@@ -148,6 +152,24 @@ final class HandleTable: @unchecked Sendable {
             return current == 0 || generation < current
         }
     }
+
+    /// Decides the end of the live, unclaimed `handle`'s target for the caller: the target for
+    /// exactly one caller, nil for every other (and for a handle not live).
+    func claim(_ handle: mvvm_handle) -> Handled? {
+        let (index, generation) = Self.parts(handle)
+        return lock.withLock {
+            guard index >= 0, index < slots.count, slots[index].generation == generation,
+                  let target = slots[index].target, target.handle == handle, !target.isClaimed else { return nil }
+            target.isClaimed = true
+            return target
+        }
+    }
+
+    /// `claim` of a target in hand: true for exactly one caller while its handle is live.
+    func claim(_ target: Handled) -> Bool { claim(target.handle) != nil }
+
+    /// Whether `target`'s end is decided already (see `claim`).
+    func isClaimed(_ target: Handled) -> Bool { lock.withLock { target.isClaimed } }
 
     /// Frees the handle's slot for reuse under a new generation, or retires it when its
     /// generations are spent; false if it was not live. `abandoning` keeps the target alive for

@@ -57,23 +57,24 @@ final class HostService: @unchecked Sendable {
     }
 
     /// Issues a request to the host; `fulfil` gets its answer, of `resultType`, or `unanswered`
-    /// runs when it closes without one (at once when the view model is gone). Gives the request.
-    @discardableResult
-    func ask(_ argument: Value, fulfil: @escaping (Value) -> Void, unanswered: (() -> Void)? = nil) -> Request? {
+    /// runs when it closes without one (at once when the view model is gone). `issued` has the
+    /// request before the host's request function runs, which may cancel what waits for it.
+    func ask(_ argument: Value, issued: (Request) -> Void = { _ in }, fulfil: @escaping (Value) -> Void,
+             unanswered: (() -> Void)? = nil) {
         guard let owner, !owner.isReleased, let functions else {
             unanswered?()
-            return nil
+            return
         }
         let request = Request(service: self, resultType: resultType, fulfil: fulfil, unanswered: unanswered)
         _ = HandleTable.shared.insert(request)
         pending.append(request)
+        issued(request)
         owner.context.callingHost {
             argument.withCValue { value in
                 var value = value
                 functions.requestFunction(owner.handle, request.handle, &value, functions.userData)
             }
         }
-        return request
     }
 
     func forget(_ request: Request) { pending.removeAll { $0 === request } }
@@ -111,8 +112,10 @@ public final class HostRequester: @unchecked Sendable {
             try Task.checkCancellation()
             return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<MVVMValue, Error>) in
                 waiting.continuation = continuation
-                waiting.request = host.ask(argument, fulfil: { waiting.resume(.success($0)) },
-                                           unanswered: { waiting.resume(.failure(CancellationError())) })
+                // Known before the host's request function runs: cancelling the call from there
+                // withdraws it (onCancel), and the wait ends.
+                host.ask(argument, issued: { waiting.request = $0 }, fulfil: { waiting.resume(.success($0)) },
+                         unanswered: { waiting.resume(.failure(CancellationError())) })
             }
         } onCancel: { [host] in
             // Cancellation comes from the loop's own work (mvvm_cancel, a release): the request

@@ -28,6 +28,11 @@ public final class LoopExecutor: TaskExecutor, @unchecked Sendable {
         if pthread_getspecific(Self.inlineKey) == Unmanaged.passUnretained(self).toOpaque() {
             return unowned.runSynchronously(on: asUnownedTaskExecutor())
         }
+        // Inside `startingInline`'s `start`: held until the task is known.
+        if let held = pthread_getspecific(Self.heldKey) {
+            let jobs = Unmanaged<HeldJobs>.fromOpaque(held).takeUnretainedValue()
+            if jobs.executor === self { return jobs.jobs.append(unowned) }
+        }
         guard let loop else { return unowned.runSynchronously(on: asUnownedTaskExecutor()) }
         let number = lock.withLock { () -> UInt64 in
             nextNumber += 1
@@ -53,6 +58,43 @@ public final class LoopExecutor: TaskExecutor, @unchecked Sendable {
         pthread_setspecific(Self.inlineKey, Unmanaged.passUnretained(self).toOpaque())
         defer { pthread_setspecific(Self.inlineKey, previous) }
         return body()
+    }
+
+    /// The jobs `startingInline` holds back.
+    private final class HeldJobs {
+        unowned let executor: LoopExecutor
+        var jobs: [UnownedJob] = []
+
+        init(executor: LoopExecutor) { self.executor = executor }
+    }
+
+    /// The `HeldJobs` this thread fills (see `startingInline`).
+    private static let heldKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// `runningInline` for a task that `start` makes: its first job waits until `started` has
+    /// the task, then runs in the call. So the task is known to whoever cancels it from code
+    /// that job calls (a host's request function cancelling the call it belongs to): the task
+    /// runs inline from inside `Task.init`, before `start` could return it. Call it holding the
+    /// loop's work lock.
+    @discardableResult
+    public func startingInline<T>(_ start: () -> T, started: (T) -> Void) -> T {
+        let previousInline = pthread_getspecific(Self.inlineKey), previousHeld = pthread_getspecific(Self.heldKey)
+        let held = HeldJobs(executor: self)
+        // Held even when already inline (a call started from a request function that runs inline).
+        pthread_setspecific(Self.inlineKey, nil)
+        pthread_setspecific(Self.heldKey, Unmanaged.passUnretained(held).toOpaque())
+        let made = withExtendedLifetime(held) { start() }
+        pthread_setspecific(Self.heldKey, previousHeld)
+        pthread_setspecific(Self.inlineKey, previousInline)
+        started(made)
+        return runningInline {
+            for job in held.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            return made
+        }
     }
 
     private func run(_ number: UInt64) {

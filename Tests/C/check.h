@@ -481,6 +481,14 @@ static inline bool json_has(const char *json, const char *key, const char *value
 
 /** Releases a handle, checking MVVM_OK. */
 #define RELEASE(h) CHECK_STATUS(mvvm_release(h), MVVM_OK)
+/** How many rounds a race runs: the environment's `variable` when set to a positive number (the
+ * valgrind and sanitizer runs set fewer), else `otherwise`. */
+static inline long check_rounds(const char *variable, long otherwise) {
+    const char *text = getenv(variable);
+    long n = text ? atol(text) : 0;
+    return n > 0 ? n : otherwise;
+}
+
 /** Advances a virtual loop, checking MVVM_OK. */
 #define ADVANCE(loop, ms) CHECK_STATUS(mvvm_loop_advance((loop), (ms)), MVVM_OK)
 

@@ -56,6 +56,8 @@ case "$MODE" in
         export CHECK_TIMEOUT_S="${CHECK_TIMEOUT_S:-300}"
         # The race of mvvm_complete and a release: a million rounds natively, fewer here.
         export COMPLETE_RACE_ROUNDS="${COMPLETE_RACE_ROUNDS:-2000}" VIEW_MODEL_RACE_ROUNDS="${VIEW_MODEL_RACE_ROUNDS:-500}"
+        # Two releases of one handle: 100,000 per kind natively, fewer here.
+        export RELEASE_RACE_ROUNDS="${RELEASE_RACE_ROUNDS:-2000}"
         ;;
     *)
         echo "run_c_tests.sh: unknown option '$MODE' (only --valgrind)" >&2

@@ -15,12 +15,6 @@
 
 #define BATCH 64
 
-static long rounds_from(const char *variable, long otherwise) {
-    const char *text = getenv(variable);
-    long n = text ? atol(text) : 0;
-    return n > 0 ? n : otherwise;
-}
-
 typedef struct {
     pthread_barrier_t start, end;
     mvvm_handle requests[BATCH], view_models[BATCH];
@@ -107,11 +101,11 @@ static void race_requests(long rounds, bool release_view_models) {
 }
 
 static void completing_while_the_view_model_is_released_is_answered_or_unknown(void) {
-    race_requests(rounds_from("VIEW_MODEL_RACE_ROUNDS", 20000), true);
+    race_requests(check_rounds("VIEW_MODEL_RACE_ROUNDS", 20000), true);
 }
 
 static void completing_while_the_request_is_released_is_answered_or_unknown(void) {
-    race_requests(rounds_from("COMPLETE_RACE_ROUNDS", 1000000), false);
+    race_requests(check_rounds("COMPLETE_RACE_ROUNDS", 1000000), false);
 }
 
 int main(int argc, char **argv) {

@@ -111,6 +111,23 @@ mvvm_status mvvm_wishlist_get_home(mvvm_handle object, mvvm_value *out);
 mvvm_status mvvm_wishlist_set_home(mvvm_handle object, const mvvm_value * value);
 mvvm_status mvvm_wishlist_get_total(mvvm_handle object, double *out);
 
+/* finder (Finder): Finds what the host's service answers for a query (an async command).
+ * Properties: query: string rw; delay: int rw; found: string ro; is_finding: bool ro; cancellations: int ro. */
+/** Over the host's service: asked with the query, it answers a string. `destroy_fn_or_null(user_data)` runs exactly once, when the object is released or when this call fails; NULL_POINTER for a NULL request_fn. */
+mvvm_status mvvm_finder_new(mvvm_handle loop, mvvm_request_fn request_fn, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *out);
+/** Asks the service for the query; gives its answer, which becomes found. Asynchronous: mvvm_call_async(); `done` runs once with its result, failure or cancellation. */
+mvvm_status mvvm_finder_find(mvvm_handle object, mvvm_done_fn done, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *call_out);
+mvvm_status mvvm_finder_get_query(mvvm_handle object, char **out);
+mvvm_status mvvm_finder_set_query(mvvm_handle object, const char * value);
+/** delay: Milliseconds of the loop's time find waits before it asks. */
+mvvm_status mvvm_finder_get_delay(mvvm_handle object, int64_t *out);
+mvvm_status mvvm_finder_set_delay(mvvm_handle object, int64_t value);
+/** found: The last answer. */
+mvvm_status mvvm_finder_get_found(mvvm_handle object, char **out);
+mvvm_status mvvm_finder_get_is_finding(mvvm_handle object, bool *out);
+/** cancellations: How many finds saw their cancellation. */
+mvvm_status mvvm_finder_get_cancellations(mvvm_handle object, int64_t *out);
+
 /* greeter (Greeter): Greets whoever the view names.
  * Properties: name: string rw; greeting: string ro; greet_count: int ro.
  * Signals: greeted(string). */

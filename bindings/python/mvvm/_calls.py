@@ -61,15 +61,16 @@ class AsyncCall(concurrent.futures.Future[T]):
 
     def cancel(self) -> bool:
         """Cancels the call (``mvvm_cancel``): its task is cancelled and the call ends now, on
-        this thread, with :class:`~mvvm.CallCancelledError`. True when this cancelled it; False
-        when it had ended already."""
+        this thread, with :class:`~mvvm.CallCancelledError`. True only when this cancel decided
+        the outcome (the library decides it once: the call then ends with that error); False
+        when it had ended already (its result stands) or its loop's release cancelled it."""
         handle = self._call
         if not handle or self.done():
             return False
         try:
             self._library.functions.mvvm_cancel(handle)
-        except InvalidHandleError:
-            return False  # it ended meanwhile (on a thread loop's thread)
+        except InvalidHandleError:  # LoopReleasedError too
+            return False  # it ended meanwhile (on a thread loop's thread), or its loop was released
         return True
 
     def _end(self, status: int, result: Any, message: Optional[bytes], error: Optional[BaseException]) -> None:

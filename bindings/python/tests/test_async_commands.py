@@ -257,3 +257,49 @@ def test_an_async_command_is_awaited_on_a_virtual_loop_advanced_by_the_test(samp
         return await call
 
     assert run(main()) == ["t0", "t1"]
+
+
+def test_cancel_is_true_only_when_it_decided_the_outcome(sample: mvvm.Library) -> None:
+    """Issue 38, item 3: cancel() racing the call's end on a thread loop's thread (its request
+    answered with complete_soon, applied there). True: the call ends with CallCancelledError;
+    False: it ended first, with the command's result."""
+    wrong: List[str] = []
+    with sample.Loop.thread() as loop:
+        finder = sample.Finder(loop, service=lambda request: request.complete_soon("found"))
+        for _ in range(10_000):
+            call = finder.find()
+            cancelled = call.cancel()
+            error = call.exception()  # waits for an end on the loop's thread
+            if cancelled and not isinstance(error, mvvm.CallCancelledError):
+                wrong.append("cancel() True, but the call ended with %r" % (call,))
+            elif not cancelled and (error is not None or call.result() != "found"):
+                wrong.append("cancel() False, but the call ended with %r" % (call,))
+        finder.close()
+    assert wrong == []
+
+
+def test_a_call_cancelled_from_its_own_request_tells_its_task(sample: mvvm.Library, loop: mvvm.Loop) -> None:
+    """Issue 38, item 4: the service of the request the call's own task made cancels the call:
+    the request is withdrawn (a late answer is UnknownRequestError), the task sees its
+    cancellation (is_finding false again, found unchanged)."""
+    calls: List["mvvm.AsyncCall[Any]"] = []
+    requests: List[Any] = []
+    cancelled: List[bool] = []
+
+    def service(request: Any) -> None:
+        requests.append(request)
+        cancelled.append(calls[0].cancel())
+
+    finder = sample.Finder(loop, service=service)
+    finder.query, finder.delay = "dune", 10  # asks in the advance, from the loop's work
+    calls.append(finder.find())
+    assert finder.is_finding is True
+    loop.advance(10)
+    assert len(requests) == 1 and cancelled == [True]
+    assert isinstance(calls[0].exception(), mvvm.CallCancelledError)
+    assert finder.is_finding is False and finder.cancellations == 1
+    with pytest.raises(mvvm.UnknownRequestError):
+        requests[0].complete("too late")
+    loop.advance(1000)
+    assert finder.found == "" and finder.is_finding is False
+    finder.close()

@@ -63,6 +63,18 @@ public func registerSample() {
         c.command("item", doc: "The item at an index.", .value("index")) { (list, index: Int) in try list.item(at: index) }
         c.constructor(doc: "Empty.") { _ in Wishlist() }
     }
+    Exports.register(Finder.self, doc: "Finds what the host's service answers for a query (an async command).") { c in
+        c.binding("query", \.query, \.$query)
+        c.binding("delay", \.delay, \.$delay, doc: "Milliseconds of the loop's time find waits before it asks.")
+        c.output("found", \.found, \.$found, doc: "The last answer.")
+        c.output("is_finding", \.isFinding, \.$isFinding)
+        c.output("cancellations", \.cancellations, \.$cancellations, doc: "How many finds saw their cancellation.")
+        c.asyncCommand("find", doc: "Asks the service for the query; gives its answer, which becomes found.") { try await $0.find() }
+        c.constructor(doc: "Over the host's service: asked with the query, it answers a string.",
+                      .service("service", request: .string, result: .string)) { (loop, service: HostRequester) in
+            Finder(clock: loop.clock) { query in try await service.ask(.string(query), as: String.self) }
+        }
+    }
     Exports.register(Greeter.self, doc: "Greets whoever the view names.") { c in
         c.binding("name", \.name, \.$name, doc: "Who to greet.")
         c.output("greeting", \.greeting, \.$greeting, doc: "\"Hello, <name>!\", or \"Hello!\".")

@@ -264,6 +264,51 @@ public func mvvm_wishlist_get_total(_ handle: UInt64, _ out: UnsafeMutablePointe
     TypedCall.get(handle, property_wishlist_total, out)
 }
 
+// MARK: finder
+private let class_finder = TypedCall.Class("finder")
+private let command_finder_find = class_finder.command("find")
+private let property_finder_query = class_finder.property("query")
+private let property_finder_delay = class_finder.property("delay")
+private let property_finder_found = class_finder.property("found")
+private let property_finder_is_finding = class_finder.property("is_finding")
+private let property_finder_cancellations = class_finder.property("cancellations")
+@_cdecl("mvvm_finder_new")
+public func mvvm_finder_new(_ loop: UInt64, _ request: TypedCall.RequestFunction?, _ userData: UnsafeMutableRawPointer?, _ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.construct(loop, class_finder, "new", request: request, userData: userData, destroy: destroy, out)
+}
+@_cdecl("mvvm_finder_find")
+public func mvvm_finder_find(_ handle: UInt64, _ done: TypedCall.DoneFunction?, _ userData: UnsafeMutableRawPointer?, _ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.callAsync(handle, command_finder_find, [], done: done, userData: userData, destroy: destroy, out)
+}
+@_cdecl("mvvm_finder_get_query")
+public func mvvm_finder_get_query(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    TypedCall.get(handle, property_finder_query, out)
+}
+@_cdecl("mvvm_finder_set_query")
+public func mvvm_finder_set_query(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
+    TypedCall.set(handle, property_finder_query, .string(value))
+}
+@_cdecl("mvvm_finder_get_delay")
+public func mvvm_finder_get_delay(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    TypedCall.get(handle, property_finder_delay, out)
+}
+@_cdecl("mvvm_finder_set_delay")
+public func mvvm_finder_set_delay(_ handle: UInt64, _ value: Int64) -> Int32 {
+    TypedCall.set(handle, property_finder_delay, .int(value))
+}
+@_cdecl("mvvm_finder_get_found")
+public func mvvm_finder_get_found(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    TypedCall.get(handle, property_finder_found, out)
+}
+@_cdecl("mvvm_finder_get_is_finding")
+public func mvvm_finder_get_is_finding(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
+    TypedCall.get(handle, property_finder_is_finding, out)
+}
+@_cdecl("mvvm_finder_get_cancellations")
+public func mvvm_finder_get_cancellations(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    TypedCall.get(handle, property_finder_cancellations, out)
+}
+
 // MARK: greeter
 private let class_greeter = TypedCall.Class("greeter")
 private let command_greeter_greet = class_greeter.command("greet")
