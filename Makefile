@@ -250,7 +250,7 @@ install:
 wheel: release
 	bash bindings/python/packaging/build_wheel.sh build/wheel $(RELEASE_LIB)
 
-# Packages as users write them: the README's and docs/packages.md's code built and run as written,
+# Packages as users write them: the code of README.md, docs/packages.md and docs/glib-bridge.md built and run as written,
 # a package depending on libmvvm by version, packages composed into one library (Tests/packages).
 test-packages: lib todo gtk build-dir
 	bash Tests/packages/run.sh

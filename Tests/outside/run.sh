@@ -54,20 +54,20 @@ done
 # beside libsample.so.
 part "LuaJIT: greeter, tally, profile, wishlist, dialog; two libraries" bash examples/lua/run.sh "$library" \
     "$(swift build --show-bin-path)/libmvvm.so"
-# The README's LuaJIT example, as written but for its paths.
-readme_lua() {
+# docs/lua.md's example, as written but for its paths.
+lua_doc_example() {
     cpp -P -E include/mvvm.h >build/outside/mvvm.i || return 1
-    python3 - "$library" "$root/build/outside/mvvm.i" >build/outside/readme.lua <<'PY' || return 1
+    python3 - "$library" "$root/build/outside/mvvm.i" >build/outside/lua_doc_example.lua <<'PY' || return 1
 import json, re, sys
-code = re.search(r"```lua\n(.*?)```", open("README.md").read(), re.S).group(1)
+code = re.search(r"```lua\n(.*?)```", open("docs/lua.md").read(), re.S).group(1)
 code = code.replace('"Tests/outside/.build/debug/libsample.so"', json.dumps(sys.argv[1]))
 print(code.replace('mvvm.declare("mvvm.i")', 'mvvm.declare("%s")' % sys.argv[2]))
 PY
     local out
-    out=$(LUA_PATH="examples/lua/?.lua;;" luajit build/outside/readme.lua) || return 1
+    out=$(LUA_PATH="examples/lua/?.lua;;" luajit build/outside/lua_doc_example.lua) || return 1
     [ "$out" = "$(printf 'full_name\tAda\nParis\nnil\tprofile.move_tag failed: no tag at 0 (there are 0)\tMVVM_ERR_COMMAND_FAILED\n2\tnil')" ] \
         || { echo "unexpected output: $out"; return 1; }
 }
-part "LuaJIT: the README's example" readme_lua
+part "LuaJIT: docs/lua.md's example" lua_doc_example
 echo "outside: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The packages suite: packages as users write them, from the README's and docs/packages.md's own
-# code, built and run as written (Tests/packages/code_blocks.py extracts it).
+# The packages suite: packages as users write them, from the code of README.md, docs/packages.md
+# and docs/glib-bridge.md, built and run as written (Tests/packages/code_blocks.py extracts it).
 #
 # In a temporary folder:
 #   libmvvm/   a copy of this working tree, a Git repository tagged with the header's version
@@ -13,7 +13,10 @@
 # Then every whole block runs (the rest are fragments, excerpts of a program): each C program
 # compiles, links to libmvvm.so, runs and prints what its `prints` comments say (a GTK one
 # compiles); each Python block with its imports runs and prints so; each sh block that starts
-# with `cd` runs in the temporary folder (the README's greeter session: build, load, generate);
+# with `cd` runs in the temporary folder (the README's greeter sessions: build; build the C file
+# the README writes, greeter/app.c, run it, generate the typed calls; load from Python), and the
+# program a session built from a C file the page names (greeter/app) prints what that block's
+# `prints` comments say;
 # the libraries built export only mvvm_*; the README's shipping command (`python3 -m
 # mvvm_gen.package`) ships greeter, and its wheel and C files work. Ruby and LuaJIT blocks are run
 # by their own suites.
@@ -52,11 +55,13 @@ snapshot() {
 check "a copy of libmvvm, tagged $version" snapshot
 
 blocks() {
-    "$PYTHON" Tests/packages/code_blocks.py files "$tmp" README.md docs/packages.md &&
-    "$PYTHON" Tests/packages/code_blocks.py list "$tmp/blocks" README.md docs/packages.md > "$tmp/blocks.list" &&
-    cat "$tmp/blocks.list" && [ -f "$tmp/greeter/Package.swift" ] && [ -f "$tmp/board/Package.swift" ]
+    "$PYTHON" Tests/packages/code_blocks.py files "$tmp" $pages &&
+    "$PYTHON" Tests/packages/code_blocks.py list "$tmp/blocks" $pages > "$tmp/blocks.list" &&
+    cat "$tmp/blocks.list" && [ -f "$tmp/greeter/Package.swift" ] && [ -f "$tmp/greeter/app.c" ] &&
+    [ -f "$tmp/board/Package.swift" ]
 }
-check "the code blocks of README.md and docs/packages.md" blocks
+pages="README.md docs/packages.md docs/glib-bridge.md"
+check "the code blocks of $pages" blocks
 
 # docs/packages.md's libmvvm URL, mapped to the copy for the library that composes the packages.
 url=$(sed -n 's/.*\.package(url: "\([^"]*libmvvm[^"]*\)", from: .*/\1/p' docs/packages.md | sort -u)
@@ -112,7 +117,8 @@ whole() {
         sh) [ "$(head -c 3 "$2")" = "cd " ] ;;
     esac
 }
-while read -r language file; do
+while read -r language file named; do
+    [ -z "$named" ] || continue    # a file of a package: its session builds it (below)
     whole "$language" "$file" || continue
     case $language in
         c) check "C block $(basename "$file") compiles$(grep -q 'main(' "$file" && echo ', runs and prints what it says')" c_block "$file" ;;
@@ -120,6 +126,17 @@ while read -r language file; do
         sh) check "shell session $(basename "$file"): $(head -1 "$file")" sh_block "$file" ;;
     esac
 done < <(grep -v '^swift ' "$tmp/blocks.list" 2>/dev/null)
+# A C file a page names (greeter/app.c), built by the page's session into the same path without
+# `.c`: run in its folder, it prints what its block's `prints` comments say.
+named_c_block() {
+    local program=$tmp/${2%.c}
+    [ -x "$program" ] && (cd "$(dirname "$program")" && "$program") > "${1%.c}.out" &&
+        same_output "${1%.c}.expected" "${1%.c}.out"
+}
+while read -r language file named; do
+    [ "$language" = c ] && [ -n "$named" ] || continue
+    check "C file $named, built by its session, runs and prints what it says" named_c_block "$file" "$named"
+done < "$tmp/blocks.list"
 
 # --- what the sessions built -------------------------------------------------------------------
 only_mvvm() {

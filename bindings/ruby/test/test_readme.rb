@@ -4,8 +4,8 @@ require_relative "helper"
 require "open3"
 require "rbconfig"
 
-# The Ruby examples of the READMEs run as written (the sample library's path aside), each in a
-# Ruby of its own.
+# The Ruby examples of bindings/ruby/README.md (the Ruby documentation) run as written (the sample
+# library's path aside), each in a Ruby of its own.
 class TestReadme < SampleTest
   ROOT = File.expand_path("../../..", __dir__)
   LIB = File.expand_path("../lib", __dir__)
@@ -28,13 +28,5 @@ class TestReadme < SampleTest
       assert status.success?, "#{code}\n#{output}"
       assert_equal "is_sign_up_enabled = true\n", output
     end
-  end
-
-  def test_the_readme_s_ruby_example_runs
-    blocks = ruby_blocks("README.md")
-    assert_equal 1, blocks.size
-    output, status = run_example(blocks.first)
-    assert status.success?, output
-    assert_equal "is_sign_up_enabled = true\n", output
   end
 end
