@@ -72,6 +72,13 @@ enum CString {
         return JSON.quote(prefix(text, bytes: echoLimit)) + "… (\(text.utf8.count) bytes in all)"
     }
 
+    /// `value` as JSON for an error message, cut as ``echo(_:)`` cuts: a string is quoted from
+    /// its first bytes only (never all of a 4 MB one).
+    static func echo(_ value: Value) -> String {
+        if case let .string(text) = value { return echo(text) }
+        return excerpt(value.json)
+    }
+
     /// The most of a message from Swift code (a constructor's refusal, a command's error) that
     /// a call repeats, in bytes: such text may quote what the host passed, at any length.
     static let messageLimit = 1000

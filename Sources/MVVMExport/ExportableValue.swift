@@ -181,7 +181,7 @@ func converted<V: ExportableValue>(_ value: Value, to _: V.Type, _ what: @autocl
 /// The message for `value` refused by `type`: what refused it, and its own reason when it gave
 /// one (a record's `init(from:)` error). Only on failure.
 func refusal(of value: Value, by type: any ExportableValue.Type, _ what: String) -> String {
-    "\(what) cannot hold \(CString.excerpt(value.json)): \(CString.capped(refusalReason(type, value)))"
+    "\(what) cannot hold \(CString.echo(value)): \(CString.capped(refusalReason(type, value)))"
 }
 
 /// Why `type` refuses `value`: a record's decoding error, an array's first refused element, a
@@ -206,6 +206,6 @@ extension Array: RefusalExplaining where Element: ExportableValue {
     fileprivate static func explainRefusal(_ value: Value) -> String {
         guard case let .array(items) = value,
               let index = items.firstIndex(where: { Element(exportedValue: $0) == nil }) else { return "\(Self.self) refuses it" }
-        return "element \(index), \(CString.excerpt(items[index].json)): \(refusalReason(Element.self, items[index]))"
+        return "element \(index), \(CString.echo(items[index])): \(refusalReason(Element.self, items[index]))"
     }
 }

@@ -171,7 +171,7 @@ struct RecordDecoder: Decoder {
                 let value = fields[key.stringValue] ?? .null
                 if optional, value == .null { return nil }
                 guard let made = exportable.init(exportedValue: value) as? T else {
-                    throw ExportFailure("field \(key.stringValue) cannot hold \(CString.excerpt(value.json)): "
+                    throw ExportFailure("field \(key.stringValue) cannot hold \(CString.echo(value)): "
                                         + refusalReason(exportable, value))
                 }
                 return made
