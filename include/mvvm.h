@@ -239,8 +239,9 @@ const char *mvvm_version(void);
 /**
  * This thread's message for its last failed call, or "" when no call failed on this thread.
  * Owned by the library; valid until the next failing call on this thread. A message that
- * repeats a name or string the caller passed quotes at most its first 100 characters (and
- * says how many bytes it had), so it stays short whatever was passed.
+ * repeats a name or string the caller passed quotes at most its first 100 bytes, cut where a
+ * character's UTF-8 encoding ends (and says how many bytes it had), so it stays short whatever
+ * was passed, even one character of megabytes of combining marks.
  */
 const char *mvvm_last_error(void);
 

@@ -200,9 +200,7 @@ func set(_ property: ExportedProperty, of object: ExportedObject, to value: Valu
     guard let set = property.set else { throw ExportError(MVVM_ERR_READ_ONLY, "\(qualified) is read-only") }
     // A plain scalar of the property's own kind needs no conversion: the usual set.
     let accepted = property.isPlainScalar && value.type == property.type ? value : try property.shape.accept(value, qualified)
-    guard set(object.target, accepted) else {
-        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(qualified) cannot hold \(CString.capped(value.json)): out of its type's range")
-    }
+    if let refusal = set(object.target, accepted, { qualified }) { throw ExportError(MVVM_ERR_INVALID_ARGUMENT, refusal) }
 }
 
 @_cdecl("mvvm_get_bool")
@@ -291,9 +289,9 @@ func call(_ command: ExportedCommand, on object: ExportedObject, _ given: GivenA
     }
     let values = try given.bind(to: command.arguments, of: name).values()
     do throws(CommandFailure) {
-        return try command.run(object.target, CallArguments(values: values))
+        return try command.run(object.target, CallArguments(name: name, values: values))
     } catch {
-        throw ExportError(MVVM_ERR_COMMAND_FAILED, "\(name.text) failed: \(CString.capped(error.message))")
+        throw error.exportError(name)
     }
 }
 

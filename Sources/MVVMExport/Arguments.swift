@@ -85,7 +85,7 @@ struct GivenArguments {
         var accepted: [Value] = []
         accepted.reserveCapacity(arguments.count)
         for (index, argument) in arguments.enumerated() {
-            var what: String { "argument \(index + 1) of \(call.text) (\(argument.name))" }
+            var what: String { call.argument(index, argument.name) }
             guard let value = bound[index] else {
                 guard case .value = argument.kind, argument.shape.isOptional else {
                     return .failure(.shape(ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what) is missing")))

@@ -88,31 +88,35 @@ struct LoopConfined<T>: @unchecked Sendable {
 func callAsync(_ command: ExportedCommand, on object: ExportedObject, _ given: GivenArguments, _ call: AsyncCall)
     throws(ExportError) {
     let values = try given.bind(to: command.arguments, of: call.name).values()
-    object.remember(call)
-    let arguments = CallArguments(values: values)
+    let arguments = CallArguments(name: call.name, values: values)
     if let start = command.start {
+        // Its arguments as their Swift types first: one refused refuses the call, as a value
+        // of the wrong kind does, and nothing of it runs.
+        let body = try start(object.target, arguments)
+        object.remember(call)
         let executor = object.context.loop.executor
-        let work = LoopConfined(value: (start: start, target: object.target, arguments: arguments))
+        let work = LoopConfined(value: body)
         // The task is the call's before its first job runs: a cancel from the host code that job
         // calls (a request function) must reach it.
         executor.startingInline { () -> Task<Void, Never> in
             Task(executorPreference: executor) { [work, call] in
                 do throws(CommandFailure) {
-                    let result = try await work.value.start(work.value.target, work.value.arguments)
+                    let result = try await work.value()
                     call.finish(.success(result))
                 } catch {
                     call.finish(.failure(Task.isCancelled
                         ? ExportError(MVVM_ERR_CANCELLED, "\(call.name.text) was cancelled")
-                        : ExportError(MVVM_ERR_COMMAND_FAILED, "\(call.name.text) failed: \(CString.capped(error.message))")))
+                        : error.exportError(call.name)))
                 }
             }
         } started: { call.task = $0 }
     } else {
+        object.remember(call)
         // A command that is not async ends in the call, as mvvm_call would run it.
         do throws(CommandFailure) {
             call.finish(.success(try command.run(object.target, arguments)))
         } catch {
-            call.finish(.failure(ExportError(MVVM_ERR_COMMAND_FAILED, "\(call.name.text) failed: \(CString.capped(error.message))")))
+            call.finish(.failure(error.exportError(call.name)))
         }
     }
 }

@@ -10,6 +10,13 @@ let maxValueDepth = 32
 /// The most items one array (or fields one record) a host passes may have.
 let maxValueCount = 1 << 24
 
+/// A record value's name: none (NULL) is "", a record any record type takes; a name that is
+/// not UTF-8 names no record and is refused (it used to read as none, and fit any record).
+private func recordName(_ pointer: UnsafePointer<CChar>?, _ what: @autoclosure () -> String) throws(ExportError) -> String {
+    guard let pointer else { return "" }
+    return try CString.read(pointer, "\(what()).string (the record's name)")
+}
+
 extension MVVMValue {
     /// Reads a host's value, copying its strings and bytes. Field by field: a host built
     /// against an older header passes a value whose later fields it never set, and only the
@@ -39,7 +46,7 @@ extension MVVMValue {
         case .some(.array):
             self = .array(try Self.readItems(pointer, 1, what(), depth))
         case .some(.record):
-            let name = pointer.pointer(to: \.string)!.pointee.flatMap { String(validatingCString: $0) } ?? ""
+            let name = try recordName(pointer.pointer(to: \.string)!.pointee, what())
             self = .record(name, try Self.readItems(pointer, 1, what(), depth))
         case .some(.map):
             let pairs = try Self.readItems(pointer, 2, what(), depth)
@@ -278,7 +285,7 @@ extension MVVMValue {
             if value.type == MVVM_TYPE_ARRAY {
                 self = .array(copied)
             } else if value.type == MVVM_TYPE_RECORD {
-                self = .record(value.string.flatMap { String(validatingCString: $0) } ?? "", copied)
+                self = .record(try recordName(value.string, what), copied)
             } else {
                 var names: [String] = []
                 var values: [Value] = []
@@ -308,7 +315,7 @@ public func mvvm_record_field(_ record: UnsafePointer<mvvm_value>?, _ field: Uns
             throw ExportError(MVVM_ERR_TYPE_MISMATCH, "the value is \(ValueType(record.pointee.type)?.name ?? "of an unknown type"), "
                               + "not a record")
         }
-        let name = record.pointee.string.flatMap { String(validatingCString: $0) } ?? ""
+        let name = try recordName(record.pointee.string, "record")
         guard let description = Registry.shared.record(named: name) else {
             throw ExportError(MVVM_ERR_UNKNOWN_NAME, "no record named \(CString.echo(name)) is registered")
         }

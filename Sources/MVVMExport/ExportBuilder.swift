@@ -1,3 +1,4 @@
+import CMVVM
 import MVVMRuntime
 import Observation
 @preconcurrency import OpenCombine
@@ -15,10 +16,26 @@ public struct ExportFailure: Error, CustomStringConvertible {
     }
 }
 
-/// A command's own failure: its error's text, for MVVM_ERR_COMMAND_FAILED.
+/// Why a command call failed: the command's own error (MVVM_ERR_COMMAND_FAILED, its text), or an
+/// argument its Swift type refused before the command ran (the refusal's status and message).
 struct CommandFailure: Error {
+    let status: mvvm_status
     let message: String
-    init(_ error: any Error) { message = ExportFailure(describing: error).description }
+    init(_ error: any Error) {
+        status = MVVM_ERR_COMMAND_FAILED
+        message = ExportFailure(describing: error).description
+    }
+    init(refused error: ExportError) {
+        status = error.status
+        message = error.message
+    }
+
+    /// What the host gets for it from a call of `name`.
+    func exportError(_ name: CallName) -> ExportError {
+        status == MVVM_ERR_COMMAND_FAILED
+            ? ExportError(MVVM_ERR_COMMAND_FAILED, "\(name.text) failed: \(CString.capped(message))")
+            : ExportError(status, message)
+    }
 }
 
 /// Describes one exported class: one short declaration per property, command, signal, child
@@ -51,12 +68,13 @@ public struct ExportBuilder<Target: AnyObject> {
     @inline(__always)
     static func target(_ object: AnyObject) -> Target { unsafeDowncast(object, to: Target.self) }
 
-    /// Sets a value already checked to be of `V`'s C type; false when `V` cannot hold it.
+    /// Sets a value already accepted by `V`'s shape; when `V` itself refuses it, sets nothing
+    /// and gives the message naming `what` (the property).
     @inline(__always)
-    static func assign<V: ExportableValue>(_ value: Value, as _: V.Type, _ set: (V) -> Void) -> Bool {
-        guard let converted = V(exportedValue: value) else { return false }
+    static func assign<V: ExportableValue>(_ value: Value, as _: V.Type, _ what: () -> String, _ set: (V) -> Void) -> String? {
+        guard let converted = V(exportedValue: value) else { return refusal(of: value, by: V.self, what()) }
         set(converted)
-        return true
+        return nil
     }
 
     // MARK: Properties of an ObservableObject (or any class with a publisher per property)
@@ -117,7 +135,7 @@ public struct ExportBuilder<Target: AnyObject> {
         -> ExportedProperty {
         ExportedProperty(name: name, shape: V.exportedShape, doc: doc,
                          get: { get(target($0)).exportedValue },
-                         set: set.map { set in { object, new in assign(new, as: V.self) { set(target(object), $0) } } },
+                         set: set.map { set in { object, new, what in assign(new, as: V.self, what) { set(target(object), $0) } } },
                          watch: watch)
     }
 
@@ -177,18 +195,19 @@ public struct ExportBuilder<Target: AnyObject> {
                                                     _ run: @escaping (Target, A) -> Void) {
         let argument = Argument<A>.value("argument")
         addCommand(name, doc, [argument.spec], result: .none, throwing: false) { object, values throws(CommandFailure) in
-            run(Self.target(object), argument.take(values, 0))
+            run(Self.target(object), try argument.command(values, 0))
             return .none
         }
     }
 
+    /// `prepare` takes the arguments as their Swift types (refusing the call when one refuses)
+    /// and gives the command's body, which runs as the call's task.
     mutating func addAsyncCommand(_ name: String, _ doc: String, _ arguments: [ExportedArgument],
-                                  result: ValueShape,
-                                  _ start: @escaping (AnyObject, CallArguments) async throws(CommandFailure) -> Value) {
+                                  result: ValueShape, _ prepare: @escaping AsyncCommandStart) {
         var command = ExportedCommand(name: CName(name), doc: doc, arguments: arguments, result: result, throwing: true) {
             _, _ throws(CommandFailure) in .none
         }
-        command.start = start
+        command.start = prepare
         commands.append(command)
     }
 
@@ -310,15 +329,28 @@ extension ExportBuilder where Target: ObservableObject {
 /// object on the same loop; constructors only), or a host service (constructors only).
 public struct Argument<T> {
     let spec: ExportedArgument
-    let read: (CallArguments, Int) -> T
+    let read: (CallArguments, Int) throws(ExportError) -> T
 
-    func take(_ arguments: CallArguments, _ index: Int) -> T { read(arguments, index) }
+    /// The argument at `index` as `T`; INVALID_ARGUMENT when `T` refuses the value.
+    func take(_ arguments: CallArguments, _ index: Int) throws(ExportError) -> T { try read(arguments, index) }
+
+    /// For a command: a refusal refuses the call, before the command runs.
+    func command(_ arguments: CallArguments, _ index: Int) throws(CommandFailure) -> T {
+        do { return try read(arguments, index) } catch { throw CommandFailure(refused: error) }
+    }
+
+    /// For a constructor: a refusal is its refusal (INVALID_ARGUMENT).
+    func constructor(_ arguments: CallArguments, _ index: Int) throws(ExportFailure) -> T {
+        do { return try read(arguments, index) } catch { throw ExportFailure(error.message) }
+    }
 
     /// A value argument (`Int64`, `String`, an enum, an optional, an array, a record…).
     public static func value(_ name: String) -> Argument<T> where T: ExportableValue {
-        Argument(spec: .value(name, T.exportedShape)) { arguments, index in
-            // Accepted by its shape already: only a type narrower than its shape says refuses.
-            T(exportedValue: arguments.values[index])!
+        Argument(spec: .value(name, T.exportedShape)) { arguments, index throws(ExportError) in
+            // Accepted by its shape already; a type narrower than its shape (a String enum that
+            // is not CaseIterable, a record whose init(from:) validates, a failable init) may
+            // still refuse it.
+            try converted(arguments.values[index], to: T.self, arguments.name.argument(index, name))
         }
     }
 

@@ -61,32 +61,45 @@ enum CString {
         strdup(string)!
     }
 
-    /// The most of a caller's string an error message repeats, in characters.
+    /// The most of a caller's string an error message repeats, in bytes.
     static let echoLimit = 100
 
-    /// `text` quoted for an error message, cut to `echoLimit` characters: a message repeats
-    /// what the caller passed so they can find it, not a copy of a 10 MB argument.
+    /// `text` quoted for an error message, cut to `echoLimit` bytes: a message repeats what the
+    /// caller passed so they can find it, not a copy of a 10 MB argument. Bytes, not characters:
+    /// one character may be megabytes of combining marks.
     static func echo(_ text: String) -> String {
-        var prefix = ""
-        var count = 0
-        for character in text {
-            guard count < echoLimit else {
-                return JSON.quote(prefix) + "… (\(text.utf8.count) bytes in all)"
-            }
-            prefix.append(character)
-            count += 1
-        }
-        return JSON.quote(text)
+        guard text.utf8.count > echoLimit else { return JSON.quote(text) }
+        return JSON.quote(prefix(text, bytes: echoLimit)) + "… (\(text.utf8.count) bytes in all)"
+    }
+
+    /// `value` as JSON for an error message, cut as ``echo(_:)`` cuts: a string is quoted from
+    /// its first bytes only (never all of a 4 MB one).
+    static func echo(_ value: Value) -> String {
+        if case let .string(text) = value { return echo(text) }
+        return excerpt(value.json)
     }
 
     /// The most of a message from Swift code (a constructor's refusal, a command's error) that
-    /// a call repeats, in characters: such text may quote what the host passed, at any length.
+    /// a call repeats, in bytes: such text may quote what the host passed, at any length.
     static let messageLimit = 1000
 
-    /// `text` cut to `messageLimit` characters.
-    static func capped(_ text: String) -> String {
-        guard text.utf8.count > messageLimit else { return text }
-        return String(text.prefix(messageLimit)) + "… (\(text.utf8.count) bytes in all)"
+    /// `text` cut to `messageLimit` bytes.
+    static func capped(_ text: String) -> String { excerpt(text, bytes: messageLimit) }
+
+    /// `text` (JSON, say, already quoted) cut to `limit` bytes, then its length.
+    static func excerpt(_ text: String, bytes limit: Int = echoLimit) -> String {
+        guard text.utf8.count > limit else { return text }
+        return prefix(text, bytes: limit) + "… (\(text.utf8.count) bytes in all)"
+    }
+
+    /// The longest start of `text` of at most `limit` bytes that ends where a character's UTF-8
+    /// encoding does (a combining mark may be left without its base: still valid UTF-8).
+    static func prefix(_ text: String, bytes limit: Int) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > limit else { return text }
+        var end = utf8.index(utf8.startIndex, offsetBy: limit)
+        while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { utf8.formIndex(before: &end) }
+        return String(decoding: utf8[..<end], as: UTF8.self)
     }
 
     /// Reads a NUL-terminated UTF-8 argument; `what` names it in errors, made only then.

@@ -1,3 +1,5 @@
+import CMVVM
+
 /// A Swift type whose values cross the C boundary: the types of exported properties, command
 /// arguments and results, signal payloads, constructor arguments and record fields.
 ///
@@ -72,9 +74,16 @@ extension Double: ExportableValue {
     public var exportedValue: MVVMValue { .double(self) }
 }
 
+/// Refuses a finite double beyond its range (it would be infinity); ±infinity and NaN given as
+/// such are kept.
 extension Float: ExportableValue {
     public static var exportedShape: ValueShape { .double }
-    public init?(exportedValue value: MVVMValue) { if case let .double(number) = value { self = Float(number) } else { return nil } }
+    public init?(exportedValue value: MVVMValue) {
+        guard case let .double(number) = value else { return nil }
+        let narrowed = Float(number)
+        guard narrowed.isFinite || !number.isFinite else { return nil }
+        self = narrowed
+    }
     public var exportedValue: MVVMValue { .double(Double(self)) }
 }
 
@@ -155,4 +164,48 @@ extension ExportableBytes {
 extension ExportableBytes where Self: RangeReplaceableCollection, Element == UInt8 {
     public init(exportedBytes: [UInt8]) { self.init(exportedBytes) }
     public var exportedBytes: [UInt8] { Array(self) }
+}
+
+// MARK: - A Swift type's own refusal
+
+/// `value`, accepted by `V`'s shape already, as a `V`; or, when `V` itself refuses it (a failable
+/// init, a record's throwing `init(from:)`, a `Float` out of range), INVALID_ARGUMENT naming
+/// `what` and saying why. The one step after ``ValueShape/accept(_:_:)`` for every value a host
+/// passes to a Swift type.
+@inline(__always)
+func converted<V: ExportableValue>(_ value: Value, to _: V.Type, _ what: @autoclosure () -> String) throws(ExportError) -> V {
+    if let converted = V(exportedValue: value) { return converted }
+    throw ExportError(MVVM_ERR_INVALID_ARGUMENT, refusal(of: value, by: V.self, what()))
+}
+
+/// The message for `value` refused by `type`: what refused it, and its own reason when it gave
+/// one (a record's `init(from:)` error). Only on failure.
+func refusal(of value: Value, by type: any ExportableValue.Type, _ what: String) -> String {
+    "\(what) cannot hold \(CString.echo(value)): \(CString.capped(refusalReason(type, value)))"
+}
+
+/// Why `type` refuses `value`: a record's decoding error, an array's first refused element, a
+/// `Float`'s range, else that the type refuses it.
+func refusalReason(_ type: any ExportableValue.Type, _ value: Value) -> String {
+    if let record = type as? any ExportableRecord.Type {
+        return record.decodingRefusal(value) ?? "\(type) refuses it"
+    }
+    if let wrapper = type as? any RefusalExplaining.Type { return wrapper.explainRefusal(value) }
+    if type == Float.self { return "beyond the range of Float" }
+    return "\(type) refuses it"
+}
+
+/// Optionals and arrays say which wrapped value or element their own type refused.
+private protocol RefusalExplaining { static func explainRefusal(_ value: Value) -> String }
+
+extension Optional: RefusalExplaining where Wrapped: ExportableValue {
+    fileprivate static func explainRefusal(_ value: Value) -> String { refusalReason(Wrapped.self, value) }
+}
+
+extension Array: RefusalExplaining where Element: ExportableValue {
+    fileprivate static func explainRefusal(_ value: Value) -> String {
+        guard case let .array(items) = value,
+              let index = items.firstIndex(where: { Element(exportedValue: $0) == nil }) else { return "\(Self.self) refuses it" }
+        return "element \(index), \(CString.echo(items[index])): \(refusalReason(Element.self, items[index]))"
+    }
 }

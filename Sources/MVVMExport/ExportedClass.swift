@@ -30,6 +30,9 @@ struct CallName {
     let member: CName?
 
     var text: String { member.map { "\(owner.string).\($0.string)" } ?? owner.string }
+
+    /// How messages name argument `index` (from 0), `name`.
+    func argument(_ index: Int, _ name: String) -> String { "argument \(index + 1) of \(text) (\(name))" }
 }
 
 /// A class, not a struct: every get and set looks one up, and a struct of four closures would be
@@ -44,8 +47,9 @@ final class ExportedProperty: @unchecked Sendable {
     let isPlainScalar: Bool
     let doc: String
     let get: (AnyObject) -> Value
-    /// Bindings only; receives a value already accepted by `shape`.
-    let set: ((AnyObject, Value) -> Bool)?
+    /// Bindings only; receives a value already accepted by `shape`, and gives the message (naming
+    /// the property as `what` does) when its Swift type refuses it.
+    let set: ((AnyObject, Value, () -> String) -> String?)?
     /// Values: starts watching; `slot` is told each new value (or nil when the watch cannot
     /// tell it, and the value is then read with `get` once the operation is complete).
     let watch: (AnyObject, WatchedSlot) -> PropertyWatch
@@ -53,7 +57,7 @@ final class ExportedProperty: @unchecked Sendable {
     let list: ListMember?
 
     init(name: String, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
-         set: ((AnyObject, Value) -> Bool)?, watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch) {
+         set: ((AnyObject, Value, () -> String) -> String?)?, watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch) {
         self.name = CName(name)
         self.shape = shape
         type = shape.baseType
@@ -95,6 +99,10 @@ struct ListMember {
     }
 }
 
+/// Takes an async command's arguments (a refusal refuses the call: nothing runs) and gives its
+/// body.
+typealias AsyncCommandStart = (AnyObject, CallArguments) throws(ExportError) -> () async throws(CommandFailure) -> Value
+
 /// Immutable once registered, like every member description: any thread may read it.
 struct ExportedCommand: @unchecked Sendable {
     let name: CName
@@ -107,8 +115,9 @@ struct ExportedCommand: @unchecked Sendable {
     let throwing: Bool
     /// Runs the command with arguments already accepted by their shapes.
     let run: (AnyObject, CallArguments) throws(CommandFailure) -> Value
-    /// An `async` command's body, run as a task on the object's loop; nil for the others.
-    var start: ((AnyObject, CallArguments) async throws(CommandFailure) -> Value)? = nil
+    /// An `async` command's start: its arguments taken as their Swift types, its body then run
+    /// as a task on the object's loop; nil for the others.
+    var start: AsyncCommandStart? = nil
 
     var isAsync: Bool { start != nil }
 }
@@ -162,6 +171,8 @@ struct ExportedArgument {
 
 /// What a constructor or command got: accepted values, resolved models and services.
 public struct CallArguments {
+    /// The call, for messages.
+    let name: CallName
     let values: [Value]
     var models: [Int: AnyObject] = [:]
     var services: [Int: HostRequester] = [:]

@@ -21,12 +21,27 @@ extension ExportableRecord {
     public static var exportedShape: ValueShape { .record(RecordType(Self.self)) }
 
     public init?(exportedValue: MVVMValue) {
-        guard case let .record(_, fields) = exportedValue, let record = Registry.shared.record(for: ObjectIdentifier(Self.self)),
-              fields.count == record.fields.count else { return nil }
+        guard let made = try? Self.decoding(exportedValue) else { return nil }
+        self = made
+    }
+
+    /// The record of a value its shape accepted, or its `init(from:)`'s error.
+    static func decoding(_ value: Value) throws -> Self {
+        guard case let .record(_, fields) = value, let record = Registry.shared.record(for: ObjectIdentifier(Self.self)),
+              fields.count == record.fields.count else { throw ExportFailure("not a record \(Self.self)") }
         var byKey: [String: Value] = [:]
         for (field, value) in zip(record.fields, fields) { byKey[field.key] = value }
-        guard let made = try? Self(from: RecordDecoder(.reading(byKey))) else { return nil }
-        self = made
+        return try Self(from: RecordDecoder(.reading(byKey)))
+    }
+
+    /// Why this record refuses `value` (its `init(from:)`'s error), for a message; nil if it does not.
+    static func decodingRefusal(_ value: Value) -> String? {
+        do {
+            _ = try decoding(value)
+            return nil
+        } catch {
+            return ExportFailure(describing: error).description
+        }
     }
 
     public var exportedValue: MVVMValue {
@@ -156,7 +171,8 @@ struct RecordDecoder: Decoder {
                 let value = fields[key.stringValue] ?? .null
                 if optional, value == .null { return nil }
                 guard let made = exportable.init(exportedValue: value) as? T else {
-                    throw ExportFailure("field \(key.stringValue) cannot hold \(value.json)")
+                    throw ExportFailure("field \(key.stringValue) cannot hold \(CString.echo(value)): "
+                                        + refusalReason(exportable, value))
                 }
                 return made
             case let .probing(recorder, depth):

@@ -234,7 +234,7 @@ func construct(_ exportedClass: ExportedClass, on context: LoopContext, _ given:
                constructor fixed: ExportedConstructor? = nil) throws(ExportError) -> mvvm_handle {
     let (constructor, values) = try choose(exportedClass, given, fixed)
     return try context.operation { () throws(ExportError) -> mvvm_handle in
-        var arguments = CallArguments(values: values)
+        var arguments = CallArguments(name: CallName(owner: exportedClass.name, member: nil), values: values)
         var hosts: [Int: HostService] = [:]
         for (index, argument) in constructor.arguments.enumerated() {
             switch argument.kind {

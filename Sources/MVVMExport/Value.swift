@@ -70,17 +70,41 @@ public enum MVVMValue: Equatable, Sendable {
     /// A record by its fields' names, as a host may give it.
     indirect case map([String], [MVVMValue])
 
-    /// Equality with the scalars compared inline: the engine compares each changed property's
-    /// new value with the one announced.
+    /// Whether a property's new value is unchanged from the one announced, the scalars compared
+    /// inline: the engine asks it of each changed property. Doubles compare by their bits, every
+    /// NaN being one NaN: NaN is unchanged from NaN (`==` would call it a change forever), and
+    /// -0.0 is a change from 0.0. Anywhere in an array or a record too.
     @inline(__always)
     func isSame(as other: MVVMValue) -> Bool {
         switch self {
         case let .bool(flag): if case let .bool(otherFlag) = other { return flag == otherFlag }
         case let .int(number): if case let .int(otherNumber) = other { return number == otherNumber }
         case let .string(text): if case let .string(otherText) = other { return text == otherText }
+        case let .double(number): if case let .double(otherNumber) = other { return Self.isSame(number, otherNumber) }
         default: break
         }
-        return self == other
+        return isSameWhole(as: other)
+    }
+
+    @inline(__always)
+    private static func isSame(_ number: Double, _ other: Double) -> Bool {
+        number.bitPattern == other.bitPattern || (number.isNaN && other.isNaN)
+    }
+
+    /// ``isSame(as:)`` for the values holding values, item by item.
+    private func isSameWhole(as other: MVVMValue) -> Bool {
+        switch (self, other) {
+        case let (.array(items), .array(otherItems)): return Self.isSame(items, otherItems)
+        case let (.record(name, fields), .record(otherName, otherFields)):
+            return name == otherName && Self.isSame(fields, otherFields)
+        case let (.map(names, values), .map(otherNames, otherValues)):
+            return names == otherNames && Self.isSame(values, otherValues)
+        default: return self == other
+        }
+    }
+
+    private static func isSame(_ values: [MVVMValue], _ others: [MVVMValue]) -> Bool {
+        values.count == others.count && zip(values, others).allSatisfy { $0.isSame(as: $1) }
     }
 
     public var type: MVVMValueType {

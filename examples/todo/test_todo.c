@@ -843,7 +843,7 @@ static void a_file_keeps_its_permissions(void) {
     remove_scratch(path);
 }
 
-/* The constructor's message quotes at most 100 characters of the path, then its length. */
+/* The constructor's message quotes at most 100 bytes of the path, then its length. */
 static void the_constructor_quotes_a_long_path_capped(void) {
     size_t length = (size_t)1 << 20;
     char *path = malloc(length + 1);

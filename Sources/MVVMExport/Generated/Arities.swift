@@ -24,17 +24,23 @@ extension ExportBuilder {
     /// An `async` command of 0 arguments: see ``asyncCommand(_:doc:run:)``.
     public mutating func asyncCommand<E: Error>(_ name: String, doc: String = "",
                                                     run: @escaping (Target) async throws(E) -> Void) {
-        addAsyncCommand(name, doc, [], result: .none) { object, values throws(CommandFailure) in
-            do { try await run(Self.target(object)) } catch { throw CommandFailure(error) }
-            return .none
+        addAsyncCommand(name, doc, [], result: .none) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            return { () async throws(CommandFailure) -> Value in
+                do { try await run(target) } catch { throw CommandFailure(error) }
+                return .none
+            }
         }
     }
 
     /// An `async` command of 0 arguments that returns a value of `R`.
     public mutating func asyncCommand<R: ExportableValue, E: Error>(_ name: String, doc: String = "",
                                                                         run: @escaping (Target) async throws(E) -> R) {
-        addAsyncCommand(name, doc, [], result: R.exportedShape) { object, values throws(CommandFailure) in
-            do { return try await run(Self.target(object)).exportedValue } catch { throw CommandFailure(error) }
+        addAsyncCommand(name, doc, [], result: R.exportedShape) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            return { () async throws(CommandFailure) -> Value in
+                do { return try await run(target).exportedValue } catch { throw CommandFailure(error) }
+            }
         }
     }
 
@@ -50,7 +56,8 @@ extension ExportBuilder {
     public mutating func command<A1, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>,
                                                run: @escaping (Target, A1) throws(E) -> Void) {
         addCommand(name, doc, [a1.spec], result: .none, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { try run(Self.target(object), a1.take(values, 0)) } catch { throw CommandFailure(error) }
+            let (v1) = (try a1.command(values, 0))
+            do { try run(Self.target(object), v1) } catch { throw CommandFailure(error) }
             return .none
         }
     }
@@ -59,24 +66,33 @@ extension ExportBuilder {
     public mutating func command<A1, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>,
                                                                    run: @escaping (Target, A1) throws(E) -> R) {
         addCommand(name, doc, [a1.spec], result: R.exportedShape, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { return try run(Self.target(object), a1.take(values, 0)).exportedValue } catch { throw CommandFailure(error) }
+            let (v1) = (try a1.command(values, 0))
+            do { return try run(Self.target(object), v1).exportedValue } catch { throw CommandFailure(error) }
         }
     }
 
     /// An `async` command of 1 argument: see ``asyncCommand(_:doc:run:)``.
     public mutating func asyncCommand<A1, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>,
                                                     run: @escaping (Target, A1) async throws(E) -> Void) {
-        addAsyncCommand(name, doc, [a1.spec], result: .none) { object, values throws(CommandFailure) in
-            do { try await run(Self.target(object), a1.take(values, 0)) } catch { throw CommandFailure(error) }
-            return .none
+        addAsyncCommand(name, doc, [a1.spec], result: .none) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1) = (try a1.take(values, 0))
+            return { () async throws(CommandFailure) -> Value in
+                do { try await run(target, v1) } catch { throw CommandFailure(error) }
+                return .none
+            }
         }
     }
 
     /// An `async` command of 1 argument that returns a value of `R`.
     public mutating func asyncCommand<A1, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>,
                                                                         run: @escaping (Target, A1) async throws(E) -> R) {
-        addAsyncCommand(name, doc, [a1.spec], result: R.exportedShape) { object, values throws(CommandFailure) in
-            do { return try await run(Self.target(object), a1.take(values, 0)).exportedValue } catch { throw CommandFailure(error) }
+        addAsyncCommand(name, doc, [a1.spec], result: R.exportedShape) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1) = (try a1.take(values, 0))
+            return { () async throws(CommandFailure) -> Value in
+                do { return try await run(target, v1).exportedValue } catch { throw CommandFailure(error) }
+            }
         }
     }
 
@@ -84,7 +100,8 @@ extension ExportBuilder {
     public mutating func constructor<A1, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>,
                                                    make: @escaping (Loop, A1) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec]) { loop, values throws(ExportFailure) in
-            do { return try make(loop, a1.take(values, 0)) } catch { throw ExportFailure(describing: error) }
+            let (v1) = (try a1.constructor(values, 0))
+            do { return try make(loop, v1) } catch { throw ExportFailure(describing: error) }
         }
     }
 
@@ -92,7 +109,8 @@ extension ExportBuilder {
     public mutating func command<A1, A2, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>,
                                                run: @escaping (Target, A1, A2) throws(E) -> Void) {
         addCommand(name, doc, [a1.spec, a2.spec], result: .none, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { try run(Self.target(object), a1.take(values, 0), a2.take(values, 1)) } catch { throw CommandFailure(error) }
+            let (v1, v2) = (try a1.command(values, 0), try a2.command(values, 1))
+            do { try run(Self.target(object), v1, v2) } catch { throw CommandFailure(error) }
             return .none
         }
     }
@@ -101,24 +119,33 @@ extension ExportBuilder {
     public mutating func command<A1, A2, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>,
                                                                    run: @escaping (Target, A1, A2) throws(E) -> R) {
         addCommand(name, doc, [a1.spec, a2.spec], result: R.exportedShape, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { return try run(Self.target(object), a1.take(values, 0), a2.take(values, 1)).exportedValue } catch { throw CommandFailure(error) }
+            let (v1, v2) = (try a1.command(values, 0), try a2.command(values, 1))
+            do { return try run(Self.target(object), v1, v2).exportedValue } catch { throw CommandFailure(error) }
         }
     }
 
     /// An `async` command of 2 arguments: see ``asyncCommand(_:doc:run:)``.
     public mutating func asyncCommand<A1, A2, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>,
                                                     run: @escaping (Target, A1, A2) async throws(E) -> Void) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec], result: .none) { object, values throws(CommandFailure) in
-            do { try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1)) } catch { throw CommandFailure(error) }
-            return .none
+        addAsyncCommand(name, doc, [a1.spec, a2.spec], result: .none) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2) = (try a1.take(values, 0), try a2.take(values, 1))
+            return { () async throws(CommandFailure) -> Value in
+                do { try await run(target, v1, v2) } catch { throw CommandFailure(error) }
+                return .none
+            }
         }
     }
 
     /// An `async` command of 2 arguments that returns a value of `R`.
     public mutating func asyncCommand<A1, A2, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>,
                                                                         run: @escaping (Target, A1, A2) async throws(E) -> R) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec], result: R.exportedShape) { object, values throws(CommandFailure) in
-            do { return try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1)).exportedValue } catch { throw CommandFailure(error) }
+        addAsyncCommand(name, doc, [a1.spec, a2.spec], result: R.exportedShape) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2) = (try a1.take(values, 0), try a2.take(values, 1))
+            return { () async throws(CommandFailure) -> Value in
+                do { return try await run(target, v1, v2).exportedValue } catch { throw CommandFailure(error) }
+            }
         }
     }
 
@@ -126,7 +153,8 @@ extension ExportBuilder {
     public mutating func constructor<A1, A2, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>,
                                                    make: @escaping (Loop, A1, A2) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec]) { loop, values throws(ExportFailure) in
-            do { return try make(loop, a1.take(values, 0), a2.take(values, 1)) } catch { throw ExportFailure(describing: error) }
+            let (v1, v2) = (try a1.constructor(values, 0), try a2.constructor(values, 1))
+            do { return try make(loop, v1, v2) } catch { throw ExportFailure(describing: error) }
         }
     }
 
@@ -134,7 +162,8 @@ extension ExportBuilder {
     public mutating func command<A1, A2, A3, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>,
                                                run: @escaping (Target, A1, A2, A3) throws(E) -> Void) {
         addCommand(name, doc, [a1.spec, a2.spec, a3.spec], result: .none, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { try run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2)) } catch { throw CommandFailure(error) }
+            let (v1, v2, v3) = (try a1.command(values, 0), try a2.command(values, 1), try a3.command(values, 2))
+            do { try run(Self.target(object), v1, v2, v3) } catch { throw CommandFailure(error) }
             return .none
         }
     }
@@ -143,24 +172,33 @@ extension ExportBuilder {
     public mutating func command<A1, A2, A3, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>,
                                                                    run: @escaping (Target, A1, A2, A3) throws(E) -> R) {
         addCommand(name, doc, [a1.spec, a2.spec, a3.spec], result: R.exportedShape, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { return try run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2)).exportedValue } catch { throw CommandFailure(error) }
+            let (v1, v2, v3) = (try a1.command(values, 0), try a2.command(values, 1), try a3.command(values, 2))
+            do { return try run(Self.target(object), v1, v2, v3).exportedValue } catch { throw CommandFailure(error) }
         }
     }
 
     /// An `async` command of 3 arguments: see ``asyncCommand(_:doc:run:)``.
     public mutating func asyncCommand<A1, A2, A3, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>,
                                                     run: @escaping (Target, A1, A2, A3) async throws(E) -> Void) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec], result: .none) { object, values throws(CommandFailure) in
-            do { try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2)) } catch { throw CommandFailure(error) }
-            return .none
+        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec], result: .none) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2, v3) = (try a1.take(values, 0), try a2.take(values, 1), try a3.take(values, 2))
+            return { () async throws(CommandFailure) -> Value in
+                do { try await run(target, v1, v2, v3) } catch { throw CommandFailure(error) }
+                return .none
+            }
         }
     }
 
     /// An `async` command of 3 arguments that returns a value of `R`.
     public mutating func asyncCommand<A1, A2, A3, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>,
                                                                         run: @escaping (Target, A1, A2, A3) async throws(E) -> R) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec], result: R.exportedShape) { object, values throws(CommandFailure) in
-            do { return try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2)).exportedValue } catch { throw CommandFailure(error) }
+        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec], result: R.exportedShape) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2, v3) = (try a1.take(values, 0), try a2.take(values, 1), try a3.take(values, 2))
+            return { () async throws(CommandFailure) -> Value in
+                do { return try await run(target, v1, v2, v3).exportedValue } catch { throw CommandFailure(error) }
+            }
         }
     }
 
@@ -168,7 +206,8 @@ extension ExportBuilder {
     public mutating func constructor<A1, A2, A3, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>,
                                                    make: @escaping (Loop, A1, A2, A3) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec, a3.spec]) { loop, values throws(ExportFailure) in
-            do { return try make(loop, a1.take(values, 0), a2.take(values, 1), a3.take(values, 2)) } catch { throw ExportFailure(describing: error) }
+            let (v1, v2, v3) = (try a1.constructor(values, 0), try a2.constructor(values, 1), try a3.constructor(values, 2))
+            do { return try make(loop, v1, v2, v3) } catch { throw ExportFailure(describing: error) }
         }
     }
 
@@ -176,7 +215,8 @@ extension ExportBuilder {
     public mutating func command<A1, A2, A3, A4, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>,
                                                run: @escaping (Target, A1, A2, A3, A4) throws(E) -> Void) {
         addCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec], result: .none, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { try run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3)) } catch { throw CommandFailure(error) }
+            let (v1, v2, v3, v4) = (try a1.command(values, 0), try a2.command(values, 1), try a3.command(values, 2), try a4.command(values, 3))
+            do { try run(Self.target(object), v1, v2, v3, v4) } catch { throw CommandFailure(error) }
             return .none
         }
     }
@@ -185,24 +225,33 @@ extension ExportBuilder {
     public mutating func command<A1, A2, A3, A4, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>,
                                                                    run: @escaping (Target, A1, A2, A3, A4) throws(E) -> R) {
         addCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec], result: R.exportedShape, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { return try run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3)).exportedValue } catch { throw CommandFailure(error) }
+            let (v1, v2, v3, v4) = (try a1.command(values, 0), try a2.command(values, 1), try a3.command(values, 2), try a4.command(values, 3))
+            do { return try run(Self.target(object), v1, v2, v3, v4).exportedValue } catch { throw CommandFailure(error) }
         }
     }
 
     /// An `async` command of 4 arguments: see ``asyncCommand(_:doc:run:)``.
     public mutating func asyncCommand<A1, A2, A3, A4, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>,
                                                     run: @escaping (Target, A1, A2, A3, A4) async throws(E) -> Void) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec], result: .none) { object, values throws(CommandFailure) in
-            do { try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3)) } catch { throw CommandFailure(error) }
-            return .none
+        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec], result: .none) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2, v3, v4) = (try a1.take(values, 0), try a2.take(values, 1), try a3.take(values, 2), try a4.take(values, 3))
+            return { () async throws(CommandFailure) -> Value in
+                do { try await run(target, v1, v2, v3, v4) } catch { throw CommandFailure(error) }
+                return .none
+            }
         }
     }
 
     /// An `async` command of 4 arguments that returns a value of `R`.
     public mutating func asyncCommand<A1, A2, A3, A4, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>,
                                                                         run: @escaping (Target, A1, A2, A3, A4) async throws(E) -> R) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec], result: R.exportedShape) { object, values throws(CommandFailure) in
-            do { return try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3)).exportedValue } catch { throw CommandFailure(error) }
+        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec], result: R.exportedShape) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2, v3, v4) = (try a1.take(values, 0), try a2.take(values, 1), try a3.take(values, 2), try a4.take(values, 3))
+            return { () async throws(CommandFailure) -> Value in
+                do { return try await run(target, v1, v2, v3, v4).exportedValue } catch { throw CommandFailure(error) }
+            }
         }
     }
 
@@ -210,7 +259,8 @@ extension ExportBuilder {
     public mutating func constructor<A1, A2, A3, A4, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>,
                                                    make: @escaping (Loop, A1, A2, A3, A4) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec, a3.spec, a4.spec]) { loop, values throws(ExportFailure) in
-            do { return try make(loop, a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3)) } catch { throw ExportFailure(describing: error) }
+            let (v1, v2, v3, v4) = (try a1.constructor(values, 0), try a2.constructor(values, 1), try a3.constructor(values, 2), try a4.constructor(values, 3))
+            do { return try make(loop, v1, v2, v3, v4) } catch { throw ExportFailure(describing: error) }
         }
     }
 
@@ -218,7 +268,8 @@ extension ExportBuilder {
     public mutating func command<A1, A2, A3, A4, A5, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>,
                                                run: @escaping (Target, A1, A2, A3, A4, A5) throws(E) -> Void) {
         addCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec], result: .none, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { try run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4)) } catch { throw CommandFailure(error) }
+            let (v1, v2, v3, v4, v5) = (try a1.command(values, 0), try a2.command(values, 1), try a3.command(values, 2), try a4.command(values, 3), try a5.command(values, 4))
+            do { try run(Self.target(object), v1, v2, v3, v4, v5) } catch { throw CommandFailure(error) }
             return .none
         }
     }
@@ -227,24 +278,33 @@ extension ExportBuilder {
     public mutating func command<A1, A2, A3, A4, A5, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>,
                                                                    run: @escaping (Target, A1, A2, A3, A4, A5) throws(E) -> R) {
         addCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec], result: R.exportedShape, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { return try run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4)).exportedValue } catch { throw CommandFailure(error) }
+            let (v1, v2, v3, v4, v5) = (try a1.command(values, 0), try a2.command(values, 1), try a3.command(values, 2), try a4.command(values, 3), try a5.command(values, 4))
+            do { return try run(Self.target(object), v1, v2, v3, v4, v5).exportedValue } catch { throw CommandFailure(error) }
         }
     }
 
     /// An `async` command of 5 arguments: see ``asyncCommand(_:doc:run:)``.
     public mutating func asyncCommand<A1, A2, A3, A4, A5, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>,
                                                     run: @escaping (Target, A1, A2, A3, A4, A5) async throws(E) -> Void) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec], result: .none) { object, values throws(CommandFailure) in
-            do { try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4)) } catch { throw CommandFailure(error) }
-            return .none
+        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec], result: .none) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2, v3, v4, v5) = (try a1.take(values, 0), try a2.take(values, 1), try a3.take(values, 2), try a4.take(values, 3), try a5.take(values, 4))
+            return { () async throws(CommandFailure) -> Value in
+                do { try await run(target, v1, v2, v3, v4, v5) } catch { throw CommandFailure(error) }
+                return .none
+            }
         }
     }
 
     /// An `async` command of 5 arguments that returns a value of `R`.
     public mutating func asyncCommand<A1, A2, A3, A4, A5, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>,
                                                                         run: @escaping (Target, A1, A2, A3, A4, A5) async throws(E) -> R) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec], result: R.exportedShape) { object, values throws(CommandFailure) in
-            do { return try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4)).exportedValue } catch { throw CommandFailure(error) }
+        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec], result: R.exportedShape) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2, v3, v4, v5) = (try a1.take(values, 0), try a2.take(values, 1), try a3.take(values, 2), try a4.take(values, 3), try a5.take(values, 4))
+            return { () async throws(CommandFailure) -> Value in
+                do { return try await run(target, v1, v2, v3, v4, v5).exportedValue } catch { throw CommandFailure(error) }
+            }
         }
     }
 
@@ -252,7 +312,8 @@ extension ExportBuilder {
     public mutating func constructor<A1, A2, A3, A4, A5, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>,
                                                    make: @escaping (Loop, A1, A2, A3, A4, A5) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec]) { loop, values throws(ExportFailure) in
-            do { return try make(loop, a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4)) } catch { throw ExportFailure(describing: error) }
+            let (v1, v2, v3, v4, v5) = (try a1.constructor(values, 0), try a2.constructor(values, 1), try a3.constructor(values, 2), try a4.constructor(values, 3), try a5.constructor(values, 4))
+            do { return try make(loop, v1, v2, v3, v4, v5) } catch { throw ExportFailure(describing: error) }
         }
     }
 
@@ -260,7 +321,8 @@ extension ExportBuilder {
     public mutating func command<A1, A2, A3, A4, A5, A6, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>,
                                                run: @escaping (Target, A1, A2, A3, A4, A5, A6) throws(E) -> Void) {
         addCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec], result: .none, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { try run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5)) } catch { throw CommandFailure(error) }
+            let (v1, v2, v3, v4, v5, v6) = (try a1.command(values, 0), try a2.command(values, 1), try a3.command(values, 2), try a4.command(values, 3), try a5.command(values, 4), try a6.command(values, 5))
+            do { try run(Self.target(object), v1, v2, v3, v4, v5, v6) } catch { throw CommandFailure(error) }
             return .none
         }
     }
@@ -269,24 +331,33 @@ extension ExportBuilder {
     public mutating func command<A1, A2, A3, A4, A5, A6, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>,
                                                                    run: @escaping (Target, A1, A2, A3, A4, A5, A6) throws(E) -> R) {
         addCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec], result: R.exportedShape, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { return try run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5)).exportedValue } catch { throw CommandFailure(error) }
+            let (v1, v2, v3, v4, v5, v6) = (try a1.command(values, 0), try a2.command(values, 1), try a3.command(values, 2), try a4.command(values, 3), try a5.command(values, 4), try a6.command(values, 5))
+            do { return try run(Self.target(object), v1, v2, v3, v4, v5, v6).exportedValue } catch { throw CommandFailure(error) }
         }
     }
 
     /// An `async` command of 6 arguments: see ``asyncCommand(_:doc:run:)``.
     public mutating func asyncCommand<A1, A2, A3, A4, A5, A6, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>,
                                                     run: @escaping (Target, A1, A2, A3, A4, A5, A6) async throws(E) -> Void) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec], result: .none) { object, values throws(CommandFailure) in
-            do { try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5)) } catch { throw CommandFailure(error) }
-            return .none
+        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec], result: .none) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2, v3, v4, v5, v6) = (try a1.take(values, 0), try a2.take(values, 1), try a3.take(values, 2), try a4.take(values, 3), try a5.take(values, 4), try a6.take(values, 5))
+            return { () async throws(CommandFailure) -> Value in
+                do { try await run(target, v1, v2, v3, v4, v5, v6) } catch { throw CommandFailure(error) }
+                return .none
+            }
         }
     }
 
     /// An `async` command of 6 arguments that returns a value of `R`.
     public mutating func asyncCommand<A1, A2, A3, A4, A5, A6, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>,
                                                                         run: @escaping (Target, A1, A2, A3, A4, A5, A6) async throws(E) -> R) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec], result: R.exportedShape) { object, values throws(CommandFailure) in
-            do { return try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5)).exportedValue } catch { throw CommandFailure(error) }
+        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec], result: R.exportedShape) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2, v3, v4, v5, v6) = (try a1.take(values, 0), try a2.take(values, 1), try a3.take(values, 2), try a4.take(values, 3), try a5.take(values, 4), try a6.take(values, 5))
+            return { () async throws(CommandFailure) -> Value in
+                do { return try await run(target, v1, v2, v3, v4, v5, v6).exportedValue } catch { throw CommandFailure(error) }
+            }
         }
     }
 
@@ -294,7 +365,8 @@ extension ExportBuilder {
     public mutating func constructor<A1, A2, A3, A4, A5, A6, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>,
                                                    make: @escaping (Loop, A1, A2, A3, A4, A5, A6) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec]) { loop, values throws(ExportFailure) in
-            do { return try make(loop, a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5)) } catch { throw ExportFailure(describing: error) }
+            let (v1, v2, v3, v4, v5, v6) = (try a1.constructor(values, 0), try a2.constructor(values, 1), try a3.constructor(values, 2), try a4.constructor(values, 3), try a5.constructor(values, 4), try a6.constructor(values, 5))
+            do { return try make(loop, v1, v2, v3, v4, v5, v6) } catch { throw ExportFailure(describing: error) }
         }
     }
 
@@ -302,7 +374,8 @@ extension ExportBuilder {
     public mutating func command<A1, A2, A3, A4, A5, A6, A7, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>,
                                                run: @escaping (Target, A1, A2, A3, A4, A5, A6, A7) throws(E) -> Void) {
         addCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec], result: .none, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { try run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5), a7.take(values, 6)) } catch { throw CommandFailure(error) }
+            let (v1, v2, v3, v4, v5, v6, v7) = (try a1.command(values, 0), try a2.command(values, 1), try a3.command(values, 2), try a4.command(values, 3), try a5.command(values, 4), try a6.command(values, 5), try a7.command(values, 6))
+            do { try run(Self.target(object), v1, v2, v3, v4, v5, v6, v7) } catch { throw CommandFailure(error) }
             return .none
         }
     }
@@ -311,24 +384,33 @@ extension ExportBuilder {
     public mutating func command<A1, A2, A3, A4, A5, A6, A7, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>,
                                                                    run: @escaping (Target, A1, A2, A3, A4, A5, A6, A7) throws(E) -> R) {
         addCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec], result: R.exportedShape, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { return try run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5), a7.take(values, 6)).exportedValue } catch { throw CommandFailure(error) }
+            let (v1, v2, v3, v4, v5, v6, v7) = (try a1.command(values, 0), try a2.command(values, 1), try a3.command(values, 2), try a4.command(values, 3), try a5.command(values, 4), try a6.command(values, 5), try a7.command(values, 6))
+            do { return try run(Self.target(object), v1, v2, v3, v4, v5, v6, v7).exportedValue } catch { throw CommandFailure(error) }
         }
     }
 
     /// An `async` command of 7 arguments: see ``asyncCommand(_:doc:run:)``.
     public mutating func asyncCommand<A1, A2, A3, A4, A5, A6, A7, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>,
                                                     run: @escaping (Target, A1, A2, A3, A4, A5, A6, A7) async throws(E) -> Void) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec], result: .none) { object, values throws(CommandFailure) in
-            do { try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5), a7.take(values, 6)) } catch { throw CommandFailure(error) }
-            return .none
+        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec], result: .none) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2, v3, v4, v5, v6, v7) = (try a1.take(values, 0), try a2.take(values, 1), try a3.take(values, 2), try a4.take(values, 3), try a5.take(values, 4), try a6.take(values, 5), try a7.take(values, 6))
+            return { () async throws(CommandFailure) -> Value in
+                do { try await run(target, v1, v2, v3, v4, v5, v6, v7) } catch { throw CommandFailure(error) }
+                return .none
+            }
         }
     }
 
     /// An `async` command of 7 arguments that returns a value of `R`.
     public mutating func asyncCommand<A1, A2, A3, A4, A5, A6, A7, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>,
                                                                         run: @escaping (Target, A1, A2, A3, A4, A5, A6, A7) async throws(E) -> R) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec], result: R.exportedShape) { object, values throws(CommandFailure) in
-            do { return try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5), a7.take(values, 6)).exportedValue } catch { throw CommandFailure(error) }
+        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec], result: R.exportedShape) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2, v3, v4, v5, v6, v7) = (try a1.take(values, 0), try a2.take(values, 1), try a3.take(values, 2), try a4.take(values, 3), try a5.take(values, 4), try a6.take(values, 5), try a7.take(values, 6))
+            return { () async throws(CommandFailure) -> Value in
+                do { return try await run(target, v1, v2, v3, v4, v5, v6, v7).exportedValue } catch { throw CommandFailure(error) }
+            }
         }
     }
 
@@ -336,7 +418,8 @@ extension ExportBuilder {
     public mutating func constructor<A1, A2, A3, A4, A5, A6, A7, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>,
                                                    make: @escaping (Loop, A1, A2, A3, A4, A5, A6, A7) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec]) { loop, values throws(ExportFailure) in
-            do { return try make(loop, a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5), a7.take(values, 6)) } catch { throw ExportFailure(describing: error) }
+            let (v1, v2, v3, v4, v5, v6, v7) = (try a1.constructor(values, 0), try a2.constructor(values, 1), try a3.constructor(values, 2), try a4.constructor(values, 3), try a5.constructor(values, 4), try a6.constructor(values, 5), try a7.constructor(values, 6))
+            do { return try make(loop, v1, v2, v3, v4, v5, v6, v7) } catch { throw ExportFailure(describing: error) }
         }
     }
 
@@ -344,7 +427,8 @@ extension ExportBuilder {
     public mutating func command<A1, A2, A3, A4, A5, A6, A7, A8, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>, _ a8: Argument<A8>,
                                                run: @escaping (Target, A1, A2, A3, A4, A5, A6, A7, A8) throws(E) -> Void) {
         addCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec, a8.spec], result: .none, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { try run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5), a7.take(values, 6), a8.take(values, 7)) } catch { throw CommandFailure(error) }
+            let (v1, v2, v3, v4, v5, v6, v7, v8) = (try a1.command(values, 0), try a2.command(values, 1), try a3.command(values, 2), try a4.command(values, 3), try a5.command(values, 4), try a6.command(values, 5), try a7.command(values, 6), try a8.command(values, 7))
+            do { try run(Self.target(object), v1, v2, v3, v4, v5, v6, v7, v8) } catch { throw CommandFailure(error) }
             return .none
         }
     }
@@ -353,24 +437,33 @@ extension ExportBuilder {
     public mutating func command<A1, A2, A3, A4, A5, A6, A7, A8, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>, _ a8: Argument<A8>,
                                                                    run: @escaping (Target, A1, A2, A3, A4, A5, A6, A7, A8) throws(E) -> R) {
         addCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec, a8.spec], result: R.exportedShape, throwing: E.self != Never.self) { object, values throws(CommandFailure) in
-            do { return try run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5), a7.take(values, 6), a8.take(values, 7)).exportedValue } catch { throw CommandFailure(error) }
+            let (v1, v2, v3, v4, v5, v6, v7, v8) = (try a1.command(values, 0), try a2.command(values, 1), try a3.command(values, 2), try a4.command(values, 3), try a5.command(values, 4), try a6.command(values, 5), try a7.command(values, 6), try a8.command(values, 7))
+            do { return try run(Self.target(object), v1, v2, v3, v4, v5, v6, v7, v8).exportedValue } catch { throw CommandFailure(error) }
         }
     }
 
     /// An `async` command of 8 arguments: see ``asyncCommand(_:doc:run:)``.
     public mutating func asyncCommand<A1, A2, A3, A4, A5, A6, A7, A8, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>, _ a8: Argument<A8>,
                                                     run: @escaping (Target, A1, A2, A3, A4, A5, A6, A7, A8) async throws(E) -> Void) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec, a8.spec], result: .none) { object, values throws(CommandFailure) in
-            do { try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5), a7.take(values, 6), a8.take(values, 7)) } catch { throw CommandFailure(error) }
-            return .none
+        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec, a8.spec], result: .none) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2, v3, v4, v5, v6, v7, v8) = (try a1.take(values, 0), try a2.take(values, 1), try a3.take(values, 2), try a4.take(values, 3), try a5.take(values, 4), try a6.take(values, 5), try a7.take(values, 6), try a8.take(values, 7))
+            return { () async throws(CommandFailure) -> Value in
+                do { try await run(target, v1, v2, v3, v4, v5, v6, v7, v8) } catch { throw CommandFailure(error) }
+                return .none
+            }
         }
     }
 
     /// An `async` command of 8 arguments that returns a value of `R`.
     public mutating func asyncCommand<A1, A2, A3, A4, A5, A6, A7, A8, R: ExportableValue, E: Error>(_ name: String, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>, _ a8: Argument<A8>,
                                                                         run: @escaping (Target, A1, A2, A3, A4, A5, A6, A7, A8) async throws(E) -> R) {
-        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec, a8.spec], result: R.exportedShape) { object, values throws(CommandFailure) in
-            do { return try await run(Self.target(object), a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5), a7.take(values, 6), a8.take(values, 7)).exportedValue } catch { throw CommandFailure(error) }
+        addAsyncCommand(name, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec, a8.spec], result: R.exportedShape) { object, values throws(ExportError) in
+            let target = Self.target(object)
+            let (v1, v2, v3, v4, v5, v6, v7, v8) = (try a1.take(values, 0), try a2.take(values, 1), try a3.take(values, 2), try a4.take(values, 3), try a5.take(values, 4), try a6.take(values, 5), try a7.take(values, 6), try a8.take(values, 7))
+            return { () async throws(CommandFailure) -> Value in
+                do { return try await run(target, v1, v2, v3, v4, v5, v6, v7, v8).exportedValue } catch { throw CommandFailure(error) }
+            }
         }
     }
 
@@ -378,7 +471,8 @@ extension ExportBuilder {
     public mutating func constructor<A1, A2, A3, A4, A5, A6, A7, A8, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>, _ a8: Argument<A8>,
                                                    make: @escaping (Loop, A1, A2, A3, A4, A5, A6, A7, A8) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec, a8.spec]) { loop, values throws(ExportFailure) in
-            do { return try make(loop, a1.take(values, 0), a2.take(values, 1), a3.take(values, 2), a4.take(values, 3), a5.take(values, 4), a6.take(values, 5), a7.take(values, 6), a8.take(values, 7)) } catch { throw ExportFailure(describing: error) }
+            let (v1, v2, v3, v4, v5, v6, v7, v8) = (try a1.constructor(values, 0), try a2.constructor(values, 1), try a3.constructor(values, 2), try a4.constructor(values, 3), try a5.constructor(values, 4), try a6.constructor(values, 5), try a7.constructor(values, 6), try a8.constructor(values, 7))
+            do { return try make(loop, v1, v2, v3, v4, v5, v6, v7, v8) } catch { throw ExportFailure(describing: error) }
         }
     }
 }

@@ -191,6 +191,38 @@ mvvm_status mvvm_playlist_sort_by_title(mvvm_handle object);
 mvvm_status mvvm_playlist_get_filter(mvvm_handle object, char **out);
 mvvm_status mvvm_playlist_set_filter(mvvm_handle object, const char * value);
 
+/* booking (Booking): Values narrower than their C types: each refuses some a host may pass.
+ * Properties: urgency: string rw; stay: stay? rw; reference: string? rw; rate: double rw; rates: [double] rw; booked: int ro. */
+/** No reference yet. */
+mvvm_status mvvm_booking_new(mvvm_handle loop, mvvm_handle *out);
+/** Booked under `reference`. */
+mvvm_status mvvm_booking_new_with_reference(mvvm_handle loop, const char * reference, mvvm_handle *out);
+/** Sets the urgency. */
+mvvm_status mvvm_booking_mark(mvvm_handle object, const char * urgency);
+/** Sets the reference. */
+mvvm_status mvvm_booking_refer(mvvm_handle object, const char * reference);
+/** Sets the stay. */
+mvvm_status mvvm_booking_stay_for(mvvm_handle object, const mvvm_value * stay);
+/** Books a stay after a turn of the loop; gives the number of bookings. Asynchronous: mvvm_call_async(); `done` runs once with its result, failure or cancellation. */
+mvvm_status mvvm_booking_book(mvvm_handle object, const mvvm_value * stay, const char * urgency, mvvm_done_fn done, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *call_out);
+/** urgency: low or high (not CaseIterable: any string crosses). */
+mvvm_status mvvm_booking_get_urgency(mvvm_handle object, char **out);
+mvvm_status mvvm_booking_set_urgency(mvvm_handle object, const char * value);
+/** stay: *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_booking_get_stay(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_booking_set_stay(mvvm_handle object, const mvvm_value * value);
+/** reference: BK- and four digits, or none. *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_booking_get_reference(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_booking_set_reference(mvvm_handle object, const mvvm_value * value);
+/** rate: A Float. */
+mvvm_status mvvm_booking_get_rate(mvvm_handle object, double *out);
+mvvm_status mvvm_booking_set_rate(mvvm_handle object, double value);
+/** rates: Floats. *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_booking_get_rates(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_booking_set_rates(mvvm_handle object, const mvvm_value * value);
+/** booked: How many bookings were made. */
+mvvm_status mvvm_booking_get_booked(mvvm_handle object, int64_t *out);
+
 /* board (Board): Tallies in a list (an @Observable owner).
  * Properties: tallies: list ro. */
 /** Empty. */

@@ -11,6 +11,14 @@ t = Templates("arities")
 MOST = 8
 
 
+def takes(numbers: range, method: str) -> str:
+    """The line binding v1, v2… to the arguments as their Swift types; none for no argument."""
+    if not numbers:
+        return ""
+    return "            let (%s) = (%s)\n" % (", ".join("v%d" % n for n in numbers),
+                                           ", ".join("try a%d.%s(values, %d)" % (n, method, n - 1) for n in numbers))
+
+
 def methods(most: int = MOST) -> str:
     blocks = []
     for count in range(most + 1):
@@ -21,5 +29,9 @@ def methods(most: int = MOST) -> str:
             params="".join(", _ a%d: Argument<A%d>" % (n, n) for n in numbers),
             types="".join(", A%d" % n for n in numbers),
             specs=", ".join("a%d.spec" % n for n in numbers),
-            takes="".join(", a%d.take(values, %d)" % (n, n - 1) for n in numbers)))
+            # Every argument taken as its Swift type before the command runs: a refusal
+            # refuses the call (Argument.command, .take, .constructor).
+            commandTakes=takes(numbers, "command"), asyncTakes=takes(numbers, "take"),
+            constructorTakes=takes(numbers, "constructor"),
+            passes="".join(", v%d" % n for n in numbers)))
     return t("file", most=most, methods="\n\n".join(blocks)) + "\n"

@@ -203,6 +203,11 @@ def test_a_file_that_is_not_a_todo_database_is_refused_untouched(loop: mvvm.Loop
         mvvm.TodoListViewModel(loop, long_path)
     message = str(refused.value)
     assert len(message) < 400 and "(100005 bytes in all)" in message, "the path is quoted capped"
+    one_character = "/tmp/e" + "\u0301" * 60000  # 120 kB, and one character: cut by bytes, not characters
+    with pytest.raises(mvvm.InvalidArgumentError) as refused:
+        mvvm.TodoListViewModel(loop, one_character)
+    message = str(refused.value)
+    assert len(message.encode()) < 400 and "(120006 bytes in all)" in message, "the path is quoted capped"
 
 
 def test_a_change_that_cannot_be_saved_is_not_shown_and_storage_error_says_why(

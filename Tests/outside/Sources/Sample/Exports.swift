@@ -109,6 +109,28 @@ public func registerSample() {
         c.command("sort_by_title") { $0.sortByTitle() }
         c.constructor(doc: "Empty.") { _ in Playlist() }
     }
+    Exports.record(Stay.self, doc: "Nights at a rate; a negative number of nights is refused.")
+    Exports.register(Booking.self, doc: "Values narrower than their C types: each refuses some a host may pass.") { c in
+        c.binding("urgency", \.urgency, \.$urgency, doc: "low or high (not CaseIterable: any string crosses).")
+        c.binding("stay", \.stay, \.$stay)
+        c.binding("reference", \.reference, \.$reference, doc: "BK- and four digits, or none.")
+        c.binding("rate", \.rate, \.$rate, doc: "A Float.")
+        c.binding("rates", \.rates, \.$rates, doc: "Floats.")
+        c.output("booked", \.booked, \.$booked, doc: "How many bookings were made.")
+        c.command("mark", doc: "Sets the urgency.", .value("urgency")) { (booking, urgency: Urgency) in booking.urgency = urgency }
+        c.command("refer", doc: "Sets the reference.", .value("reference")) {
+            (booking, reference: Reference) in booking.reference = reference
+        }
+        c.command("stay_for", doc: "Sets the stay.", .value("stay")) { (booking, stay: Stay) in booking.stay = stay }
+        c.asyncCommand("book", doc: "Books a stay after a turn of the loop; gives the number of bookings.",
+                       .value("stay"), .value("urgency")) { (booking, stay: Stay, urgency: Urgency) in
+            await booking.book(stay, urgency: urgency)
+        }
+        c.constructor(doc: "No reference yet.") { _ in Booking() }
+        c.constructor("reference", doc: "Booked under `reference`.", .value("reference")) {
+            (_, reference: Reference) in Booking(reference: reference)
+        }
+    }
     Exports.register(Board.self, doc: "Tallies in a list (an @Observable owner).") { c in
         c.list("tallies", \.tallies, doc: "The tallies.")
         c.command("add", doc: "Adds a tally starting at the argument.") { (board, start: Int) in board.add(start) }

@@ -452,6 +452,87 @@ public func mvvm_playlist_set_filter(_ handle: UInt64, _ value: UnsafePointer<CC
     TypedCall.set(handle, property_playlist_filter, .string(value))
 }
 
+// MARK: booking
+private let class_booking = TypedCall.Class("booking")
+private let command_booking_mark = class_booking.command("mark")
+private let command_booking_refer = class_booking.command("refer")
+private let command_booking_stay_for = class_booking.command("stay_for")
+private let command_booking_book = class_booking.command("book")
+private let property_booking_urgency = class_booking.property("urgency")
+private let property_booking_stay = class_booking.property("stay")
+private let property_booking_reference = class_booking.property("reference")
+private let property_booking_rate = class_booking.property("rate")
+private let property_booking_rates = class_booking.property("rates")
+private let property_booking_booked = class_booking.property("booked")
+@_cdecl("mvvm_booking_new")
+public func mvvm_booking_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.construct(loop, class_booking, "new", [], out)
+}
+@_cdecl("mvvm_booking_new_with_reference")
+public func mvvm_booking_new_with_reference(_ loop: UInt64, _ reference: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.construct(loop, class_booking, "new_with_reference", [.string(reference)], out)
+}
+@_cdecl("mvvm_booking_mark")
+public func mvvm_booking_mark(_ handle: UInt64, _ urgency: UnsafePointer<CChar>?) -> Int32 {
+    TypedCall.command(handle, command_booking_mark, [.string(urgency)])
+}
+@_cdecl("mvvm_booking_refer")
+public func mvvm_booking_refer(_ handle: UInt64, _ reference: UnsafePointer<CChar>?) -> Int32 {
+    TypedCall.command(handle, command_booking_refer, [.string(reference)])
+}
+@_cdecl("mvvm_booking_stay_for")
+public func mvvm_booking_stay_for(_ handle: UInt64, _ stay: UnsafeRawPointer?) -> Int32 {
+    TypedCall.command(handle, command_booking_stay_for, [.value(stay)])
+}
+@_cdecl("mvvm_booking_book")
+public func mvvm_booking_book(_ handle: UInt64, _ stay: UnsafeRawPointer?, _ urgency: UnsafePointer<CChar>?, _ done: TypedCall.DoneFunction?, _ userData: UnsafeMutableRawPointer?, _ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.callAsync(handle, command_booking_book, [.value(stay), .string(urgency)], done: done, userData: userData, destroy: destroy, out)
+}
+@_cdecl("mvvm_booking_get_urgency")
+public func mvvm_booking_get_urgency(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    TypedCall.get(handle, property_booking_urgency, out)
+}
+@_cdecl("mvvm_booking_set_urgency")
+public func mvvm_booking_set_urgency(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
+    TypedCall.set(handle, property_booking_urgency, .string(value))
+}
+@_cdecl("mvvm_booking_get_stay")
+public func mvvm_booking_get_stay(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_booking_stay, value: out)
+}
+@_cdecl("mvvm_booking_set_stay")
+public func mvvm_booking_set_stay(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
+    TypedCall.set(handle, property_booking_stay, .value(value))
+}
+@_cdecl("mvvm_booking_get_reference")
+public func mvvm_booking_get_reference(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_booking_reference, value: out)
+}
+@_cdecl("mvvm_booking_set_reference")
+public func mvvm_booking_set_reference(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
+    TypedCall.set(handle, property_booking_reference, .value(value))
+}
+@_cdecl("mvvm_booking_get_rate")
+public func mvvm_booking_get_rate(_ handle: UInt64, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    TypedCall.get(handle, property_booking_rate, out)
+}
+@_cdecl("mvvm_booking_set_rate")
+public func mvvm_booking_set_rate(_ handle: UInt64, _ value: Double) -> Int32 {
+    TypedCall.set(handle, property_booking_rate, .double(value))
+}
+@_cdecl("mvvm_booking_get_rates")
+public func mvvm_booking_get_rates(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_booking_rates, value: out)
+}
+@_cdecl("mvvm_booking_set_rates")
+public func mvvm_booking_set_rates(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
+    TypedCall.set(handle, property_booking_rates, .value(value))
+}
+@_cdecl("mvvm_booking_get_booked")
+public func mvvm_booking_get_booked(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    TypedCall.get(handle, property_booking_booked, out)
+}
+
 // MARK: board
 private let class_board = TypedCall.Class("board")
 private let command_board_add = class_board.command("add")

@@ -428,12 +428,16 @@ struct FileIdentity: Equatable {
 
 /// File-system helpers for the database's path.
 enum Path {
-    /// `path` quoted for a message, cut at 100 characters (then its length in bytes): a message
-    /// names the path so it can be found, not a copy of a megabyte-long argument.
+    /// `path` quoted for a message, cut at 100 bytes where a character's UTF-8 ends (then its
+    /// length in bytes): a message names the path so it can be found, not a copy of a
+    /// megabyte-long argument. Bytes, not characters: one character may be any length.
     static func quote(_ path: String) -> String {
         let limit = 100
-        guard path.count > limit else { return String(reflecting: path) }
-        return String(reflecting: String(path.prefix(limit))) + "… (\(path.utf8.count) bytes in all)"
+        let utf8 = path.utf8
+        guard utf8.count > limit else { return String(reflecting: path) }
+        var end = utf8.index(utf8.startIndex, offsetBy: limit)
+        while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { utf8.formIndex(before: &end) }
+        return String(reflecting: String(decoding: utf8[..<end], as: UTF8.self)) + "… (\(utf8.count) bytes in all)"
     }
 
     static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
