@@ -459,6 +459,41 @@ static void blank_titles_add_nothing_and_titles_are_trimmed(void) {
     session_close(s);
 }
 
+/* How many bytes the string property `name` holds (read whole, NUL included), or -1. */
+static int64_t string_length(mvvm_handle h, const char *name) {
+    mvvm_value value = { 0 };
+    if (mvvm_get(h, name, &value) != MVVM_OK) return -1;
+    int64_t length = value.type == MVVM_TYPE_STRING ? value.integer : -1;
+    mvvm_value_free(&value);
+    return length;
+}
+
+/* "milk\0eggs", set as bytes (c-abi.md: how a host sets a string holding NUL): SQLite's text,
+ * as GRDB binds it, ends at the NUL, so such a title would be shown whole and stored as "milk".
+ * new_todo_title and edit_text refuse it, unchanged. */
+static void a_title_holding_nul_is_refused(void) {
+    const char *path = scratch_path();
+    session *s = session_open(path);
+    static const char milk_and_eggs[] = "milk\0eggs";
+    mvvm_value bytes = value_bytes(milk_and_eggs, sizeof milk_and_eggs - 1);
+    CHECK_STATUS(mvvm_set(s->list, "new_todo_title", &bytes), MVVM_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(string_length(s->list, "new_todo_title"), 0);
+    send_list(s, "add"); /* a blank title adds nothing */
+    CHECK_EQ_INT(s->count, 0);
+    add(s, "milk");
+    mvvm_handle milk = item(s, 0);
+    send_item(s, 0, "begin_edit");
+    CHECK_STATUS(mvvm_set(milk, "edit_text", &bytes), MVVM_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(string_length(milk, "edit_text"), 4);
+    send_item(s, 0, "commit_edit");
+    CHECK_EQ_INT(string_length(milk, "title"), 4);
+    CHECK_GET_STRING(s->list, "storage_error", "");
+    RELEASE(milk);
+    session_close(s);
+    CHECK_EQ_STR(sql_text(path, "SELECT title, length(CAST(title AS BLOB)) FROM todo"), "milk:4");
+    remove_scratch(path);
+}
+
 static void the_counter_says_items_left_in_the_plural(void) {
     session *s = session_open("");
     CHECK_GET_STRING(s->list, "items_left", "0 items left");
@@ -1631,6 +1666,7 @@ int main(int argc, char **argv) {
     static const check_test tests[] = {
         CHECK_TEST(blank_titles_add_nothing_and_titles_are_trimmed),
         CHECK_TEST(the_counter_says_items_left_in_the_plural),
+        CHECK_TEST(a_title_holding_nul_is_refused),
         CHECK_TEST(mark_all_follows_single_toggles_and_clears_after_clear_completed),
         CHECK_TEST(editing_commits_trimmed_cancels_and_empty_destroys),
         CHECK_TEST(a_todo_the_filter_hides_leaves_the_list_at_once),
