@@ -11,14 +11,18 @@
  * Children (run by exec'ing this program): `test_todo --change-loop PATH READY_FD LOG_FD` is the
  * kill test's writer (see change_loop); `test_todo --adder PATH COUNT` adds COUNT todos.
  */
+#define _GNU_SOURCE /* unshare, mount, setgroups (the read-only tests) */
 #define _POSIX_C_SOURCE 200809L
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "check.h"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
+#include <sched.h>
 #include <sqlite3.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 #define MAX_ITEMS 4096
@@ -391,15 +395,20 @@ static void failing_command_at(session *s, mvvm_handle target, const char *comma
 }
 #define FAILING(s, target, command, phrase) failing_command_at((s), (target), (command), (phrase), __FILE__, __LINE__)
 
-/* Runs `body` in a child process without root's privileges (as nobody, 65534, when the tests
- * run as root, who may write read-only files and directories); its checks count here. */
-static void as_unprivileged(void (*body)(void)) {
+/* nobody, and a user of no account standing for another user who owns a database. */
+#define NOBODY 65534
+#define OWNER 4242
+
+/* Runs `body` in a child process as the user `uid` (group `uid`, no other group) when the tests
+ * run as root, or as root itself when `uid` is 0 (for what the child alone may do, such as
+ * mounting in a namespace of its own); its checks count here. */
+static void as_user(uid_t uid, void (*body)(void)) {
     fflush(stdout);
     pid_t child = fork();
     if (!CHECK(child >= 0)) return;
     if (child == 0) {
-        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) {
-            printf("    cannot drop root's privileges: %s\n", strerror(errno));
+        if (uid != 0 && geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(uid) != 0 || setuid(uid) != 0)) {
+            printf("    cannot become user %u: %s\n", (unsigned)uid, strerror(errno));
             _exit(2);
         }
         body();
@@ -409,6 +418,12 @@ static void as_unprivileged(void (*body)(void)) {
     int status = 0;
     waitpid(child, &status, 0);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* Runs `body` in a child process without root's privileges (as nobody when the tests run as
+ * root, who may write read-only files and directories); its checks count here. */
+static void as_unprivileged(void (*body)(void)) {
+    as_user(NOBODY, body);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -442,6 +457,41 @@ static void blank_titles_add_nothing_and_titles_are_trimmed(void) {
     RELEASE(a);
     RELEASE(b);
     session_close(s);
+}
+
+/* How many bytes the string property `name` holds (read whole, NUL included), or -1. */
+static int64_t string_length(mvvm_handle h, const char *name) {
+    mvvm_value value = { 0 };
+    if (mvvm_get(h, name, &value) != MVVM_OK) return -1;
+    int64_t length = value.type == MVVM_TYPE_STRING ? value.integer : -1;
+    mvvm_value_free(&value);
+    return length;
+}
+
+/* "milk\0eggs", set as bytes (c-abi.md: how a host sets a string holding NUL): SQLite's text,
+ * as GRDB binds it, ends at the NUL, so such a title would be shown whole and stored as "milk".
+ * new_todo_title and edit_text refuse it, unchanged. */
+static void a_title_holding_nul_is_refused(void) {
+    const char *path = scratch_path();
+    session *s = session_open(path);
+    static const char milk_and_eggs[] = "milk\0eggs";
+    mvvm_value bytes = value_bytes(milk_and_eggs, sizeof milk_and_eggs - 1);
+    CHECK_STATUS(mvvm_set(s->list, "new_todo_title", &bytes), MVVM_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(string_length(s->list, "new_todo_title"), 0);
+    send_list(s, "add"); /* a blank title adds nothing */
+    CHECK_EQ_INT(s->count, 0);
+    add(s, "milk");
+    mvvm_handle milk = item(s, 0);
+    send_item(s, 0, "begin_edit");
+    CHECK_STATUS(mvvm_set(milk, "edit_text", &bytes), MVVM_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_INT(string_length(milk, "edit_text"), 4);
+    send_item(s, 0, "commit_edit");
+    CHECK_EQ_INT(string_length(milk, "title"), 4);
+    CHECK_GET_STRING(s->list, "storage_error", "");
+    RELEASE(milk);
+    session_close(s);
+    CHECK_EQ_STR(sql_text(path, "SELECT title, length(CAST(title AS BLOB)) FROM todo"), "milk:4");
+    remove_scratch(path);
 }
 
 static void the_counter_says_items_left_in_the_plural(void) {
@@ -867,11 +917,14 @@ static void the_constructor_quotes_a_long_path_capped(void) {
 /* Storage: changes that cannot be saved are not shown, and storage_error says why            */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Tries each kind of change on `s` (holding "a,[x]b" under "all"), each of which must fail
- * with `phrase` and leave the list as it was. */
+/* Tries each kind of change on `s` (holding "a" first, then any todos, under "all"), each of
+ * which must fail with `phrase` and leave the list as it was. */
 static void every_change_is_refused(session *s, const char *phrase) {
     char before[8192];
     snprintf(before, sizeof before, "%s", shown(s));
+    int64_t active = -1, completed = -1;
+    CHECK_STATUS(mvvm_get_int(s->list, "active_count", &active), MVVM_OK);
+    CHECK_STATUS(mvvm_get_int(s->list, "completed_count", &completed), MVVM_OK);
     CHECK_STATUS(mvvm_set_string(s->list, "new_todo_title", "c"), MVVM_OK);
     FAILING(s, s->list, "add", phrase);
     REFUSED(s, before, phrase);
@@ -897,32 +950,198 @@ static void every_change_is_refused(session *s, const char *phrase) {
     CHECK_GET_STRING(a, "title", "a");
     CHECK_GET_BOOL(a, "is_editing", true); /* the editor stays open with the text */
     CHECK_GET_STRING(a, "edit_text", "renamed");
-    CHECK_GET_INT(s->list, "active_count", 1);
-    CHECK_GET_INT(s->list, "completed_count", 1);
+    CHECK_GET_INT(s->list, "active_count", active);
+    CHECK_GET_INT(s->list, "completed_count", completed);
     RELEASE(a);
 }
 
-static void read_only_database_body(void) {
-    CHECK(geteuid() != 0);
-    const char *path = scratch_path();
+/* A database at `path` holding "a,[x]b", closed. */
+static void make_a_and_completed_b(const char *path) {
     make_database(path, "a,b");
     session *s = session_open(path);
     set_completed(s, 1, true);
     session_close(s);
-    CHECK(chmod(path, 0444) == 0);
+}
+
+/* The database at `path`, which this process may not write, opens showing `expected`; every
+ * change is refused as read-only; the file is unchanged. */
+static void opens_read_only_at(const char *path, const char *expected, const char *file, int line) {
     file_state before = file_state_of(path);
-    s = session_open(path); /* opens, and reads */
-    CHECK_EQ_STR(shown(s), "a,[x]b");
+    session *s = session_open(path); /* opens, and reads */
+    check_str_eq(shown(s), expected, "the todos of a read-only database", file, line);
     CHECK_GET_STRING(s->list, "storage_error", "");
-    every_change_is_refused(s, "read-only");
+    every_change_is_refused(s, "the database is read-only");
     session_close(s);
-    UNCHANGED(&before, path);
+    unchanged_at(&before, path, file, line);
     free(before.bytes);
+}
+#define OPENS_READ_ONLY(path, expected) opens_read_only_at((path), (expected), __FILE__, __LINE__)
+
+static void read_only_database_body(void) {
+    CHECK(geteuid() != 0);
+    const char *path = scratch_path();
+    make_a_and_completed_b(path);
+    CHECK(chmod(path, 0444) == 0);
+    OPENS_READ_ONLY(path, "a,[x]b");
+    NOTHING_BESIDE(path); /* no -wal or -shm made by the reader, although the folder lets it */
     remove_scratch(path);
 }
 
 static void a_read_only_database_opens_and_each_change_fails(void) {
     as_unprivileged(read_only_database_body);
+}
+
+static void read_only_file_in_read_only_folder_body(void) {
+    CHECK(geteuid() != 0);
+    const char *path = scratch_path();
+    make_a_and_completed_b(path);
+    CHECK(chmod(path, 0444) == 0);
+    CHECK(chmod(dir_of(path), 0555) == 0);
+    OPENS_READ_ONLY(path, "a,[x]b");
+    NOTHING_BESIDE(path);
+    remove_scratch(path);
+}
+
+/* A 0444 file in a 0555 folder: SQLite could make no -wal or -shm there, so it is read as a
+ * snapshot (immutable). */
+static void a_read_only_file_in_a_read_only_folder_opens_and_each_change_fails(void) {
+    as_unprivileged(read_only_file_in_read_only_folder_body);
+}
+
+/* In a mount namespace of its own (root in a child), a tmpfs holding two databases, then made
+ * read-only: one closed (read as a snapshot), and a copy of one taken while a connection held a
+ * commit in its -wal (read through its -wal and -shm, that commit included). */
+static void read_only_mount_body(void) {
+    char dir[] = "/tmp/todo-rofs-XXXXXX";
+    if (!CHECK(mkdtemp(dir) != NULL)) return;
+    /* A type and source where the kernel ignores them: valgrind wants strings. */
+    if (!CHECK(unshare(CLONE_NEWNS) == 0) || !CHECK(mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) == 0)
+        || !CHECK(mount("tmpfs", dir, "tmpfs", 0, "size=16m,mode=0755") == 0)) {
+        printf("    cannot mount a tmpfs in a mount namespace of its own: %s\n", strerror(errno));
+        rmdir(dir);
+        return;
+    }
+    char path[PATH_MAX], live[PATH_MAX], copy[PATH_MAX], from[PATH_MAX + 8], to[PATH_MAX + 8];
+    snprintf(path, sizeof path, "%s/todos.db", dir);
+    snprintf(live, sizeof live, "%s/live.db", dir);
+    snprintf(copy, sizeof copy, "%s/copy.db", dir);
+    make_a_and_completed_b(path);
+    make_database(live, "a");
+    sqlite3 *db = NULL;
+    CHECK(sqlite3_open(live, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "PRAGMA wal_autocheckpoint = 0; INSERT INTO todo (title) VALUES ('in the wal')",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    static const char *const suffixes[] = { "", "-wal", "-shm" };
+    for (int i = 0; i < 3; i++) {
+        snprintf(from, sizeof from, "%s%s", live, suffixes[i]);
+        snprintf(to, sizeof to, "%s%s", copy, suffixes[i]);
+        size_t size = 0;
+        char *bytes = read_bytes(from, &size);
+        if (CHECK(bytes != NULL && size > 0)) write_file(to, bytes, size);
+        free(bytes);
+    }
+    sqlite3_close(db);
+    unlink(live);
+    if (!CHECK(mount("tmpfs", dir, "tmpfs", MS_REMOUNT | MS_RDONLY, NULL) == 0)) {
+        printf("    cannot make the tmpfs read-only: %s\n", strerror(errno));
+    } else {
+        OPENS_READ_ONLY(path, "a,[x]b");
+        OPENS_READ_ONLY(copy, "a,in the wal");
+    }
+    umount(dir);
+    rmdir(dir);
+}
+
+static void a_database_on_a_read_only_mount_opens_and_each_change_fails(void) {
+    as_user(0, read_only_mount_body);
+}
+
+/* Another user's database, in a folder every user may write (as /tmp): its path, and what a
+ * reader must see. */
+static char shared_path[PATH_MAX];
+static const char *shared_expected;
+
+static void reader_body(void) {
+    CHECK(geteuid() != 0);
+    OPENS_READ_ONLY(shared_path, shared_expected);
+}
+
+static void owner_makes_body(void) {
+    umask(022);
+    make_a_and_completed_b(shared_path);
+}
+
+static void owner_adds_c_body(void) {
+    session *s = session_open(shared_path);
+    add(s, "c");
+    CHECK_EQ_STR(shown(s), "a,[x]b,c");
+    CHECK_GET_STRING(s->list, "storage_error", "");
+    session_close(s);
+}
+
+/* Who owns the file at `path`, or -1 when there is none. */
+static long owner_of(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_uid : -1;
+}
+
+/* A user who may only read another user's database reads it and leaves nothing behind: not
+ * after its owner closed it (read as a snapshot), nor while its owner has it open with
+ * commits in its -wal (read through its -wal and -shm, which stay the owner's); the owner's
+ * changes are saved after either. */
+static void a_reader_of_another_users_database_leaves_nothing_its_owner_trips_on(void) {
+    const char *path = scratch_path();
+    snprintf(shared_path, sizeof shared_path, "%s", path);
+    char wal[PATH_MAX + 8], shm[PATH_MAX + 8];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    snprintf(shm, sizeof shm, "%s-shm", path);
+    CHECK(chmod(dir_of(path), 01777) == 0);
+    as_user(OWNER, owner_makes_body);
+    CHECK_EQ_INT(owner_of(path), OWNER);
+    shared_expected = "a,[x]b";
+    as_user(NOBODY, reader_body);
+    NOTHING_BESIDE(path);
+    as_user(OWNER, owner_adds_c_body);
+    NOTHING_BESIDE(path);
+    /* The owner holds it open, an add in its -wal; the reader reads; the owner adds again. */
+    int ready[2], go[2];
+    if (!CHECK(pipe(ready) == 0 && pipe(go) == 0)) return;
+    fflush(stdout);
+    pid_t owner = fork();
+    if (owner == 0) {
+        close(ready[0]);
+        close(go[1]);
+        if (setgroups(0, NULL) != 0 || setgid(OWNER) != 0 || setuid(OWNER) != 0) _exit(2);
+        session *s = session_open(shared_path);
+        add(s, "d");
+        char byte = 'r';
+        if (write(ready[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1) _exit(3);
+        add(s, "e");
+        CHECK_GET_STRING(s->list, "storage_error", "");
+        CHECK_EQ_STR(shown(s), "a,[x]b,c,d,e");
+        session_close(s);
+        fflush(stdout);
+        _exit(check_failures == 0 ? 0 : 1);
+    }
+    close(ready[1]);
+    close(go[0]);
+    char byte = 0;
+    if (CHECK(owner > 0) && CHECK(read(ready[0], &byte, 1) == 1)) {
+        CHECK(owner_of(wal) == OWNER && owner_of(shm) == OWNER);
+        shared_expected = "a,[x]b,c,d";
+        as_user(NOBODY, reader_body);
+        CHECK_EQ_INT(owner_of(wal), OWNER); /* still the owner's */
+        CHECK_EQ_INT(owner_of(shm), OWNER);
+    }
+    CHECK(write(go[1], "g", 1) == 1);
+    int status = 0;
+    if (owner > 0) waitpid(owner, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(ready[0]);
+    close(go[1]);
+    NOTHING_BESIDE(path); /* the owner's last connection removed its -wal and -shm */
+    CHECK_EQ_STR(sql_text(path, "SELECT title, completed FROM todo ORDER BY id"), "a:0,b:1,c:0,d:0,e:0");
+    remove_scratch(path);
 }
 
 static void unwritable_directory_body(void) {
@@ -1447,6 +1666,7 @@ int main(int argc, char **argv) {
     static const check_test tests[] = {
         CHECK_TEST(blank_titles_add_nothing_and_titles_are_trimmed),
         CHECK_TEST(the_counter_says_items_left_in_the_plural),
+        CHECK_TEST(a_title_holding_nul_is_refused),
         CHECK_TEST(mark_all_follows_single_toggles_and_clears_after_clear_completed),
         CHECK_TEST(editing_commits_trimmed_cancels_and_empty_destroys),
         CHECK_TEST(a_todo_the_filter_hides_leaves_the_list_at_once),
@@ -1459,6 +1679,9 @@ int main(int argc, char **argv) {
         CHECK_TEST(a_file_keeps_its_permissions),
         CHECK_TEST(the_constructor_quotes_a_long_path_capped),
         CHECK_TEST(a_read_only_database_opens_and_each_change_fails),
+        CHECK_TEST(a_read_only_file_in_a_read_only_folder_opens_and_each_change_fails),
+        CHECK_TEST(a_database_on_a_read_only_mount_opens_and_each_change_fails),
+        CHECK_TEST(a_reader_of_another_users_database_leaves_nothing_its_owner_trips_on),
         CHECK_TEST(a_directory_made_unwritable_under_a_running_store_is_noticed),
         CHECK_TEST(a_directory_removed_or_a_file_replaced_under_a_running_store_is_noticed),
         CHECK_TEST(ids_at_the_limit_are_refused_never_a_crash),

@@ -31,4 +31,4 @@ def test_the_todo_app_from_python() -> None:
                           cwd=str(HERE), env=env, capture_output=True, text=True, timeout=600)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
-    assert "10 passed" in output and "skipped" not in output, output
+    assert "11 passed" in output and "skipped" not in output, output

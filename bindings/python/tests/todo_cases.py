@@ -75,6 +75,27 @@ def test_blank_titles_are_ignored_and_titles_are_trimmed(loop: mvvm.Loop) -> Non
     assert todos.has_todos
 
 
+def test_a_title_holding_nul_is_refused(loop: mvvm.Loop, tmp_path: Path) -> None:
+    # A str holding NUL crosses as bytes, whole; SQLite's text, as GRDB binds it, would end at
+    # the NUL: "milk\0eggs" would be shown whole and stored as "milk". The fields refuse it.
+    path = str(tmp_path / "todos.db")
+    todos = mvvm.TodoListViewModel(loop, path)
+    with pytest.raises(mvvm.InvalidArgumentError):
+        todos.new_todo_title = "milk\0eggs"
+    assert todos.new_todo_title == ""
+    add(todos, "milk")
+    item = todos.items[0]
+    item.begin_edit()
+    with pytest.raises(mvvm.InvalidArgumentError):
+        item.edit_text = "milk\0eggs"
+    assert item.edit_text == "milk"
+    item.commit_edit()
+    assert shown(todos) == [("milk", False)] and todos.storage_error == ""
+    todos.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT CAST(title AS BLOB) FROM todo").fetchall() == [(b"milk",)]
+
+
 def test_the_counter_says_item_or_items(loop: mvvm.Loop) -> None:
     todos = mvvm.TodoListViewModel(loop, "")
     assert todos.items_left == "0 items left"

@@ -12,6 +12,21 @@ import TodoViewModels
 /// The filter crosses as its raw value; descriptions list "all", "active", "completed".
 extension TodoFilter: ExportableValue {}
 
+/// The text of a field that becomes a title (new_todo_title, edit_text): a string, which a host
+/// can give holding NUL (as bytes). A title holding NUL would be saved cut short at it (the store
+/// refuses it), so the field refuses such a value at once: MVVM_ERR_INVALID_ARGUMENT, the field
+/// unchanged.
+struct TitleText: ExportableValue {
+    let text: String
+    init(_ text: String) { self.text = text }
+    static var exportedShape: ValueShape { .string(allowed: nil) }
+    init?(exportedValue value: MVVMValue) {
+        guard case let .string(text) = value, !text.utf8.contains(0) else { return nil }
+        self.text = text
+    }
+    var exportedValue: MVVMValue { .string(text) }
+}
+
 @_cdecl("libmvvm_register_package")
 public func registerTodo() {
     Exports.register(TodoItemViewModel.self, doc: "One todo of a todo list: its title, its checkbox, its editor.") { c in
@@ -20,7 +35,8 @@ public func registerTodo() {
         c.output("title", \.title)
         c.binding("completed", get: \.completed, set: { $0.completed = $1 }, doc: "The checkbox.")
         c.output("is_editing", \.isEditing, doc: "Whether the editor shows (begin_edit until commit_edit or cancel_edit).")
-        c.binding("edit_text", get: \.editText, set: { $0.editText = $1 }, doc: "The editor's text.")
+        c.binding("edit_text", get: { TitleText($0.editText) }, set: { $0.editText = $1.text },
+                  doc: "The editor's text (refused when it holds NUL).")
         c.command("begin_edit", doc: "Opens the editor with the title.") { $0.beginEdit() }
         c.command("commit_edit", doc: "Saves edit_text, trimmed, as the title; an empty one destroys the todo. "
                   + "When the save fails the editor stays open, and the command fails.") { try $0.commitEdit() }
@@ -29,7 +45,8 @@ public func registerTodo() {
     }
     Exports.register(TodoListViewModel.self, doc: "A TodoMVC todo list, saved in a SQLite database.") { c in
         // Plain and computed properties of an ObservableObject: followed through its objectWillChange.
-        c.binding("new_todo_title", get: \.newTodoTitle, set: { $0.newTodoTitle = $1 }, doc: "The new-todo field.")
+        c.binding("new_todo_title", get: { TitleText($0.newTodoTitle) }, set: { $0.newTodoTitle = $1.text },
+                  doc: "The new-todo field (refused when it holds NUL).")
         c.list("items", \.items, doc: "The todos the filter shows, in creation order.")
         c.binding("filter", get: \.filter, set: { $0.filter = $1 }, doc: "Which todos items shows.")
         c.output("active_count", \.activeCount)

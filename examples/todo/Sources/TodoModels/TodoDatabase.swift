@@ -2,6 +2,15 @@
 // touches it), making a new one, the schema and its migrations, transactions, and the checks
 // made before each change.
 //
+// A database this process may not write (on a read-only file system, a file or folder its user
+// may not write) is opened without ever writing anything beside it: SQLite, left to itself,
+// falls back to reading such a file and makes the -wal and -shm files a WAL database needs
+// wherever the folder lets it, owned by the reader, and every change of the database's owner
+// then fails. So it is opened `mode=ro` through its -wal and -shm files when both are there (an
+// open connection's commits included), else `immutable=1`: a snapshot of the file, no locks, no
+// files, later changes not seen. Either way the store shows the todos as they were when it
+// opened, and every change is refused ("the database is read-only").
+//
 // The file: WAL mode, `synchronous = NORMAL` (a commit survives the process being killed; after
 // a power cut the database is whole, its last commits perhaps lost), a 5 s busy timeout. It is
 // marked as the todo app's: `PRAGMA application_id` is 0x746F646F ("todo"), `user_version` is
@@ -52,7 +61,9 @@ final class TodoDatabase {
 
     /// The path as messages quote it: at most 100 characters, then its length in bytes.
     let quoted: String
-    let isReadOnly: Bool
+    /// Why this process may not write the database (every change is refused, saying so), or nil.
+    let readOnlyReason: String?
+    var isReadOnly: Bool { readOnlyReason != nil }
     private let queue: DatabaseQueue
     /// The file opened (symbolic links resolved), its directory, and which file it is: before
     /// each change the path must still name that file, in a directory that can be written.
@@ -65,13 +76,13 @@ final class TodoDatabase {
     private var walEmptied = false
 
     private init(queue: DatabaseQueue, quoted: String, resolvedPath: String, identity: FileIdentity,
-                 isReadOnly: Bool, dataVersion: Int) {
+                 readOnlyReason: String?, dataVersion: Int) {
         self.queue = queue
         self.quoted = quoted
         self.resolvedPath = resolvedPath
         directory = Path.directory(of: resolvedPath)
         self.identity = identity
-        self.isReadOnly = isReadOnly
+        self.readOnlyReason = readOnlyReason
         self.dataVersion = dataVersion
     }
 
@@ -101,14 +112,33 @@ final class TodoDatabase {
         }
         let identity = try checkHeader(path, quoted)
 
-        let queue: DatabaseQueue
-        do {
-            queue = try DatabaseQueue(path: path, configuration: configuration())
-        } catch {
-            throw opening(quoted, error)
+        let resolvedPath = Path.resolved(path)
+        var readOnlyReason = whyNotWritable(resolvedPath)
+        var queue: DatabaseQueue?
+        if readOnlyReason == nil {
+            do {
+                queue = try DatabaseQueue(path: path, configuration: configuration(writable: true))
+            } catch is OpenedReadOnly {
+                readOnlyReason = "SQLite could not open its file for writing"
+            } catch {
+                throw opening(quoted, error)
+            }
         }
+        // Held until the todos are read: the -wal and -shm files found stay there meanwhile.
+        var walKept: Int32 = -1
+        defer { if walKept >= 0 { close(walKept) } }
+        if readOnlyReason != nil {
+            do {
+                let (readQueue, kept) = try openReadOnly(resolvedPath)
+                queue = readQueue
+                walKept = kept
+            } catch {
+                throw opening(quoted, error)
+            }
+        }
+        guard let queue else { throw TodoStoreError("cannot open \(quoted)") }
         do {
-            let readOnly = queue.inDatabase { db in sqlite3_db_readonly(db.sqliteConnection, "main") == 1 }
+            let readOnly = readOnlyReason != nil
             let (applicationID, version, journal) = try queue.inDatabase { db in
                 (try Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
                  try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
@@ -143,14 +173,77 @@ final class TodoDatabase {
             guard stat(path, &info) == 0, FileIdentity(info) == identity else {
                 throw TodoStoreError("\(quoted) was replaced by another file while it was being opened")
             }
-            let database = TodoDatabase(queue: queue, quoted: quoted, resolvedPath: Path.resolved(path),
-                                        identity: identity, isReadOnly: readOnly, dataVersion: dataVersion)
+            let database = TodoDatabase(queue: queue, quoted: quoted, resolvedPath: resolvedPath,
+                                        identity: identity, readOnlyReason: readOnlyReason, dataVersion: dataVersion)
             return (database, contents)
         } catch let error as TodoStoreError {
             throw error
         } catch {
             throw opening(quoted, error)
         }
+    }
+
+    /// Why this process may not write the database at `resolvedPath`, or nil when it may: SQLite
+    /// writes the file, and makes its -wal and -shm files beside it.
+    private static func whyNotWritable(_ resolvedPath: String) -> String? {
+        var volume = statvfs()
+        if statvfs(resolvedPath, &volume) == 0 && volume.f_flag & UInt(ST_RDONLY) != 0 {
+            return "it is on a read-only file system"
+        }
+        if faccessat(AT_FDCWD, resolvedPath, W_OK, AT_EACCESS) != 0 {
+            return errno == EROFS ? "it is on a read-only file system" : "this user may not write its file"
+        }
+        if faccessat(AT_FDCWD, Path.directory(of: resolvedPath), W_OK, AT_EACCESS) != 0 {
+            return "this user may not write its folder, where its -wal and -shm files go"
+        }
+        return nil
+    }
+
+    /// A connection that only reads, and never makes a file: `mode=ro` through the database's
+    /// -wal and -shm files when both are there (`readonly_shm`: the -shm is only read), else
+    /// `immutable=1`, a snapshot of the file (SQLite would make the missing files wherever the
+    /// folder lets it). With it, the descriptor of a read lock that keeps the files found from
+    /// being deleted (see `keepWAL`), or -1; the caller closes it once the todos are read.
+    private static func openReadOnly(_ resolvedPath: String) throws -> (DatabaseQueue, Int32) {
+        let kept = keepWAL(resolvedPath)
+        let hasWAL = access(resolvedPath + "-wal", F_OK) == 0 && access(resolvedPath + "-shm", F_OK) == 0
+        if !hasWAL, kept >= 0 { close(kept) }
+        var configuration = configuration(writable: false)
+        // SQLITE_OPEN_READONLY: a SQLite that took the URI for a file name would find no such
+        // file, and make none.
+        configuration.readonly = true
+        let uri = "file://\(Path.uriEncoded(resolvedPath))?" + (hasWAL ? "mode=ro&readonly_shm=1" : "immutable=1")
+        do {
+            return (try DatabaseQueue(path: uri, configuration: configuration), hasWAL ? kept : -1)
+        } catch {
+            if hasWAL, kept >= 0 { close(kept) }
+            throw error
+        }
+    }
+
+    /// A connection closing deletes the database's -wal and -shm files only when it can lock the
+    /// whole file (SQLite's EXCLUSIVE lock): a read lock on SQLite's SHARED bytes, held on a
+    /// descriptor of its own (an open file description lock: closing it leaves SQLite's own locks
+    /// alone), keeps them there between finding them and reading through them. -1 when it
+    /// cannot be taken (then a connection closing meanwhile may leave the reader to make them).
+    private static func keepWAL(_ resolvedPath: String) -> Int32 {
+        #if os(Linux)
+        let fd = openFile(resolvedPath, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return -1 }
+        var lock = flock()
+        lock.l_type = Int16(F_RDLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0x4000_0002   // SQLite's SHARED_FIRST: PENDING_BYTE (1 GiB) + 2
+        lock.l_len = 510             // SHARED_SIZE
+        let F_OFD_SETLK: Int32 = 37
+        guard fcntl(fd, F_OFD_SETLK, &lock) == 0 else {
+            close(fd)
+            return -1
+        }
+        return fd
+        #else
+        return -1
+        #endif
     }
 
     /// The schema checked, the todos and filter, and `PRAGMA data_version`, in one read transaction.
@@ -280,13 +373,20 @@ final class TodoDatabase {
         try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
     }
 
-    private static func configuration() -> Configuration {
+    /// `writable`: a connection SQLite opened only for reading (a file it may not write after
+    /// all) throws `OpenedReadOnly` before it reads anything, so it has made no file yet.
+    private static func configuration(writable: Bool = true) -> Configuration {
         var configuration = Configuration()
         configuration.label = "todo"
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        configuration.prepareDatabase { db in
+            if writable && sqlite3_db_readonly(db.sqliteConnection, "main") == 1 { throw OpenedReadOnly() }
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         return configuration
     }
+
+    private struct OpenedReadOnly: Error {}
 
     // MARK: Reading
 
@@ -366,8 +466,9 @@ final class TodoDatabase {
     /// read-only (where it cannot make its -wal and -shm files again): a change is refused
     /// instead, saying why.
     private func checkWritable() throws(TodoStoreError) {
-        guard !isReadOnly else {
-            throw TodoStoreError("cannot save to \(quoted): the database is read-only (its file could not be opened for writing)")
+        if let readOnlyReason {
+            throw TodoStoreError("cannot save to \(quoted): the database is read-only (\(readOnlyReason); "
+                                 + "it shows the todos as they were when it was opened)")
         }
         var info = stat()
         guard stat(resolvedPath, &info) == 0 else {
@@ -463,6 +564,22 @@ enum Path {
         guard let real = realpath(path, nil) else { return path }
         defer { free(real) }
         return String(cString: real)
+    }
+
+    /// `path` as the path of a `file:` URI: every byte but letters, digits and `/-._~` as %XX.
+    static func uriEncoded(_ path: String) -> String {
+        var encoded = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
+            }
+        }
+        return encoded
     }
 
     static func remove(_ path: String) {

@@ -8,6 +8,7 @@ public struct TodoStoreError: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 
     static let noIDLeft = TodoStoreError("no todo id is left: every id up to \(Int.max) has been given")
+    static let titleHoldsNUL = TodoStoreError("a title cannot hold a NUL character (SQLite would keep only the text before it)")
 }
 
 /// The todos, in creation order (ascending ids), and the filter.
@@ -65,6 +66,7 @@ public final class TodoStore {
     /// Appends a todo titled `title` (as given: trimming is the view model's business).
     @discardableResult
     public func add(_ title: String) throws(TodoStoreError) -> Todo {
+        try Self.check(title)
         let id = try change { db throws -> Int in
             guard let db else {
                 guard lastMemoryID < Int.max else { throw TodoStoreError.noIDLeft }
@@ -98,6 +100,7 @@ public final class TodoStore {
 
     @discardableResult
     public func setTitle(_ title: String, id: Int) throws(TodoStoreError) -> Bool {
+        try Self.check(title)
         let changed = try change { db throws -> Int? in
             guard let index = index(of: id), todos[index].title != title else { return nil }
             try run(db, "UPDATE todo SET title = ? WHERE id = ?", [title, id])
@@ -159,6 +162,12 @@ public final class TodoStore {
         }
         if changed { self.filter = filter }
         return changed
+    }
+
+    /// GRDB binds a string as text up to its first NUL: a title holding one would be saved cut
+    /// short, and read back so. Refused, in memory too, so that both stores take the same titles.
+    private static func check(_ title: String) throws(TodoStoreError) {
+        guard !title.utf8.contains(0) else { throw TodoStoreError.titleHoldsNUL }
     }
 
     /// Runs `body` as one change: in memory, or in one transaction of the database that first
