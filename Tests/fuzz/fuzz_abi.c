@@ -56,6 +56,15 @@
  *  - (fuzz_todo) the todo constructor given a FIFO, a device, a directory, a symlink loop, a
  *    huge or non-UTF-8 path, a file that is not a database: MVVM_ERR_INVALID_ARGUMENT within
  *    seconds, a short message, and every file untouched (nothing made beside them).
+ * Op byte 255 (take_round_four_op) opens the operations of the fourth reliability round:
+ *  - two threads release, unsubscribe or cancel one handle at once: exactly one is told MVVM_OK,
+ *    and a call whose cancel won completed CANCELLED (op_race_end);
+ *  - a cancel or release of a call against the advance or the loop release that ends it: a cancel
+ *    told MVVM_OK decided the outcome (CANCELLED), LOOP_RELEASED is documented (op_race_cancel);
+ *  - (fuzz_sample) values narrower than their C types, on Tests/outside's Booking: an enum that
+ *    is no case, a malformed reference, a record its init(from:) refuses, Floats beyond range,
+ *    through set, call, send, an async call and the constructor: taken or INVALID_ARGUMENT, never
+ *    a crash; a refused set changes nothing (op_narrow_values).
  *
  * Build and run: Tests/fuzz/build.sh, Tests/fuzz/run.sh SECONDS (0 replays the corpora only).
  */
@@ -254,6 +263,9 @@ static const char *const known_names[] = {
     "all_completed", "has_todos", "is_clear_completed_visible", "clear_completed", "completed", "is_editing",
     "edit_text", "begin_edit", "commit_edit", "cancel_edit", "destroy", "from", "to", "street", "city",
     "zip_code", "index", "price", "text", "start", "times", "titles", "storage_path", "count", "seed",
+    /* Booking (values narrower than their C types) and Finder (an async command over a service). */
+    "urgency", "reference", "stay", "rate", "rates", "booked", "mark", "refer", "stay_for", "book", "nights",
+    "find", "is_finding", "found", "cancellations", "query", "delay",
 #endif
 };
 #define KNOWN_NAMES (sizeof known_names / sizeof known_names[0])
@@ -2947,12 +2959,138 @@ static void op_race_cancel(reader *r) {
     }
 }
 
+#if FUZZ_TARGET == 1
+/* Values narrower than their C types, as real models' are (Tests/outside's Booking): a String
+ * enum that is not CaseIterable, a record whose init(from:) refuses a negative number of nights,
+ * a reference whose failable init takes only "BK-" and four digits, Floats. Strings that are
+ * almost right and numbers beyond Float's range, through every way a value enters: set, call,
+ * send, async call, constructor. Each is taken or refused with INVALID_ARGUMENT (never a crash);
+ * a refused set leaves the property as it was, a taken one reads back. */
+static const char *const narrow_strings[] = {
+    "low", "high", "grumpy", "LOW", "", "low ", "BK-1234", "BK-0000", "BK-123", "BK-12345", "bk-1234", "BK-12a4",
+    "BK-\xd9\xa1\xd9\xa2\xd9\xa3\xd9\xa4", "BK-1234\xff", "00000000-0000-0000-0000-000000000000", "high\xcc\x81",
+};
+static const double narrow_doubles[] = { 0, 1.5, -2, 3.4028234663852886e38, 3.4028235677973366e38, 1e300, -1e300,
+                                         1e-46, INFINITY, -INFINITY, NAN, -0.0 };
+
+static mvvm_value narrow_string(reader *r) {
+    return (mvvm_value){ .type = MVVM_TYPE_STRING, .string = narrow_strings[u8(r) % COUNT(narrow_strings)] };
+}
+
+/* A stay, by position or by field name, its nights perhaps negative and its rate perhaps beyond
+ * Float's range; `fields` holds its items. */
+static mvvm_value narrow_stay(reader *r, mvvm_value fields[4]) {
+    const int64_t nights = (int64_t)(int8_t)u8(r);
+    const double rate = narrow_doubles[u8(r) % COUNT(narrow_doubles)];
+    mvvm_value v = { .type = MVVM_TYPE_RECORD, .integer = 2, .string = u8(r) & 1 ? NULL : "stay" };
+    if (u8(r) & 1) {
+        fields[0] = (mvvm_value){ .type = MVVM_TYPE_INT, .integer = nights };
+        fields[1] = (mvvm_value){ .type = MVVM_TYPE_DOUBLE, .number = rate };
+    } else {
+        v = (mvvm_value){ .type = MVVM_TYPE_MAP, .integer = 2 };
+        fields[0] = (mvvm_value){ .type = MVVM_TYPE_STRING, .string = "rate" };
+        fields[1] = (mvvm_value){ .type = MVVM_TYPE_DOUBLE, .number = rate };
+        fields[2] = (mvvm_value){ .type = MVVM_TYPE_STRING, .string = "nights" };
+        fields[3] = (mvvm_value){ .type = MVVM_TYPE_INT, .integer = nights };
+    }
+    MVVM_VALUE_SET_ITEMS(&v, fields);
+    return v;
+}
+
+/* A refusal of a value of the right kind: the library's, with its reason. */
+static void expect_taken_or_refused(mvvm_status status, bool live) {
+    if (!live) return;
+    if (status != MVVM_OK && status != MVVM_ERR_INVALID_ARGUMENT)
+        FAIL("a value of the right kind was answered %s, not OK or INVALID_ARGUMENT", mvvm_status_name(status));
+}
+
+static void op_narrow_values(reader *r) {
+    int index = -1;
+    for (int i = npool - 1; i >= 0 && index < 0; i--)
+        if (pool[i].kind == K_OBJECT && !known_dead(i) && is_class(pool[i].h, "booking")) index = i;
+    const uint8_t what = u8(r);
+    if (index < 0 || what < 24) {
+        int loop = -1;
+        for (int i = npool - 1; i >= 0 && loop < 0; i--)
+            if (pool[i].kind == K_LOOP && !known_dead(i)) loop = i;
+        if (loop < 0) return;
+        mvvm_value arg = narrow_string(r);
+        const size_t count = what & 1;
+        mvvm_handle out = SENTINEL;
+        mvvm_status status = CALL(mvvm_new(pool[loop].h, "booking", count ? &arg : NULL, count, &out), S_MVVM_NEW);
+        if (status != MVVM_OK) {
+            if (out != SENTINEL) FAIL("a failed constructor wrote its out-pointer");
+            expect_taken_or_refused(status, count && utf8_valid(arg.string) && status != MVVM_ERR_INVALID_HANDLE &&
+                                                status != MVVM_ERR_LOOP_RELEASED);
+            return;
+        }
+        add_entry(out, K_OBJECT, pool[loop].loop_kind, pool[loop].h);
+        atomic_store(&cross_targets[ncross++ % CROSS_TARGETS], out);
+        return;
+    }
+    const mvvm_handle h = pool[index].h;
+    mvvm_value fields[4], arg;
+    const char *name = NULL;
+    bool call = false;
+    switch (what % 8) {
+    case 0: name = "urgency", arg = narrow_string(r); break;
+    case 1: name = "reference", arg = narrow_string(r); break;
+    case 2: name = "stay", arg = narrow_stay(r, fields); break;
+    case 3: name = "rate", arg = (mvvm_value){ .type = MVVM_TYPE_DOUBLE, .number = narrow_doubles[u8(r) % COUNT(narrow_doubles)] }; break;
+    case 4: {
+        for (int i = 0; i < 4; i++) fields[i] = (mvvm_value){ .type = MVVM_TYPE_DOUBLE, .number = narrow_doubles[u8(r) % COUNT(narrow_doubles)] };
+        name = "rates", arg = (mvvm_value){ .type = MVVM_TYPE_ARRAY, .integer = u8(r) % 5 };
+        MVVM_VALUE_SET_ITEMS(&arg, fields);
+        break;
+    }
+    case 5: call = true, name = (const char *[]){ "mark", "refer" }[u8(r) & 1], arg = narrow_string(r); break;
+    case 6: call = true, name = "stay_for", arg = narrow_stay(r, fields); break;
+    default: {
+        /* book(stay, urgency), asynchronously: refused at its start, or completed once. */
+        mvvm_value args[2] = { narrow_stay(r, fields), narrow_string(r) };
+        call_args a = { .args = args, .names = NULL, .count = 2 };
+        start_async(h, index, "book", &a, u8(r) & 0xF0, DONE_NOTHING, 0);
+        return;
+    }
+    }
+    atomic_fetch_add(&mutations, 1);
+    if (call) {
+        mvvm_value result;
+        memset(&result, 0, sizeof result);
+        const mvvm_status status = u8(r) & 1 ? CALL(mvvm_send(h, name, &arg), S_SEND) : CALL(mvvm_call(h, name, &arg, 1, &result), S_CALL);
+        if (status == MVVM_OK) take_result(&result);
+        expect_taken_or_refused(status, value_acceptable(&arg, 1) && status != MVVM_ERR_INVALID_HANDLE && status != MVVM_ERR_LOOP_RELEASED);
+        return;
+    }
+    mvvm_value before;
+    memset(&before, 0, sizeof before);
+    const bool read_before = CALL(mvvm_get(h, name, &before), S_GET) == MVVM_OK;
+    const int mutations_before = atomic_load(&mutations);
+    const mvvm_status status = CALL(mvvm_set(h, name, &arg), S_SET);
+    expect_taken_or_refused(status, value_acceptable(&arg, 1) && status != MVVM_ERR_INVALID_HANDLE && status != MVVM_ERR_LOOP_RELEASED);
+    mvvm_value after;
+    memset(&after, 0, sizeof after);
+    if (read_before && CALL(mvvm_get(h, name, &after), S_GET) == MVVM_OK) {
+        /* A refused value changed nothing (unless a callback of this loop's was at work). */
+        if (status == MVVM_ERR_INVALID_ARGUMENT && atomic_load(&mutations) == mutations_before && !value_equal(&before, &after))
+            FAIL("a refused value of %s changed it", name);
+        take_result(&after);
+    }
+    if (read_before) take_result(&before);
+}
+#endif
+
 /* The operations of op byte 255, each chosen by the byte after it (earlier inputs gave 255 to
  * the operation its place in take_op's table names; the newer decoders keep theirs). */
 static void take_round_four_op(reader *r) {
-    switch (u8(r) % 2) {
+    switch (u8(r) % 3) {
     case 0: op_race_end(r); break;
-    default: op_race_cancel(r); break;
+    case 1: op_race_cancel(r); break;
+#if FUZZ_TARGET == 1
+    default: op_narrow_values(r); break;
+#else
+    default: op_race_end(r); break;
+#endif
     }
 }
 

@@ -258,6 +258,38 @@ SAMPLE_SEEDS = {
     + op("value_copy") + SELF + bytes([0]) + new_name("street") + bytes([0]),
 }
 
+def round_four(sub, *rest):
+    """Op byte 255, then the operation of the fourth reliability round: 0 two threads ending one
+    handle, 1 a cancel against what ends its call, 2 (fuzz_sample) values narrower than their C
+    types on a Booking."""
+    return bytes([255, sub]) + bytes(rest)
+
+
+def narrow_stay(nights, rate_index, by_name=False):
+    return bytes([nights & 0xFF, rate_index, 0, 0 if by_name else 1])
+
+
+ROUND_FOUR_SEEDS = {
+    # pool: 0 loop, 1 booking, 2 a booking refused ("BK-123"), then "BK-1234" taken; every way a
+    # value enters with one its Swift type refuses: an enum that is no case, a malformed reference,
+    # a stay of negative nights, Floats beyond range, an async book refused at its start; then a
+    # well-formed book completed by an advance
+    "booking_values_its_swift_types_refuse": b"\x00" + round_four(2, 0, 0) + round_four(2, 1, 8)
+    + round_four(2, 3, 6) + subscribe(1) + round_four(2, 24, 2) + round_four(2, 25, 11)
+    + round_four(2, 26, *narrow_stay(-2, 1)) + round_four(2, 27, 5) + round_four(2, 28, 5, 10, 8, 1, 4)
+    + round_four(2, 29, 0, 2, 0) + round_four(2, 29, 1, 9, 1) + round_four(2, 30, *narrow_stay(-5, 5, True), 0)
+    + round_four(2, 31, *narrow_stay(-1, 1), 2, 0) + round_four(2, 31, *narrow_stay(3, 1), 0, 0) + advance(0, 1000),
+    # pool: 0 loop, 1 playlist, 2 its subscription: two threads release the subscription at once,
+    # then the playlist, then the loop
+    "two_threads_end_one_handle": b"\x00" + new_target(0, "playlist") + subscribe(1) + round_four(0, 2, 0)
+    + round_four(0, 2, 1 + 3 * 2) + round_four(0, 1, 0) + round_four(0, 0, 0),
+    # pool: 0 loop, 1 profile, 2 a load of 3 tags: a cancel against an advance of 1 s, then a load
+    # cancelled against the loop's release
+    "a_cancel_races_the_end_of_its_call": b"\x00" + new_target(0, "profile") + call_async_load(1, 1)
+    + round_four(1, 4) + call_async_load(1, 3) + round_four(1, 1),
+}
+SAMPLE_SEEDS.update(ROUND_FOUR_SEEDS)
+
 TODO_SEEDS = {
     # pool: 0 loop, 1 todo list in memory (a SpliceList), 2 a callback adding a todo per splice
     "todo_list_callback_adds_to_the_list_it_hears": b"\x00" + new_target(0) + subscribe(1, "items")
