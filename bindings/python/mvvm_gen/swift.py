@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Iterator, List, Optional, Tuple
 
 from mvvm._model import Argument, Class, Library, Type
+from . import naming
 from .templates import Templates
 
 t = Templates("swift")
+NAMING = naming.load()
 
 # C type -> Swift parameter type, per style.
 CATALOG_TYPES = {
@@ -29,19 +31,20 @@ CONVERT = {"bool": "asBool", "int": "asInt", "double": "asDouble", "string": "as
 
 
 def typed_calls(cls: Class) -> Iterator[Tuple[str, str, object]]:
-    """Every typed call of a class, in header order: (kind, C function name, member)."""
+    """Every typed call of a class, in header order: (kind, C function name, member), each named
+    by the naming rule (naming.json) the registration check holds registrations to."""
     for constructor in cls.constructors:
-        yield "construct", "mvvm_%s_%s" % (cls.name, constructor.name), constructor
+        yield "construct", NAMING.typed_call("constructor", cls.name, constructor.name), constructor
     for command in cls.commands:
-        yield "command", "mvvm_%s_%s" % (cls.name, command.name), command
+        yield "command", NAMING.typed_call("command", cls.name, command.name), command
     for prop in cls.properties:
         if prop.is_list:
             continue  # read with mvvm_list_count / mvvm_list_item
-        yield "get", "mvvm_%s_get_%s" % (cls.name, prop.name), prop
+        yield "get", NAMING.typed_call("getter", cls.name, prop.name), prop
         if prop.writable:
-            yield "set", "mvvm_%s_set_%s" % (cls.name, prop.name), prop
+            yield "set", NAMING.typed_call("setter", cls.name, prop.name), prop
     for child in cls.children:
-        yield "child", "mvvm_%s_%s" % (cls.name, child.name), child
+        yield "child", NAMING.typed_call("child", cls.name, child.name), child
 
 
 class Style:
