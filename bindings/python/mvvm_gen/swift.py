@@ -4,7 +4,7 @@ catalog's compiled into MVVMExport (C types), a package's over MVVMExport's publ
 
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from mvvm._model import Argument, Class, Library, Type
 from . import naming
@@ -80,15 +80,21 @@ class Style:
 
 def functions(cls: Class, style: Style) -> List[str]:
     out = [t("class", name=cls.name)]
-    seen = set()
-    for kind, _, member in typed_calls(cls):
+    # Each member's resolution, named after its first typed call (a property's: its getter):
+    # the registration check makes every typed call's name once in the library, so these names
+    # are distinct too (a name made of class and member could be two classes' alike: a_b's c
+    # and a's b_c).
+    lets: Dict[Tuple[Optional[str], str], str] = {}
+    for kind, function, member in typed_calls(cls):
         lookup = {"command": "command", "get": "property", "set": "property", "child": "child"}.get(kind)
-        if lookup is None or (lookup, member.name) in seen:
+        if lookup is None or (lookup, member.name) in lets:
             continue
-        seen.add((lookup, member.name))
-        out.append(t("member", kind=lookup, cls=cls.name, name=member.name))
+        lets[(lookup, member.name)] = "%s_%s" % (lookup, function)
+        out.append(t("member", let=lets[(lookup, member.name)], kind=lookup, cls=cls.name, name=member.name))
     handle, status = style.handle, style.status
     for kind, function, member in typed_calls(cls):
+        lookup = {"command": "command", "get": "property", "set": "property", "child": "child"}.get(kind)
+        let = lets.get((lookup, member.name), "")
         if kind == "construct":
             if member.has_service:
                 service = ("TypedCall.RequestFunction?", "TypedCall.DestroyFunction?") if style.package else \
@@ -112,7 +118,7 @@ def functions(cls: Class, style: Style) -> List[str]:
                 values = "{ () throws(ExportError) in [%s] }" % values
             else:
                 values = "[%s]" % values
-            body = style.call("command_async", cls=cls.name, name=member.name, values=values)
+            body = style.call("command_async", member=let, values=values)
         elif kind == "command":
             result = ""
             params = "_ handle: %s%s" % (handle, style.params(member.arguments))
@@ -128,22 +134,22 @@ def functions(cls: Class, style: Style) -> List[str]:
                 values = ", [%s]" % values if values or result else ""
             else:
                 values = ", { () throws(ExportError) in [%s] }" % values if values else (", { [] }" if result else "")
-            body = style.call("command", cls=cls.name, name=member.name, values=values, result=result)
+            body = style.call("command", member=let, values=values, result=result)
         elif kind == "get":
             params = "_ handle: %s, _ out: %s" % (handle, style.types[member.type.c_out])
             if style.package:
-                body = style.call("get", cls=cls.name, name=member.name, out="out" if member.type.is_plain else "value: out")
+                body = style.call("get", member=let, out="out" if member.type.is_plain else "value: out")
             else:
                 plain = member.type.is_plain
-                body = style.call("get", cls=cls.name, name=member.name, type="." + member.type.kind if plain else "nil",
+                body = style.call("get", member=let, type="." + member.type.kind if plain else "nil",
                                   convert=CONVERT[member.type.kind] if plain else "asOwned")
         elif kind == "set":
             value_argument = Argument("value", member.type)
             params = "_ handle: %s, _ value: %s" % (handle, style.types[style.c_in(member.type)])
-            body = style.call("set", cls=cls.name, name=member.name, value=style.value(value_argument))
+            body = style.call("set", member=let, value=style.value(value_argument))
         else:
             params = "_ handle: %s, _ out: UnsafeMutablePointer<%s>?" % (handle, handle)
-            body = style.call("child", cls=cls.name, name=member.name)
+            body = style.call("child", member=let)
         out.append(t("function", function=function, params=params, status=status, body=body))
     return out
 
