@@ -649,8 +649,11 @@ mvvm_status mvvm_service_new(mvvm_request_fn request_fn, void *user_data, mvvm_d
 
 /**
  * The number of items of the list property `name` of `object` in *out. Subscribe to `name` (or
- * to everything) to hear its changes as MVVM_EVENT_SPLICE events. Any thread; serialised with
- * the loop's work; works MVVM_MAX_NESTED_CALLS deep (a read).
+ * to everything) to hear its changes as MVVM_EVENT_SPLICE events. While an operation's changes
+ * are delivered, a list it changed reads as its splices delivered so far leave it: as before
+ * the operation until its first splice is delivered, so a host that first reads it then and
+ * applies its splices as they come has it right (mvvm_list_item() alike). Any thread;
+ * serialised with the loop's work; works MVVM_MAX_NESTED_CALLS deep (a read).
  * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER (name or out), UNKNOWN_NAME, TYPE_MISMATCH
  * (not a list), INVALID_ARGUMENT (bad UTF-8), LOOP_RELEASED.
  */
