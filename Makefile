@@ -41,13 +41,15 @@ test-swift: deps
 # bindings/python/mvvm_gen, which the wheel ships): the typed C calls in include/mvvm.h and their
 # definitions, the Python stubs and the Ruby signatures of the classes the bindings make at run
 # time, the fuzzer's tables; and from the header itself, the ABI modules of the Python package
-# and of the Ruby bindings; and the Merge arities (Sources/MVVMRuntime/Operators/
-# generate_merges.py). `make test` fails when one is stale.
+# and of the Ruby bindings; the registration check's table of the naming rule, from
+# bindings/python/mvvm_gen/naming.json (whose ABI names come from the header); and the Merge
+# arities (Sources/MVVMRuntime/Operators/generate_merges.py). `make test` fails when one is stale.
 MVVM_GEN := PYTHONPATH=$(CURDIR)/bindings/python python3 -m mvvm_gen
 MERGES := Sources/MVVMRuntime/Operators/generate_merges.py
 GENERATED := --header include/mvvm.h --swift Sources/MVVMExport/Generated/TypedCalls.swift \
 	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs --fuzz Tests/fuzz/typed_calls.h \
-	--py-abi bindings/python/mvvm/_abi.py --arities Sources/MVVMExport/Generated/Arities.swift --rb-abi bindings/ruby/lib/mvvm/abi.rb
+	--py-abi bindings/python/mvvm/_abi.py --arities Sources/MVVMExport/Generated/Arities.swift --rb-abi bindings/ruby/lib/mvvm/abi.rb \
+	--naming Sources/MVVMExport/Generated/Naming.swift
 
 generate: lib
 	$(MVVM_GEN) --library $(BIN)/libmvvm.so $(GENERATED)

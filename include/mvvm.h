@@ -89,7 +89,8 @@ typedef enum mvvm_status {
     /** The library's registration breaks a rule (a name used twice, a name that is no C
      *  identifier, a class or record used but not registered...): it serves no class, and every
      *  call that needs one (mvvm_classes, mvvm_new, the typed constructors) fails with this
-     *  status, mvvm_last_error() naming every problem. */
+     *  status, mvvm_last_error() naming every problem. Also every call of a copy of the library
+     *  loaded when the process held 255 already (see mvvm_library_tag()). */
     MVVM_ERR_BAD_REGISTRATION = 14
 } mvvm_status;
 
@@ -252,7 +253,9 @@ const char *mvvm_status_name(mvvm_status status);
  * This library's tag (1 to 255): every handle it issues carries it, and the copies of libmvvm
  * loaded in one process (a user's library and the catalog, opened side by side with
  * dlopen(RTLD_LOCAL)) each have a tag of their own, so a handle of one passed to another gives
- * MVVM_ERR_INVALID_HANDLE, never another object. A program that links two copies by name (every
+ * MVVM_ERR_INVALID_HANDLE, never another object. A process holds at most 255 copies: a copy
+ * loaded after them has no tag (0 here) and answers every call with MVVM_ERR_BAD_REGISTRATION,
+ * its message naming the limit. A program that links two copies by name (every
  * mvvm_* call then goes to the first) is refused: the first says so on stderr when loaded, and
  * every call that needs its classes gives MVVM_ERR_BAD_REGISTRATION with that message. Static.
  */
@@ -665,8 +668,11 @@ mvvm_status mvvm_service_new(mvvm_request_fn request_fn, void *user_data, mvvm_d
 
 /**
  * The number of items of the list property `name` of `object` in *out. Subscribe to `name` (or
- * to everything) to hear its changes as MVVM_EVENT_SPLICE events. Any thread; serialised with
- * the loop's work; works MVVM_MAX_NESTED_CALLS deep (a read).
+ * to everything) to hear its changes as MVVM_EVENT_SPLICE events. While an operation's changes
+ * are delivered, a list it changed reads as its splices delivered so far leave it: as before
+ * the operation until its first splice is delivered, so a host that first reads it then and
+ * applies its splices as they come has it right (mvvm_list_item() alike). Any thread;
+ * serialised with the loop's work; works MVVM_MAX_NESTED_CALLS deep (a read).
  * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER (name or out), UNKNOWN_NAME, TYPE_MISMATCH
  * (not a list), INVALID_ARGUMENT (bad UTF-8), LOOP_RELEASED.
  */

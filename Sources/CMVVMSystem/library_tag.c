@@ -2,6 +2,8 @@
 // handle it issues carries, so that a handle of another copy is never taken for one of its own.
 // Chosen when the library is loaded, by a constructor: the dynamic loader runs constructors one
 // at a time, so two copies never choose at once, and each asks the copies loaded before it.
+// A copy loaded when the 255 tags are taken gets none (0) and serves nothing: sharing a tag
+// would let it take another copy's handles for its own.
 #define _GNU_SOURCE
 #include "CMVVMSystem.h"
 #include <dlfcn.h>
@@ -13,6 +15,8 @@
 
 static uint8_t library_tag;
 static char linked_twice[1024];
+static char untagged[1024];
+const char *libmvvm_untagged_message;
 
 uint8_t libmvvm_own_tag(void) { return library_tag; }
 
@@ -89,6 +93,7 @@ __attribute__((constructor)) static void choose_library_tag(void) {
     struct scan scan;
     memset(&scan, 0, sizeof scan);
     Dl_info own;
+    memset(&own, 0, sizeof own);
     if (dladdr((void *)choose_library_tag, &own)) scan.own_base = (ElfW(Addr))own.dli_fbase;
     scan.used[0] = 1;
     dl_iterate_phdr(visit, &scan);
@@ -97,6 +102,14 @@ __attribute__((constructor)) static void choose_library_tag(void) {
             library_tag = (uint8_t)tag;
             break;
         }
+    }
+    if (library_tag == 0) {
+        snprintf(untagged, sizeof untagged,
+                 "this copy of libmvvm (%s) is refused: the process has 255 copies of libmvvm loaded already, "
+                 "the most it can hold (each copy's handles carry a tag of its own, 1 to 255, so that no copy takes "
+                 "another's handles for its own). Load fewer copies, or register the packages in one library",
+                 own.dli_fname ? own.dli_fname : "?");
+        libmvvm_untagged_message = untagged;
     }
     /* Two copies linked by name: every mvvm_* call binds to the first, so the second's classes
      * can never be reached. Refused, loudly, rather than mixed silently. */

@@ -79,6 +79,7 @@ func loopError(_ error: LoopError) -> ExportError {
 func destroyingOnFailure(_ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?,
                          _ body: () throws(ExportError) -> Void) throws(ExportError) {
     do throws(ExportError) {
+        try refuseUntaggedCopy()
         try body()
     } catch {
         destroy?(userData)
@@ -434,7 +435,7 @@ func unsubscribe(_ subscription: Subscription) throws(ExportError) {
 public func mvvm_subscribe(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ callback: mvvm_callback?,
                            _ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?,
                            _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
-    exporting { () throws(ExportError) in
+    exporting(checkingCopy: false) { () throws(ExportError) in
         guard let callback else { throw .nullPointer("callback") }
         try destroyingOnFailure(userData, destroy) { () throws(ExportError) in
             try requireOut(out)

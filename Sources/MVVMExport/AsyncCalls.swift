@@ -148,7 +148,7 @@ public func mvvm_call_async(_ object: mvvm_handle, _ command: UnsafePointer<CCha
                             _ names: UnsafePointer<UnsafePointer<CChar>?>?, _ arguments: UnsafePointer<mvvm_value>?,
                             _ count: UInt, _ done: mvvm_done_fn?, _ userData: UnsafeMutableRawPointer?,
                             _ destroy: mvvm_destroy_fn?, _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
-    exporting { () throws(ExportError) in
+    exporting(checkingCopy: false) { () throws(ExportError) in
         guard let done else { throw .nullPointer("done") }
         try destroyingOnFailure(userData, destroy) { () throws(ExportError) in
             try requireOut(out)

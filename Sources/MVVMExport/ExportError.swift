@@ -1,4 +1,5 @@
 import CMVVM
+import CMVVMSystem
 import Glibc
 
 /// A failed call: the status the C caller gets and the message `mvvm_last_error()` gives.
@@ -16,16 +17,28 @@ struct ExportError: Error {
     }
 }
 
-/// Runs one C entry point: a thrown error becomes its status and this thread's last error.
+/// Runs one C entry point: a thrown error becomes its status and this thread's last error. A
+/// copy of the library without a tag (`refuseUntaggedCopy`) runs none. `checkingCopy: false`:
+/// the body checks that itself, where a failure runs the host's destroy function
+/// (`destroyingOnFailure`).
 @inline(__always)
-func exporting(_ body: () throws(ExportError) -> Void) -> mvvm_status {
+func exporting(checkingCopy: Bool = true, _ body: () throws(ExportError) -> Void) -> mvvm_status {
     do {
+        if checkingCopy { try refuseUntaggedCopy() }
         try body()
         return MVVM_OK
     } catch {
         LastError.set(error.message)
         return error.status
     }
+}
+
+/// A copy loaded after 255 others has no tag: its handles could not be told from another
+/// copy's, so it makes none and answers every call with MVVM_ERR_BAD_REGISTRATION. A load of a
+/// C global, on every call.
+@inline(__always)
+func refuseUntaggedCopy() throws(ExportError) {
+    if let message = libmvvm_untagged() { throw ExportError(MVVM_ERR_BAD_REGISTRATION, String(cString: message)) }
 }
 
 /// This thread's message for its last failed call, kept in thread-specific storage so each

@@ -202,25 +202,49 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     /// The lists that changed (and are not being delivered already: a change a callback makes
     /// meanwhile waits until every subscriber has had the splices, which are deltas), each now
-    /// with the splices to deliver. `depth`: how deep the deepest of them was changed.
+    /// with the splices to deliver, and those `takeListChanges` took before. `depth`: how deep
+    /// the deepest of them was changed.
     private func collectListChanges(into changes: UnsafeMutableBufferPointer<Change>, from start: Int,
                                     depth: inout Int) -> Int {
         var count = 0
-        for slot in lists.indices where lists[slot].changed && lists[slot].delivery == nil {
-            lists[slot].changed = false
-            // An Observation watch tells of one change at a time.
-            lists[slot].watch?.rearm()
-            depth = max(depth, lists[slot].changedAtDepth)
-            lists[slot].changedAtDepth = 0
-            let now = exportedClass.properties[lists[slot].property].list!.items(target)
-            let splices = lists[slot].watch?.takeChange(from: lists[slot].announced, to: now) ?? []
-            if lists[slot].watch?.comparesWithAnnounced ?? true { lists[slot].announced = now }
-            guard !splices.isEmpty else { continue }
-            lists[slot].delivery = ListDelivery(splices: splices, final: now)
+        for slot in lists.indices {
+            if lists[slot].delivery == nil {
+                guard lists[slot].changed, takeListChange(slot) else { continue }
+            } else if lists[slot].delivery!.announcing {
+                continue
+            }
+            lists[slot].delivery!.announcing = true
+            depth = max(depth, lists[slot].delivery!.depth)
             changes[start + count] = Change(isList: true, slot: slot, stamp: 0, property: lists[slot].property)
             count += 1
         }
         return count
+    }
+
+    /// Takes the change of each changed list (that is not being delivered) now, to be announced
+    /// by `deliverChanges`: when several objects announce one operation's changes, the lists of
+    /// each read as before the operation until their own splices come, not as it left them.
+    func takeListChanges() {
+        guard !isReleased else { return }
+        for slot in lists.indices where lists[slot].changed && lists[slot].delivery == nil { _ = takeListChange(slot) }
+    }
+
+    var hasLists: Bool { !lists.isEmpty }
+
+    /// The change of the list in `slot`, compared or recorded, as a delivery; whether it has any
+    /// splice.
+    private func takeListChange(_ slot: Int) -> Bool {
+        lists[slot].changed = false
+        // An Observation watch tells of one change at a time.
+        lists[slot].watch?.rearm()
+        let depth = lists[slot].changedAtDepth
+        lists[slot].changedAtDepth = 0
+        let now = exportedClass.properties[lists[slot].property].list!.items(target)
+        let splices = lists[slot].watch?.takeChange(from: lists[slot].announced, to: now) ?? []
+        if lists[slot].watch?.comparesWithAnnounced ?? true { lists[slot].announced = now }
+        guard !splices.isEmpty else { return false }
+        lists[slot].delivery = ListDelivery(splices: splices, final: now, depth: depth)
+        return true
     }
 
     /// The pending signals, different signals in the order the class lists them (the order of
@@ -246,7 +270,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     /// Each splice of a list's change to every subscriber of the list when the change began
     /// (one who subscribes meanwhile hears the next change), in order; reads meanwhile see the
-    /// list as the splice being delivered leaves it.
+    /// list as the splice being delivered leaves it (before, as before the operation).
     private func announceSplices(_ change: Change) {
         let slot = Int(change.slot)
         let name = exportedClass.properties[Int(change.property)].name
@@ -319,7 +343,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     // MARK: Lists
 
-    /// How many items the list property has: as the splice being delivered leaves it, while
+    /// How many items the list property has: as the splices delivered so far leave it, while
     /// its change is delivered; otherwise now.
     func listCount(_ property: ExportedProperty, _ list: ListMember) -> Int {
         if let delivery = delivery(of: property) { return delivery.count }

@@ -178,6 +178,9 @@ final class LoopContext: Handled, @unchecked Sendable {
             var batch = dirty
             dirty.removeAll(keepingCapacity: true)
             if batch.count > 1 { batch.sort { $0.serial < $1.serial } }
+            // Every list of the batch is taken before any object announces: one object's
+            // callbacks then read another's list as before the operation until its splices come.
+            for object in batch where object.hasLists { object.takeListChanges() }
             for object in batch {
                 object.isDirty = false
                 object.deliverChanges()

@@ -29,19 +29,25 @@ struct ListState {
     /// How deep host calls were nested when it last changed while its own splices were being
     /// delivered: its next announcement is made as deep (see `LoopContext.nested(atLeast:)`).
     var changedAtDepth = 0
-    /// While its splices are delivered, what reads of the list see.
+    /// From when its change is taken until its splices are delivered, what reads of the list see.
     var delivery: ListDelivery?
 }
 
 /// A list change being delivered, splice by splice: what `mvvm_list_count` and `mvvm_list_item`
-/// read meanwhile is the list as the splice being delivered leaves it, whatever a callback does
-/// to the list itself (its change waits until this one is delivered).
+/// read meanwhile is the list as the splices delivered so far leave it — as before the operation
+/// until its first splice is delivered (while other properties of the operation are) — whatever
+/// a callback does to the list itself (its change waits until this one is delivered). Reads are
+/// answered from the splices and the final items the delivery holds anyway: no copy is made.
 struct ListDelivery {
     let splices: [(splice: ListSplice, removed: [AnyObject])]
     /// The list as the whole change leaves it.
     let final: ListItems
-    /// The splice being delivered.
-    var current = 0
+    /// How deep host calls were nested when the list last changed (see `ListState.changedAtDepth`).
+    let depth: Int
+    /// The splice being delivered; -1 before the first.
+    var current = -1
+    /// Its splices are being delivered (or were), not only waiting for their turn.
+    var announcing = false
 
     /// How many items the list has once the current splice is applied.
     var count: Int {

@@ -38,7 +38,9 @@ struct RegistrationCheck {
 
     var problems: [String] {
         var problems: [String] = []
-        for exportedClass in classes { problems += check(exportedClass) }
+        // Every typed call's name, across the classes: one C namespace, the ABI's included.
+        var typedCalls: [String: TypedCallOwner] = [:]
+        for exportedClass in classes { problems += check(exportedClass, &typedCalls) }
         for record in records.values.sorted(by: { $0.name.string < $1.name.string }) { problems += check(record) }
         return problems
     }
@@ -48,7 +50,13 @@ struct RegistrationCheck {
             + "([a-z][a-z0-9_]*, not a C keyword\(argument ? " nor a C++ one" : ""))"]
     }
 
-    private func check(_ exportedClass: ExportedClass) -> [String] {
+    /// Which class's member a typed call's name is taken by.
+    private struct TypedCallOwner {
+        let owner: String
+        let what: String
+    }
+
+    private func check(_ exportedClass: ExportedClass, _ typedCalls: inout [String: TypedCallOwner]) -> [String] {
         let owner = "class \(exportedClass.name.string) (\(exportedClass.swiftName))"
         var problems = name(exportedClass.name.string, owner)
         // One namespace for every member: a host names each alone (subscribe, get, send).
@@ -85,23 +93,34 @@ struct RegistrationCheck {
                                 + "package registers as a class")
             }
         }
-        // Each typed call's name once: a command get_title and a property title's getter would
-        // both be mvvm_<class>_get_title.
-        var typedCalls: [String: String] = [:]
-        func typedCall(_ suffix: String, _ what: String) {
-            if let first = typedCalls[suffix] {
-                problems.append("\(owner): \(what) and \(first) would both be mvvm_\(exportedClass.name.string)_\(suffix)")
+        // Each typed call's name once, named by the generator's rule (Generated/Naming.swift): not
+        // one of the ABI's (a class loop's constructor would be mvvm_loop_new), nor another
+        // member's (a command get_title and a property title's getter would both be
+        // mvvm_<class>_get_title), nor another class's (a command view_model_new of a class
+        // counter_page and the constructor new of counter_page_view_model).
+        let className = exportedClass.name.string
+        func typedCall(_ function: String, _ what: String) {
+            if Naming.abiNames.contains(function) {
+                problems.append("\(owner): \(what) would be \(function), a name of the C ABI (mvvm.h)")
+            } else if let first = typedCalls[function] {
+                problems.append(first.owner == owner ? "\(owner): \(what) and \(first.what) would both be \(function)"
+                                : "\(owner): \(what) would be \(function), as \(first.owner)'s \(first.what) is")
             } else {
-                typedCalls[suffix] = what
+                typedCalls[function] = TypedCallOwner(owner: owner, what: what)
             }
         }
         for property in exportedClass.properties where property.list == nil {
-            typedCall("get_\(property.name.string)", "property \(property.name.string)'s getter")
-            if property.set != nil { typedCall("set_\(property.name.string)", "property \(property.name.string)'s setter") }
+            let name = property.name.string
+            typedCall(Naming.getter(className, name), "property \(name)'s getter")
+            if property.set != nil { typedCall(Naming.setter(className, name), "property \(name)'s setter") }
         }
-        for command in exportedClass.commands { typedCall(command.name.string, "command \(command.name.string)") }
-        for child in exportedClass.children { typedCall(child.name.string, "child \(child.name.string)") }
-        for constructor in exportedClass.constructors { typedCall(constructor.name, "constructor \(constructor.name)") }
+        for command in exportedClass.commands {
+            typedCall(Naming.command(className, command.name.string), "command \(command.name.string)")
+        }
+        for child in exportedClass.children { typedCall(Naming.child(className, child.name.string), "child \(child.name.string)") }
+        for constructor in exportedClass.constructors {
+            typedCall(Naming.constructor(className, constructor.name), "constructor \(constructor.name)")
+        }
         for constructor in exportedClass.constructors {
             let what = "\(owner), constructor \(constructor.name)"
             if constructor.name.hasPrefix("new_with_") { problems += name(String(constructor.name.dropFirst(9)), what) }

@@ -24,7 +24,7 @@ func typedCommand(_ handle: mvvm_handle, _ command: TypedCall.Command,
 func typedCallAsync(_ handle: mvvm_handle, _ command: TypedCall.Command, _ arguments: () throws(ExportError) -> [Value],
                     _ done: mvvm_done_fn?, _ userData: UnsafeMutableRawPointer?, _ destroy: mvvm_destroy_fn?,
                     _ out: UnsafeMutablePointer<mvvm_handle>?) -> mvvm_status {
-    exporting { () throws(ExportError) in
+    exporting(checkingCopy: false) { () throws(ExportError) in
         guard let done else { throw .nullPointer("done") }
         try destroyingOnFailure(userData, destroy) { () throws(ExportError) in
             let (exportedClass, member) = try command.resolution.get()

@@ -93,16 +93,25 @@ struct Fixture {
     }
 
     /// The title of the item at `index` of the books, read as a host reads it.
-    func bookTitle(_ index: Int) -> String? {
+    func bookTitle(_ index: Int) -> String? { Self.title(shelf, "books", index) }
+
+    func booksCount() -> Int { Self.count(shelf, "books") }
+
+    /// The titles of a list of `shelf`, read as a host reads them.
+    static func titles(_ shelf: mvvm_handle, _ list: String) -> String {
+        (0..<count(shelf, list)).map { title(shelf, list, $0) ?? "?" }.joined(separator: ",")
+    }
+
+    static func title(_ shelf: mvvm_handle, _ list: String, _ index: Int) -> String? {
         var item: mvvm_handle = 0
-        guard mvvm_list_item(shelf, "books", Int64(index), &item) == MVVM_OK else { return nil }
+        guard mvvm_list_item(shelf, list, Int64(index), &item) == MVVM_OK else { return nil }
         defer { _ = mvvm_release(item) }
         return ((HandleTable.shared.lookup(item) as? ExportedObject)?.target as? Book)?.title
     }
 
-    func booksCount() -> Int {
+    static func count(_ shelf: mvvm_handle, _ list: String) -> Int {
         var count: Int64 = -1
-        _ = mvvm_list_count(shelf, "books", &count)
+        _ = mvvm_list_count(shelf, list, &count)
         return Int(count)
     }
 }
@@ -250,6 +259,61 @@ struct Fixture {
             shelf.books.insert(Book("y"), at: 3)
         }
         #expect(seen == ["0:x,a,b,c", "3:x,a,b,y,c", "5:x,a,b,y,c,nested"])
+        fixture.release()
+    }
+
+    /// One operation, one consistent state: while one list's splices are delivered, another
+    /// list the operation changed reads as before it until its own splices come, then as each
+    /// of them leaves it.
+    @Test func anotherListChangedByTheOperationReadsAsItsDeliveredSplicesLeaveIt() {
+        let fixture = Fixture()
+        fixture.change { shelf in
+            shelf.books.append(contentsOf: ["a", "b", "c"].map(Book.init))
+            shelf.shelved = ["a", "b", "c"].map(Book.init)
+        }
+        let reader = Heard()
+        var seen: [String] = []
+        reader.onSplice = { splice in
+            seen.append("\(splice.index) books:\(Fixture.titles(fixture.shelf, "books")) "
+                        + "shelved:\(Fixture.titles(fixture.shelf, "shelved"))")
+        }
+        var subscription: mvvm_handle = 0
+        _ = mvvm_subscribe(fixture.shelf, nil, hear, Unmanaged.passUnretained(reader).toOpaque(), nil, &subscription)
+        // books (announced first) and shelved each change by two splices in one operation.
+        fixture.change { shelf in
+            shelf.books.insert(Book("x"), at: 0)
+            shelf.books.insert(Book("y"), at: 3)
+            shelf.shelved = [Book("p")] + shelf.shelved + [Book("q")]
+        }
+        #expect(seen == ["0 books:x,a,b,c shelved:a,b,c", "3 books:x,a,b,y,c shelved:a,b,c",
+                         "0 books:x,a,b,y,c shelved:p,a,b,c", "4 books:x,a,b,y,c shelved:p,a,b,c,q"])
+        fixture.release()
+    }
+
+    /// The same across objects: a list of another object the operation changed reads as before
+    /// it while the first object's splices are delivered.
+    @Test func aListOfAnotherObjectChangedByTheOperationReadsAsBeforeItUntilItsSplices() {
+        let fixture = Fixture()
+        var other: mvvm_handle = 0
+        _ = mvvm_new(fixture.loop, "shelf", nil, 0, &other)
+        let first = HandleTable.shared.lookup(fixture.shelf) as! ExportedObject
+        let second = HandleTable.shared.lookup(other) as! ExportedObject
+        func both(_ body: (Shelf, Shelf) -> Void) {
+            _ = try? first.context.operation { () throws(ExportError) in
+                body(first.target as! Shelf, second.target as! Shelf)
+            }
+        }
+        both { $0.books.append(Book("a")); $1.books.append(Book("b")) }
+        let reader = Heard(), otherReader = Heard()
+        var seen: [String] = []
+        reader.onSplice = { _ in seen.append("first:\(Fixture.titles(other, "books"))") }
+        otherReader.onSplice = { _ in seen.append("second:\(Fixture.titles(other, "books"))") }
+        fixture.subscribeBooks(reader)
+        var subscription: mvvm_handle = 0
+        _ = mvvm_subscribe(other, "books", hear, Unmanaged.passUnretained(otherReader).toOpaque(), nil, &subscription)
+        both { $0.books.append(Book("c")); $1.books.append(Book("d")) }
+        #expect(seen == ["first:b", "second:b,d"])
+        _ = mvvm_release(other)
         fixture.release()
     }
 }

@@ -331,6 +331,56 @@ static void reads_during_a_splice_see_the_list_as_that_splice_leaves_it(void) {
     RELEASE(loop);
 }
 
+/* One operation, one consistent state: while songs' splices are delivered, all (changed by the
+ * same operation, its splices not delivered yet) reads as before the operation, and each of its
+ * own splices, when delivered, finds the host's copy of it as that state. */
+typedef struct {
+    mirror songs, all;
+    int64_t before[3];
+    int reads, as_before;
+} cross_reader;
+
+static void cross_reading_callback(mvvm_handle source, const mvvm_event *event, void *user_data) {
+    cross_reader *r = user_data;
+    if (event->kind != MVVM_EVENT_SPLICE) return;
+    if (strcmp(event->name, "songs") == 0) {
+        mirror_callback(source, event, &r->songs);
+        int64_t count = -1;
+        r->reads++;
+        if (mvvm_list_count(source, "all", &count) != MVVM_OK || count != 3) {
+            printf("    all has %" PRId64 " items during a splice of songs\n", count);
+            return;
+        }
+        bool same = true;
+        for (int64_t i = 0; i < 3; i++) same = same && item_id(source, "all", i) == r->before[i];
+        if (same) r->as_before++;
+    } else {
+        mirror_callback(source, event, &r->all);
+    }
+}
+
+static void reads_of_another_list_during_splices_see_it_before_its_own_splices(void) {
+    mvvm_handle loop = new_virtual_loop(), playlist = 0, sub = 0;
+    CHECK_STATUS(mvvm_new(loop, "playlist", NULL, 0, &playlist), MVVM_OK);
+    mvvm_value titles = text("a,b,c");
+    CHECK_STATUS(mvvm_send(playlist, "add_many", &titles), MVVM_OK);
+    cross_reader r = { .songs = { .list = "songs", .count = 3 }, .all = { .list = "all", .count = 3 } };
+    for (int i = 0; i < 3; i++) {
+        r.before[i] = item_id(playlist, "all", i);
+        r.songs.ids[i] = item_id(playlist, "songs", i);
+        r.all.ids[i] = r.before[i];
+    }
+    CHECK_STATUS(mvvm_subscribe(playlist, NULL, cross_reading_callback, &r, NULL, &sub), MVVM_OK);
+    CHECK_STATUS(mvvm_send(playlist, "reverse", NULL), MVVM_OK);
+    CHECK(r.reads >= 1);
+    CHECK_EQ_INT(r.as_before, r.reads);
+    CHECK(r.all.splices >= 1);
+    mirror_matches(playlist, &r.songs);
+    mirror_matches(playlist, &r.all);
+    RELEASE(playlist);
+    RELEASE(loop);
+}
+
 int main(int argc, char **argv) {
     static const check_test tests[] = {
         CHECK_TEST(a_list_reads_its_items_and_their_identities),
@@ -340,6 +390,7 @@ int main(int argc, char **argv) {
         CHECK_TEST(a_feedback_loop_through_splices_ends_at_the_nesting_limit),
         CHECK_TEST(a_subscription_made_during_a_splice_hears_the_next_change),
         CHECK_TEST(reads_during_a_splice_see_the_list_as_that_splice_leaves_it),
+        CHECK_TEST(reads_of_another_list_during_splices_see_it_before_its_own_splices),
     };
     return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

@@ -16,8 +16,14 @@ void libmvvm_run_registrations(void);
 bool libmvvm_has_package_registration(void);
 
 /* This copy's tag among the copies of libmvvm loaded in the process (1 to 255), chosen when it
- * was loaded; public as mvvm_library_tag (mvvm.h). */
+ * was loaded; public as mvvm_library_tag (mvvm.h). 0 when 255 copies were loaded before it. */
 uint8_t libmvvm_own_tag(void);
+
+/* Set, once, when the library is loaded: why this copy serves nothing (it has no tag, 255 copies
+ * having been loaded before it); NULL for a copy with a tag. Every call checks it, so it is read
+ * inline, without a call. */
+extern const char *libmvvm_untagged_message;
+static inline const char *libmvvm_untagged(void) { return libmvvm_untagged_message; }
 
 /* When the program links two copies of libmvvm by name (so that every call goes to the first),
  * why this library refuses to serve; NULL otherwise. */

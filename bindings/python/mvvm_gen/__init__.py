@@ -16,7 +16,9 @@ yet is made). --swift writes their definitions (``@_cdecl`` functions over the g
 --pyi writes Python type stubs of the classes the ``mvvm`` package builds at run time; --rbs
 Ruby signatures of those the Ruby bindings build. --fuzz writes the fuzzer's tables of typed
 calls. --arities writes the export API's command and constructor methods of each number of
-arguments (Sources/MVVMExport/Generated/Arities.swift). --py-abi writes the ``mvvm`` package's ABI module from the header (``--c-header``,
+arguments (Sources/MVVMExport/Generated/Arities.swift). --naming writes the registration check's
+table of the naming rule (Sources/MVVMExport/Generated/Naming.swift) from ``naming.json``, whose
+ABI names it refreshes from the header (``--c-header``). --py-abi writes the ``mvvm`` package's ABI module from the header (``--c-header``,
 default include/mvvm.h), --rb-abi the Ruby bindings' (``abi.rb``). --module keeps the classes of one Swift module (a package of your
 own). --check writes nothing and exits 1, showing the difference, when a file is not what it
 would write (``make test`` runs it so). Standard library only.
@@ -32,7 +34,7 @@ from typing import List, Optional, Tuple
 
 from mvvm._model import GenerationError, Library, descriptions_json
 
-from . import abi, arities, c, fuzz, python, ruby, swift
+from . import abi, arities, c, fuzz, naming, python, ruby, swift
 
 __all__ = ["main"]
 
@@ -51,6 +53,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--c-header", default=None, help="the libmvvm header the ABI is read from (default include/mvvm.h)")
     parser.add_argument("--json", help="write the descriptions themselves, pretty-printed")
     parser.add_argument("--arities", help="the export API's methods of each number of arguments to write")
+    parser.add_argument("--naming", help="the registration check's Swift table of the naming rule to write "
+                                         "(and naming.json's ABI names, from --c-header)")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is stale")
     args = parser.parse_args(argv)
     try:
@@ -70,6 +74,11 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
         outputs.append((Path(args.rb_abi), ruby.abi_module(abi.read(header))))
     if args.arities:
         outputs.append((Path(args.arities), arities.methods()))
+    if args.naming:
+        rule = naming.load()
+        outputs.append((naming.DATA, naming.data(rule, header)))
+        # The table from the data file as it will be (its ABI names read from the header now).
+        outputs.append((Path(args.naming), naming.swift_table(naming.Naming(rule.patterns, naming.abi_names(header)))))
     wants_classes = any((args.header, args.swift, args.pyi, args.rbs, args.fuzz, args.json))
     if not wants_classes:
         return outputs

@@ -7,10 +7,12 @@ from pathlib import Path
 from typing import List
 
 from .abi import BEGIN, END
+from .naming import load as load_naming
 from mvvm._model import Class, Command, Library, Property, Type
 from .templates import Templates
 
 t = Templates("c")
+NAMING = load_naming()
 
 
 def comment(text: str) -> str:
@@ -74,17 +76,19 @@ def class_declarations(cls: Class) -> List[str]:
         if constructor.doc:
             doc = comment(constructor.doc) + (t("service_doc") if constructor.has_service else "")
             out.append(t("doc", doc=doc))
-        out.append(t("constructor", cls=cls.name, name=constructor.name, params=params))
+        out.append(t("constructor", function=NAMING.typed_call("constructor", cls.name, constructor.name), params=params))
     for command in cls.commands:
         doc = comment(command.doc) + result_doc(command) + (t("throws_doc") if command.throws and not command.is_async else "")
         if doc:
             out.append(t("doc", doc=doc.strip()))
         params = "".join(", %s %s" % (a.type.c_in, a.name) for a in command.arguments)
-        out.append(t("command", cls=cls.name, name=command.name, params=params, result=result_params(command)))
+        out.append(t("command", function=NAMING.typed_call("command", cls.name, command.name), params=params,
+                     result=result_params(command)))
     for prop in cls.properties:
         out += property_declarations(cls, prop)
     for child in cls.children:
-        out.append(t("child", cls=cls.name, name=child.name, class_name=child.type))
+        out.append(t("child", function=NAMING.typed_call("child", cls.name, child.name), name=child.name,
+                     class_name=child.type))
     return out
 
 
@@ -100,9 +104,9 @@ def property_declarations(cls: Class, prop: Property) -> List[str]:
     out = []
     if doc:
         out.append(t("doc", doc="%s: %s" % (prop.name, comment(doc))))
-    out.append(t("getter", cls=cls.name, name=prop.name, c_out=prop.type.c_out))
+    out.append(t("getter", function=NAMING.typed_call("getter", cls.name, prop.name), c_out=prop.type.c_out))
     if prop.writable:
-        out.append(t("setter", cls=cls.name, name=prop.name, c_in=prop.type.c_in))
+        out.append(t("setter", function=NAMING.typed_call("setter", cls.name, prop.name), c_in=prop.type.c_in))
     return out
 
 

@@ -4,12 +4,14 @@ catalog's compiled into MVVMExport (C types), a package's over MVVMExport's publ
 
 from __future__ import annotations
 
-from typing import Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from mvvm._model import Argument, Class, Library, Type
+from . import naming
 from .templates import Templates
 
 t = Templates("swift")
+NAMING = naming.load()
 
 # C type -> Swift parameter type, per style.
 CATALOG_TYPES = {
@@ -29,19 +31,20 @@ CONVERT = {"bool": "asBool", "int": "asInt", "double": "asDouble", "string": "as
 
 
 def typed_calls(cls: Class) -> Iterator[Tuple[str, str, object]]:
-    """Every typed call of a class, in header order: (kind, C function name, member)."""
+    """Every typed call of a class, in header order: (kind, C function name, member), each named
+    by the naming rule (naming.json) the registration check holds registrations to."""
     for constructor in cls.constructors:
-        yield "construct", "mvvm_%s_%s" % (cls.name, constructor.name), constructor
+        yield "construct", NAMING.typed_call("constructor", cls.name, constructor.name), constructor
     for command in cls.commands:
-        yield "command", "mvvm_%s_%s" % (cls.name, command.name), command
+        yield "command", NAMING.typed_call("command", cls.name, command.name), command
     for prop in cls.properties:
         if prop.is_list:
             continue  # read with mvvm_list_count / mvvm_list_item
-        yield "get", "mvvm_%s_get_%s" % (cls.name, prop.name), prop
+        yield "get", NAMING.typed_call("getter", cls.name, prop.name), prop
         if prop.writable:
-            yield "set", "mvvm_%s_set_%s" % (cls.name, prop.name), prop
+            yield "set", NAMING.typed_call("setter", cls.name, prop.name), prop
     for child in cls.children:
-        yield "child", "mvvm_%s_%s" % (cls.name, child.name), child
+        yield "child", NAMING.typed_call("child", cls.name, child.name), child
 
 
 class Style:
@@ -77,15 +80,21 @@ class Style:
 
 def functions(cls: Class, style: Style) -> List[str]:
     out = [t("class", name=cls.name)]
-    seen = set()
-    for kind, _, member in typed_calls(cls):
+    # Each member's resolution, named after its first typed call (a property's: its getter):
+    # the registration check makes every typed call's name once in the library, so these names
+    # are distinct too (a name made of class and member could be two classes' alike: a_b's c
+    # and a's b_c).
+    lets: Dict[Tuple[Optional[str], str], str] = {}
+    for kind, function, member in typed_calls(cls):
         lookup = {"command": "command", "get": "property", "set": "property", "child": "child"}.get(kind)
-        if lookup is None or (lookup, member.name) in seen:
+        if lookup is None or (lookup, member.name) in lets:
             continue
-        seen.add((lookup, member.name))
-        out.append(t("member", kind=lookup, cls=cls.name, name=member.name))
+        lets[(lookup, member.name)] = "%s_%s" % (lookup, function)
+        out.append(t("member", let=lets[(lookup, member.name)], kind=lookup, cls=cls.name, name=member.name))
     handle, status = style.handle, style.status
     for kind, function, member in typed_calls(cls):
+        lookup = {"command": "command", "get": "property", "set": "property", "child": "child"}.get(kind)
+        let = lets.get((lookup, member.name), "")
         if kind == "construct":
             if member.has_service:
                 service = ("TypedCall.RequestFunction?", "TypedCall.DestroyFunction?") if style.package else \
@@ -109,7 +118,7 @@ def functions(cls: Class, style: Style) -> List[str]:
                 values = "{ () throws(ExportError) in [%s] }" % values
             else:
                 values = "[%s]" % values
-            body = style.call("command_async", cls=cls.name, name=member.name, values=values)
+            body = style.call("command_async", member=let, values=values)
         elif kind == "command":
             result = ""
             params = "_ handle: %s%s" % (handle, style.params(member.arguments))
@@ -125,22 +134,22 @@ def functions(cls: Class, style: Style) -> List[str]:
                 values = ", [%s]" % values if values or result else ""
             else:
                 values = ", { () throws(ExportError) in [%s] }" % values if values else (", { [] }" if result else "")
-            body = style.call("command", cls=cls.name, name=member.name, values=values, result=result)
+            body = style.call("command", member=let, values=values, result=result)
         elif kind == "get":
             params = "_ handle: %s, _ out: %s" % (handle, style.types[member.type.c_out])
             if style.package:
-                body = style.call("get", cls=cls.name, name=member.name, out="out" if member.type.is_plain else "value: out")
+                body = style.call("get", member=let, out="out" if member.type.is_plain else "value: out")
             else:
                 plain = member.type.is_plain
-                body = style.call("get", cls=cls.name, name=member.name, type="." + member.type.kind if plain else "nil",
+                body = style.call("get", member=let, type="." + member.type.kind if plain else "nil",
                                   convert=CONVERT[member.type.kind] if plain else "asOwned")
         elif kind == "set":
             value_argument = Argument("value", member.type)
             params = "_ handle: %s, _ value: %s" % (handle, style.types[style.c_in(member.type)])
-            body = style.call("set", cls=cls.name, name=member.name, value=style.value(value_argument))
+            body = style.call("set", member=let, value=style.value(value_argument))
         else:
             params = "_ handle: %s, _ out: UnsafeMutablePointer<%s>?" % (handle, handle)
-            body = style.call("child", cls=cls.name, name=member.name)
+            body = style.call("child", member=let)
         out.append(t("function", function=function, params=params, status=status, body=body))
     return out
 

@@ -252,3 +252,32 @@ def test_the_package_docstring_example_runs() -> None:
 
     failures, attempted = doctest.testmod(mvvm, verbose=False, report=True)
     assert (failures, attempted > 0) == (0, True)
+
+
+def test_the_256th_copy_of_the_library_is_refused(tmp_path: Path) -> None:
+    """A process holds 255 copies of libmvvm, each with its own tag in its handles: the 256th
+    has none, and mvvm.load of it raises, naming the limit. In a process of its own."""
+    code = textwrap.dedent("""
+        import ctypes, os, shutil, sys
+        import mvvm
+        source, folder = sys.argv[1], sys.argv[2]
+        def copy(index):
+            path = os.path.join(folder, "libmvvm-%03d.so" % index)
+            shutil.copyfile(source, path)
+            return path
+        for index in range(255):
+            path = copy(index)
+            ctypes.CDLL(path)  # RTLD_LOCAL, as mvvm.load opens one
+            os.unlink(path)  # the mapping keeps it
+        try:
+            mvvm.load(copy(255))
+        except mvvm.BadRegistrationError as error:
+            print("refused:", error)
+        else:
+            print("loaded")
+        """)
+    source = str(_lib.default_library().path)
+    done = subprocess.run([sys.executable, "-c", code, source, str(tmp_path)], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("refused:") and "255 copies" in done.stdout, done.stdout

@@ -44,4 +44,11 @@ public func registerBadSample() {
     }
     Exports.register(Board.self, as: "board") { c in c.constructor { _ in Board() } }           // twice
     Exports.register(Board.self, as: "counter_view_model") { c in c.constructor { _ in Board() } }  // the catalog's
+    Exports.register(Board.self, as: "loop") { c in                    // typed calls named as the ABI's
+        c.command("advance") { _ in }                                  // mvvm_loop_advance
+        c.constructor { _ in Board() }                                 // mvvm_loop_new
+    }
+    Exports.register(Board.self, as: "counter_page") { c in            // a typed call named as another class's:
+        c.command("view_model_new") { _ in }                           // counter_page_view_model's constructor
+    }
 }

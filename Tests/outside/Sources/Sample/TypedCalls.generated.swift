@@ -4,264 +4,264 @@ import MVVMExport
 
 // MARK: profile
 private let class_profile = TypedCall.Class("profile")
-private let command_profile_move_tag = class_profile.command("move_tag")
-private let command_profile_contact = class_profile.command("contact")
-private let command_profile_save = class_profile.command("save")
-private let command_profile_load = class_profile.command("load")
-private let command_profile_ping = class_profile.command("ping")
-private let property_profile_first = class_profile.property("first")
-private let property_profile_last = class_profile.property("last")
-private let property_profile_full_name = class_profile.property("full_name")
-private let property_profile_limit = class_profile.property("limit")
-private let property_profile_tags = class_profile.property("tags")
-private let property_profile_scores = class_profile.property("scores")
-private let property_profile_address = class_profile.property("address")
-private let property_profile_avatar = class_profile.property("avatar")
-private let property_profile_saves = class_profile.property("saves")
+private let command_mvvm_profile_move_tag = class_profile.command("move_tag")
+private let command_mvvm_profile_contact = class_profile.command("contact")
+private let command_mvvm_profile_save = class_profile.command("save")
+private let command_mvvm_profile_load = class_profile.command("load")
+private let command_mvvm_profile_ping = class_profile.command("ping")
+private let property_mvvm_profile_get_first = class_profile.property("first")
+private let property_mvvm_profile_get_last = class_profile.property("last")
+private let property_mvvm_profile_get_full_name = class_profile.property("full_name")
+private let property_mvvm_profile_get_limit = class_profile.property("limit")
+private let property_mvvm_profile_get_tags = class_profile.property("tags")
+private let property_mvvm_profile_get_scores = class_profile.property("scores")
+private let property_mvvm_profile_get_address = class_profile.property("address")
+private let property_mvvm_profile_get_avatar = class_profile.property("avatar")
+private let property_mvvm_profile_get_saves = class_profile.property("saves")
 @_cdecl("mvvm_profile_new")
 public func mvvm_profile_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_profile, "new", [], out)
 }
 @_cdecl("mvvm_profile_move_tag")
 public func mvvm_profile_move_tag(_ handle: UInt64, _ from: Int64, _ to: Int64) -> Int32 {
-    TypedCall.command(handle, command_profile_move_tag, [.int(from), .int(to)])
+    TypedCall.command(handle, command_mvvm_profile_move_tag, [.int(from), .int(to)])
 }
 @_cdecl("mvvm_profile_contact")
 public func mvvm_profile_contact(_ handle: UInt64, _ name: UnsafePointer<CChar>?, _ street: UnsafePointer<CChar>?, _ city: UnsafePointer<CChar>?, _ result: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.command(handle, command_profile_contact, [.string(name), .string(street), .string(city)], value: result)
+    TypedCall.command(handle, command_mvvm_profile_contact, [.string(name), .string(street), .string(city)], value: result)
 }
 @_cdecl("mvvm_profile_save")
 public func mvvm_profile_save(_ handle: UInt64, _ result: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.command(handle, command_profile_save, [], value: result)
+    TypedCall.command(handle, command_mvvm_profile_save, [], value: result)
 }
 @_cdecl("mvvm_profile_load")
 public func mvvm_profile_load(_ handle: UInt64, _ count: Int64, _ done: TypedCall.DoneFunction?, _ userData: UnsafeMutableRawPointer?, _ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.callAsync(handle, command_profile_load, [.int(count)], done: done, userData: userData, destroy: destroy, out)
+    TypedCall.callAsync(handle, command_mvvm_profile_load, [.int(count)], done: done, userData: userData, destroy: destroy, out)
 }
 @_cdecl("mvvm_profile_ping")
 public func mvvm_profile_ping(_ handle: UInt64, _ done: TypedCall.DoneFunction?, _ userData: UnsafeMutableRawPointer?, _ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.callAsync(handle, command_profile_ping, [], done: done, userData: userData, destroy: destroy, out)
+    TypedCall.callAsync(handle, command_mvvm_profile_ping, [], done: done, userData: userData, destroy: destroy, out)
 }
 @_cdecl("mvvm_profile_get_first")
 public func mvvm_profile_get_first(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_profile_first, out)
+    TypedCall.get(handle, property_mvvm_profile_get_first, out)
 }
 @_cdecl("mvvm_profile_set_first")
 public func mvvm_profile_set_first(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_profile_first, .string(value))
+    TypedCall.set(handle, property_mvvm_profile_get_first, .string(value))
 }
 @_cdecl("mvvm_profile_get_last")
 public func mvvm_profile_get_last(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_profile_last, out)
+    TypedCall.get(handle, property_mvvm_profile_get_last, out)
 }
 @_cdecl("mvvm_profile_set_last")
 public func mvvm_profile_set_last(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_profile_last, .string(value))
+    TypedCall.set(handle, property_mvvm_profile_get_last, .string(value))
 }
 @_cdecl("mvvm_profile_get_full_name")
 public func mvvm_profile_get_full_name(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_profile_full_name, out)
+    TypedCall.get(handle, property_mvvm_profile_get_full_name, out)
 }
 @_cdecl("mvvm_profile_get_limit")
 public func mvvm_profile_get_limit(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_profile_limit, value: out)
+    TypedCall.get(handle, property_mvvm_profile_get_limit, value: out)
 }
 @_cdecl("mvvm_profile_set_limit")
 public func mvvm_profile_set_limit(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
-    TypedCall.set(handle, property_profile_limit, .value(value))
+    TypedCall.set(handle, property_mvvm_profile_get_limit, .value(value))
 }
 @_cdecl("mvvm_profile_get_tags")
 public func mvvm_profile_get_tags(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_profile_tags, value: out)
+    TypedCall.get(handle, property_mvvm_profile_get_tags, value: out)
 }
 @_cdecl("mvvm_profile_set_tags")
 public func mvvm_profile_set_tags(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
-    TypedCall.set(handle, property_profile_tags, .value(value))
+    TypedCall.set(handle, property_mvvm_profile_get_tags, .value(value))
 }
 @_cdecl("mvvm_profile_get_scores")
 public func mvvm_profile_get_scores(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_profile_scores, value: out)
+    TypedCall.get(handle, property_mvvm_profile_get_scores, value: out)
 }
 @_cdecl("mvvm_profile_set_scores")
 public func mvvm_profile_set_scores(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
-    TypedCall.set(handle, property_profile_scores, .value(value))
+    TypedCall.set(handle, property_mvvm_profile_get_scores, .value(value))
 }
 @_cdecl("mvvm_profile_get_address")
 public func mvvm_profile_get_address(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_profile_address, value: out)
+    TypedCall.get(handle, property_mvvm_profile_get_address, value: out)
 }
 @_cdecl("mvvm_profile_set_address")
 public func mvvm_profile_set_address(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
-    TypedCall.set(handle, property_profile_address, .value(value))
+    TypedCall.set(handle, property_mvvm_profile_get_address, .value(value))
 }
 @_cdecl("mvvm_profile_get_avatar")
 public func mvvm_profile_get_avatar(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_profile_avatar, value: out)
+    TypedCall.get(handle, property_mvvm_profile_get_avatar, value: out)
 }
 @_cdecl("mvvm_profile_set_avatar")
 public func mvvm_profile_set_avatar(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
-    TypedCall.set(handle, property_profile_avatar, .value(value))
+    TypedCall.set(handle, property_mvvm_profile_get_avatar, .value(value))
 }
 @_cdecl("mvvm_profile_get_saves")
 public func mvvm_profile_get_saves(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_profile_saves, out)
+    TypedCall.get(handle, property_mvvm_profile_get_saves, out)
 }
 
 // MARK: dialog
 private let class_dialog = TypedCall.Class("dialog")
-private let command_dialog_close = class_dialog.command("close")
-private let command_dialog_subscribe = class_dialog.command("subscribe")
-private let command_dialog_unsubscribe = class_dialog.command("unsubscribe")
-private let command_dialog_get = class_dialog.command("get")
-private let command_dialog_set = class_dialog.command("set")
-private let command_dialog_describe = class_dialog.command("describe")
-private let command_dialog_snapshot = class_dialog.command("snapshot")
-private let command_dialog_send = class_dialog.command("send")
-private let command_dialog_move = class_dialog.command("move")
-private let property_dialog_description = class_dialog.property("description")
-private let property_dialog_closed = class_dialog.property("closed")
-private let property_dialog_handle = class_dialog.property("handle")
-private let property_dialog_loop = class_dialog.property("loop")
-private let property_dialog_id = class_dialog.property("id")
-private let property_dialog_class = class_dialog.property("class")
-private let property_dialog_log = class_dialog.property("log")
+private let command_mvvm_dialog_close = class_dialog.command("close")
+private let command_mvvm_dialog_subscribe = class_dialog.command("subscribe")
+private let command_mvvm_dialog_unsubscribe = class_dialog.command("unsubscribe")
+private let command_mvvm_dialog_get = class_dialog.command("get")
+private let command_mvvm_dialog_set = class_dialog.command("set")
+private let command_mvvm_dialog_describe = class_dialog.command("describe")
+private let command_mvvm_dialog_snapshot = class_dialog.command("snapshot")
+private let command_mvvm_dialog_send = class_dialog.command("send")
+private let command_mvvm_dialog_move = class_dialog.command("move")
+private let property_mvvm_dialog_get_description = class_dialog.property("description")
+private let property_mvvm_dialog_get_closed = class_dialog.property("closed")
+private let property_mvvm_dialog_get_handle = class_dialog.property("handle")
+private let property_mvvm_dialog_get_loop = class_dialog.property("loop")
+private let property_mvvm_dialog_get_id = class_dialog.property("id")
+private let property_mvvm_dialog_get_class = class_dialog.property("class")
+private let property_mvvm_dialog_get_log = class_dialog.property("log")
 @_cdecl("mvvm_dialog_new")
 public func mvvm_dialog_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_dialog, "new", [], out)
 }
 @_cdecl("mvvm_dialog_close")
 public func mvvm_dialog_close(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_dialog_close)
+    TypedCall.command(handle, command_mvvm_dialog_close)
 }
 @_cdecl("mvvm_dialog_subscribe")
 public func mvvm_dialog_subscribe(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_dialog_subscribe)
+    TypedCall.command(handle, command_mvvm_dialog_subscribe)
 }
 @_cdecl("mvvm_dialog_unsubscribe")
 public func mvvm_dialog_unsubscribe(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_dialog_unsubscribe)
+    TypedCall.command(handle, command_mvvm_dialog_unsubscribe)
 }
 @_cdecl("mvvm_dialog_get")
 public func mvvm_dialog_get(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_dialog_get)
+    TypedCall.command(handle, command_mvvm_dialog_get)
 }
 @_cdecl("mvvm_dialog_set")
 public func mvvm_dialog_set(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_dialog_set)
+    TypedCall.command(handle, command_mvvm_dialog_set)
 }
 @_cdecl("mvvm_dialog_describe")
 public func mvvm_dialog_describe(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_dialog_describe)
+    TypedCall.command(handle, command_mvvm_dialog_describe)
 }
 @_cdecl("mvvm_dialog_snapshot")
 public func mvvm_dialog_snapshot(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_dialog_snapshot)
+    TypedCall.command(handle, command_mvvm_dialog_snapshot)
 }
 @_cdecl("mvvm_dialog_send")
 public func mvvm_dialog_send(_ handle: UInt64, _ text: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.command(handle, command_dialog_send, [.string(text)])
+    TypedCall.command(handle, command_mvvm_dialog_send, [.string(text)])
 }
 @_cdecl("mvvm_dialog_move")
 public func mvvm_dialog_move(_ handle: UInt64, _ from: Int64, _ to: Int64) -> Int32 {
-    TypedCall.command(handle, command_dialog_move, [.int(from), .int(to)])
+    TypedCall.command(handle, command_mvvm_dialog_move, [.int(from), .int(to)])
 }
 @_cdecl("mvvm_dialog_get_description")
 public func mvvm_dialog_get_description(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_dialog_description, out)
+    TypedCall.get(handle, property_mvvm_dialog_get_description, out)
 }
 @_cdecl("mvvm_dialog_set_description")
 public func mvvm_dialog_set_description(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_dialog_description, .string(value))
+    TypedCall.set(handle, property_mvvm_dialog_get_description, .string(value))
 }
 @_cdecl("mvvm_dialog_get_closed")
 public func mvvm_dialog_get_closed(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_dialog_closed, out)
+    TypedCall.get(handle, property_mvvm_dialog_get_closed, out)
 }
 @_cdecl("mvvm_dialog_get_handle")
 public func mvvm_dialog_get_handle(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_dialog_handle, out)
+    TypedCall.get(handle, property_mvvm_dialog_get_handle, out)
 }
 @_cdecl("mvvm_dialog_get_loop")
 public func mvvm_dialog_get_loop(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_dialog_loop, out)
+    TypedCall.get(handle, property_mvvm_dialog_get_loop, out)
 }
 @_cdecl("mvvm_dialog_set_loop")
 public func mvvm_dialog_set_loop(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_dialog_loop, .string(value))
+    TypedCall.set(handle, property_mvvm_dialog_get_loop, .string(value))
 }
 @_cdecl("mvvm_dialog_get_id")
 public func mvvm_dialog_get_id(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_dialog_id, out)
+    TypedCall.get(handle, property_mvvm_dialog_get_id, out)
 }
 @_cdecl("mvvm_dialog_get_class")
 public func mvvm_dialog_get_class(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_dialog_class, out)
+    TypedCall.get(handle, property_mvvm_dialog_get_class, out)
 }
 @_cdecl("mvvm_dialog_set_class")
 public func mvvm_dialog_set_class(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_dialog_class, .string(value))
+    TypedCall.set(handle, property_mvvm_dialog_get_class, .string(value))
 }
 @_cdecl("mvvm_dialog_get_log")
 public func mvvm_dialog_get_log(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_dialog_log, value: out)
+    TypedCall.get(handle, property_mvvm_dialog_get_log, value: out)
 }
 
 // MARK: wishlist
 private let class_wishlist = TypedCall.Class("wishlist")
-private let command_wishlist_add = class_wishlist.command("add")
-private let command_wishlist_item = class_wishlist.command("item")
-private let property_wishlist_items = class_wishlist.property("items")
-private let property_wishlist_prices = class_wishlist.property("prices")
-private let property_wishlist_budget = class_wishlist.property("budget")
-private let property_wishlist_home = class_wishlist.property("home")
-private let property_wishlist_total = class_wishlist.property("total")
+private let command_mvvm_wishlist_add = class_wishlist.command("add")
+private let command_mvvm_wishlist_item = class_wishlist.command("item")
+private let property_mvvm_wishlist_get_items = class_wishlist.property("items")
+private let property_mvvm_wishlist_get_prices = class_wishlist.property("prices")
+private let property_mvvm_wishlist_get_budget = class_wishlist.property("budget")
+private let property_mvvm_wishlist_get_home = class_wishlist.property("home")
+private let property_mvvm_wishlist_get_total = class_wishlist.property("total")
 @_cdecl("mvvm_wishlist_new")
 public func mvvm_wishlist_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_wishlist, "new", [], out)
 }
 @_cdecl("mvvm_wishlist_add")
 public func mvvm_wishlist_add(_ handle: UInt64, _ item: UnsafePointer<CChar>?, _ price: UnsafeRawPointer?, _ result: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.command(handle, command_wishlist_add, [.string(item), .value(price)], result: result)
+    TypedCall.command(handle, command_mvvm_wishlist_add, [.string(item), .value(price)], result: result)
 }
 @_cdecl("mvvm_wishlist_item")
 public func mvvm_wishlist_item(_ handle: UInt64, _ index: Int64, _ result: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.command(handle, command_wishlist_item, [.int(index)], result: result)
+    TypedCall.command(handle, command_mvvm_wishlist_item, [.int(index)], result: result)
 }
 @_cdecl("mvvm_wishlist_get_items")
 public func mvvm_wishlist_get_items(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_wishlist_items, value: out)
+    TypedCall.get(handle, property_mvvm_wishlist_get_items, value: out)
 }
 @_cdecl("mvvm_wishlist_set_items")
 public func mvvm_wishlist_set_items(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
-    TypedCall.set(handle, property_wishlist_items, .value(value))
+    TypedCall.set(handle, property_mvvm_wishlist_get_items, .value(value))
 }
 @_cdecl("mvvm_wishlist_get_prices")
 public func mvvm_wishlist_get_prices(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_wishlist_prices, value: out)
+    TypedCall.get(handle, property_mvvm_wishlist_get_prices, value: out)
 }
 @_cdecl("mvvm_wishlist_set_prices")
 public func mvvm_wishlist_set_prices(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
-    TypedCall.set(handle, property_wishlist_prices, .value(value))
+    TypedCall.set(handle, property_mvvm_wishlist_get_prices, .value(value))
 }
 @_cdecl("mvvm_wishlist_get_budget")
 public func mvvm_wishlist_get_budget(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_wishlist_budget, value: out)
+    TypedCall.get(handle, property_mvvm_wishlist_get_budget, value: out)
 }
 @_cdecl("mvvm_wishlist_set_budget")
 public func mvvm_wishlist_set_budget(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
-    TypedCall.set(handle, property_wishlist_budget, .value(value))
+    TypedCall.set(handle, property_mvvm_wishlist_get_budget, .value(value))
 }
 @_cdecl("mvvm_wishlist_get_home")
 public func mvvm_wishlist_get_home(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_wishlist_home, value: out)
+    TypedCall.get(handle, property_mvvm_wishlist_get_home, value: out)
 }
 @_cdecl("mvvm_wishlist_set_home")
 public func mvvm_wishlist_set_home(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
-    TypedCall.set(handle, property_wishlist_home, .value(value))
+    TypedCall.set(handle, property_mvvm_wishlist_get_home, .value(value))
 }
 @_cdecl("mvvm_wishlist_get_total")
 public func mvvm_wishlist_get_total(_ handle: UInt64, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
-    TypedCall.get(handle, property_wishlist_total, out)
+    TypedCall.get(handle, property_mvvm_wishlist_get_total, out)
 }
 
 // MARK: finder
@@ -311,10 +311,10 @@ public func mvvm_finder_get_cancellations(_ handle: UInt64, _ out: UnsafeMutable
 
 // MARK: greeter
 private let class_greeter = TypedCall.Class("greeter")
-private let command_greeter_greet = class_greeter.command("greet")
-private let property_greeter_name = class_greeter.property("name")
-private let property_greeter_greeting = class_greeter.property("greeting")
-private let property_greeter_greet_count = class_greeter.property("greet_count")
+private let command_mvvm_greeter_greet = class_greeter.command("greet")
+private let property_mvvm_greeter_get_name = class_greeter.property("name")
+private let property_mvvm_greeter_get_greeting = class_greeter.property("greeting")
+private let property_mvvm_greeter_get_greet_count = class_greeter.property("greet_count")
 @_cdecl("mvvm_greeter_new")
 public func mvvm_greeter_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_greeter, "new", [], out)
@@ -325,131 +325,131 @@ public func mvvm_greeter_new_with_name(_ loop: UInt64, _ name: UnsafePointer<CCh
 }
 @_cdecl("mvvm_greeter_greet")
 public func mvvm_greeter_greet(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_greeter_greet)
+    TypedCall.command(handle, command_mvvm_greeter_greet)
 }
 @_cdecl("mvvm_greeter_get_name")
 public func mvvm_greeter_get_name(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_greeter_name, out)
+    TypedCall.get(handle, property_mvvm_greeter_get_name, out)
 }
 @_cdecl("mvvm_greeter_set_name")
 public func mvvm_greeter_set_name(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_greeter_name, .string(value))
+    TypedCall.set(handle, property_mvvm_greeter_get_name, .string(value))
 }
 @_cdecl("mvvm_greeter_get_greeting")
 public func mvvm_greeter_get_greeting(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_greeter_greeting, out)
+    TypedCall.get(handle, property_mvvm_greeter_get_greeting, out)
 }
 @_cdecl("mvvm_greeter_get_greet_count")
 public func mvvm_greeter_get_greet_count(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_greeter_greet_count, out)
+    TypedCall.get(handle, property_mvvm_greeter_get_greet_count, out)
 }
 
 // MARK: tally
 private let class_tally = TypedCall.Class("tally")
-private let command_tally_add = class_tally.command("add")
-private let command_tally_add_many = class_tally.command("add_many")
-private let command_tally_reset = class_tally.command("reset")
-private let property_tally_total = class_tally.property("total")
-private let property_tally_step = class_tally.property("step")
-private let property_tally_title = class_tally.property("title")
-private let property_tally_is_even = class_tally.property("is_even")
+private let command_mvvm_tally_add = class_tally.command("add")
+private let command_mvvm_tally_add_many = class_tally.command("add_many")
+private let command_mvvm_tally_reset = class_tally.command("reset")
+private let property_mvvm_tally_get_total = class_tally.property("total")
+private let property_mvvm_tally_get_step = class_tally.property("step")
+private let property_mvvm_tally_get_title = class_tally.property("title")
+private let property_mvvm_tally_get_is_even = class_tally.property("is_even")
 @_cdecl("mvvm_tally_new")
 public func mvvm_tally_new(_ loop: UInt64, _ start: Int64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_tally, "new", [.int(start)], out)
 }
 @_cdecl("mvvm_tally_add")
 public func mvvm_tally_add(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_tally_add)
+    TypedCall.command(handle, command_mvvm_tally_add)
 }
 @_cdecl("mvvm_tally_add_many")
 public func mvvm_tally_add_many(_ handle: UInt64, _ argument: Int64) -> Int32 {
-    TypedCall.command(handle, command_tally_add_many, [.int(argument)])
+    TypedCall.command(handle, command_mvvm_tally_add_many, [.int(argument)])
 }
 @_cdecl("mvvm_tally_reset")
 public func mvvm_tally_reset(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_tally_reset)
+    TypedCall.command(handle, command_mvvm_tally_reset)
 }
 @_cdecl("mvvm_tally_get_total")
 public func mvvm_tally_get_total(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_tally_total, out)
+    TypedCall.get(handle, property_mvvm_tally_get_total, out)
 }
 @_cdecl("mvvm_tally_get_step")
 public func mvvm_tally_get_step(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_tally_step, out)
+    TypedCall.get(handle, property_mvvm_tally_get_step, out)
 }
 @_cdecl("mvvm_tally_set_step")
 public func mvvm_tally_set_step(_ handle: UInt64, _ value: Int64) -> Int32 {
-    TypedCall.set(handle, property_tally_step, .int(value))
+    TypedCall.set(handle, property_mvvm_tally_get_step, .int(value))
 }
 @_cdecl("mvvm_tally_get_title")
 public func mvvm_tally_get_title(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_tally_title, out)
+    TypedCall.get(handle, property_mvvm_tally_get_title, out)
 }
 @_cdecl("mvvm_tally_set_title")
 public func mvvm_tally_set_title(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_tally_title, .string(value))
+    TypedCall.set(handle, property_mvvm_tally_get_title, .string(value))
 }
 @_cdecl("mvvm_tally_get_is_even")
 public func mvvm_tally_get_is_even(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_tally_is_even, out)
+    TypedCall.get(handle, property_mvvm_tally_get_is_even, out)
 }
 
 // MARK: song
 private let class_song = TypedCall.Class("song")
-private let property_song_title = class_song.property("title")
+private let property_mvvm_song_get_title = class_song.property("title")
 @_cdecl("mvvm_song_get_title")
 public func mvvm_song_get_title(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_song_title, out)
+    TypedCall.get(handle, property_mvvm_song_get_title, out)
 }
 @_cdecl("mvvm_song_set_title")
 public func mvvm_song_set_title(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_song_title, .string(value))
+    TypedCall.set(handle, property_mvvm_song_get_title, .string(value))
 }
 
 // MARK: playlist
 private let class_playlist = TypedCall.Class("playlist")
-private let command_playlist_add = class_playlist.command("add")
-private let command_playlist_add_many = class_playlist.command("add_many")
-private let command_playlist_remove_first = class_playlist.command("remove_first")
-private let command_playlist_reverse = class_playlist.command("reverse")
-private let command_playlist_rotate = class_playlist.command("rotate")
-private let command_playlist_sort_by_title = class_playlist.command("sort_by_title")
-private let property_playlist_filter = class_playlist.property("filter")
+private let command_mvvm_playlist_add = class_playlist.command("add")
+private let command_mvvm_playlist_add_many = class_playlist.command("add_many")
+private let command_mvvm_playlist_remove_first = class_playlist.command("remove_first")
+private let command_mvvm_playlist_reverse = class_playlist.command("reverse")
+private let command_mvvm_playlist_rotate = class_playlist.command("rotate")
+private let command_mvvm_playlist_sort_by_title = class_playlist.command("sort_by_title")
+private let property_mvvm_playlist_get_filter = class_playlist.property("filter")
 @_cdecl("mvvm_playlist_new")
 public func mvvm_playlist_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_playlist, "new", [], out)
 }
 @_cdecl("mvvm_playlist_add")
 public func mvvm_playlist_add(_ handle: UInt64, _ argument: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.command(handle, command_playlist_add, [.string(argument)])
+    TypedCall.command(handle, command_mvvm_playlist_add, [.string(argument)])
 }
 @_cdecl("mvvm_playlist_add_many")
 public func mvvm_playlist_add_many(_ handle: UInt64, _ argument: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.command(handle, command_playlist_add_many, [.string(argument)])
+    TypedCall.command(handle, command_mvvm_playlist_add_many, [.string(argument)])
 }
 @_cdecl("mvvm_playlist_remove_first")
 public func mvvm_playlist_remove_first(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_playlist_remove_first)
+    TypedCall.command(handle, command_mvvm_playlist_remove_first)
 }
 @_cdecl("mvvm_playlist_reverse")
 public func mvvm_playlist_reverse(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_playlist_reverse)
+    TypedCall.command(handle, command_mvvm_playlist_reverse)
 }
 @_cdecl("mvvm_playlist_rotate")
 public func mvvm_playlist_rotate(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_playlist_rotate)
+    TypedCall.command(handle, command_mvvm_playlist_rotate)
 }
 @_cdecl("mvvm_playlist_sort_by_title")
 public func mvvm_playlist_sort_by_title(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_playlist_sort_by_title)
+    TypedCall.command(handle, command_mvvm_playlist_sort_by_title)
 }
 @_cdecl("mvvm_playlist_get_filter")
 public func mvvm_playlist_get_filter(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_playlist_filter, out)
+    TypedCall.get(handle, property_mvvm_playlist_get_filter, out)
 }
 @_cdecl("mvvm_playlist_set_filter")
 public func mvvm_playlist_set_filter(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_playlist_filter, .string(value))
+    TypedCall.set(handle, property_mvvm_playlist_get_filter, .string(value))
 }
 
 // MARK: booking
@@ -535,22 +535,22 @@ public func mvvm_booking_get_booked(_ handle: UInt64, _ out: UnsafeMutablePointe
 
 // MARK: board
 private let class_board = TypedCall.Class("board")
-private let command_board_add = class_board.command("add")
-private let command_board_remove_odd = class_board.command("remove_odd")
-private let command_board_reverse = class_board.command("reverse")
+private let command_mvvm_board_add = class_board.command("add")
+private let command_mvvm_board_remove_odd = class_board.command("remove_odd")
+private let command_mvvm_board_reverse = class_board.command("reverse")
 @_cdecl("mvvm_board_new")
 public func mvvm_board_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_board, "new", [], out)
 }
 @_cdecl("mvvm_board_add")
 public func mvvm_board_add(_ handle: UInt64, _ argument: Int64) -> Int32 {
-    TypedCall.command(handle, command_board_add, [.int(argument)])
+    TypedCall.command(handle, command_mvvm_board_add, [.int(argument)])
 }
 @_cdecl("mvvm_board_remove_odd")
 public func mvvm_board_remove_odd(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_board_remove_odd)
+    TypedCall.command(handle, command_mvvm_board_remove_odd)
 }
 @_cdecl("mvvm_board_reverse")
 public func mvvm_board_reverse(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_board_reverse)
+    TypedCall.command(handle, command_mvvm_board_reverse)
 }

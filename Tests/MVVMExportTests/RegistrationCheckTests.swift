@@ -1,0 +1,69 @@
+import Testing
+@testable import MVVMExport
+@preconcurrency import OpenCombine
+
+/// The registration check, without C: classes built as `Exports.register` builds them, checked
+/// as a whole as the registry checks a library's.
+private final class Page {}
+private final class PageViewModel {}
+private final class Looper {}
+
+private func exported<Target: AnyObject>(_ type: Target.Type, as name: String,
+                                         _ build: (inout ExportBuilder<Target>) -> Void) -> ExportedClass {
+    var builder = ExportBuilder<Target>(name: name, swiftName: String(describing: type), doc: "")
+    build(&builder)
+    return ExportedClass(builder)
+}
+
+private func problems(_ classes: [ExportedClass]) -> [String] {
+    RegistrationCheck(classes: classes, byType: Dictionary(uniqueKeysWithValues: classes.map { ($0.swiftType, $0) }),
+                      records: [:]).problems
+}
+
+@Suite struct RegistrationCheckTests {
+    /// A typed call named as another class's: mvvm_counter_page_view_model_new is both the
+    /// constructor of counter_page_view_model and the command view_model_new of counter_page.
+    @Test func aTypedCallNamedAsAnotherClassesIsRefused() {
+        let viewModel = exported(PageViewModel.self, as: "counter_page_view_model") { c in
+            c.constructor { _ in PageViewModel() }
+        }
+        let page = exported(Page.self, as: "counter_page") { c in c.command("view_model_new") { _ in } }
+        #expect(problems([viewModel, page]) == [
+            "class counter_page (Page): command view_model_new would be mvvm_counter_page_view_model_new, as class "
+                + "counter_page_view_model (PageViewModel)'s constructor new is",
+        ])
+        // Alone, each is sound.
+        #expect(problems([viewModel]).isEmpty && problems([page]).isEmpty)
+    }
+
+    /// A typed call named as a function of the ABI: a class loop's constructor and its command
+    /// advance would be mvvm_loop_new and mvvm_loop_advance.
+    @Test func aTypedCallNamedAsTheABIsIsRefused() {
+        let loop = exported(Looper.self, as: "loop") { c in
+            c.command("advance") { _ in }
+            c.command("spin") { _ in }
+            c.constructor { _ in Looper() }
+        }
+        #expect(problems([loop]) == [
+            "class loop (Looper): command advance would be mvvm_loop_advance, a name of the C ABI (mvvm.h)",
+            "class loop (Looper): constructor new would be mvvm_loop_new, a name of the C ABI (mvvm.h)",
+        ])
+        // The ABI's types too: a command kind of a class event would be the enum mvvm_event_kind.
+        let event = exported(Looper.self, as: "event") { c in c.command("kind") { _ in } }
+        #expect(problems([event]) == ["class event (Looper): command kind would be mvvm_event_kind, a name of the C ABI (mvvm.h)"])
+    }
+
+    /// Within one class, as before: a command get_title and a property title's getter.
+    @Test func twoTypedCallsOfOneClassWithOneNameAreRefused() {
+        let page = exported(Page.self, as: "page") { c in
+            c.output("title", get: { _ in "" }, publisher: { _ in Just("") })
+            c.command("get_title") { _ in }
+        }
+        #expect(problems([page]) == ["class page (Page): command get_title and property title's getter would both be mvvm_page_get_title"])
+    }
+
+    /// The catalog's classes, as the library registers them, break no rule.
+    @Test func theCatalogIsSound() {
+        #expect(Registry.shared.problems.isEmpty)
+    }
+}

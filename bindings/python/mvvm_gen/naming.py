@@ -1,0 +1,76 @@
+"""The naming rule of the C functions: the names the fixed ABI (``include/mvvm.h``) declares, and
+the name of each typed call a class's member gets. One data file, ``naming.json``, holds both;
+the generator names the typed calls it writes by it, and the library's registration check
+(``Sources/MVVMExport/Generated/Naming.swift``, rendered from the same file by ``--naming``)
+refuses a registration whose typed calls would take a name twice, or one of the ABI's."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List
+
+from .templates import Templates
+
+t = Templates("naming")
+
+#: The data file, beside this module (the wheel ships it).
+DATA = Path(__file__).resolve().parent / "naming.json"
+
+#: The kinds of typed call, in the order the Swift table lists them.
+KINDS = ("constructor", "command", "getter", "setter", "child")
+
+
+@dataclass(frozen=True)
+class Naming:
+    #: kind -> pattern, such as "mvvm_{class}_get_{name}"
+    patterns: Dict[str, str]
+    #: every name the fixed ABI declares (functions and types), sorted
+    abi_names: List[str]
+
+    def typed_call(self, kind: str, cls: str, name: str) -> str:
+        return self.patterns[kind].replace("{class}", cls).replace("{name}", name)
+
+
+def load(path: Path = DATA) -> Naming:
+    data = json.loads(path.read_text())
+    patterns = data["typed_calls"]
+    missing = [kind for kind in KINDS if kind not in patterns]
+    if missing:
+        raise ValueError("%s: no pattern for %s" % (path, ", ".join(missing)))
+    for kind, pattern in patterns.items():
+        if not re.fullmatch(r"mvvm_\{class\}_[a-z0-9_]*\{name\}[a-z0-9_]*", pattern):
+            raise ValueError("%s: the %s pattern %r is not mvvm_{class}_..{name}.." % (path, kind, pattern))
+    return Naming(patterns, sorted(data["abi_names"]))
+
+
+def abi_names(header: Path) -> List[str]:
+    """Every lower-case ``mvvm_`` name the header's fixed part declares or uses: its functions,
+    types, enums and callbacks (the typed calls between the @generated markers excluded)."""
+    text = re.sub(r"/\* @generated typed calls begin.*?@generated typed calls end \*/", "", header.read_text(), flags=re.S)
+    code = re.sub(r"//[^\n]*", " ", re.sub(r"/\*.*?\*/", " ", text, flags=re.S))
+    return sorted(set(re.findall(r"\bmvvm_[a-z0-9_]+\b", code)))
+
+
+def data(naming: Naming, header: Path) -> str:
+    """The data file as it should be: its patterns, and the ABI's names read from ``header``."""
+    return json.dumps({
+        "about": "The naming rule of libmvvm's C functions, shared by the generator (mvvm_gen) and the "
+                 "registration check (Sources/MVVMExport/Generated/Naming.swift, written from this file by "
+                 "`make generate`). typed_calls: the name of each kind of member's typed call. abi_names: every "
+                 "name include/mvvm.h's fixed ABI declares, which no typed call may take (written from the header).",
+        "typed_calls": {kind: naming.patterns[kind] for kind in KINDS},
+        "abi_names": abi_names(header),
+    }, indent=2) + "\n"
+
+
+def swift_table(naming: Naming) -> str:
+    """The Swift table the registration check reads: the ABI's names and a function per kind."""
+    def interpolated(pattern: str) -> str:
+        return pattern.replace("{class}", r"\(className)").replace("{name}", r"\(name)")
+    functions = "\n".join(t("function", kind=kind, pattern=naming.patterns[kind], body=interpolated(naming.patterns[kind]))
+                          for kind in KINDS)
+    names = "\n".join('        "%s",' % name for name in naming.abi_names)
+    return t("file", names=names, functions=functions) + "\n"
