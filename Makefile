@@ -175,8 +175,8 @@ $(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLI
 # The bridge's tests (C, natively and under valgrind; GJS), TodoMVC in GTK from C (natively and
 # under valgrind) and from Python, under a private Xvfb with GSK_RENDERER=cairo; screenshots in
 # build/screenshots/gtk_*.png.
-test-gtk: gtk todo sample build-dir
-	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
+test-gtk: lib gtk todo sample build-dir
+	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_CATALOG_LIBRARY=$(BIN)/libmvvm.so \
 	  bash examples/gtk/run_tests.sh
 
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
