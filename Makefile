@@ -38,15 +38,18 @@ test-swift: deps
 	$(SWIFT) test $(EXPORTS)
 
 # Every typed surface generated from the registered classes (`python3 -m mvvm_gen`, the package
-# bindings/python/mvvm_gen, which the wheel ships): the typed C calls in include/mvvm.h and their
-# definitions, the Python stubs and the Ruby signatures of the classes the bindings make at run
-# time, the fuzzer's tables; and from the header itself, the ABI modules of the Python package
-# and of the Ruby bindings; the registration check's table of the naming rule, from
-# bindings/python/mvvm_gen/naming.json (whose ABI names come from the header); and the Merge
-# arities (Sources/MVVMRuntime/Operators/generate_merges.py). `make test` fails when one is stale.
+# bindings/python/mvvm_gen, which the wheel ships): the catalog's typed C calls in
+# include/mvvm_catalog.h and their definitions in its own target, made as any package's are
+# (--module: the catalog's classes are declared in these three modules), the Python stubs and the
+# Ruby signatures of the classes the bindings make at run time, the fuzzer's tables; and from the
+# fixed header (include/mvvm.h), the ABI modules of the Python package and of the Ruby bindings;
+# the registration check's table of the naming rule, from bindings/python/mvvm_gen/naming.json
+# (whose ABI names come from the header); and the Merge arities
+# (Sources/MVVMRuntime/Operators/generate_merges.py). `make test` fails when one is stale.
 MVVM_GEN := PYTHONPATH=$(CURDIR)/bindings/python python3 -m mvvm_gen
 MERGES := Sources/MVVMRuntime/Operators/generate_merges.py
-GENERATED := --header include/mvvm.h --swift Sources/MVVMExport/Generated/TypedCalls.swift \
+GENERATED := --module MVVMCatalog --module MVVMViewModels --module MVVMModels \
+	--header include/mvvm_catalog.h --swift Sources/MVVMCatalog/TypedCalls.generated.swift \
 	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs --fuzz Tests/fuzz/typed_calls.h \
 	--py-abi bindings/python/mvvm/_abi.py --arities Sources/MVVMExport/Generated/Arities.swift --rb-abi bindings/ruby/lib/mvvm/abi.rb \
 	--naming Sources/MVVMExport/Generated/Naming.swift
@@ -60,7 +63,8 @@ test-generated: lib
 	  && python3 $(MERGES) --check \
 	  && echo "generated: 1 passed, 0 failed" || { echo "generated: 0 passed, 1 failed"; exit 1; }
 
-# The header compiles alone, as C and C++, and declares every exported symbol.
+# The fixed header (mvvm.h) and the catalog's (mvvm_catalog.h) each compile alone, as C and C++;
+# together they declare every symbol libmvvm.so exports.
 test-header: lib
 	bash Tests/C/check_header.sh $(BIN)
 
@@ -173,8 +177,8 @@ $(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLI
 # The bridge's tests (C, natively and under valgrind; GJS), TodoMVC in GTK from C (natively and
 # under valgrind) and from Python, under a private Xvfb with GSK_RENDERER=cairo; screenshots in
 # build/screenshots/gtk_*.png.
-test-gtk: gtk todo sample search build-dir
-	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
+test-gtk: lib gtk todo sample search build-dir
+	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_CATALOG_LIBRARY=$(BIN)/libmvvm.so \
 	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so bash examples/gtk/run_tests.sh
 
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
@@ -240,7 +244,7 @@ release: deps
 release-shared: deps
 	bash bindings/c/build_release.sh shared build/release-shared
 
-# PREFIX/lib/libmvvm.so.MAJOR.MINOR.PATCH (+ libmvvm.so.MAJOR, libmvvm.so), PREFIX/include/mvvm.h,
+# PREFIX/lib/libmvvm.so.MAJOR.MINOR.PATCH (+ libmvvm.so.MAJOR, libmvvm.so), PREFIX/include/mvvm.h and mvvm_catalog.h,
 # PREFIX/lib/pkgconfig/mvvm.pc. Builds the library only when it is missing, so that
 # `make release && sudo make install` does not run the Swift build as root.
 install:

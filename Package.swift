@@ -4,12 +4,16 @@ import PackageDescription
 let package = Package(
     name: "libmvvm",
     products: [
-        // libmvvm.so: the C ABI of include/mvvm.h with the catalog; only mvvm_* symbols are exported.
-        .library(name: "mvvm", type: .dynamic, targets: ["MVVMCatalog"]),
-        // For a package exporting its own view models: the export API, the engine behind the C
-        // ABI, and the catalog, which every libmvvm library carries. Its dynamic library product
-        // (of its own target) exports the whole ABI. README: "Export your own view model".
-        .library(name: "MVVMExport", targets: ["MVVMExport", "MVVMCatalog"]),
+        // libmvvm.so: the C ABI of include/mvvm.h with the catalog (include/mvvm_catalog.h), which
+        // its hook registers; only mvvm_* symbols are exported.
+        .library(name: "mvvm", type: .dynamic, targets: ["LibMVVM"]),
+        // For a package exporting its own view models: the export API and the engine behind the C
+        // ABI. Its dynamic library product (of its own target) exports the whole ABI with the
+        // classes its hook registers. docs/packages.md.
+        .library(name: "MVVMExport", targets: ["MVVMExport"]),
+        // The catalog, for a package whose library should carry it: its hook calls
+        // Catalog.register() (docs/packages.md, "Composing the catalog").
+        .library(name: "MVVMCatalog", targets: ["MVVMCatalog"]),
         .library(name: "MVVMRuntime", targets: ["MVVMRuntime"]),
         .library(name: "MVVMModels", targets: ["MVVMModels"]),
         .library(name: "MVVMViewModels", targets: ["MVVMViewModels"]),
@@ -47,12 +51,16 @@ let package = Package(
             // the manifest would keep a package from depending on this one by version.
             exclude: ["exports.map"]
         ),
-        // The catalog's classes, registered through the public export API as any user's are.
+        // The catalog's classes, registered through the public export API as any user's are, and
+        // their generated typed calls (include/mvvm_catalog.h).
         .target(
             name: "MVVMCatalog",
             dependencies: ["MVVMExport", "MVVMRuntime", "MVVMModels", "MVVMViewModels",
                            .product(name: "OpenCombine", package: "OpenCombine")]
         ),
+        // libmvvm.so's hook: a library composed of the catalog alone, as any library composes
+        // the packages it carries.
+        .target(name: "LibMVVM", dependencies: ["MVVMCatalog", "MVVMExport"]),
         .executableTarget(
             name: "mvvm-swift-demo",
             dependencies: ["MVVMRuntime", "MVVMModels", "MVVMViewModels",

@@ -1,9 +1,11 @@
 /*
  * mvvm.h - the C interface of libmvvm.
  *
- * libmvvm holds the models and view models of five MVVM designs, written in Swift, behind this
- * C ABI. The host program is the View: it creates objects on a loop, reads their properties,
- * sets their bindings, sends their commands, and is told of every change through callbacks.
+ * A libmvvm library holds view models written in Swift behind this C ABI: libmvvm.so the
+ * catalog's (the models and view models of five MVVM designs, whose typed calls are in
+ * mvvm_catalog.h), a package's own library those its hook registers. The host program is the
+ * View: it creates objects on a loop, reads their properties, sets their bindings, sends their
+ * commands, and is told of every change through callbacks.
  *
  * Conventions, true of every function below unless its comment says otherwise:
  *
@@ -49,7 +51,7 @@ extern "C" {
 
 /** The version of this header; mvvm_version() gives the library's. */
 #define MVVM_VERSION_MAJOR 0
-#define MVVM_VERSION_MINOR 3
+#define MVVM_VERSION_MINOR 4
 #define MVVM_VERSION_PATCH 0
 
 /** Any object of the library. 0 is never valid. */
@@ -609,7 +611,7 @@ mvvm_status mvvm_complete_soon(mvvm_handle request, const mvvm_value *result);
 /* ------------------------------------------------------------------------------------------ */
 
 /**
- * Every class this library exports (the catalog's and those of any package linked into it), as
+ * Every class this library exports (those its hook registers: the catalog's in libmvvm.so), as
  * a new JSON array in *json_out, freed with mvvm_string_free. Each element is what
  * mvvm_describe() gives for an object of the class, plus "swift_name", "swift_module", "doc",
  * "child_classes" (child name -> class name), "item_class" on each list property, and
@@ -626,8 +628,8 @@ mvvm_status mvvm_classes(char **json_out);
 /**
  * Makes an object of the class `class_name` on `loop` and gives its new handle in *out (the
  * caller releases it), with the constructor whose arguments `args[0 .. count-1]` fit, by count
- * then by type: MVVM_TYPE_BOOL, _INT, _DOUBLE, _STRING for values (strings are copied), and
- * MVVM_TYPE_OBJECT for a model (a handle of an object of one of the argument's classes, on the
+ * then by type: for a value argument, a value of its type as mvvm_set() takes one (a scalar, an
+ * optional, an array, a record, bytes; strings are copied), and MVVM_TYPE_OBJECT for a model (a handle of an object of one of the argument's classes, on the
  * same loop) or a host service (a handle from mvvm_service_new()). `args` may be NULL when
  * `count` is 0. Any thread; serialised with the loop's work.
  * Errors: INVALID_HANDLE (loop, or an argument's handle, not live), WRONG_TYPE (loop is not a
@@ -695,12 +697,15 @@ mvvm_status mvvm_list_item(mvvm_handle object, const char *name, int64_t index, 
 mvvm_status mvvm_object_id(mvvm_handle object, int64_t *out);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Typed calls, generated from the registered classes                                         */
+/* Typed calls: a header of each package's own                                                */
 /* ------------------------------------------------------------------------------------------ */
 
 /*
- * For each class, bindings/generate/mvvm_gen.py writes the part below from the class's own
- * description (mvvm_classes); `make test` fails when it is stale.
+ * This header is the fixed ABI alone. The typed calls of a package's classes are generated from
+ * their descriptions (mvvm_classes) into a header of the package's own, which includes this one:
+ * `python3 -m mvvm_gen --module NAME --header NAME.h` (the generator in bindings/python/mvvm_gen;
+ * docs/packages.md). The catalog's are in mvvm_catalog.h, and libmvvm.so defines them; a library
+ * defines those of the packages its hook registers, and no other.
  *
  * Constructors, mvvm_<class>_new[_with_<suffix>](loop, args…, &out), are mvvm_new() with that
  * constructor: they take the loop first and give the new object's handle in *out; the caller
@@ -711,221 +716,12 @@ mvvm_status mvvm_object_id(mvvm_handle object, int64_t *out);
  *
  * Typed calls are thin wrappers over the generic calls, with the same errors, plus WRONG_TYPE
  * for an object of another class:
- * mvvm_<class>_<command>(h[, argument]) is mvvm_send(h, "<command>", argument);
+ * mvvm_<class>_<command>(h[, arguments…][, &result]) is mvvm_call(h, "<command>", …);
  * mvvm_<class>_get_<property>(h, &out) is mvvm_get_<type>(h, "<property>", &out) (a string is
- * new, freed with mvvm_string_free); mvvm_<class>_set_<property>(h, v) is mvvm_set_<type>;
+ * new, freed with mvvm_string_free; a value that is not a plain scalar is an mvvm_value freed
+ * with mvvm_value_free); mvvm_<class>_set_<property>(h, v) is mvvm_set_<type>;
  * mvvm_<class>_<child>(h, &out) is mvvm_child(h, "<child>", &out).
  */
-
-/* @generated typed calls begin: python3 -m mvvm_gen writes this part; do not edit. */
-
-/* count_down_timer (CountDownTimer): A countdown of whole seconds, ticking once a second while running.
- * Properties: full_count: int ro; count: int ro; remaining_time: int ro; is_doing: bool ro. */
-/** A timer of `full_count` seconds, from 1 to 2147483647. */
-mvvm_status mvvm_count_down_timer_new(mvvm_handle loop, int64_t full_count, mvvm_handle *out);
-/** Starts or resumes; does nothing while running. */
-mvvm_status mvvm_count_down_timer_start(mvvm_handle object);
-/** Pauses, keeping the count; does nothing while paused. */
-mvvm_status mvvm_count_down_timer_pause(mvvm_handle object);
-/** Stops and resets the count to 0. */
-mvvm_status mvvm_count_down_timer_stop(mvvm_handle object);
-/** Resets the count to 0, running or not. */
-mvvm_status mvvm_count_down_timer_reset(mvvm_handle object);
-/** full_count: The seconds it counts down from. */
-mvvm_status mvvm_count_down_timer_get_full_count(mvvm_handle object, int64_t *out);
-/** count: Seconds elapsed: from 0 to full_count, and back to 0 on stop, on reset and when the time runs out. */
-mvvm_status mvvm_count_down_timer_get_count(mvvm_handle object, int64_t *out);
-/** remaining_time: Seconds left: full_count - count. */
-mvvm_status mvvm_count_down_timer_get_remaining_time(mvvm_handle object, int64_t *out);
-/** is_doing: Whether it is running: true from start to pause, stop or the time running out. */
-mvvm_status mvvm_count_down_timer_get_is_doing(mvvm_handle object, bool *out);
-
-/* timer_view_model (TimerViewModel): The timer screen: an alert when the time runs out, a display and a player.
- * Properties: is_show_alert: bool rw. */
-/** Over `timer`, a count_down_timer of the same loop. */
-mvvm_status mvvm_timer_view_model_new(mvvm_handle loop, mvvm_handle timer, mvvm_handle *out);
-/** is_show_alert: Becomes true when the timer runs out; the view sets it false to dismiss. */
-mvvm_status mvvm_timer_view_model_get_is_show_alert(mvvm_handle object, bool *out);
-mvvm_status mvvm_timer_view_model_set_is_show_alert(mvvm_handle object, bool value);
-/** A new handle to the display child (display_view_model); the caller releases it. */
-mvvm_status mvvm_timer_view_model_display(mvvm_handle object, mvvm_handle *out);
-/** A new handle to the player child (player_view_model); the caller releases it. */
-mvvm_status mvvm_timer_view_model_player(mvvm_handle object, mvvm_handle *out);
-
-/* display_view_model (DisplayViewModel): What the timer screen shows.
- * Properties: remaining_time: int ro.
- * Made by its parent (a child): no constructor. */
-/** remaining_time: Seconds left. */
-mvvm_status mvvm_display_view_model_get_remaining_time(mvvm_handle object, int64_t *out);
-
-/* player_view_model (PlayerViewModel): The timer's buttons.
- * Properties: is_stop_enabled: bool ro; is_play_timer: bool ro.
- * Made by its parent (a child): no constructor. */
-/** A button was tapped ("start", "pause" or "stop"), through throttle(for: 1 s, latest: false). */
-mvvm_status mvvm_player_view_model_tapped(mvvm_handle object, const char * argument);
-/** is_stop_enabled: remaining_time < full_count. */
-mvvm_status mvvm_player_view_model_get_is_stop_enabled(mvvm_handle object, bool *out);
-/** is_play_timer: Whether the timer runs. */
-mvvm_status mvvm_player_view_model_get_is_play_timer(mvvm_handle object, bool *out);
-
-/* stop_watch (StopWatch): Integer milliseconds on the loop's clock, published every 10 ms while running.
- * Properties: time_ms: int ro; state: string ro. */
-/** A stopped stopwatch at zero. */
-mvvm_status mvvm_stop_watch_new(mvvm_handle loop, mvvm_handle *out);
-/** Starts from zero; only when startable. */
-mvvm_status mvvm_stop_watch_start(mvvm_handle object);
-/** Stops, keeping the time; only when stoppable. */
-mvvm_status mvvm_stop_watch_stop(mvvm_handle object);
-/** Continues; only when resumable. */
-mvvm_status mvvm_stop_watch_resume(mvvm_handle object);
-/** Back to zero and startable; only when resumable. */
-mvvm_status mvvm_stop_watch_clear(mvvm_handle object);
-/** time_ms: Elapsed milliseconds. */
-mvvm_status mvvm_stop_watch_get_time_ms(mvvm_handle object, int64_t *out);
-/** state: startable, stoppable or resumable. One of: startable, stoppable, resumable. */
-mvvm_status mvvm_stop_watch_get_state(mvvm_handle object, char **out);
-
-/* stop_watch_view_model (StopWatchViewModel): The stopwatch screen.
- * Properties: time: string ro; main_action_title: string ro; clear_action_title: string ro; main_action_enabled: bool ro; clear_action_enabled: bool ro. */
-/** Over a stopwatch of its own. */
-mvvm_status mvvm_stop_watch_view_model_new(mvvm_handle loop, mvvm_handle *out);
-/** Start, stop or resume, as the state allows. */
-mvvm_status mvvm_stop_watch_view_model_main_action(mvvm_handle object);
-/** Clears to 00:00:00.00; does nothing unless resumable. */
-mvvm_status mvvm_stop_watch_view_model_clear_action(mvvm_handle object);
-/** time: The elapsed time as "HH:MM:SS.cc", hours modulo 100. */
-mvvm_status mvvm_stop_watch_view_model_get_time(mvvm_handle object, char **out);
-/** main_action_title: The main button's title: Start, Stop or Resume, as the state allows. */
-mvvm_status mvvm_stop_watch_view_model_get_main_action_title(mvvm_handle object, char **out);
-/** clear_action_title: The clear button's title: Clear. */
-mvvm_status mvvm_stop_watch_view_model_get_clear_action_title(mvvm_handle object, char **out);
-/** main_action_enabled: Whether the main button is enabled: always true. */
-mvvm_status mvvm_stop_watch_view_model_get_main_action_enabled(mvvm_handle object, bool *out);
-/** clear_action_enabled: Whether the clear button is enabled: only while the stopwatch is resumable. */
-mvvm_status mvvm_stop_watch_view_model_get_clear_action_enabled(mvvm_handle object, bool *out);
-
-/* input_echo_view_model (InputEchoViewModel): Echoes its input.
- * Properties: input: string rw; label: string ro; message: string ro. */
-/** Empty input. */
-mvvm_status mvvm_input_echo_view_model_new(mvvm_handle loop, mvvm_handle *out);
-/** input: What the user typed. */
-mvvm_status mvvm_input_echo_view_model_get_input(mvvm_handle object, char **out);
-mvvm_status mvvm_input_echo_view_model_set_input(mvvm_handle object, const char * value);
-/** label: The input. */
-mvvm_status mvvm_input_echo_view_model_get_label(mvvm_handle object, char **out);
-/** message: "Your input is '<input>'!" */
-mvvm_status mvvm_input_echo_view_model_get_message(mvvm_handle object, char **out);
-
-/* sign_up_view_model (SignUpViewModel): A sign-up form: enabled when user_id has 6 or more characters, password 8 or more (grapheme clusters), confirm_password equals password, and agreed.
- * Properties: user_id: string rw; password: string rw; confirm_password: string rw; agreed: bool rw; is_completion_alert_presented: bool rw; is_sign_up_enabled: bool ro. */
-/** With the built-in service, which accepts every sign-up at once. */
-mvvm_status mvvm_sign_up_view_model_new(mvvm_handle loop, mvvm_handle *out);
-/** With the host's service: each sign-up asks it with the user id (the password is readable during the request) and expects a bool, true for success. `destroy_fn_or_null(user_data)` runs exactly once, when the object is released or when this call fails; NULL_POINTER for a NULL request_fn. */
-mvvm_status mvvm_sign_up_view_model_new_with_service(mvvm_handle loop, mvvm_request_fn request_fn, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *out);
-/** Asks the sign-up service; does nothing while disabled. */
-mvvm_status mvvm_sign_up_view_model_sign_up_tapped(mvvm_handle object);
-/** user_id: The user id typed: 6 or more characters to sign up. */
-mvvm_status mvvm_sign_up_view_model_get_user_id(mvvm_handle object, char **out);
-mvvm_status mvvm_sign_up_view_model_set_user_id(mvvm_handle object, const char * value);
-/** password: The password typed: 8 or more to sign up. */
-mvvm_status mvvm_sign_up_view_model_get_password(mvvm_handle object, char **out);
-mvvm_status mvvm_sign_up_view_model_set_password(mvvm_handle object, const char * value);
-/** confirm_password: The password again: equal to password to sign up. */
-mvvm_status mvvm_sign_up_view_model_get_confirm_password(mvvm_handle object, char **out);
-mvvm_status mvvm_sign_up_view_model_set_confirm_password(mvvm_handle object, const char * value);
-/** agreed: The terms were agreed to. */
-mvvm_status mvvm_sign_up_view_model_get_agreed(mvvm_handle object, bool *out);
-mvvm_status mvvm_sign_up_view_model_set_agreed(mvvm_handle object, bool value);
-/** is_completion_alert_presented: Presented when a sign-up succeeds; the view dismisses it. */
-mvvm_status mvvm_sign_up_view_model_get_is_completion_alert_presented(mvvm_handle object, bool *out);
-mvvm_status mvvm_sign_up_view_model_set_is_completion_alert_presented(mvvm_handle object, bool value);
-/** is_sign_up_enabled: Whether sign_up_tapped may sign up: the form's four rules hold. */
-mvvm_status mvvm_sign_up_view_model_get_is_sign_up_enabled(mvvm_handle object, bool *out);
-
-/* observable_sign_up_view_model (ObservableSignUpViewModel): sign_up_view_model's form and rules as an @Observable class: is_sign_up_enabled is computed from the four inputs.
- * Properties: user_id: string rw; password: string rw; confirm_password: string rw; agreed: bool rw; is_completion_alert_presented: bool rw; is_sign_up_enabled: bool ro. */
-/** With the built-in service, which accepts every sign-up at once. */
-mvvm_status mvvm_observable_sign_up_view_model_new(mvvm_handle loop, mvvm_handle *out);
-/** With the host's service: each sign-up asks it with the user id and expects a bool, true for success. `destroy_fn_or_null(user_data)` runs exactly once, when the object is released or when this call fails; NULL_POINTER for a NULL request_fn. */
-mvvm_status mvvm_observable_sign_up_view_model_new_with_service(mvvm_handle loop, mvvm_request_fn request_fn, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *out);
-/** Asks the sign-up service; does nothing while disabled. */
-mvvm_status mvvm_observable_sign_up_view_model_sign_up_tapped(mvvm_handle object);
-/** user_id: The user id typed: 6 or more characters to sign up. */
-mvvm_status mvvm_observable_sign_up_view_model_get_user_id(mvvm_handle object, char **out);
-mvvm_status mvvm_observable_sign_up_view_model_set_user_id(mvvm_handle object, const char * value);
-/** password: The password typed: 8 or more to sign up. */
-mvvm_status mvvm_observable_sign_up_view_model_get_password(mvvm_handle object, char **out);
-mvvm_status mvvm_observable_sign_up_view_model_set_password(mvvm_handle object, const char * value);
-/** confirm_password: The password again: equal to password to sign up. */
-mvvm_status mvvm_observable_sign_up_view_model_get_confirm_password(mvvm_handle object, char **out);
-mvvm_status mvvm_observable_sign_up_view_model_set_confirm_password(mvvm_handle object, const char * value);
-/** agreed: The terms were agreed to. */
-mvvm_status mvvm_observable_sign_up_view_model_get_agreed(mvvm_handle object, bool *out);
-mvvm_status mvvm_observable_sign_up_view_model_set_agreed(mvvm_handle object, bool value);
-/** is_completion_alert_presented: Presented when a sign-up succeeds; the view dismisses it. */
-mvvm_status mvvm_observable_sign_up_view_model_get_is_completion_alert_presented(mvvm_handle object, bool *out);
-mvvm_status mvvm_observable_sign_up_view_model_set_is_completion_alert_presented(mvvm_handle object, bool value);
-/** is_sign_up_enabled: Whether sign_up_tapped may sign up: the form's four rules hold. */
-mvvm_status mvvm_observable_sign_up_view_model_get_is_sign_up_enabled(mvvm_handle object, bool *out);
-
-/* welcome_view_model (WelcomeScreen): A transform(input) -> output screen: a welcome message on load, a text on each tap.
- * Signals: on_show_welcome(string), on_show_text(string), on_show_only_first(none). */
-/** With the built-in API, which answers "Welcome!" on the loop's next dispatch. */
-mvvm_status mvvm_welcome_view_model_new(mvvm_handle loop, mvvm_handle *out);
-/** With the host's API: each view_did_load asks it (no argument) and expects the message. `destroy_fn_or_null(user_data)` runs exactly once, when the object is released or when this call fails; NULL_POINTER for a NULL request_fn. */
-mvvm_status mvvm_welcome_view_model_new_with_api(mvvm_handle loop, mvvm_request_fn request_fn, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *out);
-/** The view loaded: asks the welcome API. */
-mvvm_status mvvm_welcome_view_model_view_did_load(mvvm_handle object);
-/** A tap with the text to show. */
-mvvm_status mvvm_welcome_view_model_tap_button(mvvm_handle object, const char * argument);
-
-/* counter (Counter): A counter.
- * Properties: count: int ro. */
-/** At 0. */
-mvvm_status mvvm_counter_new(mvvm_handle loop, mvvm_handle *out);
-/** Increments (a random counter draws). */
-mvvm_status mvvm_counter_increment(mvvm_handle object);
-/** Decrements (a random counter draws). */
-mvvm_status mvvm_counter_decrement(mvvm_handle object);
-mvvm_status mvvm_counter_get_count(mvvm_handle object, int64_t *out);
-
-/* random_counter (RandomCounter): A counter whose increment and decrement draw a count from 1 to 10 out of a generator seeded with `seed`: a seed always repeats its sequence.
- * Properties: count: int ro. */
-/** Seeded with `seed`. */
-mvvm_status mvvm_random_counter_new(mvvm_handle loop, uint64_t seed, mvvm_handle *out);
-/** Increments (a random counter draws). */
-mvvm_status mvvm_random_counter_increment(mvvm_handle object);
-/** Decrements (a random counter draws). */
-mvvm_status mvvm_random_counter_decrement(mvvm_handle object);
-mvvm_status mvvm_random_counter_get_count(mvvm_handle object, int64_t *out);
-
-/* counter_view_model (CounterViewModel): A counter's screen.
- * Properties: label: string ro; count: string ro. */
-/** Over `model`, a counter or random_counter of the same loop. */
-mvvm_status mvvm_counter_view_model_new(mvvm_handle loop, mvvm_handle model, mvvm_handle *out);
-/** Counts up (a random counter draws a new count). */
-mvvm_status mvvm_counter_view_model_increment(mvvm_handle object);
-/** Counts down (a random counter draws a new count). */
-mvvm_status mvvm_counter_view_model_decrement(mvvm_handle object);
-/** label: "Counter" or "Random Counter". */
-mvvm_status mvvm_counter_view_model_get_label(mvvm_handle object, char **out);
-/** count: The count, as text. */
-mvvm_status mvvm_counter_view_model_get_count(mvvm_handle object, char **out);
-
-/* counter_page_view_model (CounterPageViewModel): Two counters on one page.
- * Properties: read_me: string ro. */
-/** The random counter is seeded from the system's random source. */
-mvvm_status mvvm_counter_page_view_model_new(mvvm_handle loop, mvvm_handle *out);
-/** The random counter is seeded with `seed`, for repeatable pages. */
-mvvm_status mvvm_counter_page_view_model_new_with_seed(mvvm_handle loop, uint64_t seed, mvvm_handle *out);
-/** read_me: What the page shows, for the view to print above the counters. */
-mvvm_status mvvm_counter_page_view_model_get_read_me(mvvm_handle object, char **out);
-/** A new handle to the first_counter child (counter_view_model); the caller releases it. */
-mvvm_status mvvm_counter_page_view_model_first_counter(mvvm_handle object, mvvm_handle *out);
-/** A new handle to the second_counter child (counter_view_model); the caller releases it. */
-mvvm_status mvvm_counter_page_view_model_second_counter(mvvm_handle object, mvvm_handle *out);
-
-/* @generated typed calls end */
 
 #ifdef __cplusplus
 }

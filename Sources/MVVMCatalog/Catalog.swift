@@ -6,9 +6,15 @@ import MVVMRuntime
 import MVVMViewModels
 @preconcurrency import OpenCombine
 
-/// The library runs this once, before its first look-up of a class.
-@_cdecl("libmvvm_register_catalog")
-public func registerCatalog() {
+/// The catalog as a package other libraries may carry. It has no hook of its own: a library
+/// that carries it calls ``register()`` from its hook, as libmvvm.so's does (Sources/LibMVVM).
+public enum Catalog {
+    /// Registers the catalog's classes; call it once, from the library's hook
+    /// (`@_cdecl("libmvvm_register_package")`), beside the library's own registrations.
+    public static func register() { registerClasses() }
+}
+
+private func registerClasses() {
     Exports.register(CountDownTimer.self, doc: "A countdown of whole seconds, ticking once a second while running.") { c in
         c.output("full_count", \.fullCount, \.$fullCount, doc: "The seconds it counts down from.")
         c.output("count", \.count, \.$count, doc: "Seconds elapsed: from 0 to full_count, and back to 0 "

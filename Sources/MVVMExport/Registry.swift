@@ -99,7 +99,7 @@ final class Registry: @unchecked Sendable {
     private static let loaded: Void = { libmvvm_run_registrations() }()
 
     func add(_ exportedClass: ExportedClass) {
-        add(exportedClass, "class", tellsCatalogClash: true) {
+        add(exportedClass, "class") {
             byName[exportedClass.name.string] = exportedClass
             byType[exportedClass.swiftType] = exportedClass
             ordered.append(exportedClass)
@@ -107,23 +107,25 @@ final class Registry: @unchecked Sendable {
     }
 
     func add(_ record: RecordDescription) {
-        add(record, "record", tellsCatalogClash: false) {
+        add(record, "record") {
             recordsByName[record.name.string] = record
             recordsByType[record.swiftType] = record
         }
     }
 
     /// Adds a class or record with `insert`, under the lock, unless its name is taken (classes and
-    /// records share one namespace); a refusal says when the catalog took it if `tellsCatalogClash`.
-    private func add(_ registered: some RegisteredType, _ kind: String, tellsCatalogClash: Bool, _ insert: () -> Void) {
+    /// records share one namespace); a refusal names the Swift type and module that took it, since
+    /// a library may carry several packages (the catalog among them).
+    private func add(_ registered: some RegisteredType, _ kind: String, _ insert: () -> Void) {
         knownSound.store(false, ordering: .releasing)
         lock.withLock {
             checked = nil
             let name = registered.name.string
-            if byName[name] != nil || recordsByName[name] != nil {
-                let inCatalog = tellsCatalogClash && catalogNames.contains(name) ? " (in the catalog)" : ""
+            let taken: (any RegisteredType)?
+            if let found = byName[name] { taken = found } else { taken = recordsByName[name] }
+            if let taken {
                 refusals.append("\(kind) \(name) (\(registered.swiftName)) is registered twice: a class or record "
-                                + "named \(name) exists already\(inCatalog)")
+                                + "named \(name) exists already (\(taken.swiftName) of module \(taken.swiftModule))")
                 refused.append(registered)
                 return
             }
@@ -137,12 +139,6 @@ final class Registry: @unchecked Sendable {
             checked = nil
             refusals.append(problem)
         }
-    }
-
-    /// The catalog's class names, which a package's class may not take.
-    private var catalogNames: Set<String> {
-        Set(ordered.filter { $0.swiftModule == "MVVMCatalog" || $0.swiftModule == "MVVMViewModels"
-                || $0.swiftModule == "MVVMModels" }.map(\.name.string))
     }
 
     /// Every problem of the registration (empty when it is sound).

@@ -1,8 +1,8 @@
-// What the generated typed calls are made of (bindings/generate/mvvm_gen.py): the catalog's
-// (Generated/TypedCalls.swift, C types) and a package's own (`--module NAME`, over the public
-// `TypedCall`, plain C types). Each is the generic call of the same meaning after checking the
-// handle's class; the class and the member a call names are looked up once, the first time it
-// is made (the lazy initialisation of the generated global that holds them), not on every call.
+// What the generated typed calls are made of (`python3 -m mvvm_gen --module NAME`, the generator in
+// bindings/python/mvvm_gen): a package's own, the catalog's included, over the public `TypedCall`
+// in plain C types. Each is the generic call of the same meaning after checking the handle's
+// class; the class and the member a call names are looked up once, the first time it is made (the
+// lazy initialisation of the generated global that holds them), not on every call.
 import CMVVM
 
 // MARK: - Typed calls
@@ -118,11 +118,6 @@ func asString(_ value: Value) -> UnsafeMutablePointer<CChar>?? {
 }
 func asOwned(_ value: Value) -> mvvm_value? { value.ownedCValue() }
 
-/// Writes a command's result to a typed call's out-pointer, when the host gave one.
-func result<T>(to out: UnsafeMutablePointer<T>?, _ convert: @escaping (Value) -> T?) -> (Value) -> Void {
-    { value in if let out, let converted = convert(value) { out.pointee = converted } }
-}
-
 /// Reads a typed call's `const mvvm_value *` argument.
 func readValue(_ pointer: UnsafePointer<mvvm_value>?, _ name: String) throws(ExportError) -> Value {
     guard let pointer else { throw .nullPointer(name) }
@@ -146,8 +141,8 @@ struct Resolution<Member: Sendable>: Sendable {
 
 // MARK: - The public surface a package's typed calls use
 
-/// What the typed C calls that `bindings/generate/mvvm_gen.py --module NAME` writes for a
-/// package's own classes are made of (the catalog's are made of the same). They use plain C
+/// What the typed C calls that `python3 -m mvvm_gen --module NAME` writes for a package's own
+/// classes are made of (the catalog's among them). They use plain C
 /// types (`Int32` for `mvvm_status`, `UInt64` for `mvvm_handle`), since a package sees no C
 /// header of libmvvm's. A call names its class and member once, in a global:
 ///

@@ -195,6 +195,7 @@ static inline mvvm_handle new_virtual_loop(void) {
     return loop;
 }
 
+#ifdef MVVM_CATALOG_H /* the catalog's typed calls: a test of the catalog includes mvvm_catalog.h first */
 /* Sets the four bindings of a sign-up form through its typed setters. */
 static inline void fill_sign_up(mvvm_handle vm, const char *user_id, const char *password, const char *confirm,
                                 bool agreed) {
@@ -203,6 +204,7 @@ static inline void fill_sign_up(mvvm_handle vm, const char *user_id, const char 
     CHECK_STATUS(mvvm_sign_up_view_model_set_confirm_password(vm, confirm), MVVM_OK);
     CHECK_STATUS(mvvm_sign_up_view_model_set_agreed(vm, agreed), MVVM_OK);
 }
+#endif
 
 /* ------------------------------------------------------------------------------------------ */
 /* Values                                                                                     */

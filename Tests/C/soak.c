@@ -24,6 +24,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 
+#include "mvvm_catalog.h"
 #include "check.h"
 
 #define RSS_BOUND_MIB 4

@@ -5,6 +5,7 @@
  * MVVM_MAX_NESTED_CALLS, never in a stack overflow).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "mvvm_catalog.h"
 #include "check.h"
 
 /* A subscriber that, on seeing `when`, sets the property it watches to `to`. */

@@ -3,6 +3,7 @@
  * where time moves only with mvvm_loop_advance(), so every scenario is exact.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "mvvm_catalog.h"
 #include "check.h"
 
 /* "👨‍👩‍👧‍👦": one grapheme cluster of seven scalars, 25 bytes. */

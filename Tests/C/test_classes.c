@@ -3,6 +3,7 @@
  * mvvm_new with value, model and service arguments, mvvm_service_new, and every error path.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "mvvm_catalog.h"
 #include "check.h"
 
 static const char *const catalog[] = {

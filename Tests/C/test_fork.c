@@ -4,6 +4,7 @@
  * naming fork), works with loops of its own, and the parent's loop ticks on.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "mvvm_catalog.h"
 #include "check.h"
 
 /* A subscriber that holds the loop's work lock a while at each tick, so that forks land in it. */

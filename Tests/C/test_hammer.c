@@ -18,6 +18,7 @@
 
 #include <sched.h>
 
+#include "mvvm_catalog.h"
 #include "check.h"
 
 #define HOST_THREADS 4

@@ -4,6 +4,7 @@
  * command arguments of 10 MB. Each is refused with a status and a short message.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "mvvm_catalog.h"
 #include "check.h"
 
 /* This program's path, so a test can run another test of it in a fresh process. */

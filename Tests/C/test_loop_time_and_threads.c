@@ -5,6 +5,7 @@
  * A hang fails the test within a bound; it never hangs the run.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "mvvm_catalog.h"
 #include "check.h"
 
 #include <stdatomic.h>

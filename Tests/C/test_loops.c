@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <stdatomic.h>
 
+#include "mvvm_catalog.h"
 #include "check.h"
 
 /* The longest any wait for a real-time event may take before the test gives up. */

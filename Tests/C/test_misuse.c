@@ -3,6 +3,7 @@
  * library's static facts: status names, version, class names.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "mvvm_catalog.h"
 #include "check.h"
 
 /* Checks a call fails with `expected` and leaves a message in mvvm_last_error(). */

@@ -5,6 +5,7 @@
  * destroy functions that run exactly once.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "mvvm_catalog.h"
 #include "check.h"
 
 

@@ -5,6 +5,7 @@
  * nothing leaks.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "mvvm_catalog.h"
 #include "check.h"
 
 /* Resident memory in MiB, from /proc/self/statm. */

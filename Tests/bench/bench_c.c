@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mvvm.h"
+#include "mvvm_catalog.h"
 #include "gobject_sign_up.h"
 
 static int64_t now_ns(void) {

@@ -8,6 +8,10 @@
 #   sample  build/fuzz/fuzz_sample  Tests/outside's libsample.so          Tests/outside/.build-fuzz
 #   todo    build/fuzz/fuzz_todo    examples/todo's libtodo.so (SQLite)   examples/todo/.build-fuzz
 #
+# Every target drives the catalog's classes beside the library's own, so the sample and the todo
+# libraries are built here with MVVM_WITH_CATALOG=1: their hooks then register the catalog too
+# (their Package.swift), which their ordinary builds do not carry.
+#
 #   bash Tests/fuzz/build.sh [TARGET...]     # default: abi sample todo (or $FUZZ_TARGETS)
 #
 # Run from the repository root. The toolchain's clang is found next to `swift` (override: CLANG).
@@ -31,11 +35,11 @@ fi
 # build_library PACKAGE_DIR PRODUCT -> prints the folder of lib<PRODUCT>.so
 build_library() {
     local dir=$1 product=$2
-    (cd "$dir" && "$SWIFT" build --scratch-path .build-fuzz --sanitize=address --product "$product" \
+    (cd "$dir" && MVVM_WITH_CATALOG=1 "$SWIFT" build --scratch-path .build-fuzz --sanitize=address --product "$product" \
         -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
         2>&1 | grep -v "Cannot export local symbol '__asan" >&2 || true)
     local libdir
-    libdir="$(cd "$dir" && cd "$("$SWIFT" build --scratch-path .build-fuzz --sanitize=address --show-bin-path)" && pwd)"
+    libdir="$(cd "$dir" && cd "$(MVVM_WITH_CATALOG=1 "$SWIFT" build --scratch-path .build-fuzz --sanitize=address --show-bin-path)" && pwd)"
     if [ ! -f "$libdir/lib$product.so" ]; then
         echo "build.sh: the build gave no $libdir/lib$product.so" >&2
         return 1

@@ -1,15 +1,22 @@
 // swift-tools-version:6.0
 // A package outside libmvvm that exports view models of its own, as a user's would: it depends on
 // libmvvm by path, registers its classes through the public export API, and builds libsample.so,
-// which carries the whole mvvm_* ABI with its classes and the catalog's. No C, Python, Ruby or Lua
+// which carries the whole mvvm_* ABI with its classes and no others (not the catalog's: it does not
+// ask for them). No C, Python, Ruby or Lua
 // is written for its classes: Tests/outside/run.sh drives them from each through the generic ABI.
 import PackageDescription
+
+// The fuzzers drive the catalog's classes through libsample.so too: Tests/fuzz/build.sh builds it
+// (in a scratch folder of its own) with MVVM_WITH_CATALOG=1, and its hook then registers the catalog
+// beside its own classes, as any library that asks for the catalog does.
+let withCatalog = Context.environment["MVVM_WITH_CATALOG"] == "1"
 
 let package = Package(
     name: "sample",
     products: [
         .library(name: "sample", type: .dynamic, targets: ["Sample"]),
-        // A package whose registration breaks every rule: the library refuses to serve.
+        // A package whose registration breaks every rule: the library refuses to serve. It carries
+        // the catalog (its hook registers it), so that a clash with a catalog class is among them.
         .library(name: "badsample", type: .dynamic, targets: ["BadSample"]),
     ],
     dependencies: [
@@ -21,9 +28,11 @@ let package = Package(
             .product(name: "MVVMExport", package: "libmvvm"),
             .product(name: "MVVMRuntime", package: "libmvvm"),
             .product(name: "OpenCombine", package: "OpenCombine"),
-        ]),
+        ] + (withCatalog ? [.product(name: "MVVMCatalog", package: "libmvvm")] : []),
+        swiftSettings: withCatalog ? [.define("MVVM_WITH_CATALOG")] : []),
         .target(name: "BadSample", dependencies: [
             .product(name: "MVVMExport", package: "libmvvm"),
+            .product(name: "MVVMCatalog", package: "libmvvm"),
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
     ]

@@ -26,12 +26,37 @@ mkdir -p build/outside
 # The package's typed calls, generated from its own classes, are current.
 part "generated typed calls of module Sample are current" env PYTHONPATH=bindings/python python3 -m mvvm_gen --library "$library" \
     --module Sample --header Tests/outside/include/sample.h --swift Tests/outside/Sources/Sample/TypedCalls.generated.swift --check
+# A library carries the catalog only when its hook registers it: libsample.so exports none of the
+# catalog's typed calls (include/mvvm_catalog.h) and lists none of its classes; libmvvm.so, whose
+# hook registers it, exports every one and lists them all.
+catalog_dir=$(swift build --show-bin-path)
+no_catalog() {
+    local calls
+    calls=$(grep -oE '\bmvvm_[a-z0-9_]+\(' include/mvvm_catalog.h | tr -d '(' | sort -u)
+    [ "$(echo "$calls" | wc -l)" -gt 50 ] || { echo "too few typed calls in mvvm_catalog.h"; return 1; }
+    exported() { nm -D --defined-only "$1" | awk '{print $3}' | sort -u; }
+    local in_sample missing_in_mvvm
+    in_sample=$(comm -12 <(echo "$calls") <(exported "$library"))
+    missing_in_mvvm=$(comm -23 <(echo "$calls") <(exported "$catalog_dir/libmvvm.so"))
+    [ -z "$in_sample" ] || { echo "libsample.so exports catalog calls:" $in_sample; return 1; }
+    [ -z "$missing_in_mvvm" ] || { echo "libmvvm.so lacks catalog calls:" $missing_in_mvvm; return 1; }
+    PYTHONPATH=bindings/python python3 -m mvvm_gen --library "$catalog_dir/libmvvm.so" --json build/outside/catalog.json \
+        >/dev/null &&
+    PYTHONPATH=bindings/python python3 -m mvvm_gen --library "$library" --json build/outside/sample.json >/dev/null &&
+    python3 - build/outside/catalog.json build/outside/sample.json <<'PY'
+import json, sys
+catalog = {c["class"] for c in json.load(open(sys.argv[1]))}
+sample = {c["class"] for c in json.load(open(sys.argv[2]))}
+print("libmvvm.so lists %d classes, libsample.so %d: %s" % (len(catalog), len(sample), ", ".join(sorted(sample))))
+sys.exit(0 if len(catalog) >= 13 and "greeter" in sample and not catalog & sample else 1)
+PY
+}
+part "libsample.so carries no catalog symbol or class; libmvvm.so carries them all" no_catalog
 # Without DWARF, which valgrind 3.19 cannot read here (see Tests/C/run_c_tests.sh).
 mkdir -p build/outside/valgrind-lib
 objcopy --strip-debug "$library" build/outside/valgrind-lib/libsample.so
 objcopy --strip-debug "$libdir/libbadsample.so" build/outside/valgrind-lib/libbadsample.so
 # The catalog's libmvvm.so, which test_libraries.c opens beside libsample.so.
-catalog_dir=$(swift build --show-bin-path)
 export MVVM_CATALOG_LIBRARY="$catalog_dir/libmvvm.so"
 objcopy --strip-debug "$MVVM_CATALOG_LIBRARY" build/outside/valgrind-lib/libmvvm.so
 for source in Tests/outside/test_*.c; do

@@ -1,12 +1,14 @@
 /*
  * test_linked_twice.c - a program that links two libmvvm libraries by name (libsample.so, then
- * the catalog's libmvvm.so): every mvvm_* call goes to the first, so the second's classes could
- * never be reached. The first refuses to serve, naming both, rather than mix them silently.
- * (--no-as-needed: the catalog's library defines no symbol the sample's lacks, so the linker
- * would otherwise leave it out; two packages' libraries each have typed calls of their own.)
+ * the catalog's libmvvm.so): every generic mvvm_* call goes to the first, so the second's classes
+ * could never be reached. Each refuses to serve, naming both, rather than mix them silently: the
+ * first through the generic calls, the second through its typed calls (mvvm_catalog.h), which
+ * only it defines. (--no-as-needed: a library that only the typed calls need is kept all the
+ * same, as any second library linked by name would be.)
  * LINK: -Wl,--no-as-needed -lsample -lmvvm
  */
 #define _POSIX_C_SOURCE 200809L
+#include "mvvm_catalog.h"
 #include "check.h"
 #include "sample.h"
 

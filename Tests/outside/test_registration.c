@@ -2,12 +2,13 @@
  * test_registration.c - a package whose registration breaks every rule (Tests/outside's
  * BadSample, libbadsample.so): the library names every problem at once, class and member, on
  * stderr when it first registers and in the message of MVVM_ERR_BAD_REGISTRATION from every call
- * that needs its classes, and serves nothing, the catalog's classes included.
+ * that needs its classes, and serves nothing, not even the classes of the catalog it carries.
  * LINK: -lbadsample
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <unistd.h>
+#include "mvvm_catalog.h"
 #include "check.h"
 
 static const char *const problems[] = {
@@ -20,7 +21,7 @@ static const char *const problems[] = {
     "class board (Board), command show, argument class: \"class\" is not a lower_snake C identifier",
     "class board (Board), command use, argument note: it is a Unregistered, a record no package registers",
     "class board (Board) is registered twice",
-    "class counter_view_model (Board) is registered twice: a class or record named counter_view_model exists already (in the catalog)",
+    "class counter_view_model (Board) is registered twice: a class or record named counter_view_model exists already (CounterViewModel of module MVVMViewModels)",
     "record tree (Tree) contains itself",
     "class loop (Board): command advance would be mvvm_loop_advance, a name of the C ABI (mvvm.h)",
     "class loop (Board): constructor new would be mvvm_loop_new, a name of the C ABI (mvvm.h)",

@@ -80,7 +80,7 @@ layout() {
     [ -f "$prefix/lib/libmvvm.so.$version" ] && [ ! -L "$prefix/lib/libmvvm.so.$version" ] &&
     [ "$(readlink "$prefix/lib/libmvvm.so.$major")" = "libmvvm.so.$version" ] &&
     [ "$(readlink "$prefix/lib/libmvvm.so")" = "libmvvm.so.$major" ] &&
-    cmp include/mvvm.h "$prefix/include/mvvm.h" &&
+    cmp include/mvvm.h "$prefix/include/mvvm.h" && cmp include/mvvm_catalog.h "$prefix/include/mvvm_catalog.h" &&
     [ "$(mvvm_soname "$prefix/lib/libmvvm.so")" = "libmvvm.so.$major" ] &&
     ! mvvm_exported_symbols "$prefix/lib/libmvvm.so" | grep -v '^mvvm_' &&
     [ "$(mvvm_exported_symbols "$prefix/lib/libmvvm.so" | grep -c '^mvvm_')" -gt 0 ] &&
@@ -88,7 +88,7 @@ layout() {
     cmp LICENSE "$prefix/share/doc/libmvvm/LICENSE" &&
     cmp THIRD_PARTY_NOTICES "$prefix/share/doc/libmvvm/THIRD_PARTY_NOTICES"
 }
-check "layout: libmvvm.so.$version, links .so.$major and .so, mvvm.h, soname, exports, licences" layout
+check "layout: libmvvm.so.$version, links .so.$major and .so, mvvm.h, mvvm_catalog.h, soname, exports, licences" layout
 
 # pkg-config in the restricted environment, its output without the trailing space pkgconf adds.
 pc() { local out; out=$(noswift env PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config "$@") && echo "${out% }"; }

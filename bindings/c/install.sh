@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs libmvvm for C programs:
 #   PREFIX/lib/libmvvm.so.MAJOR.MINOR.PATCH, with the links libmvvm.so.MAJOR (the soname, what
-#   programs load) and libmvvm.so (what `cc -lmvvm` finds); PREFIX/include/mvvm.h;
+#   programs load) and libmvvm.so (what `cc -lmvvm` finds); PREFIX/include/mvvm.h (the fixed ABI)
+#   and mvvm_catalog.h (the typed calls of the catalog, which libmvvm.so carries);
 #   PREFIX/lib/pkgconfig/mvvm.pc (from bindings/c/mvvm.pc.in); the licence and the third-party notices
 #   in PREFIX/share/doc/libmvvm.
 # The version is include/mvvm.h's; the library's soname must be libmvvm.so.MAJOR (as
@@ -32,7 +33,7 @@ install -d "$root/lib" "$root/lib/pkgconfig" "$root/include" "$root/share/doc/li
 install -m 0755 "$libfile" "$root/lib/libmvvm.so.$version"
 ln -sfn "libmvvm.so.$version" "$root/lib/libmvvm.so.$major"
 ln -sfn "libmvvm.so.$major" "$root/lib/libmvvm.so"
-install -m 0644 include/mvvm.h "$root/include/mvvm.h"
+install -m 0644 include/mvvm.h include/mvvm_catalog.h "$root/include/"
 install -m 0644 LICENSE THIRD_PARTY_NOTICES "$root/share/doc/libmvvm/"
 sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" bindings/c/mvvm.pc.in \
     | grep -v '^# pkg-config file of libmvvm' > "$root/lib/pkgconfig/mvvm.pc"
@@ -40,7 +41,7 @@ chmod 0644 "$root/lib/pkgconfig/mvvm.pc"
 
 echo "installed libmvvm $version into ${DESTDIR:+$DESTDIR}$prefix:"
 echo "  $root/lib/libmvvm.so.$version (links libmvvm.so.$major, libmvvm.so)"
-echo "  $root/include/mvvm.h"
+echo "  $root/include/mvvm.h, mvvm_catalog.h"
 echo "  $root/lib/pkgconfig/mvvm.pc"
 echo "  $root/share/doc/libmvvm/LICENSE, THIRD_PARTY_NOTICES"
 case $prefix in

@@ -1,9 +1,11 @@
 /*
- * test_mvvm_glib.c - the GLib bridge's tests (GLib's GTest, TAP output), over libraries side
+ * test_mvvm_glib.c - the GLib bridge's tests (GLib's GTest, TAP output), over four libraries side
  * by side: Tests/outside's libsample.so (optionals, arrays, records, bytes, lists, async
- * commands; MVVM_SAMPLE_LIBRARY), the todo app's libtodo.so (with the catalog: signals,
- * children, timed work; MVVM_TODO_LIBRARY) and the search screen's libsearch.so (an async
- * command waiting for a host service; MVVM_SEARCH_LIBRARY). GLib only: no display is needed.
+ * commands; MVVM_SAMPLE_LIBRARY), the todo app's libtodo.so (lists over a store;
+ * MVVM_TODO_LIBRARY), the search screen's libsearch.so (an async command waiting for a host
+ * service; MVVM_SEARCH_LIBRARY) and the catalog's libmvvm.so (signals, children, host services,
+ * timed work; MVVM_CATALOG_LIBRARY): none of the first three carries the catalog. GLib only: no
+ * display is needed.
  *
  *   test_mvvm_glib --tap      (examples/gtk/run_tests.sh runs it, natively and under valgrind)
  *
@@ -18,8 +20,8 @@
 #include "mvvm-glib.h"
 #include "mvvm.h"
 
-static MvvmGlibLibrary *sample, *todo;
-static MvvmGlibLoop *sample_loop, *todo_loop;
+static MvvmGlibLibrary *sample, *todo, *catalog;
+static MvvmGlibLoop *sample_loop, *todo_loop, *catalog_loop;
 
 /* libmvvm's own calls, reached in the same loaded library, to look behind the bridge. */
 static __typeof__(mvvm_class_name) *sample_class_name;
@@ -129,19 +131,26 @@ static void on_items_changed(GListModel *model, guint position, guint removed, g
 static void libraries_open_side_by_side(void) {
     g_assert_cmpstr(mvvm_glib_library_get_type_prefix(sample), ==, "MvvmSample");
     g_assert_cmpstr(mvvm_glib_library_get_type_prefix(todo), ==, "MvvmTodo");
+    g_assert_cmpstr(mvvm_glib_library_get_type_prefix(catalog), ==, "Mvvm");
     g_assert_cmpuint(mvvm_glib_library_get_tag(sample), !=, mvvm_glib_library_get_tag(todo));
-    /* One class in two libraries: two GTypes, both of the base type. */
-    GType in_sample = mvvm_glib_library_get_class_type(sample, "counter_view_model");
-    GType in_todo = mvvm_glib_library_get_class_type(todo, "counter_view_model");
-    g_assert_cmpstr(g_type_name(in_sample), ==, "MvvmSample_CounterViewModel");
-    g_assert_cmpstr(g_type_name(in_todo), ==, "MvvmTodo_CounterViewModel");
-    g_assert_true(g_type_is_a(in_sample, MVVM_GLIB_TYPE_OBJECT) && g_type_is_a(in_todo, MVVM_GLIB_TYPE_OBJECT));
-    g_assert_true(g_type_is_a(in_todo, G_TYPE_ACTION_GROUP));
+    g_assert_cmpuint(mvvm_glib_library_get_tag(catalog), !=, mvvm_glib_library_get_tag(todo));
+    /* Each library's classes are GTypes of its own prefix, all of the base type. */
+    GType in_sample = mvvm_glib_library_get_class_type(sample, "tally");
+    GType in_todo = mvvm_glib_library_get_class_type(todo, "todo_list_view_model");
+    GType in_catalog = mvvm_glib_library_get_class_type(catalog, "counter_view_model");
+    g_assert_cmpstr(g_type_name(in_sample), ==, "MvvmSample_Tally");
+    g_assert_cmpstr(g_type_name(in_todo), ==, "MvvmTodo_TodoListViewModel");
+    g_assert_cmpstr(g_type_name(in_catalog), ==, "Mvvm_CounterViewModel");
+    g_assert_true(g_type_is_a(in_sample, MVVM_GLIB_TYPE_OBJECT) && g_type_is_a(in_todo, MVVM_GLIB_TYPE_OBJECT)
+                  && g_type_is_a(in_catalog, MVVM_GLIB_TYPE_OBJECT));
+    g_assert_true(g_type_is_a(in_catalog, G_TYPE_ACTION_GROUP));
     g_assert_cmpuint(mvvm_glib_library_get_class_type(todo, "profile"), ==, G_TYPE_INVALID);
-    g_assert_cmpuint(mvvm_glib_library_get_class_type(todo, "todo_list_view_model"), !=, G_TYPE_INVALID);
+    /* A library carries the catalog only when its hook registers it: neither of these does. */
+    g_assert_cmpuint(mvvm_glib_library_get_class_type(todo, "counter_view_model"), ==, G_TYPE_INVALID);
+    g_assert_cmpuint(mvvm_glib_library_get_class_type(sample, "counter"), ==, G_TYPE_INVALID);
     char **classes = mvvm_glib_library_list_classes(sample);
     g_assert_true(g_strv_contains((const char *const *)classes, "profile"));
-    g_assert_true(g_strv_contains((const char *const *)classes, "counter"));
+    g_assert_false(g_strv_contains((const char *const *)classes, "counter"));
     g_strfreev(classes);
     g_assert_nonnull(strstr(mvvm_glib_library_get_classes_json(todo), "\"todo_item_view_model\""));
     g_assert_cmpstr(mvvm_glib_library_get_version(todo), !=, "");
@@ -154,15 +163,15 @@ static void libraries_open_side_by_side(void) {
     g_object_unref(again);
 
     /* Objects of each work with their own library. */
-    MvvmGlibObject *a = make(sample_loop, "counter", NULL);
-    MvvmGlibObject *b = make(todo_loop, "counter", NULL);
-    g_assert_true(G_OBJECT_TYPE(a) == mvvm_glib_library_get_class_type(sample, "counter"));
-    g_assert_true(G_OBJECT_TYPE(b) == mvvm_glib_library_get_class_type(todo, "counter"));
+    MvvmGlibObject *a = make(catalog_loop, "counter", NULL);
+    MvvmGlibObject *b = make(sample_loop, "tally", g_variant_new("(x)", (gint64)0));
+    g_assert_true(G_OBJECT_TYPE(a) == mvvm_glib_library_get_class_type(catalog, "counter"));
+    g_assert_true(G_OBJECT_TYPE(b) == in_sample);
     g_assert_null(mvvm_glib_object_call(a, "increment", NULL, &error));
     g_assert_no_error(error);
     gint64 count_a = -1, count_b = -1;
     g_object_get(a, "count", &count_a, NULL);
-    g_object_get(b, "count", &count_b, NULL);
+    g_object_get(b, "total", &count_b, NULL);
     g_assert_cmpint(count_a, ==, 1);
     g_assert_cmpint(count_b, ==, 0);
     g_object_unref(a);
@@ -268,9 +277,9 @@ static void properties_have_the_members_types_and_access(void) {
     GParamSpec *items = g_object_class_find_property(klass, "items");
     g_assert_true(items && items->value_type == G_TYPE_LIST_MODEL && !(items->flags & G_PARAM_WRITABLE));
     g_type_class_unref(klass);
-    klass = g_type_class_ref(mvvm_glib_library_get_class_type(todo, "timer_view_model"));
+    klass = g_type_class_ref(mvvm_glib_library_get_class_type(catalog, "timer_view_model"));
     GParamSpec *display = g_object_class_find_property(klass, "display");
-    g_assert_true(display && display->value_type == mvvm_glib_library_get_class_type(todo, "display_view_model"));
+    g_assert_true(display && display->value_type == mvvm_glib_library_get_class_type(catalog, "display_view_model"));
     g_type_class_unref(klass);
 }
 
@@ -427,7 +436,7 @@ static void signals_are_gobject_signals(void) {
     g_string_truncate(log, 0);
 
     /* A signal without payload; the welcome API answers on the loop's next dispatch. */
-    MvvmGlibObject *welcome = make(todo_loop, "welcome_view_model", NULL);
+    MvvmGlibObject *welcome = make(catalog_loop, "welcome_view_model", NULL);
     g_signal_connect(welcome, "on_show_only_first", G_CALLBACK(on_no_payload), log);
     mvvm_glib_object_call(welcome, "view_did_load", NULL, &error);
     mvvm_glib_object_call(welcome, "tap_button", g_variant_new_string("hi"), &error);
@@ -441,12 +450,12 @@ static void signals_are_gobject_signals(void) {
 }
 
 static void children_are_object_properties(void) {
-    MvvmGlibObject *page = make(todo_loop, "counter_page_view_model", NULL);
+    MvvmGlibObject *page = make(catalog_loop, "counter_page_view_model", NULL);
     MvvmGlibObject *first = NULL, *again = NULL, *second = NULL;
     g_object_get(page, "first-counter", &first, "first_counter", &again, "second-counter", &second, NULL);
     g_assert_true(first && first == again);   /* one GObject per child */
     g_assert_cmpstr(mvvm_glib_object_get_class_name(first), ==, "counter_view_model");
-    g_assert_true(G_OBJECT_TYPE(first) == mvvm_glib_library_get_class_type(todo, "counter_view_model"));
+    g_assert_true(G_OBJECT_TYPE(first) == mvvm_glib_library_get_class_type(catalog, "counter_view_model"));
     g_assert_true(first != second);
     char *label = NULL;
     g_object_get(second, "label", &label, NULL);
@@ -688,8 +697,8 @@ static void commands_take_arguments_and_give_results_and_errors(void) {
 }
 
 static void constructors_take_models_by_handle(void) {
-    MvvmGlibObject *counter = make(todo_loop, "random_counter", g_variant_new("(t)", (guint64)2026));
-    MvvmGlibObject *screen = make(todo_loop, "counter_view_model", g_variant_new("(t)", mvvm_glib_object_get_handle(counter)));
+    MvvmGlibObject *counter = make(catalog_loop, "random_counter", g_variant_new("(t)", (guint64)2026));
+    MvvmGlibObject *screen = make(catalog_loop, "counter_view_model", g_variant_new("(t)", mvvm_glib_object_get_handle(counter)));
     char *label = NULL;
     g_object_get(screen, "label", &label, NULL);
     g_assert_cmpstr(label, ==, "Random Counter");
@@ -739,9 +748,9 @@ static gboolean completion_alert_presented(MvvmGlibObject *form) {
 static void constructors_take_host_services_by_handle(void) {
     ServiceLog log = {0};
     GError *error = NULL;
-    MvvmGlibService *service = mvvm_glib_service_new(todo, on_request, &log, on_service_destroyed, &error);
+    MvvmGlibService *service = mvvm_glib_service_new(catalog, on_request, &log, on_service_destroyed, &error);
     g_assert_no_error(error);
-    MvvmGlibObject *form = make(todo_loop, "sign_up_view_model", g_variant_new("(t)", mvvm_glib_service_get_handle(service)));
+    MvvmGlibObject *form = make(catalog_loop, "sign_up_view_model", g_variant_new("(t)", mvvm_glib_service_get_handle(service)));
     g_object_unref(service);   /* the view model holds the service */
     g_assert_cmpint(log.destroyed, ==, 0);
     g_object_set(form, "user_id", "ada_lovelace", "password", "analytical", "confirm_password", "analytical", "agreed", TRUE,
@@ -753,13 +762,13 @@ static void constructors_take_host_services_by_handle(void) {
     ASSERT_VARIANT(log.argument, "'ada_lovelace'");
     g_assert_false(completion_alert_presented(form));
     /* An answer of another type is refused, and the request stays open. */
-    g_assert_false(mvvm_glib_library_complete(todo, log.request, g_variant_new_string("yes"), &error));
+    g_assert_false(mvvm_glib_library_complete(catalog, log.request, g_variant_new_string("yes"), &error));
     g_assert_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_TYPE_MISMATCH);
     g_clear_error(&error);
-    g_assert_true(mvvm_glib_library_complete(todo, log.request, g_variant_new_boolean(TRUE), &error));
+    g_assert_true(mvvm_glib_library_complete(catalog, log.request, g_variant_new_boolean(TRUE), &error));
     g_assert_no_error(error);
     g_assert_true(completion_alert_presented(form));   /* notified before the answer returned */
-    g_assert_false(mvvm_glib_library_complete(todo, log.request, g_variant_new_boolean(TRUE), &error));
+    g_assert_false(mvvm_glib_library_complete(catalog, log.request, g_variant_new_boolean(TRUE), &error));
     g_assert_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_UNKNOWN_REQUEST);
     g_clear_error(&error);
     g_object_unref(form);
@@ -768,12 +777,12 @@ static void constructors_take_host_services_by_handle(void) {
     /* The welcome API: asked with nothing; its answer is the signal's payload. One service
      * serves two view models, and outlives them while the host holds it. */
     ServiceLog api_log = {0};
-    MvvmGlibService *api = mvvm_glib_service_new(todo, on_request, &api_log, on_service_destroyed, &error);
+    MvvmGlibService *api = mvvm_glib_service_new(catalog, on_request, &api_log, on_service_destroyed, &error);
     g_assert_no_error(error);
     GString *shown = g_string_new(NULL);
     MvvmGlibObject *screens[2];
     for (int i = 0; i < 2; i++) {
-        screens[i] = make(todo_loop, "welcome_view_model", g_variant_new_parsed("{'api': <%t>}", mvvm_glib_service_get_handle(api)));
+        screens[i] = make(catalog_loop, "welcome_view_model", g_variant_new_parsed("{'api': <%t>}", mvvm_glib_service_get_handle(api)));
         g_signal_connect(screens[i], "on_show_welcome", G_CALLBACK(on_show_welcome), shown);
     }
     mvvm_glib_object_call(screens[1], "view_did_load", NULL, &error);
@@ -781,7 +790,7 @@ static void constructors_take_host_services_by_handle(void) {
     g_assert_cmpint(api_log.requests, ==, 1);
     g_assert_true(api_log.view_model == screens[1]);
     g_assert_null(api_log.argument);
-    g_assert_true(mvvm_glib_library_complete(todo, api_log.request, g_variant_new_string("Hello from GLib"), &error));
+    g_assert_true(mvvm_glib_library_complete(catalog, api_log.request, g_variant_new_string("Hello from GLib"), &error));
     g_assert_no_error(error);
     g_assert_cmpstr(shown->str, ==, "on_show_welcome(Hello from GLib);");
     g_object_unref(screens[0]);
@@ -793,12 +802,12 @@ static void constructors_take_host_services_by_handle(void) {
 
     /* No request function: refused, and the user data let go at once. */
     ServiceLog none = {0};
-    g_assert_null(mvvm_glib_service_new(todo, NULL, &none, on_service_destroyed, &error));
+    g_assert_null(mvvm_glib_service_new(catalog, NULL, &none, on_service_destroyed, &error));
     g_assert_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_NULL_POINTER);
     g_clear_error(&error);
     g_assert_cmpint(none.destroyed, ==, 1);
     /* A request of no one: refused. */
-    g_assert_false(mvvm_glib_library_complete(todo, 12345, g_variant_new_boolean(TRUE), &error));
+    g_assert_false(mvvm_glib_library_complete(catalog, 12345, g_variant_new_boolean(TRUE), &error));
     g_assert_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_INVALID_HANDLE);
     g_clear_error(&error);
     g_clear_pointer(&log.argument, g_variant_unref);
@@ -957,8 +966,8 @@ static void a_cancel_from_a_worker_is_carried_out_on_the_loops_context(void) {
 /* ------------------------------------------------------------------------------------------ */
 
 static void timed_work_runs_through_the_loops_source(void) {
-    MvvmGlibObject *watch = make(todo_loop, "stop_watch_view_model", NULL);
-    guint64 before = mvvm_glib_loop_get_dispatch_count(todo_loop);
+    MvvmGlibObject *watch = make(catalog_loop, "stop_watch_view_model", NULL);
+    guint64 before = mvvm_glib_loop_get_dispatch_count(catalog_loop);
     GError *error = NULL;
     mvvm_glib_object_call(watch, "main_action", NULL, &error);
     g_assert_no_error(error);
@@ -969,7 +978,7 @@ static void timed_work_runs_through_the_loops_source(void) {
         g_object_get(watch, "time", &time, NULL);
     } while (g_strcmp0(time, "00:00:00.00") == 0);
     g_free(time);
-    g_assert_cmpuint(mvvm_glib_loop_get_dispatch_count(todo_loop), >, before);
+    g_assert_cmpuint(mvvm_glib_loop_get_dispatch_count(catalog_loop), >, before);
     mvvm_glib_object_call(watch, "main_action", NULL, &error);
     g_object_unref(watch);
 }
@@ -1045,9 +1054,11 @@ int main(int argc, char **argv) {
     g_test_set_nonfatal_assertions();
     const char *sample_path = g_getenv("MVVM_SAMPLE_LIBRARY");
     const char *todo_path = g_getenv("MVVM_TODO_LIBRARY");
-    if (!sample_path || !todo_path || !g_getenv("MVVM_SEARCH_LIBRARY")) {
+    const char *catalog_path = g_getenv("MVVM_CATALOG_LIBRARY");
+    if (!sample_path || !todo_path || !catalog_path || !g_getenv("MVVM_SEARCH_LIBRARY")) {
         g_printerr("test_mvvm_glib: set MVVM_SAMPLE_LIBRARY (Tests/outside's libsample.so), MVVM_TODO_LIBRARY "
-                   "(build/todo/libtodo.so) and MVVM_SEARCH_LIBRARY (build/search/libsearch.so)\n");
+                   "(build/todo/libtodo.so), MVVM_SEARCH_LIBRARY (build/search/libsearch.so) and MVVM_CATALOG_LIBRARY "
+                   "(libmvvm.so)\n");
         return 2;
     }
     GError *error = NULL;
@@ -1055,7 +1066,9 @@ int main(int argc, char **argv) {
     if (sample) todo = mvvm_glib_library_open(todo_path, &error);
     if (todo) sample_loop = mvvm_glib_loop_new(sample, NULL, &error);
     if (sample_loop) todo_loop = mvvm_glib_loop_new(todo, NULL, &error);
-    if (!todo_loop) {
+    if (todo_loop) catalog = mvvm_glib_library_open(catalog_path, &error);
+    if (catalog) catalog_loop = mvvm_glib_loop_new(catalog, NULL, &error);
+    if (!catalog_loop) {
         g_printerr("test_mvvm_glib: %s\n", error->message);
         return 2;
     }
@@ -1090,8 +1103,10 @@ int main(int argc, char **argv) {
     int status = g_test_run();
 
     drain();
+    g_object_unref(catalog_loop);
     g_object_unref(todo_loop);
     g_object_unref(sample_loop);
+    g_object_unref(catalog);
     g_object_unref(todo);
     g_object_unref(sample);
     dlclose(dl);

@@ -1,6 +1,8 @@
 /*
- * mvvm_view - a terminal View over libmvvm: the countdown timer and the stopwatch, and, when the
- * library it runs on has the todo app's classes (build/todo/libtodo.so), a todo screen.
+ * mvvm_view - a terminal View over a libmvvm library: the countdown timer and the stopwatch when
+ * it carries the catalog (libmvvm.so), and a todo screen when it has the todo app's classes
+ * (build/todo/libtodo.so). Through the generic calls (mvvm_new, mvvm_child, mvvm_send, mvvm_get_*),
+ * so that one program runs on any library; the catalog's typed calls are in mvvm_catalog.h.
  *
  * Interactive (the default): a manual loop plugged into poll() beside standard input. The
  * program sleeps in poll() until a key arrives or the loop has work due, dispatches, and
@@ -13,7 +15,7 @@
  *
  * Scripted: `mvvm_view --script FILE|-` or `mvvm_view --script ACTION...` runs the same view on
  * a virtual loop and prints a transcript, so a session can be tested exactly. Actions, one per
- * line or argument: start, pause, stop, main, clear, advance MS, and # comments. With the todo
+ * line or argument: advance MS, # comments; with the catalog: start, pause, stop, main, clear. With the todo
  * app's classes: todo-add TITLE, todo-toggle N, todo-all on|off, todo-filter all|active|completed,
  * todo-edit N TITLE, todo-cancel-edit N TITLE, todo-destroy N, todo-clear (N counts the rows
  * shown, from 1); each prints the list's notifications, its splices, and the screen.
@@ -35,6 +37,7 @@
 /* The view's state: the handles it holds, and whether it prints a transcript. */
 typedef struct view {
     mvvm_handle loop, timer, timer_screen, display, player, stop_watch;
+    bool catalog; /* the library carries the catalog: the timer and stopwatch screen */
     bool scripted;
     /* The todo screen, opened by its first action: the list, and the rows it shows, kept from
      * its splices (a handle per row). */
@@ -109,11 +112,16 @@ static void subscribe_all(view *v, mvvm_handle object) {
 
 static void open_view(view *v, mvvm_loop_kind kind) {
     must(mvvm_loop_new(kind, &v->loop), "loop");
-    must(mvvm_count_down_timer_new(v->loop, 5, &v->timer), "timer");
-    must(mvvm_timer_view_model_new(v->loop, v->timer, &v->timer_screen), "timer view model");
-    must(mvvm_timer_view_model_display(v->timer_screen, &v->display), "display");
-    must(mvvm_timer_view_model_player(v->timer_screen, &v->player), "player");
-    must(mvvm_stop_watch_view_model_new(v->loop, &v->stop_watch), "stop watch view model");
+    mvvm_value full_count = {.type = MVVM_TYPE_INT, .integer = 5};
+    mvvm_status status = mvvm_new(v->loop, "count_down_timer", &full_count, 1, &v->timer);
+    if (status == MVVM_ERR_UNKNOWN_NAME) return; /* a library without the catalog */
+    must(status, "timer");
+    v->catalog = true;
+    mvvm_value timer = {.type = MVVM_TYPE_OBJECT, .object = v->timer};
+    must(mvvm_new(v->loop, "timer_view_model", &timer, 1, &v->timer_screen), "timer view model");
+    must(mvvm_child(v->timer_screen, "display", &v->display), "display");
+    must(mvvm_child(v->timer_screen, "player", &v->player), "player");
+    must(mvvm_new(v->loop, "stop_watch_view_model", NULL, 0, &v->stop_watch), "stop watch view model");
     mvvm_handle watched[] = {v->timer_screen, v->display, v->player, v->stop_watch};
     for (size_t i = 0; i < sizeof watched / sizeof watched[0]; i++) subscribe_all(v, watched[i]);
 }
@@ -124,7 +132,8 @@ static void close_view(view *v) {
     close_todos(v);
     /* Releasing the loop ends every subscription; the objects are released after it. */
     mvvm_handle all[] = {v->loop, v->stop_watch, v->player, v->display, v->timer_screen, v->timer};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) must(mvvm_release(all[i]), "release");
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (all[i]) must(mvvm_release(all[i]), "release");
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -228,17 +237,16 @@ static int act_todo(view *v, const char *verb, char *rest) {
     return 0;
 }
 
-/* One user action; false for an unknown one. */
-static bool act(view *v, const char *action) {
-    if (strcmp(action, "start") == 0 || strcmp(action, "pause") == 0 || strcmp(action, "stop") == 0)
-        must(mvvm_player_view_model_tapped(v->player, action), action);
-    else if (strcmp(action, "main") == 0)
-        must(mvvm_stop_watch_view_model_main_action(v->stop_watch), action);
-    else if (strcmp(action, "clear") == 0)
-        must(mvvm_stop_watch_view_model_clear_action(v->stop_watch), action);
-    else
-        return false;
-    return true;
+/* One user action. 0: done; 1: an unknown action; -1: the library has no catalog. */
+static int act(view *v, const char *action) {
+    bool tap = strcmp(action, "start") == 0 || strcmp(action, "pause") == 0 || strcmp(action, "stop") == 0;
+    bool main_action = strcmp(action, "main") == 0, clear = strcmp(action, "clear") == 0;
+    if (!tap && !main_action && !clear) return 1;
+    if (!v->catalog) return -1;
+    mvvm_value tapped = {.type = MVVM_TYPE_STRING, .string = action};
+    if (tap) must(mvvm_send(v->player, "tapped", &tapped), action);
+    else must(mvvm_send(v->stop_watch, main_action ? "main_action" : "clear_action", NULL), action);
+    return 0;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -276,10 +284,10 @@ static int run_line(view *v, char *line, int number) {
         return result != 0;
     }
     printf("\n");
-    if (!act(v, word)) {
-        fprintf(stderr, "mvvm_view: line %d: unknown action \"%s\"\n", number, word);
-        return 1;
-    }
+    int result = act(v, word);
+    if (result == -1) fprintf(stderr, "mvvm_view: line %d: this library has no catalog (libmvvm.so has)\n", number);
+    if (result == 1) fprintf(stderr, "mvvm_view: line %d: unknown action \"%s\"\n", number, word);
+    if (result != 0) return 1;
     /* A tap acts on the next dispatch: run what is due now, as a host loop would. */
     must(mvvm_loop_advance(v->loop, 0), "dispatch");
     return 0;
@@ -329,8 +337,13 @@ static bool get_bool(mvvm_handle object, const char *name) {
 }
 
 static void render_screen(view *v) {
+    if (!v->catalog) {
+        printf("\r\033[K(this library has no catalog: t for todos, q to quit)   ");
+        fflush(stdout);
+        return;
+    }
     int64_t remaining = 0;
-    must(mvvm_display_view_model_get_remaining_time(v->display, &remaining), "remaining_time");
+    must(mvvm_get_int(v->display, "remaining_time", &remaining), "remaining_time");
     char *time = get_string(v->stop_watch, "time");
     char *main_title = get_string(v->stop_watch, "main_action_title");
     printf("\r\033[K timer %2" PRId64 " s [%s]%s%s | stopwatch %s [m: %s]%s   ", remaining,
@@ -408,7 +421,7 @@ static int run_interactive(void) {
                 continue;
             }
             if (key == 'q') running = false;
-            else if (key == 'a') must(mvvm_timer_view_model_set_is_show_alert(v.timer_screen, false), "dismiss");
+            else if (key == 'a' && v.catalog) must(mvvm_set_bool(v.timer_screen, "is_show_alert", false), "dismiss");
             else if (action) act(&v, action);
         }
     }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make test-gtk: the GLib bridge's tests and TodoMVC in GTK 4, from C and from Python, on a
 # private virtual X server (Xvfb) with GSK_RENDERER=cairo:
-#   1. build/gtk/test_mvvm_glib   the bridge (bindings/glib) over libsample.so, libtodo.so and
-#                                 libsearch.so
+#   1. build/gtk/test_mvvm_glib   the bridge (bindings/glib) over libsample.so, libtodo.so,
+#                                 libsearch.so and libmvvm.so
 #   2. build/gtk/test_todo_gtk    the C app (examples/gtk/todo_window.c) through its widgets
 #   3. both again under valgrind  memory errors fail, and definite leaks in our code
 #                                 (examples/gtk/valgrind_verdict.py); GLib's and GTK's
@@ -11,8 +11,9 @@
 #   5. examples/gtk/test_todo_gtk_py.py   the Python app (PyGObject over the typelib), pytest
 # Screenshots of each state: build/screenshots/gtk_c_todo_*.png and gtk_py_todo_*.png.
 #
-# Needs `make gtk todo sample search` (the Makefile's test-gtk does them) and MVVM_TODO_LIBRARY,
-# MVVM_SAMPLE_LIBRARY, MVVM_SEARCH_LIBRARY. Each test program reports in TAP; the last line is
+# Needs `make lib gtk todo sample search` (the Makefile's test-gtk does them) and MVVM_TODO_LIBRARY,
+# MVVM_SAMPLE_LIBRARY, MVVM_SEARCH_LIBRARY, MVVM_CATALOG_LIBRARY (default: the debug build's
+# libmvvm.so). Each test program reports in TAP; the last line is
 # "gtk: N passed, N failed" (N counts test functions of every run; a run that crashed counts the
 # tests it did not report as failed).
 set -uo pipefail
@@ -20,7 +21,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$PWD
 out=build/gtk
 me=run_tests.sh
-for variable in MVVM_TODO_LIBRARY MVVM_SAMPLE_LIBRARY MVVM_SEARCH_LIBRARY; do
+# The catalog's libmvvm.so, for the tests of catalog classes: neither the todo app nor the sample
+# carries the catalog.
+export MVVM_CATALOG_LIBRARY=${MVVM_CATALOG_LIBRARY:-$(swift build --show-bin-path)/libmvvm.so}
+for variable in MVVM_TODO_LIBRARY MVVM_SAMPLE_LIBRARY MVVM_SEARCH_LIBRARY MVVM_CATALOG_LIBRARY; do
     if [ -z "${!variable:-}" ] || [ ! -f "${!variable}" ]; then
         echo "$me: $variable=${!variable:-} is no file (make todo sample search)"
         echo "gtk: 0 passed, 1 failed"
@@ -97,10 +101,12 @@ mkdir -p "$valgrind_libs"
 objcopy --strip-debug "$MVVM_TODO_LIBRARY" "$valgrind_libs/libtodo.so"
 objcopy --strip-debug "$MVVM_SAMPLE_LIBRARY" "$valgrind_libs/libsample.so"
 objcopy --strip-debug "$MVVM_SEARCH_LIBRARY" "$valgrind_libs/libsearch.so"
+objcopy --strip-debug "$MVVM_CATALOG_LIBRARY" "$valgrind_libs/libmvvm.so"
 valgrind_run() { # NAME PROGRAM
     local name=$1 program=$2
     MVVM_TODO_LIBRARY="$root/$valgrind_libs/libtodo.so" MVVM_SAMPLE_LIBRARY="$root/$valgrind_libs/libsample.so" \
-        MVVM_SEARCH_LIBRARY="$root/$valgrind_libs/libsearch.so" GLIB_CANCEL_ROUNDS=200 run_tap "$name" 600 valgrind -q --child-silent-after-fork=yes --fair-sched=yes --leak-check=full \
+        MVVM_SEARCH_LIBRARY="$root/$valgrind_libs/libsearch.so" MVVM_CATALOG_LIBRARY="$root/$valgrind_libs/libmvvm.so" \
+        GLIB_CANCEL_ROUNDS=200 run_tap "$name" 600 valgrind -q --child-silent-after-fork=yes --fair-sched=yes --leak-check=full \
         --show-leak-kinds=definite --num-callers=40 --xml=yes --xml-file="$logs/$name.xml" \
         --suppressions=/usr/share/glib-2.0/valgrind/glib.supp --suppressions=/usr/share/gtk-4.0/valgrind/gtk.supp \
         --suppressions=Tests/C/valgrind.supp --suppressions=examples/gtk/valgrind.supp "$program"

@@ -3,9 +3,14 @@
 // export API, depending on it by path as any user's package would. Models (TodoModels: Todo,
 // TodoStore and its SQLite database, through GRDB) apart from view models (TodoViewModels:
 // ObservableObjects over Combine), and one registration (TodoExport). Its dynamic library, libtodo.so,
-// carries the whole mvvm_* ABI with its classes and the catalog's; `make todo` copies it to
-// build/todo/libtodo.so.
+// carries the whole mvvm_* ABI with its classes and no others (not the catalog's); `make todo` copies
+// it to build/todo/libtodo.so.
 import PackageDescription
+
+// The fuzzers drive the catalog's classes through libtodo.so too: Tests/fuzz/build.sh builds it (in a
+// scratch folder of its own) with MVVM_WITH_CATALOG=1, and its hook then registers the catalog beside
+// the todo app, as any library that asks for the catalog does.
+let withCatalog = Context.environment["MVVM_WITH_CATALOG"] == "1"
 
 let package = Package(
     name: "todo",
@@ -32,7 +37,8 @@ let package = Package(
             "TodoModels", "TodoViewModels",
             .product(name: "MVVMExport", package: "libmvvm"),
             .product(name: "MVVMRuntime", package: "libmvvm"),
-        ]),
+        ] + (withCatalog ? [.product(name: "MVVMCatalog", package: "libmvvm")] : []),
+        swiftSettings: withCatalog ? [.define("MVVM_WITH_CATALOG")] : []),
         .testTarget(name: "TodoViewModelTests", dependencies: ["TodoModels", "TodoViewModels"]),
     ]
 )

@@ -7,12 +7,11 @@
 #include <sys/timerfd.h>
 #include <sys/eventfd.h>
 
-/* Runs the registration functions of the packages linked into this library, each once per call:
- * the catalog's (libmvvm_register_catalog) and a user package's (libmvvm_register_package),
- * whichever are present. The registry calls it once, before its first look-up. */
+/* Runs the library's hook (libmvvm_register_package), if it has one, once per call. The registry
+ * calls it once, before its first look-up. */
 void libmvvm_run_registrations(void);
 
-/* Whether a user package's registration function (libmvvm_register_package) is linked in. */
+/* Whether the library's hook (libmvvm_register_package) is linked in. */
 bool libmvvm_has_package_registration(void);
 
 /* This copy's tag among the copies of libmvvm loaded in the process (1 to 255), chosen when it

@@ -1,6 +1,6 @@
 /*
- * sample.h - the typed C calls of Sample's classes, written by bindings/generate/mvvm_gen.py
- * --module Sample from the classes it registers. The generic ABI, its types and rules are
+ * sample.h - the typed C calls of Sample's classes, written by `python3 -m mvvm_gen --module
+ * Sample` from the classes it registers. The generic ABI, its types and rules are
  * mvvm.h's; each call here is the generic call of the same meaning, with the same errors, plus
  * MVVM_ERR_WRONG_TYPE for an object of another class.
  */

@@ -107,7 +107,7 @@ if TYPE_CHECKING:  # the default library's classes, as the generated stubs decla
 #: ``fn(name, value)``: a subscriber.
 EventCallback = Callable[[str, Any], Any]
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 # The package's own names. A class or record of a library named as one of them is reachable with a
 # trailing underscore (mvvm.Subscription_ for a class "subscription"); see mvvm._names.

@@ -6,7 +6,7 @@ through one template per language (``templates/*.tmpl``). A class is declared on
 every restatement of it is made here. Run it on libmvvm, or on a library of your own that links
 MVVMExport:
 
-    python3 -m mvvm_gen --library PATH/libyours.so [--module YourModule] \\
+    python3 -m mvvm_gen --library PATH/libyours.so [--module YourModule ...] \\
         [--header include/yours.h] [--swift Sources/Yours/TypedCalls.generated.swift] \\
         [--pyi stubs.pyi] [--rbs sig/classes.rbs] [--check]
 
@@ -20,7 +20,8 @@ arguments (Sources/MVVMExport/Generated/Arities.swift). --naming writes the regi
 table of the naming rule (Sources/MVVMExport/Generated/Naming.swift) from ``naming.json``, whose
 ABI names it refreshes from the header (``--c-header``). --py-abi writes the ``mvvm`` package's ABI module from the header (``--c-header``,
 default include/mvvm.h), --rb-abi the Ruby bindings' (``abi.rb``). --module keeps the classes of one Swift module (a package of your
-own). --check writes nothing and exits 1, showing the difference, when a file is not what it
+own; given several times, the classes of each, as the catalog's typed calls are made from
+MVVMCatalog, MVVMViewModels and MVVMModels into include/mvvm_catalog.h). --check writes nothing and exits 1, showing the difference, when a file is not what it
 would write (``make test`` runs it so). Standard library only.
 """
 
@@ -42,7 +43,8 @@ __all__ = ["main"]
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen", description=__doc__.split("\n")[0])
     parser.add_argument("--library", help="the libmvvm.so (or your library) to describe")
-    parser.add_argument("--module", help="only the classes this Swift module registers (a package of your own)")
+    parser.add_argument("--module", action="append",
+                        help="only the classes this Swift module registers (a package of your own); repeatable")
     parser.add_argument("--header", help="a header with @generated markers to fill (made if missing, with --module)")
     parser.add_argument("--swift", help="the Swift file of typed call definitions to write")
     parser.add_argument("--pyi", help="the Python stub file to write")
@@ -86,18 +88,24 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
         raise GenerationError("--library is needed to describe classes")
     raw = descriptions_json(Path(args.library))
     library = whole = Library.from_json(raw)
-    if args.module:
-        library = library.only_module(args.module)
+    modules = args.module or []
+    # One name for the modules in what the generated files say about their making.
+    module = " --module ".join(modules) or None
+    if modules:
+        library = Library([cls for cls in library.classes if cls.swift_module in modules])
         if not library.classes:
-            raise GenerationError("the library registers no class of module %s" % args.module)
+            raise GenerationError("the library registers no class of module %s" % " or ".join(modules))
     if args.header:
         path = Path(args.header)
-        text = path.read_text() if path.exists() or not args.module else c.new_header(path, args.module)
+        text = path.read_text() if path.exists() or not module else c.new_header(path, module)
         outputs.append((path, c.splice(text, c.declarations(library))))
     if args.swift:
-        outputs.append((Path(args.swift), swift.definitions(library, args.module)))
+        if not module:
+            raise GenerationError("--swift needs --module: the typed calls' definitions belong to the package "
+                                  "that registers the classes")
+        outputs.append((Path(args.swift), swift.definitions(library, module)))
     import json
-    classes = [cls for cls in json.loads(raw) if not args.module or cls.get("swift_module") == args.module]
+    classes = [cls for cls in json.loads(raw) if not modules or cls.get("swift_module") in modules]
     if args.pyi:
         outputs.append((Path(args.pyi), python.generate_pyi(library, whole)))
     if args.rbs:

@@ -1,6 +1,6 @@
-"""The typed C calls' definitions in Swift: ``@_cdecl`` functions over the generic calls, the
-catalog's compiled into MVVMExport (C types), a package's over MVVMExport's public ``TypedCall``
-(plain Swift types: a package sees no C header of libmvvm's)."""
+"""The typed C calls' definitions in Swift: a package's ``@_cdecl`` functions over MVVMExport's
+public ``TypedCall``, in plain Swift types (a package sees no C header of libmvvm's). The catalog's
+are made so too: it is a package like any other."""
 
 from __future__ import annotations
 
@@ -13,21 +13,15 @@ from .templates import Templates
 t = Templates("swift")
 NAMING = naming.load()
 
-# C type -> Swift parameter type, per style.
-CATALOG_TYPES = {
+# C type -> Swift parameter type.
+TYPES = {
     "bool": "Bool", "int64_t": "Int64", "uint64_t": "UInt64", "double": "Double",
-    "const char *": "UnsafePointer<CChar>?", "const mvvm_value *": "UnsafePointer<mvvm_value>?",
-    "mvvm_handle": "mvvm_handle",
+    "const char *": "UnsafePointer<CChar>?", "const mvvm_value *": "UnsafeRawPointer?", "mvvm_handle": "UInt64",
     "bool *": "UnsafeMutablePointer<Bool>?", "int64_t *": "UnsafeMutablePointer<Int64>?",
     "uint64_t *": "UnsafeMutablePointer<UInt64>?", "double *": "UnsafeMutablePointer<Double>?",
-    "char **": "UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?", "mvvm_value *": "UnsafeMutablePointer<mvvm_value>?",
-    "mvvm_handle *": "UnsafeMutablePointer<mvvm_handle>?",
+    "char **": "UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?", "mvvm_value *": "UnsafeMutableRawPointer?",
+    "mvvm_handle *": "UnsafeMutablePointer<UInt64>?",
 }
-PACKAGE_TYPES = dict(CATALOG_TYPES, **{
-    "const mvvm_value *": "UnsafeRawPointer?", "mvvm_value *": "UnsafeMutableRawPointer?",
-    "mvvm_handle": "UInt64", "mvvm_handle *": "UnsafeMutablePointer<UInt64>?",
-})
-CONVERT = {"bool": "asBool", "int": "asInt", "double": "asDouble", "string": "asString"}
 
 
 def typed_calls(cls: Class) -> Iterator[Tuple[str, str, object]]:
@@ -47,38 +41,26 @@ def typed_calls(cls: Class) -> Iterator[Tuple[str, str, object]]:
         yield "child", NAMING.typed_call("child", cls.name, child.name), child
 
 
-class Style:
-    """What differs between the catalog's typed calls and a package's."""
-
-    def __init__(self, package: bool) -> None:
-        self.package = package
-        self.prefix = "package_" if package else "catalog_"
-        self.types = PACKAGE_TYPES if package else CATALOG_TYPES
-        self.handle = "UInt64" if package else "mvvm_handle"
-        self.status = "Int32" if package else "mvvm_status"
-
-    def c_in(self, kind: Type) -> str:
-        return "mvvm_handle" if kind.kind == "object" else kind.c_in
-
-    def value(self, argument: Argument) -> str:
-        """The expression of an argument's value: a TypedCall.Argument (package) or a Value."""
-        c_type, name = self.c_in(argument.type), argument.name
-        if self.package:
-            case = {"bool": "bool", "int64_t": "int", "uint64_t": "uint", "double": "double", "const char *": "string",
-                    "const mvvm_value *": "value", "mvvm_handle": "object"}[c_type]
-            return ".%s(%s)" % (case, name)
-        return {"bool": ".bool(%s)", "int64_t": ".int(%s)", "uint64_t": ".uint(%s)", "double": ".double(%s)",
-                "const char *": '.string(try CString.read(%s, "%s"))', "const mvvm_value *": 'try readValue(%s, "%s")',
-                "mvvm_handle": ".object(%s)"}[c_type].replace("%s", name, 1).replace("%s", name)
-
-    def params(self, arguments: List[Argument]) -> str:
-        return "".join(", _ %s: %s" % (a.name, self.types[self.c_in(a.type)]) for a in arguments)
-
-    def call(self, block: str, **values: object) -> str:
-        return t(self.prefix + block, **values)
+def c_in(kind: Type) -> str:
+    return "mvvm_handle" if kind.kind == "object" else kind.c_in
 
 
-def functions(cls: Class, style: Style) -> List[str]:
+def value(argument: Argument) -> str:
+    """The expression of an argument's value: a TypedCall.Argument."""
+    case = {"bool": "bool", "int64_t": "int", "uint64_t": "uint", "double": "double", "const char *": "string",
+            "const mvvm_value *": "value", "mvvm_handle": "object"}[c_in(argument.type)]
+    return ".%s(%s)" % (case, argument.name)
+
+
+def params(arguments: List[Argument]) -> str:
+    return "".join(", _ %s: %s" % (a.name, TYPES[c_in(a.type)]) for a in arguments)
+
+
+def call(block: str, **values: object) -> str:
+    return t("package_" + block, **values)
+
+
+def functions(cls: Class) -> List[str]:
     out = [t("class", name=cls.name)]
     # Each member's resolution, named after its first typed call (a property's: its getter):
     # the registration check makes every typed call's name once in the library, so these names
@@ -91,73 +73,48 @@ def functions(cls: Class, style: Style) -> List[str]:
             continue
         lets[(lookup, member.name)] = "%s_%s" % (lookup, function)
         out.append(t("member", let=lets[(lookup, member.name)], kind=lookup, cls=cls.name, name=member.name))
-    handle, status = style.handle, style.status
     for kind, function, member in typed_calls(cls):
         lookup = {"command": "command", "get": "property", "set": "property", "child": "child"}.get(kind)
         let = lets.get((lookup, member.name), "")
         if kind == "construct":
             if member.has_service:
-                service = ("TypedCall.RequestFunction?", "TypedCall.DestroyFunction?") if style.package else \
-                    ("mvvm_request_fn?", "mvvm_destroy_fn?")
-                params = "_ loop: %s, _ request: %s, _ userData: UnsafeMutableRawPointer?, _ destroy: %s, " \
-                         "_ out: UnsafeMutablePointer<%s>?" % (handle, service[0], service[1], handle)
-                body = style.call("construct_service", cls=cls.name, name=member.name)
+                arguments = "_ loop: UInt64, _ request: TypedCall.RequestFunction?, _ userData: UnsafeMutableRawPointer?, " \
+                            "_ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?"
+                body = call("construct_service", cls=cls.name, name=member.name)
             else:
-                params = "_ loop: %s%s, _ out: UnsafeMutablePointer<%s>?" % (handle, style.params(member.arguments), handle)
-                values = ", ".join(style.value(a) for a in member.arguments)
-                if not style.package:
-                    values = " { () throws(ExportError) in [%s] }" % values if values else ""
-                body = style.call("construct", cls=cls.name, name=member.name, values=values)
+                arguments = "_ loop: UInt64%s, _ out: UnsafeMutablePointer<UInt64>?" % params(member.arguments)
+                values = ", ".join(value(a) for a in member.arguments)
+                body = call("construct", cls=cls.name, name=member.name, values=values)
         elif kind == "command" and member.is_async:
-            done = ("TypedCall.DoneFunction?", "TypedCall.DestroyFunction?") if style.package else \
-                ("mvvm_done_fn?", "mvvm_destroy_fn?")
-            params = "_ handle: %s%s, _ done: %s, _ userData: UnsafeMutableRawPointer?, _ destroy: %s, " \
-                     "_ out: UnsafeMutablePointer<%s>?" % (handle, style.params(member.arguments), done[0], done[1], handle)
-            values = ", ".join(style.value(a) for a in member.arguments)
-            if not style.package:
-                values = "{ () throws(ExportError) in [%s] }" % values
-            else:
-                values = "[%s]" % values
-            body = style.call("command_async", member=let, values=values)
+            arguments = "_ handle: UInt64%s, _ done: TypedCall.DoneFunction?, _ userData: UnsafeMutableRawPointer?, " \
+                        "_ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?" % params(member.arguments)
+            values = "[%s]" % ", ".join(value(a) for a in member.arguments)
+            body = call("command_async", member=let, values=values)
         elif kind == "command":
             result = ""
-            params = "_ handle: %s%s" % (handle, style.params(member.arguments))
+            arguments = "_ handle: UInt64%s" % params(member.arguments)
             if not member.result.is_none:
-                params += ", _ result: %s" % style.types[member.result.c_out]
-                if style.package:
-                    result = ", result: result" if member.result.is_plain else ", value: result"
-                else:
-                    convert = CONVERT[member.result.kind] if member.result.is_plain else "asOwned"
-                    result = ", result: result(to: result, %s)" % convert
-            values = ", ".join(style.value(a) for a in member.arguments)
-            if style.package:
-                values = ", [%s]" % values if values or result else ""
-            else:
-                values = ", { () throws(ExportError) in [%s] }" % values if values else (", { [] }" if result else "")
-            body = style.call("command", member=let, values=values, result=result)
+                arguments += ", _ result: %s" % TYPES[member.result.c_out]
+                result = ", result: result" if member.result.is_plain else ", value: result"
+            values = ", ".join(value(a) for a in member.arguments)
+            values = ", [%s]" % values if values or result else ""
+            body = call("command", member=let, values=values, result=result)
         elif kind == "get":
-            params = "_ handle: %s, _ out: %s" % (handle, style.types[member.type.c_out])
-            if style.package:
-                body = style.call("get", member=let, out="out" if member.type.is_plain else "value: out")
-            else:
-                plain = member.type.is_plain
-                body = style.call("get", member=let, type="." + member.type.kind if plain else "nil",
-                                  convert=CONVERT[member.type.kind] if plain else "asOwned")
+            arguments = "_ handle: UInt64, _ out: %s" % TYPES[member.type.c_out]
+            body = call("get", member=let, out="out" if member.type.is_plain else "value: out")
         elif kind == "set":
-            value_argument = Argument("value", member.type)
-            params = "_ handle: %s, _ value: %s" % (handle, style.types[style.c_in(member.type)])
-            body = style.call("set", member=let, value=style.value(value_argument))
+            arguments = "_ handle: UInt64, _ value: %s" % TYPES[c_in(member.type)]
+            body = call("set", member=let, value=value(Argument("value", member.type)))
         else:
-            params = "_ handle: %s, _ out: UnsafeMutablePointer<%s>?" % (handle, handle)
-            body = style.call("child", member=let)
-        out.append(t("function", function=function, params=params, status=status, body=body))
+            arguments = "_ handle: UInt64, _ out: UnsafeMutablePointer<UInt64>?"
+            body = call("child", member=let)
+        out.append(t("function", function=function, params=arguments, status="Int32", body=body))
     return out
 
 
-def definitions(library: Library, module: Optional[str] = None) -> str:
-    style = Style(package=module is not None)
-    out = [t("package_file", module=module) if module else t("catalog_file"), ""]
+def definitions(library: Library, module: str) -> str:
+    out = [t("package_file", module=module), ""]
     for cls in library.classes:
-        out += functions(cls, style)
+        out += functions(cls)
         out.append("")
     return "\n".join(out)

@@ -22,6 +22,7 @@ from mvvm import _library as _lib
 PACKAGE = Path(mvvm.__file__).resolve().parent
 REPOSITORY = _lib._repository_root(PACKAGE)
 HEADER = REPOSITORY / "include" / "mvvm.h" if REPOSITORY else None
+CATALOG_HEADER = REPOSITORY / "include" / "mvvm_catalog.h" if REPOSITORY else None
 
 
 def run_import(code: str, env_changes: Dict[str, Optional[str]], cwd: Path) -> subprocess.CompletedProcess:
@@ -58,12 +59,16 @@ GENERATED_END = "/* @generated typed calls end */"
 
 
 def header_functions(part: str = "generic") -> Dict[str, int]:
-    """The functions declared in mvvm.h, with their number of parameters: the generic ones (the
-    header outside its @generated part), or the typed per-class ones (inside it)."""
-    assert HEADER is not None
-    whole = HEADER.read_text()
-    begin, end = whole.index(GENERATED_BEGIN), whole.index(GENERATED_END)
-    chosen = whole[begin:end] if part == "typed" else whole[:begin] + whole[end:]
+    """The functions declared with their number of parameters: the generic ones (mvvm.h, the
+    fixed ABI, which has no generated part), or the catalog's typed ones (mvvm_catalog.h's
+    generated part)."""
+    assert HEADER is not None and CATALOG_HEADER is not None
+    if part == "typed":
+        whole = CATALOG_HEADER.read_text()
+        chosen = whole[whole.index(GENERATED_BEGIN):whole.index(GENERATED_END)]
+    else:
+        chosen = HEADER.read_text()
+        assert GENERATED_BEGIN not in chosen
     text = re.sub(r"/\*.*?\*/", "", chosen, flags=re.S)
     found = {}
     for match in re.finditer(r"\b(?:mvvm_status|const char \*|void|uint8_t)\s*(mvvm_\w+)\s*\(([^)]*)\)\s*;", text):

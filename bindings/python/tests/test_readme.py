@@ -37,7 +37,8 @@ def test_the_example_loading_two_libraries_runs() -> None:
     (code,) = [block for block in blocks() if "mvvm.load(" in block]
     code = code.replace('"build/release-static/libmvvm.so"', repr(str(mvvm.library_path)))
     code = code.replace('"Tests/outside/.build/debug/libsample.so"', repr(os.environ["MVVM_SAMPLE_LIBRARY"]))
-    code += "    print(profile.address, catalog.Counter is mvvm.Counter, sample.Counter is mvvm.Counter)\n"
+    # The sample does not carry the catalog (its hook does not register it).
+    code += "    print(profile.address, catalog.Counter is mvvm.Counter, 'Counter' in sample.names)\n"
     done = run("import mvvm\n" + code)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Address(street='Main 1', city='Oslo', zip_code=None) True False\n"

@@ -14,7 +14,7 @@ class TestLibraries < SampleTest
     assert_same @sample::Profile, @sample.class_for("profile")
     assert_same @sample, @sample::Profile.library
     assert_equal %w[address contact], @sample.records.keys
-    assert_includes @sample.classes.keys, "sign_up_view_model", "a package's library carries the catalog too"
+    refute_includes @sample.classes.keys, "sign_up_view_model", "a library carries the catalog only when its hook registers it"
     assert_same Mvvm.library, Mvvm.load(Mvvm.library_path), "the library MVVM_LIBRARY names is Mvvm's"
     assert_raises(KeyError) { Mvvm.class_for("profile") }
     assert_raises(NameError) { @sample::NoSuchClass }
@@ -23,16 +23,14 @@ class TestLibraries < SampleTest
   def test_two_libraries_side_by_side_each_with_its_own_objects
     catalog_loop = new_loop
     ours = Mvvm::SignUpViewModel.new(catalog_loop)
-    theirs = @sample::SignUpViewModel.new(@loop)
-    refute_same Mvvm::SignUpViewModel, @sample::SignUpViewModel
+    theirs = @sample::Tally.new(@loop, 0)
     ours.user_id = "abcdef"
-    theirs.user_id = "ghijkl"
-    assert_equal %w[abcdef ghijkl], [ours.user_id, theirs.user_id]
-    flips = Recorder.new
-    theirs.subscribe(:is_sign_up_enabled, &flips)
-    theirs.password = theirs.confirm_password = "12345678"
-    theirs.agreed = true
-    assert_equal [[:is_sign_up_enabled, true]], flips.events
+    theirs.step = 3
+    totals = Recorder.new
+    theirs.subscribe(:total, &totals)
+    theirs.add
+    assert_equal [[:total, 3]], totals.events
+    assert_equal ["abcdef", 3], [ours.user_id, theirs.total]
     assert_equal false, ours.is_sign_up_enabled
     @sample.loop(:virtual) do |loop|
       assert_same @sample, loop.library
@@ -50,16 +48,16 @@ class TestLibraries < SampleTest
     catalog_loop = new_loop
     error = assert_raises(Mvvm::InvalidHandleError) { @sample::Profile.new(catalog_loop) }
     assert_match foreign("the loop"), error.message
-    timer = @sample::CountDownTimer.new(@loop, 5)
-    error = assert_raises(Mvvm::InvalidHandleError) { Mvvm::TimerViewModel.new(catalog_loop, timer) }
+    greeter = @sample::Greeter.new(@loop)
+    error = assert_raises(Mvvm::InvalidHandleError) { Mvvm::TimerViewModel.new(catalog_loop, greeter) }
     assert_match foreign("the model (timer)"), error.message
-    service = Mvvm::Service.new { |request| request.complete(true) }
-    error = assert_raises(Mvvm::InvalidHandleError) { @sample::SignUpViewModel.new(@loop, service) }
-    assert_match foreign("argument service"), error.message
-    Mvvm.close(service)
     sample_service = @sample.service { |request| request.complete(true) }
-    vm = @sample::SignUpViewModel.new(@loop, sample_service)
+    error = assert_raises(Mvvm::InvalidHandleError) { Mvvm::SignUpViewModel.new(catalog_loop, sample_service) }
+    assert_match foreign("argument service"), error.message
     Mvvm.close(sample_service)
+    service = Mvvm::Service.new { |request| request.complete(true) }
+    vm = Mvvm::SignUpViewModel.new(catalog_loop, service)
+    Mvvm.close(service)
     vm.user_id = "abcdef"
     vm.password = vm.confirm_password = "12345678"
     vm.agreed = true

@@ -1,5 +1,6 @@
 // A package that makes every registration mistake the library refuses (test_registration.c):
-// the library must name each one, at once, and serve nothing, the catalog included.
+// the library must name each one, at once, and serve nothing, the catalog it carries included.
+import MVVMCatalog
 import MVVMExport
 @preconcurrency import OpenCombine
 
@@ -29,6 +30,7 @@ public struct Tree: ExportableRecord {
 
 @_cdecl("libmvvm_register_package")
 public func registerBadSample() {
+    Catalog.register()                                                 // composed, as a library asks for it
     Exports.record(Tree.self)
     Exports.register(Board.self) { c in
         c.binding("title", \.title, \.$title)
@@ -43,7 +45,7 @@ public func registerBadSample() {
         c.constructor { _ in Board() }
     }
     Exports.register(Board.self, as: "board") { c in c.constructor { _ in Board() } }           // twice
-    Exports.register(Board.self, as: "counter_view_model") { c in c.constructor { _ in Board() } }  // the catalog's
+    Exports.register(Board.self, as: "counter_view_model") { c in c.constructor { _ in Board() } }  // the catalog's name
     Exports.register(Board.self, as: "loop") { c in                    // typed calls named as the ABI's
         c.command("advance") { _ in }                                  // mvvm_loop_advance
         c.constructor { _ in Board() }                                 // mvvm_loop_new

@@ -1,8 +1,14 @@
 // The package's one registration: each class once, each member in one line.
+#if MVVM_WITH_CATALOG
+import MVVMCatalog
+#endif
 import MVVMExport
 
 @_cdecl("libmvvm_register_package")
 public func registerSample() {
+#if MVVM_WITH_CATALOG
+    Catalog.register()  // the fuzzers' build (Package.swift): the catalog composed in
+#endif
     Exports.record(Address.self, doc: "A postal address.")
     Exports.record(Contact.self, doc: "A name at an address.")
     Exports.register(Profile.self, doc: "A profile: optionals, arrays, records and bytes (an ObservableObject).") { c in

@@ -4,6 +4,9 @@
 // shown, and the list's storage_error says why): the commands fail with
 // MVVM_ERR_COMMAND_FAILED and the error's text; a binding cannot fail, so a set whose save fails
 // says so only through storage_error.
+#if MVVM_WITH_CATALOG
+import MVVMCatalog
+#endif
 import MVVMExport
 import MVVMRuntime
 import TodoModels
@@ -29,6 +32,9 @@ struct TitleText: ExportableValue {
 
 @_cdecl("libmvvm_register_package")
 public func registerTodo() {
+#if MVVM_WITH_CATALOG
+    Catalog.register()  // the fuzzers' build (Package.swift): the catalog composed in
+#endif
     Exports.register(TodoItemViewModel.self, doc: "One todo of a todo list: its title, its checkbox, its editor.") { c in
         // Plain properties of an ObservableObject: followed through its objectWillChange.
         c.output("id", \.id, doc: "The todo's id in its store.")
