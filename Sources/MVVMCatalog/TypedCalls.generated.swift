@@ -4,217 +4,217 @@ import MVVMExport
 
 // MARK: count_down_timer
 private let class_count_down_timer = TypedCall.Class("count_down_timer")
-private let command_count_down_timer_start = class_count_down_timer.command("start")
-private let command_count_down_timer_pause = class_count_down_timer.command("pause")
-private let command_count_down_timer_stop = class_count_down_timer.command("stop")
-private let command_count_down_timer_reset = class_count_down_timer.command("reset")
-private let property_count_down_timer_full_count = class_count_down_timer.property("full_count")
-private let property_count_down_timer_count = class_count_down_timer.property("count")
-private let property_count_down_timer_remaining_time = class_count_down_timer.property("remaining_time")
-private let property_count_down_timer_is_doing = class_count_down_timer.property("is_doing")
+private let command_mvvm_count_down_timer_start = class_count_down_timer.command("start")
+private let command_mvvm_count_down_timer_pause = class_count_down_timer.command("pause")
+private let command_mvvm_count_down_timer_stop = class_count_down_timer.command("stop")
+private let command_mvvm_count_down_timer_reset = class_count_down_timer.command("reset")
+private let property_mvvm_count_down_timer_get_full_count = class_count_down_timer.property("full_count")
+private let property_mvvm_count_down_timer_get_count = class_count_down_timer.property("count")
+private let property_mvvm_count_down_timer_get_remaining_time = class_count_down_timer.property("remaining_time")
+private let property_mvvm_count_down_timer_get_is_doing = class_count_down_timer.property("is_doing")
 @_cdecl("mvvm_count_down_timer_new")
 public func mvvm_count_down_timer_new(_ loop: UInt64, _ full_count: Int64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_count_down_timer, "new", [.int(full_count)], out)
 }
 @_cdecl("mvvm_count_down_timer_start")
 public func mvvm_count_down_timer_start(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_count_down_timer_start)
+    TypedCall.command(handle, command_mvvm_count_down_timer_start)
 }
 @_cdecl("mvvm_count_down_timer_pause")
 public func mvvm_count_down_timer_pause(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_count_down_timer_pause)
+    TypedCall.command(handle, command_mvvm_count_down_timer_pause)
 }
 @_cdecl("mvvm_count_down_timer_stop")
 public func mvvm_count_down_timer_stop(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_count_down_timer_stop)
+    TypedCall.command(handle, command_mvvm_count_down_timer_stop)
 }
 @_cdecl("mvvm_count_down_timer_reset")
 public func mvvm_count_down_timer_reset(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_count_down_timer_reset)
+    TypedCall.command(handle, command_mvvm_count_down_timer_reset)
 }
 @_cdecl("mvvm_count_down_timer_get_full_count")
 public func mvvm_count_down_timer_get_full_count(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_count_down_timer_full_count, out)
+    TypedCall.get(handle, property_mvvm_count_down_timer_get_full_count, out)
 }
 @_cdecl("mvvm_count_down_timer_get_count")
 public func mvvm_count_down_timer_get_count(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_count_down_timer_count, out)
+    TypedCall.get(handle, property_mvvm_count_down_timer_get_count, out)
 }
 @_cdecl("mvvm_count_down_timer_get_remaining_time")
 public func mvvm_count_down_timer_get_remaining_time(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_count_down_timer_remaining_time, out)
+    TypedCall.get(handle, property_mvvm_count_down_timer_get_remaining_time, out)
 }
 @_cdecl("mvvm_count_down_timer_get_is_doing")
 public func mvvm_count_down_timer_get_is_doing(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_count_down_timer_is_doing, out)
+    TypedCall.get(handle, property_mvvm_count_down_timer_get_is_doing, out)
 }
 
 // MARK: timer_view_model
 private let class_timer_view_model = TypedCall.Class("timer_view_model")
-private let property_timer_view_model_is_show_alert = class_timer_view_model.property("is_show_alert")
-private let child_timer_view_model_display = class_timer_view_model.child("display")
-private let child_timer_view_model_player = class_timer_view_model.child("player")
+private let property_mvvm_timer_view_model_get_is_show_alert = class_timer_view_model.property("is_show_alert")
+private let child_mvvm_timer_view_model_display = class_timer_view_model.child("display")
+private let child_mvvm_timer_view_model_player = class_timer_view_model.child("player")
 @_cdecl("mvvm_timer_view_model_new")
 public func mvvm_timer_view_model_new(_ loop: UInt64, _ timer: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_timer_view_model, "new", [.object(timer)], out)
 }
 @_cdecl("mvvm_timer_view_model_get_is_show_alert")
 public func mvvm_timer_view_model_get_is_show_alert(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_timer_view_model_is_show_alert, out)
+    TypedCall.get(handle, property_mvvm_timer_view_model_get_is_show_alert, out)
 }
 @_cdecl("mvvm_timer_view_model_set_is_show_alert")
 public func mvvm_timer_view_model_set_is_show_alert(_ handle: UInt64, _ value: Bool) -> Int32 {
-    TypedCall.set(handle, property_timer_view_model_is_show_alert, .bool(value))
+    TypedCall.set(handle, property_mvvm_timer_view_model_get_is_show_alert, .bool(value))
 }
 @_cdecl("mvvm_timer_view_model_display")
 public func mvvm_timer_view_model_display(_ handle: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.child(handle, child_timer_view_model_display, out)
+    TypedCall.child(handle, child_mvvm_timer_view_model_display, out)
 }
 @_cdecl("mvvm_timer_view_model_player")
 public func mvvm_timer_view_model_player(_ handle: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.child(handle, child_timer_view_model_player, out)
+    TypedCall.child(handle, child_mvvm_timer_view_model_player, out)
 }
 
 // MARK: display_view_model
 private let class_display_view_model = TypedCall.Class("display_view_model")
-private let property_display_view_model_remaining_time = class_display_view_model.property("remaining_time")
+private let property_mvvm_display_view_model_get_remaining_time = class_display_view_model.property("remaining_time")
 @_cdecl("mvvm_display_view_model_get_remaining_time")
 public func mvvm_display_view_model_get_remaining_time(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_display_view_model_remaining_time, out)
+    TypedCall.get(handle, property_mvvm_display_view_model_get_remaining_time, out)
 }
 
 // MARK: player_view_model
 private let class_player_view_model = TypedCall.Class("player_view_model")
-private let command_player_view_model_tapped = class_player_view_model.command("tapped")
-private let property_player_view_model_is_stop_enabled = class_player_view_model.property("is_stop_enabled")
-private let property_player_view_model_is_play_timer = class_player_view_model.property("is_play_timer")
+private let command_mvvm_player_view_model_tapped = class_player_view_model.command("tapped")
+private let property_mvvm_player_view_model_get_is_stop_enabled = class_player_view_model.property("is_stop_enabled")
+private let property_mvvm_player_view_model_get_is_play_timer = class_player_view_model.property("is_play_timer")
 @_cdecl("mvvm_player_view_model_tapped")
 public func mvvm_player_view_model_tapped(_ handle: UInt64, _ argument: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.command(handle, command_player_view_model_tapped, [.string(argument)])
+    TypedCall.command(handle, command_mvvm_player_view_model_tapped, [.string(argument)])
 }
 @_cdecl("mvvm_player_view_model_get_is_stop_enabled")
 public func mvvm_player_view_model_get_is_stop_enabled(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_player_view_model_is_stop_enabled, out)
+    TypedCall.get(handle, property_mvvm_player_view_model_get_is_stop_enabled, out)
 }
 @_cdecl("mvvm_player_view_model_get_is_play_timer")
 public func mvvm_player_view_model_get_is_play_timer(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_player_view_model_is_play_timer, out)
+    TypedCall.get(handle, property_mvvm_player_view_model_get_is_play_timer, out)
 }
 
 // MARK: stop_watch
 private let class_stop_watch = TypedCall.Class("stop_watch")
-private let command_stop_watch_start = class_stop_watch.command("start")
-private let command_stop_watch_stop = class_stop_watch.command("stop")
-private let command_stop_watch_resume = class_stop_watch.command("resume")
-private let command_stop_watch_clear = class_stop_watch.command("clear")
-private let property_stop_watch_time_ms = class_stop_watch.property("time_ms")
-private let property_stop_watch_state = class_stop_watch.property("state")
+private let command_mvvm_stop_watch_start = class_stop_watch.command("start")
+private let command_mvvm_stop_watch_stop = class_stop_watch.command("stop")
+private let command_mvvm_stop_watch_resume = class_stop_watch.command("resume")
+private let command_mvvm_stop_watch_clear = class_stop_watch.command("clear")
+private let property_mvvm_stop_watch_get_time_ms = class_stop_watch.property("time_ms")
+private let property_mvvm_stop_watch_get_state = class_stop_watch.property("state")
 @_cdecl("mvvm_stop_watch_new")
 public func mvvm_stop_watch_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_stop_watch, "new", [], out)
 }
 @_cdecl("mvvm_stop_watch_start")
 public func mvvm_stop_watch_start(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_stop_watch_start)
+    TypedCall.command(handle, command_mvvm_stop_watch_start)
 }
 @_cdecl("mvvm_stop_watch_stop")
 public func mvvm_stop_watch_stop(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_stop_watch_stop)
+    TypedCall.command(handle, command_mvvm_stop_watch_stop)
 }
 @_cdecl("mvvm_stop_watch_resume")
 public func mvvm_stop_watch_resume(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_stop_watch_resume)
+    TypedCall.command(handle, command_mvvm_stop_watch_resume)
 }
 @_cdecl("mvvm_stop_watch_clear")
 public func mvvm_stop_watch_clear(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_stop_watch_clear)
+    TypedCall.command(handle, command_mvvm_stop_watch_clear)
 }
 @_cdecl("mvvm_stop_watch_get_time_ms")
 public func mvvm_stop_watch_get_time_ms(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_stop_watch_time_ms, out)
+    TypedCall.get(handle, property_mvvm_stop_watch_get_time_ms, out)
 }
 @_cdecl("mvvm_stop_watch_get_state")
 public func mvvm_stop_watch_get_state(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_stop_watch_state, out)
+    TypedCall.get(handle, property_mvvm_stop_watch_get_state, out)
 }
 
 // MARK: stop_watch_view_model
 private let class_stop_watch_view_model = TypedCall.Class("stop_watch_view_model")
-private let command_stop_watch_view_model_main_action = class_stop_watch_view_model.command("main_action")
-private let command_stop_watch_view_model_clear_action = class_stop_watch_view_model.command("clear_action")
-private let property_stop_watch_view_model_time = class_stop_watch_view_model.property("time")
-private let property_stop_watch_view_model_main_action_title = class_stop_watch_view_model.property("main_action_title")
-private let property_stop_watch_view_model_clear_action_title = class_stop_watch_view_model.property("clear_action_title")
-private let property_stop_watch_view_model_main_action_enabled = class_stop_watch_view_model.property("main_action_enabled")
-private let property_stop_watch_view_model_clear_action_enabled = class_stop_watch_view_model.property("clear_action_enabled")
+private let command_mvvm_stop_watch_view_model_main_action = class_stop_watch_view_model.command("main_action")
+private let command_mvvm_stop_watch_view_model_clear_action = class_stop_watch_view_model.command("clear_action")
+private let property_mvvm_stop_watch_view_model_get_time = class_stop_watch_view_model.property("time")
+private let property_mvvm_stop_watch_view_model_get_main_action_title = class_stop_watch_view_model.property("main_action_title")
+private let property_mvvm_stop_watch_view_model_get_clear_action_title = class_stop_watch_view_model.property("clear_action_title")
+private let property_mvvm_stop_watch_view_model_get_main_action_enabled = class_stop_watch_view_model.property("main_action_enabled")
+private let property_mvvm_stop_watch_view_model_get_clear_action_enabled = class_stop_watch_view_model.property("clear_action_enabled")
 @_cdecl("mvvm_stop_watch_view_model_new")
 public func mvvm_stop_watch_view_model_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_stop_watch_view_model, "new", [], out)
 }
 @_cdecl("mvvm_stop_watch_view_model_main_action")
 public func mvvm_stop_watch_view_model_main_action(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_stop_watch_view_model_main_action)
+    TypedCall.command(handle, command_mvvm_stop_watch_view_model_main_action)
 }
 @_cdecl("mvvm_stop_watch_view_model_clear_action")
 public func mvvm_stop_watch_view_model_clear_action(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_stop_watch_view_model_clear_action)
+    TypedCall.command(handle, command_mvvm_stop_watch_view_model_clear_action)
 }
 @_cdecl("mvvm_stop_watch_view_model_get_time")
 public func mvvm_stop_watch_view_model_get_time(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_stop_watch_view_model_time, out)
+    TypedCall.get(handle, property_mvvm_stop_watch_view_model_get_time, out)
 }
 @_cdecl("mvvm_stop_watch_view_model_get_main_action_title")
 public func mvvm_stop_watch_view_model_get_main_action_title(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_stop_watch_view_model_main_action_title, out)
+    TypedCall.get(handle, property_mvvm_stop_watch_view_model_get_main_action_title, out)
 }
 @_cdecl("mvvm_stop_watch_view_model_get_clear_action_title")
 public func mvvm_stop_watch_view_model_get_clear_action_title(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_stop_watch_view_model_clear_action_title, out)
+    TypedCall.get(handle, property_mvvm_stop_watch_view_model_get_clear_action_title, out)
 }
 @_cdecl("mvvm_stop_watch_view_model_get_main_action_enabled")
 public func mvvm_stop_watch_view_model_get_main_action_enabled(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_stop_watch_view_model_main_action_enabled, out)
+    TypedCall.get(handle, property_mvvm_stop_watch_view_model_get_main_action_enabled, out)
 }
 @_cdecl("mvvm_stop_watch_view_model_get_clear_action_enabled")
 public func mvvm_stop_watch_view_model_get_clear_action_enabled(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_stop_watch_view_model_clear_action_enabled, out)
+    TypedCall.get(handle, property_mvvm_stop_watch_view_model_get_clear_action_enabled, out)
 }
 
 // MARK: input_echo_view_model
 private let class_input_echo_view_model = TypedCall.Class("input_echo_view_model")
-private let property_input_echo_view_model_input = class_input_echo_view_model.property("input")
-private let property_input_echo_view_model_label = class_input_echo_view_model.property("label")
-private let property_input_echo_view_model_message = class_input_echo_view_model.property("message")
+private let property_mvvm_input_echo_view_model_get_input = class_input_echo_view_model.property("input")
+private let property_mvvm_input_echo_view_model_get_label = class_input_echo_view_model.property("label")
+private let property_mvvm_input_echo_view_model_get_message = class_input_echo_view_model.property("message")
 @_cdecl("mvvm_input_echo_view_model_new")
 public func mvvm_input_echo_view_model_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_input_echo_view_model, "new", [], out)
 }
 @_cdecl("mvvm_input_echo_view_model_get_input")
 public func mvvm_input_echo_view_model_get_input(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_input_echo_view_model_input, out)
+    TypedCall.get(handle, property_mvvm_input_echo_view_model_get_input, out)
 }
 @_cdecl("mvvm_input_echo_view_model_set_input")
 public func mvvm_input_echo_view_model_set_input(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_input_echo_view_model_input, .string(value))
+    TypedCall.set(handle, property_mvvm_input_echo_view_model_get_input, .string(value))
 }
 @_cdecl("mvvm_input_echo_view_model_get_label")
 public func mvvm_input_echo_view_model_get_label(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_input_echo_view_model_label, out)
+    TypedCall.get(handle, property_mvvm_input_echo_view_model_get_label, out)
 }
 @_cdecl("mvvm_input_echo_view_model_get_message")
 public func mvvm_input_echo_view_model_get_message(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_input_echo_view_model_message, out)
+    TypedCall.get(handle, property_mvvm_input_echo_view_model_get_message, out)
 }
 
 // MARK: sign_up_view_model
 private let class_sign_up_view_model = TypedCall.Class("sign_up_view_model")
-private let command_sign_up_view_model_sign_up_tapped = class_sign_up_view_model.command("sign_up_tapped")
-private let property_sign_up_view_model_user_id = class_sign_up_view_model.property("user_id")
-private let property_sign_up_view_model_password = class_sign_up_view_model.property("password")
-private let property_sign_up_view_model_confirm_password = class_sign_up_view_model.property("confirm_password")
-private let property_sign_up_view_model_agreed = class_sign_up_view_model.property("agreed")
-private let property_sign_up_view_model_is_completion_alert_presented = class_sign_up_view_model.property("is_completion_alert_presented")
-private let property_sign_up_view_model_is_sign_up_enabled = class_sign_up_view_model.property("is_sign_up_enabled")
+private let command_mvvm_sign_up_view_model_sign_up_tapped = class_sign_up_view_model.command("sign_up_tapped")
+private let property_mvvm_sign_up_view_model_get_user_id = class_sign_up_view_model.property("user_id")
+private let property_mvvm_sign_up_view_model_get_password = class_sign_up_view_model.property("password")
+private let property_mvvm_sign_up_view_model_get_confirm_password = class_sign_up_view_model.property("confirm_password")
+private let property_mvvm_sign_up_view_model_get_agreed = class_sign_up_view_model.property("agreed")
+private let property_mvvm_sign_up_view_model_get_is_completion_alert_presented = class_sign_up_view_model.property("is_completion_alert_presented")
+private let property_mvvm_sign_up_view_model_get_is_sign_up_enabled = class_sign_up_view_model.property("is_sign_up_enabled")
 @_cdecl("mvvm_sign_up_view_model_new")
 public func mvvm_sign_up_view_model_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_sign_up_view_model, "new", [], out)
@@ -225,62 +225,62 @@ public func mvvm_sign_up_view_model_new_with_service(_ loop: UInt64, _ request: 
 }
 @_cdecl("mvvm_sign_up_view_model_sign_up_tapped")
 public func mvvm_sign_up_view_model_sign_up_tapped(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_sign_up_view_model_sign_up_tapped)
+    TypedCall.command(handle, command_mvvm_sign_up_view_model_sign_up_tapped)
 }
 @_cdecl("mvvm_sign_up_view_model_get_user_id")
 public func mvvm_sign_up_view_model_get_user_id(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_sign_up_view_model_user_id, out)
+    TypedCall.get(handle, property_mvvm_sign_up_view_model_get_user_id, out)
 }
 @_cdecl("mvvm_sign_up_view_model_set_user_id")
 public func mvvm_sign_up_view_model_set_user_id(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_sign_up_view_model_user_id, .string(value))
+    TypedCall.set(handle, property_mvvm_sign_up_view_model_get_user_id, .string(value))
 }
 @_cdecl("mvvm_sign_up_view_model_get_password")
 public func mvvm_sign_up_view_model_get_password(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_sign_up_view_model_password, out)
+    TypedCall.get(handle, property_mvvm_sign_up_view_model_get_password, out)
 }
 @_cdecl("mvvm_sign_up_view_model_set_password")
 public func mvvm_sign_up_view_model_set_password(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_sign_up_view_model_password, .string(value))
+    TypedCall.set(handle, property_mvvm_sign_up_view_model_get_password, .string(value))
 }
 @_cdecl("mvvm_sign_up_view_model_get_confirm_password")
 public func mvvm_sign_up_view_model_get_confirm_password(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_sign_up_view_model_confirm_password, out)
+    TypedCall.get(handle, property_mvvm_sign_up_view_model_get_confirm_password, out)
 }
 @_cdecl("mvvm_sign_up_view_model_set_confirm_password")
 public func mvvm_sign_up_view_model_set_confirm_password(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_sign_up_view_model_confirm_password, .string(value))
+    TypedCall.set(handle, property_mvvm_sign_up_view_model_get_confirm_password, .string(value))
 }
 @_cdecl("mvvm_sign_up_view_model_get_agreed")
 public func mvvm_sign_up_view_model_get_agreed(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_sign_up_view_model_agreed, out)
+    TypedCall.get(handle, property_mvvm_sign_up_view_model_get_agreed, out)
 }
 @_cdecl("mvvm_sign_up_view_model_set_agreed")
 public func mvvm_sign_up_view_model_set_agreed(_ handle: UInt64, _ value: Bool) -> Int32 {
-    TypedCall.set(handle, property_sign_up_view_model_agreed, .bool(value))
+    TypedCall.set(handle, property_mvvm_sign_up_view_model_get_agreed, .bool(value))
 }
 @_cdecl("mvvm_sign_up_view_model_get_is_completion_alert_presented")
 public func mvvm_sign_up_view_model_get_is_completion_alert_presented(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_sign_up_view_model_is_completion_alert_presented, out)
+    TypedCall.get(handle, property_mvvm_sign_up_view_model_get_is_completion_alert_presented, out)
 }
 @_cdecl("mvvm_sign_up_view_model_set_is_completion_alert_presented")
 public func mvvm_sign_up_view_model_set_is_completion_alert_presented(_ handle: UInt64, _ value: Bool) -> Int32 {
-    TypedCall.set(handle, property_sign_up_view_model_is_completion_alert_presented, .bool(value))
+    TypedCall.set(handle, property_mvvm_sign_up_view_model_get_is_completion_alert_presented, .bool(value))
 }
 @_cdecl("mvvm_sign_up_view_model_get_is_sign_up_enabled")
 public func mvvm_sign_up_view_model_get_is_sign_up_enabled(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_sign_up_view_model_is_sign_up_enabled, out)
+    TypedCall.get(handle, property_mvvm_sign_up_view_model_get_is_sign_up_enabled, out)
 }
 
 // MARK: observable_sign_up_view_model
 private let class_observable_sign_up_view_model = TypedCall.Class("observable_sign_up_view_model")
-private let command_observable_sign_up_view_model_sign_up_tapped = class_observable_sign_up_view_model.command("sign_up_tapped")
-private let property_observable_sign_up_view_model_user_id = class_observable_sign_up_view_model.property("user_id")
-private let property_observable_sign_up_view_model_password = class_observable_sign_up_view_model.property("password")
-private let property_observable_sign_up_view_model_confirm_password = class_observable_sign_up_view_model.property("confirm_password")
-private let property_observable_sign_up_view_model_agreed = class_observable_sign_up_view_model.property("agreed")
-private let property_observable_sign_up_view_model_is_completion_alert_presented = class_observable_sign_up_view_model.property("is_completion_alert_presented")
-private let property_observable_sign_up_view_model_is_sign_up_enabled = class_observable_sign_up_view_model.property("is_sign_up_enabled")
+private let command_mvvm_observable_sign_up_view_model_sign_up_tapped = class_observable_sign_up_view_model.command("sign_up_tapped")
+private let property_mvvm_observable_sign_up_view_model_get_user_id = class_observable_sign_up_view_model.property("user_id")
+private let property_mvvm_observable_sign_up_view_model_get_password = class_observable_sign_up_view_model.property("password")
+private let property_mvvm_observable_sign_up_view_model_get_confirm_password = class_observable_sign_up_view_model.property("confirm_password")
+private let property_mvvm_observable_sign_up_view_model_get_agreed = class_observable_sign_up_view_model.property("agreed")
+private let property_mvvm_observable_sign_up_view_model_get_is_completion_alert_presented = class_observable_sign_up_view_model.property("is_completion_alert_presented")
+private let property_mvvm_observable_sign_up_view_model_get_is_sign_up_enabled = class_observable_sign_up_view_model.property("is_sign_up_enabled")
 @_cdecl("mvvm_observable_sign_up_view_model_new")
 public func mvvm_observable_sign_up_view_model_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_observable_sign_up_view_model, "new", [], out)
@@ -291,57 +291,57 @@ public func mvvm_observable_sign_up_view_model_new_with_service(_ loop: UInt64, 
 }
 @_cdecl("mvvm_observable_sign_up_view_model_sign_up_tapped")
 public func mvvm_observable_sign_up_view_model_sign_up_tapped(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_observable_sign_up_view_model_sign_up_tapped)
+    TypedCall.command(handle, command_mvvm_observable_sign_up_view_model_sign_up_tapped)
 }
 @_cdecl("mvvm_observable_sign_up_view_model_get_user_id")
 public func mvvm_observable_sign_up_view_model_get_user_id(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_observable_sign_up_view_model_user_id, out)
+    TypedCall.get(handle, property_mvvm_observable_sign_up_view_model_get_user_id, out)
 }
 @_cdecl("mvvm_observable_sign_up_view_model_set_user_id")
 public func mvvm_observable_sign_up_view_model_set_user_id(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_observable_sign_up_view_model_user_id, .string(value))
+    TypedCall.set(handle, property_mvvm_observable_sign_up_view_model_get_user_id, .string(value))
 }
 @_cdecl("mvvm_observable_sign_up_view_model_get_password")
 public func mvvm_observable_sign_up_view_model_get_password(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_observable_sign_up_view_model_password, out)
+    TypedCall.get(handle, property_mvvm_observable_sign_up_view_model_get_password, out)
 }
 @_cdecl("mvvm_observable_sign_up_view_model_set_password")
 public func mvvm_observable_sign_up_view_model_set_password(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_observable_sign_up_view_model_password, .string(value))
+    TypedCall.set(handle, property_mvvm_observable_sign_up_view_model_get_password, .string(value))
 }
 @_cdecl("mvvm_observable_sign_up_view_model_get_confirm_password")
 public func mvvm_observable_sign_up_view_model_get_confirm_password(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_observable_sign_up_view_model_confirm_password, out)
+    TypedCall.get(handle, property_mvvm_observable_sign_up_view_model_get_confirm_password, out)
 }
 @_cdecl("mvvm_observable_sign_up_view_model_set_confirm_password")
 public func mvvm_observable_sign_up_view_model_set_confirm_password(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_observable_sign_up_view_model_confirm_password, .string(value))
+    TypedCall.set(handle, property_mvvm_observable_sign_up_view_model_get_confirm_password, .string(value))
 }
 @_cdecl("mvvm_observable_sign_up_view_model_get_agreed")
 public func mvvm_observable_sign_up_view_model_get_agreed(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_observable_sign_up_view_model_agreed, out)
+    TypedCall.get(handle, property_mvvm_observable_sign_up_view_model_get_agreed, out)
 }
 @_cdecl("mvvm_observable_sign_up_view_model_set_agreed")
 public func mvvm_observable_sign_up_view_model_set_agreed(_ handle: UInt64, _ value: Bool) -> Int32 {
-    TypedCall.set(handle, property_observable_sign_up_view_model_agreed, .bool(value))
+    TypedCall.set(handle, property_mvvm_observable_sign_up_view_model_get_agreed, .bool(value))
 }
 @_cdecl("mvvm_observable_sign_up_view_model_get_is_completion_alert_presented")
 public func mvvm_observable_sign_up_view_model_get_is_completion_alert_presented(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_observable_sign_up_view_model_is_completion_alert_presented, out)
+    TypedCall.get(handle, property_mvvm_observable_sign_up_view_model_get_is_completion_alert_presented, out)
 }
 @_cdecl("mvvm_observable_sign_up_view_model_set_is_completion_alert_presented")
 public func mvvm_observable_sign_up_view_model_set_is_completion_alert_presented(_ handle: UInt64, _ value: Bool) -> Int32 {
-    TypedCall.set(handle, property_observable_sign_up_view_model_is_completion_alert_presented, .bool(value))
+    TypedCall.set(handle, property_mvvm_observable_sign_up_view_model_get_is_completion_alert_presented, .bool(value))
 }
 @_cdecl("mvvm_observable_sign_up_view_model_get_is_sign_up_enabled")
 public func mvvm_observable_sign_up_view_model_get_is_sign_up_enabled(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_observable_sign_up_view_model_is_sign_up_enabled, out)
+    TypedCall.get(handle, property_mvvm_observable_sign_up_view_model_get_is_sign_up_enabled, out)
 }
 
 // MARK: welcome_view_model
 private let class_welcome_view_model = TypedCall.Class("welcome_view_model")
-private let command_welcome_view_model_view_did_load = class_welcome_view_model.command("view_did_load")
-private let command_welcome_view_model_tap_button = class_welcome_view_model.command("tap_button")
+private let command_mvvm_welcome_view_model_view_did_load = class_welcome_view_model.command("view_did_load")
+private let command_mvvm_welcome_view_model_tap_button = class_welcome_view_model.command("tap_button")
 @_cdecl("mvvm_welcome_view_model_new")
 public func mvvm_welcome_view_model_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_welcome_view_model, "new", [], out)
@@ -352,89 +352,89 @@ public func mvvm_welcome_view_model_new_with_api(_ loop: UInt64, _ request: Type
 }
 @_cdecl("mvvm_welcome_view_model_view_did_load")
 public func mvvm_welcome_view_model_view_did_load(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_welcome_view_model_view_did_load)
+    TypedCall.command(handle, command_mvvm_welcome_view_model_view_did_load)
 }
 @_cdecl("mvvm_welcome_view_model_tap_button")
 public func mvvm_welcome_view_model_tap_button(_ handle: UInt64, _ argument: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.command(handle, command_welcome_view_model_tap_button, [.string(argument)])
+    TypedCall.command(handle, command_mvvm_welcome_view_model_tap_button, [.string(argument)])
 }
 
 // MARK: counter
 private let class_counter = TypedCall.Class("counter")
-private let command_counter_increment = class_counter.command("increment")
-private let command_counter_decrement = class_counter.command("decrement")
-private let property_counter_count = class_counter.property("count")
+private let command_mvvm_counter_increment = class_counter.command("increment")
+private let command_mvvm_counter_decrement = class_counter.command("decrement")
+private let property_mvvm_counter_get_count = class_counter.property("count")
 @_cdecl("mvvm_counter_new")
 public func mvvm_counter_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_counter, "new", [], out)
 }
 @_cdecl("mvvm_counter_increment")
 public func mvvm_counter_increment(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_counter_increment)
+    TypedCall.command(handle, command_mvvm_counter_increment)
 }
 @_cdecl("mvvm_counter_decrement")
 public func mvvm_counter_decrement(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_counter_decrement)
+    TypedCall.command(handle, command_mvvm_counter_decrement)
 }
 @_cdecl("mvvm_counter_get_count")
 public func mvvm_counter_get_count(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_counter_count, out)
+    TypedCall.get(handle, property_mvvm_counter_get_count, out)
 }
 
 // MARK: random_counter
 private let class_random_counter = TypedCall.Class("random_counter")
-private let command_random_counter_increment = class_random_counter.command("increment")
-private let command_random_counter_decrement = class_random_counter.command("decrement")
-private let property_random_counter_count = class_random_counter.property("count")
+private let command_mvvm_random_counter_increment = class_random_counter.command("increment")
+private let command_mvvm_random_counter_decrement = class_random_counter.command("decrement")
+private let property_mvvm_random_counter_get_count = class_random_counter.property("count")
 @_cdecl("mvvm_random_counter_new")
 public func mvvm_random_counter_new(_ loop: UInt64, _ seed: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_random_counter, "new", [.uint(seed)], out)
 }
 @_cdecl("mvvm_random_counter_increment")
 public func mvvm_random_counter_increment(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_random_counter_increment)
+    TypedCall.command(handle, command_mvvm_random_counter_increment)
 }
 @_cdecl("mvvm_random_counter_decrement")
 public func mvvm_random_counter_decrement(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_random_counter_decrement)
+    TypedCall.command(handle, command_mvvm_random_counter_decrement)
 }
 @_cdecl("mvvm_random_counter_get_count")
 public func mvvm_random_counter_get_count(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_random_counter_count, out)
+    TypedCall.get(handle, property_mvvm_random_counter_get_count, out)
 }
 
 // MARK: counter_view_model
 private let class_counter_view_model = TypedCall.Class("counter_view_model")
-private let command_counter_view_model_increment = class_counter_view_model.command("increment")
-private let command_counter_view_model_decrement = class_counter_view_model.command("decrement")
-private let property_counter_view_model_label = class_counter_view_model.property("label")
-private let property_counter_view_model_count = class_counter_view_model.property("count")
+private let command_mvvm_counter_view_model_increment = class_counter_view_model.command("increment")
+private let command_mvvm_counter_view_model_decrement = class_counter_view_model.command("decrement")
+private let property_mvvm_counter_view_model_get_label = class_counter_view_model.property("label")
+private let property_mvvm_counter_view_model_get_count = class_counter_view_model.property("count")
 @_cdecl("mvvm_counter_view_model_new")
 public func mvvm_counter_view_model_new(_ loop: UInt64, _ model: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_counter_view_model, "new", [.object(model)], out)
 }
 @_cdecl("mvvm_counter_view_model_increment")
 public func mvvm_counter_view_model_increment(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_counter_view_model_increment)
+    TypedCall.command(handle, command_mvvm_counter_view_model_increment)
 }
 @_cdecl("mvvm_counter_view_model_decrement")
 public func mvvm_counter_view_model_decrement(_ handle: UInt64) -> Int32 {
-    TypedCall.command(handle, command_counter_view_model_decrement)
+    TypedCall.command(handle, command_mvvm_counter_view_model_decrement)
 }
 @_cdecl("mvvm_counter_view_model_get_label")
 public func mvvm_counter_view_model_get_label(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_counter_view_model_label, out)
+    TypedCall.get(handle, property_mvvm_counter_view_model_get_label, out)
 }
 @_cdecl("mvvm_counter_view_model_get_count")
 public func mvvm_counter_view_model_get_count(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_counter_view_model_count, out)
+    TypedCall.get(handle, property_mvvm_counter_view_model_get_count, out)
 }
 
 // MARK: counter_page_view_model
 private let class_counter_page_view_model = TypedCall.Class("counter_page_view_model")
-private let property_counter_page_view_model_read_me = class_counter_page_view_model.property("read_me")
-private let child_counter_page_view_model_first_counter = class_counter_page_view_model.child("first_counter")
-private let child_counter_page_view_model_second_counter = class_counter_page_view_model.child("second_counter")
+private let property_mvvm_counter_page_view_model_get_read_me = class_counter_page_view_model.property("read_me")
+private let child_mvvm_counter_page_view_model_first_counter = class_counter_page_view_model.child("first_counter")
+private let child_mvvm_counter_page_view_model_second_counter = class_counter_page_view_model.child("second_counter")
 @_cdecl("mvvm_counter_page_view_model_new")
 public func mvvm_counter_page_view_model_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_counter_page_view_model, "new", [], out)
@@ -445,13 +445,13 @@ public func mvvm_counter_page_view_model_new_with_seed(_ loop: UInt64, _ seed: U
 }
 @_cdecl("mvvm_counter_page_view_model_get_read_me")
 public func mvvm_counter_page_view_model_get_read_me(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_counter_page_view_model_read_me, out)
+    TypedCall.get(handle, property_mvvm_counter_page_view_model_get_read_me, out)
 }
 @_cdecl("mvvm_counter_page_view_model_first_counter")
 public func mvvm_counter_page_view_model_first_counter(_ handle: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.child(handle, child_counter_page_view_model_first_counter, out)
+    TypedCall.child(handle, child_mvvm_counter_page_view_model_first_counter, out)
 }
 @_cdecl("mvvm_counter_page_view_model_second_counter")
 public func mvvm_counter_page_view_model_second_counter(_ handle: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.child(handle, child_counter_page_view_model_second_counter, out)
+    TypedCall.child(handle, child_mvvm_counter_page_view_model_second_counter, out)
 }
