@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
+#include "mvvm_catalog.h"
 #include "check.h"
 
 #define BATCH 64

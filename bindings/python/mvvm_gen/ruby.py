@@ -140,7 +140,7 @@ class _Signatures:
         elif kind.kind == "object":
             text = " | ".join(self.class_type(c) for c in kind.classes or []) or "Base"
         else:
-            text = {"bool": "bool", "int": "Integer", "double": "Float | Integer", "string": "text",
+            text = {"bool": "bool", "int": "Integer", "double": "(Float | Integer)", "string": "text",
                     "bytes": "String", "service": "service"}.get(kind.kind, "untyped")
         return f"({text})?" if kind.optional else text
 
