@@ -71,6 +71,8 @@ func loopError(_ error: LoopError) -> ExportError {
     case .reentrantDispatch, .negativeDuration, .beyondTimeLimit: return ExportError(MVVM_ERR_INVALID_ARGUMENT, error.description)
     case .stopped: return ExportError(MVVM_ERR_LOOP_RELEASED, error.description)
     case .system: return ExportError(MVVM_ERR_INTERNAL, error.description)
+    case .notOnMainThread, .mainLoopExists: return ExportError(MVVM_ERR_INVALID_ARGUMENT, error.description)
+    case .wrongThread: return ExportError(MVVM_ERR_WRONG_THREAD, error.description)
     }
 }
 

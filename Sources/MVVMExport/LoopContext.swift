@@ -64,6 +64,8 @@ final class LoopContext: Handled, @unchecked Sendable {
                 throw error
             }
             if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty || !ended.isEmpty { flush() }
+            // A main loop notices a `RunLoop.main` timer the call added (a `Timer.scheduledTimer`).
+            loop.afterHostCall()
             return result
         }
     }
@@ -91,6 +93,8 @@ final class LoopContext: Handled, @unchecked Sendable {
     }
 
     func adopt(_ object: ExportedObject) {
+        // Its library may have brought Foundation, and with it `RunLoop.main`, into the process.
+        if loop.kind == .main { loop.objectAdded() }
         nextSerial += 1
         object.serial = nextSerial
         objects[ObjectIdentifier(object)] = object

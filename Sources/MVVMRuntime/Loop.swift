@@ -11,6 +11,14 @@ public enum LoopKind: Int32, Sendable, CaseIterable {
     case thread = 1
     /// Time moves only with ``Loop/advance(byMilliseconds:)``: exact and deterministic.
     case virtual = 2
+    /// A manual loop for the main actor, made and run only on the process's main thread, one
+    /// at a time: its dispatch also runs the main queue's work (`@MainActor` jobs,
+    /// `DispatchQueue.main`) and the main run loop's due timers, and its file descriptor is
+    /// readable when they are due.
+    case main = 3
+
+    /// Whether the host runs its work (``Loop/dispatch()``, ``Loop/fileDescriptor``).
+    var isManual: Bool { self == .manual || self == .main }
 }
 
 /// Why a loop refused a call.
@@ -28,6 +36,12 @@ public enum LoopError: Error, Equatable, Sendable, CustomStringConvertible {
     case stopped(operation: String)
     /// The operating system refused a resource the loop needs.
     case system(call: String, errno: Int32)
+    /// A main loop was asked for off the main thread, or main-actor work run there.
+    case notOnMainThread(operation: String, reason: String)
+    /// A main loop was asked for while one is live.
+    case mainLoopExists
+    /// A main loop's work was run off the thread it serves.
+    case wrongThread(operation: String)
 
     public var description: String {
         switch self {
@@ -44,6 +58,12 @@ public enum LoopError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(operation) on a loop that was stopped"
         case let .system(call, errno):
             return "\(call) failed: \(String(cString: strerror(errno)))"
+        case let .notOnMainThread(operation, reason):
+            return "\(operation) cannot be made here: \(reason)"
+        case .mainLoopExists:
+            return "a main loop is already live in this process (there is one main thread): release it first"
+        case let .wrongThread(operation):
+            return "\(operation) on the main loop is only for the process's main thread"
         }
     }
 }
@@ -115,7 +135,7 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// - Returns: how many pieces of work ran.
     @discardableResult
     public func dispatch() throws(LoopError) -> Int {
-        try requireKind(.manual, "dispatch")
+        try requireManual("dispatch")
         return try core.runDue(operation: "dispatch", limit: core.now())
     }
 
@@ -139,7 +159,7 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// - Returns: how many pieces of work ran.
     @discardableResult
     public func run(forMilliseconds milliseconds: Int64) throws(LoopError) -> Int {
-        try requireKind(.manual, "run_for")
+        try requireManual("run_for")
         let deadline = try timeAfter(milliseconds, "run_for")
         var ran = 0
         while true {
@@ -151,7 +171,7 @@ public final class Loop: Scheduler, @unchecked Sendable {
             var wait = deadline - now
             if let due = core.nextDue() { wait = min(wait, max(due - now, 0)) }
             // Round up so we never wake just before the work is due and spin.
-            var descriptors = [pollfd(fd: core.timerFD, events: Int16(POLLIN), revents: 0),
+            var descriptors = [pollfd(fd: core.readableFD, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: core.wakeFD, events: Int16(POLLIN), revents: 0)]
             _ = poll(&descriptors, 2, Int32(clamping: (wait + 999_999) / 1_000_000))
         }
@@ -161,15 +181,15 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// epoll, asyncio, Tk or GLib and call ``dispatch()`` when it is readable. The loop owns it.
     public var fileDescriptor: Int32 {
         get throws(LoopError) {
-            try requireKind(.manual, "fd")
-            return core.timerFD
+            try requireKind(kind == .main ? .main : .manual, "fd")
+            return core.readableFD
         }
     }
 
     /// Milliseconds until the next work is due (rounded up; 0 when some is due now), or `nil`
     /// when nothing is scheduled.
     public var nextTimeoutMilliseconds: Int64? {
-        guard let due = core.nextDue() else { return nil }
+        guard let due = core.nextDueIncludingMainThread() else { return nil }
         let wait = due - core.now()
         return wait <= 0 ? 0 : (wait + 999_999) / 1_000_000
     }
@@ -199,6 +219,11 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// that inner subscription for good. Letting go once the delivery has unwound avoids that.
     public func keepUntilWorkEnds(_ things: Any) { core.keepUntilWorkEnds(things) }
 
+    /// Whether the calling thread holds this loop's work lock: it runs the loop's work or a
+    /// host call on its objects, so may touch their state.
+    @inline(__always)
+    public var isHeldByCurrentThread: Bool { HeldWorkLocks.holdsQuickly(core) }
+
     /// Calls `observer` after each turn of due work (all work due at one instant), still holding
     /// the work lock: the point at which a turn's changes are complete and can be announced.
     public func addTurnObserver(_ observer: @escaping () -> Void) -> AnyCancellable {
@@ -221,6 +246,44 @@ public final class Loop: Scheduler, @unchecked Sendable {
         }
         return core.now() + milliseconds * 1_000_000
     }
+
+    /// A manual or main loop; a main loop only on its thread.
+    @inline(__always)
+    private func requireManual(_ operation: String) throws(LoopError) {
+        guard kind == .manual else {
+            guard kind == .main else { throw .wrongKind(operation: operation, kind: kind) }
+            guard core.mainThread?.isOwnerThread ?? false else { throw .wrongThread(operation: operation) }
+            return
+        }
+    }
+
+    /// Main loops: after a host call on the loop's objects, notices a `RunLoop.main` timer it
+    /// added (nothing before Foundation is loaded). Other loops: nothing.
+    @inline(__always)
+    public func afterHostCall() {
+        if let mainThread = core.mainThread, mainThread.isOwnerThread { mainThread.refreshRunLoopTimer() }
+    }
+
+    /// Main loops: an object was made on it, maybe of a library that brought Foundation in.
+    public func objectAdded() {
+        core.mainThread?.bindRunLoop()
+    }
+
+    /// Whether the loop runs the main queue's work (a main loop, or a virtual loop made on the
+    /// main thread): main-actor objects may live on it.
+    public var servesMainActor: Bool { core.mainThread != nil }
+
+    /// Virtual loops made on the main thread: from now on each `advance` made on that thread
+    /// runs the main queue's work (`@MainActor` jobs, `DispatchQueue.main`) each turn, so that a
+    /// test of main-actor code is exact. Elsewhere it throws ``LoopError/notOnMainThread``.
+    public func serveMainActor() throws(LoopError) {
+        guard kind != .main else { return }
+        try requireKind(.virtual, "serving the main actor")
+        try core.holdingWorkLock { () throws(LoopError) in try core.serveMainActor() }
+    }
+
+    /// Whether the calling thread is the one that runs the loop's main-actor work.
+    public var isOnMainActorThread: Bool { core.mainThread?.isOwnerThread ?? false }
 
     private func requireKind(_ expected: LoopKind, _ operation: String) throws(LoopError) {
         guard kind == expected else { throw .wrongKind(operation: operation, kind: kind) }
@@ -258,8 +321,15 @@ final class LoopCore: @unchecked Sendable {
     /// its work, to wait for another loop's (see ``HeldWorkLocks``). What was kept stays kept
     /// until they are back and done: their stacks may still be inside it.
     private var suspendedHolders = 0
-    /// Manual and thread loops: armed for the earliest due work, so it is readable while work is due.
+    /// Manual, main and thread loops: armed for the earliest due work, so it is readable while work is due.
     let timerFD: Int32
+    /// What the host waits on: `timerFD`, or a main loop's epoll set of it and the main thread's work.
+    let readableFD: Int32
+    /// Main loops, and virtual loops made on the main thread: the main queue's and main run
+    /// loop's work (a virtual loop's runs once ``serveMainActor()`` turned it on).
+    let mainThread: MainThreadWork?
+    /// Set by `serveMainActor`, on the owner thread holding the work lock.
+    private var mainThreadActive: Bool
     /// Manual and thread loops: written once, by `stop`, to wake the loop's thread or a
     /// `run(forMilliseconds:)` sleeping in `poll`; it stays readable from then on.
     let wakeFD: Int32
@@ -287,6 +357,26 @@ final class LoopCore: @unchecked Sendable {
         } else {
             wakeFD = -1
         }
+        switch kind {
+        case .main:
+            do throws(LoopError) {
+                mainThread = try MainThreadWork(loopTimerFD: timerFD)
+            } catch {
+                close(timerFD)
+                close(wakeFD)
+                throw error
+            }
+            mainThreadActive = true
+        case .virtual:
+            // Made on the main thread, it may serve the main actor, for exact tests.
+            mainThread = MainThreadWork.refusal == nil ? (try? MainThreadWork(loopTimerFD: -1)) : nil
+            mainThreadActive = false
+        default:
+            mainThread = nil
+            mainThreadActive = false
+        }
+        let epollFD = mainThread?.epollFD ?? -1
+        readableFD = epollFD >= 0 ? epollFD : timerFD
         if kind == .thread {
             let retained = Unmanaged.passRetained(self).toOpaque()
             var handle = pthread_t()
@@ -321,6 +411,26 @@ final class LoopCore: @unchecked Sendable {
     var isStopped: Bool { stateLock.withLock { stopped } }
 
     func nextDue() -> Int64? { stateLock.withLock { queue.first?.due } }
+
+    /// `nextDue`, and on a main loop's thread its main-thread work: now when the main queue has
+    /// work, the main run loop's next timer.
+    func nextDueIncludingMainThread() -> Int64? {
+        let own = nextDue()
+        guard kind == .main, let mainThread, mainThread.isOwnerThread else { return own }
+        if mainThread.hasQueuedWork { return now() }
+        guard let runLoopDue = mainThread.runLoopDue.map({ $0 - origin }) else { return own }
+        return min(own ?? runLoopDue, runLoopDue)
+    }
+
+    /// Virtual loops made on the main thread: from now on each `advance` on that thread drains
+    /// the main queue, each turn. Call it on that thread holding the work lock.
+    func serveMainActor() throws(LoopError) {
+        guard let mainThread, mainThread.isOwnerThread else {
+            throw .notOnMainThread(operation: "main-actor work on this loop",
+                                   reason: MainThreadWork.refusal ?? "this loop was not made on the main thread")
+        }
+        mainThreadActive = true
+    }
 
     func moveVirtualTime(to target: Int64) {
         stateLock.withLock { if target > virtualNow { virtualNow = target } }
@@ -431,13 +541,22 @@ final class LoopCore: @unchecked Sendable {
             workDepth += 1
             defer { leaveWork() }
             var ran = 0
+            // The main thread's work, as a turn of its own: on a main loop each dispatch, on a
+            // virtual loop that serves the main actor each turn of an advance.
+            let main = mainThreadActive ? mainThread.flatMap { $0.isOwnerThread ? $0 : nil } : nil
+            if let main, main.runDue() > 0 {
+                ran += 1
+                for observer in stateLock.withLock({ turnObservers }) { observer.body() }
+            }
             while let turnDue = startTurn(limit: limit) {
                 while let work = takeWork(dueAtOrBefore: turnDue) {
                     work.action()
                     ran += 1
                 }
+                if kind == .virtual, let main { ran += main.runDue() }
                 for observer in stateLock.withLock({ turnObservers }) { observer.body() }
             }
+            if ran > 0 { main?.refreshRunLoopTimer() }
             stateLock.withLock { armTimer() }
             then(limit)
             return ran
@@ -517,6 +636,8 @@ final class LoopCore: @unchecked Sendable {
             }
         }()
         HeldWorkLocks.release(self, held)
+        // Another main loop may be made once this one is released.
+        mainThread?.releaseClaim()
         let runner = stateLock.withLock { () -> pthread_t? in defer { thread = nil }; return thread }
         if wakeFD >= 0 {
             var one: UInt64 = 1
@@ -721,6 +842,15 @@ struct HeldWorkLocks {
     /// Whether the calling thread holds `core`'s work lock.
     static func holds(_ core: LoopCore) -> Bool {
         current.pointee.entries.contains { $0.core === core }
+    }
+
+    /// `holds`, cheap in the usual cases: a thread holding only `core`, or none.
+    @inline(__always)
+    static func holdsQuickly(_ core: LoopCore) -> Bool {
+        let held = record(core.heldWorkLocksKey)
+        guard let outermost = held.pointee.outermost else { return false }
+        if outermost == Unmanaged.passUnretained(core).toOpaque() { return true }
+        return held.pointee.inner.contains { $0.core === core }
     }
 
     /// Whether this thread let go of `core` in the middle of its work and has not taken it back.
