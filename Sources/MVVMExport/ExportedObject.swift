@@ -43,6 +43,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         let object = ExportedObject(exportedClass, target: target, context: context, keepAlive: keepAlive)
         for (index, signal) in exportedClass.signals.enumerated() {
             object.connections.append(signal.connect(target) { [unowned object] payload in
+                guard object.context.loop.isHeldByCurrentThread else { return object.signalElsewhere(index, payload) }
                 guard !object.subscriptions.isEmpty else { return }
                 object.pendingSignals.append((index, payload))
                 object.context.markDirty(object)
@@ -102,6 +103,38 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     /// What a value's watch tells: its new value, or nil for "read it once the operation is
     /// complete".
+    /// A watched property changed on a thread that does not hold the loop (a `@Published`
+    /// property set on a background queue, an `@Observable` one in a detached task): the change
+    /// is the loop's work, due now, so a manual loop's fd becomes readable, a thread loop wakes,
+    /// a virtual loop delivers it at its next advance, and the host need not call anything. A
+    /// `$x` publisher carries its value. A watch without one is told in `willSet`, before the
+    /// value is stored, and the loop may read before it is: it reads again a millisecond later,
+    /// announcing only what differs from what it announced.
+    func changedElsewhere(_ slot: Int, isList: Bool, _ value: Value?, then rearm: (() -> Void)?) {
+        let loop = context.loop
+        let apply = { [self] in
+            guard !isReleased else { return }
+            rearm?()
+            if isList { listChanged(slot) } else { valueChanged(slot, value) }
+        }
+        loop.schedule(apply)
+        if value == nil {
+            loop.schedule(after: loop.now.advanced(by: .milliseconds(1)), tolerance: .zero, options: nil) { [self] in
+                guard !isReleased else { return }
+                if isList { listChanged(slot) } else { valueChanged(slot, nil) }
+            }
+        }
+    }
+
+    /// A signal sent on a thread that does not hold the loop: delivered as the loop's work.
+    private func signalElsewhere(_ index: Int, _ payload: Value) {
+        context.loop.schedule { [self] in
+            guard !isReleased, !subscriptions.isEmpty else { return }
+            pendingSignals.append((index, payload))
+            context.markDirty(self)
+        }
+    }
+
     func valueChanged(_ slot: Int, _ value: Value?) {
         if let value {
             values[slot].latest = value

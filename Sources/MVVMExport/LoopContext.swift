@@ -18,6 +18,8 @@ final class LoopContext: Handled, @unchecked Sendable {
     /// Objects that became changing during the current operation (read just now, or just
     /// subscribed to): they join `changing` when it ends, so are first read after the next.
     private var joining: [ExportedObject] = []
+    /// Whether a turn is scheduled to check `changing` (see `checkSoon`).
+    private var checkScheduled = false
     private var turnObserver: AnyCancellable?
     private var nextSerial: UInt64 = 0
     /// How many calls into host code (callbacks, request functions) are running, nested.
@@ -164,6 +166,19 @@ final class LoopContext: Handled, @unchecked Sendable {
         if !joining.isEmpty {
             changing.append(contentsOf: joining)
             joining.removeAll(keepingCapacity: true)
+        }
+        if !changing.isEmpty && !checkScheduled { checkSoon() }
+    }
+
+    /// Until its watches are armed, a changing object is read only after operations: with the
+    /// host idle, a change made on another thread would go unheard. A turn of the loop's own
+    /// (whose end flushes, so checks) comes shortly after, and again while any is changing.
+    /// Not on a virtual loop, whose time and turns are the test's own.
+    private func checkSoon() {
+        guard loop.kind != .virtual else { return }
+        checkScheduled = true
+        loop.schedule(after: loop.now.advanced(by: .milliseconds(5)), tolerance: .zero, options: nil) { [weak self] in
+            self?.checkScheduled = false
         }
     }
 
