@@ -72,7 +72,8 @@ let package = Package(
             dependencies: ["MVVMExport", "MVVMRuntime", "CMVVM", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         // The main loop, on the main thread (XCTest runs its tests there; swift-testing does not).
-        .testTarget(name: "MVVMMainLoopTests", dependencies: ["MVVMRuntime"]),
+        .testTarget(name: "MVVMMainLoopTests", dependencies: ["MVVMRuntime", "MVVMExport", "CMVVM",
+                                                             .product(name: "OpenCombine", package: "OpenCombine")]),
         .testTarget(
             name: "MVVMCoreTests",
             dependencies: ["MVVMRuntime", "MVVMModels", "MVVMViewModels",

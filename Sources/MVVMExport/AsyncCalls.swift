@@ -103,6 +103,9 @@ func callAsync(_ command: ExportedCommand, on object: ExportedObject, _ given: G
                 }
             }
         }
+        // A main-actor command's body runs on the main actor: the task's first job is on the
+        // main queue, which runs now, so the command reaches its first suspension in this call.
+        if object.exportedClass.isMainActor { object.context.loop.drainMainQueue() }
     } else {
         // A command that is not async ends in the call, as mvvm_call would run it.
         do throws(CommandFailure) {

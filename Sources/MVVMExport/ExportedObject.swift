@@ -407,7 +407,26 @@ final class ExportedObject: Handled, @unchecked Sendable {
     override var owningContext: LoopContext? { context }
 
     /// Not an operation: an object of a released loop must still be releasable.
-    override func releaseHandle() throws(ExportError) { context.loop.perform { release() } }
+    override func releaseHandle() throws(ExportError) {
+        // A main-actor object's handle ends now, and the object on the main loop's thread (a
+        // garbage collector runs finalizers on any thread): one release, one OK.
+        if exportedClass.isMainActor && !context.loop.isOnMainActorThread {
+            guard HandleTable.shared.remove(handle) else { return }
+            return context.loop.schedule { [self] in
+                detach()
+                context.forget(self)
+            }
+        }
+        context.loop.perform { release() }
+    }
+
+    /// A main-actor object's members are reached only on the thread that serves the main actor.
+    func requireMainActorThread() throws(ExportError) {
+        guard context.loop.isOnMainActorThread else {
+            throw ExportError(MVVM_ERR_WRONG_THREAD, "\(HandleTable.describe(handle)) is a \(exportedClass.name.string), "
+                              + "a @MainActor class: it is used only on the main thread, which runs its main loop")
+        }
+    }
 
     /// `mvvm_release`: frees the handle, then detaches. The handle goes first, so a destroy
     /// function or a cancelled request that releases the object again gets INVALID_HANDLE: one

@@ -94,6 +94,22 @@ final class LoopContext: Handled, @unchecked Sendable {
         return body()
     }
 
+    /// Before making an object of a `@MainActor` class: the loop must serve the main actor and
+    /// the caller be on its thread. A virtual loop made on the main thread starts draining the
+    /// main queue at each advance.
+    func requireMainActor(for exportedClass: ExportedClass) throws(ExportError) {
+        guard loop.servesMainActor else {
+            throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(exportedClass.name.string) is a @MainActor class: it lives "
+                              + "on the main loop (MVVM_LOOP_MAIN, made on the main thread; for exact tests, a virtual "
+                              + "loop made on the main thread), not on a \(loop.kind) loop")
+        }
+        guard loop.isOnMainActorThread else {
+            throw ExportError(MVVM_ERR_WRONG_THREAD, "\(exportedClass.name.string) is a @MainActor class: it lives on "
+                              + "the main loop and is made on the main thread only")
+        }
+        do throws(LoopError) { try loop.serveMainActor() } catch { throw loopError(error) }
+    }
+
     func adopt(_ object: ExportedObject) {
         // Its library may have brought Foundation, and with it `RunLoop.main`, into the process.
         if loop.kind == .main { loop.objectAdded() }

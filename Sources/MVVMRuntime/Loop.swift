@@ -282,6 +282,13 @@ public final class Loop: Scheduler, @unchecked Sendable {
         try core.holdingWorkLock { () throws(LoopError) in try core.serveMainActor() }
     }
 
+    /// Runs the main queue's pending work now, on the thread that serves the main actor (nothing
+    /// elsewhere). Call it holding the work lock, as part of an operation.
+    public func drainMainQueue() {
+        guard let mainThread = core.mainThread, mainThread.isOwnerThread else { return }
+        if mainThread.runDue() > 0 { mainThread.refreshRunLoopTimer() }
+    }
+
     /// Whether the calling thread is the one that runs the loop's main-actor work.
     public var isOnMainActorThread: Bool { core.mainThread?.isOwnerThread ?? false }
 
@@ -548,12 +555,20 @@ final class LoopCore: @unchecked Sendable {
                 ran += 1
                 for observer in stateLock.withLock({ turnObservers }) { observer.body() }
             }
-            while let turnDue = startTurn(limit: limit) {
-                while let work = takeWork(dueAtOrBefore: turnDue) {
-                    work.action()
-                    ran += 1
+            // A virtual loop runs what is due now to the end: main-queue work that makes loop
+            // work (a main-actor call returning to a task on the loop) and the reverse (bounded,
+            // should they feed each other for ever).
+            for _ in 0..<(kind == .virtual && main != nil ? 100 : 1) {
+                while let turnDue = startTurn(limit: limit) {
+                    while let work = takeWork(dueAtOrBefore: turnDue) {
+                        work.action()
+                        ran += 1
+                    }
+                    if kind == .virtual, let main { ran += main.runDue() }
+                    for observer in stateLock.withLock({ turnObservers }) { observer.body() }
                 }
-                if kind == .virtual, let main { ran += main.runDue() }
+                guard kind == .virtual, let main, main.runDue() > 0 else { break }
+                ran += 1
                 for observer in stateLock.withLock({ turnObservers }) { observer.body() }
             }
             if ran > 0 { main?.refreshRunLoopTimer() }

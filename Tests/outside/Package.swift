@@ -11,6 +11,9 @@ let package = Package(
         .library(name: "sample", type: .dynamic, targets: ["Sample"]),
         // A package whose registration breaks every rule: the library refuses to serve.
         .library(name: "badsample", type: .dynamic, targets: ["BadSample"]),
+        // View models as apps write them (a @MainActor class, Foundation Timer, the main queue),
+        // for the main loop's tests: it imports Foundation, which libmvvm.so itself never links.
+        .library(name: "appsample", type: .dynamic, targets: ["AppSample"]),
     ],
     dependencies: [
         .package(name: "libmvvm", path: "../.."),
@@ -22,6 +25,16 @@ let package = Package(
             .product(name: "MVVMRuntime", package: "libmvvm"),
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
+        .target(name: "AppSample", dependencies: [
+            "AppSampleSwift5",
+            .product(name: "MVVMExport", package: "libmvvm"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ]),
+        // Swift 5 language mode, as a package keeps code not yet Swift 6 clean.
+        .target(name: "AppSampleSwift5", dependencies: [
+            .product(name: "MVVMExport", package: "libmvvm"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "BadSample", dependencies: [
             .product(name: "MVVMExport", package: "libmvvm"),
             .product(name: "OpenCombine", package: "OpenCombine"),

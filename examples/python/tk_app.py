@@ -642,7 +642,7 @@ class TkApp:
         for screen in self.screens:
             self.notebook.add(screen, text=screen.title)
         self.notebook.bind("<<NotebookTabChanged>>", self.on_tab_changed)
-        self.source = LoopSource(root, loop) if loop.kind == mvvm.LoopKind.MANUAL else None
+        self.source = LoopSource(root, loop) if loop.kind in (mvvm.LoopKind.MANUAL, mvvm.LoopKind.MAIN) else None
 
     def select(self, screen: Screen) -> None:
         self.notebook.select(screen)

@@ -14,6 +14,7 @@ import pytest
 
 import mvvm
 import mvvm.aio
+from conftest import errors_elsewhere
 
 
 def _libdispatch() -> ctypes.CDLL:
@@ -33,18 +34,7 @@ def test_a_main_loop_is_made_and_run_on_the_main_thread_only() -> None:
         assert loop.kind == mvvm.LoopKind.MAIN
         with pytest.raises(mvvm.InvalidArgumentError, match="already live"):
             mvvm.Loop.main()
-        errors: List[BaseException] = []
-
-        def elsewhere() -> None:
-            for attempt in (mvvm.Loop.main, loop.dispatch, lambda: loop.run_for(1)):
-                try:
-                    attempt()
-                except mvvm.MvvmError as error:
-                    errors.append(error)
-
-        thread = threading.Thread(target=elsewhere)
-        thread.start()
-        thread.join()
+        errors = errors_elsewhere(mvvm.Loop.main, loop.dispatch, lambda: loop.run_for(1))
         assert [type(error) for error in errors] == [mvvm.InvalidArgumentError, mvvm.WrongThreadError,
                                                      mvvm.WrongThreadError]
         assert "main thread" in str(errors[0])
