@@ -257,11 +257,12 @@ public final class Loop: Scheduler, @unchecked Sendable {
         }
     }
 
-    /// Main loops: after a host call on the loop's objects, notices a `RunLoop.main` timer it
-    /// added (nothing before Foundation is loaded). Other loops: nothing.
+    /// Main loops: after a host call on the loop's objects, makes a pass of `RunLoop.main` due,
+    /// for the timers and performs it may have added (nothing before Foundation is loaded).
+    /// Other loops: nothing.
     @inline(__always)
     public func afterHostCall() {
-        if let mainThread = core.mainThread, mainThread.isOwnerThread { mainThread.refreshRunLoopTimer() }
+        if let mainThread = core.mainThread, mainThread.isOwnerThread { mainThread.passSoon() }
     }
 
     /// Main loops: an object was made on it, maybe of a library that brought Foundation in.
@@ -558,6 +559,7 @@ final class LoopCore: @unchecked Sendable {
             // A virtual loop runs what is due now to the end: main-queue work that makes loop
             // work (a main-actor call returning to a task on the loop) and the reverse (bounded,
             // should they feed each other for ever).
+            let ranBeforeTurns = ran
             for _ in 0..<(kind == .virtual && main != nil ? 100 : 1) {
                 while let turnDue = startTurn(limit: limit) {
                     while let work = takeWork(dueAtOrBefore: turnDue) {
@@ -571,7 +573,8 @@ final class LoopCore: @unchecked Sendable {
                 ran += 1
                 for observer in stateLock.withLock({ turnObservers }) { observer.body() }
             }
-            if ran > 0 { main?.refreshRunLoopTimer() }
+            // The loop's own work may have added `RunLoop.main` work (a perform has no fire date).
+            if ran > ranBeforeTurns, kind == .main { main?.passAfterWork() }
             stateLock.withLock { armTimer() }
             then(limit)
             return ran

@@ -105,7 +105,8 @@ final class MainThreadWork: @unchecked Sendable {
             cmvvm_main_queue_drain()
             ran += 1
         }
-        if let cfDue, cfDue <= LoopCore.monotonicNanoseconds() {
+        // A pass when one is due, or after main-queue work, which may have added performs.
+        if cfTimerFD >= 0, ran > 0 || (cfDue.map { $0 <= LoopCore.monotonicNanoseconds() } ?? false) {
             cmvvm_cf_run_pass()
             ran += 1
         }
@@ -114,10 +115,37 @@ final class MainThreadWork: @unchecked Sendable {
     }
 
     /// Arms `cfTimerFD` for CoreFoundation's next timer. Called after work that may have added
-    /// one on this thread: a host call, a dispatch, a pass. Costs nothing until Foundation is loaded.
+    /// one on this thread: a dispatch, a pass. Costs nothing until Foundation is loaded.
     @inline(__always)
     func refreshRunLoopTimer() {
         guard cfTimerFD >= 0 else { return }
+        armRunLoopTimer()
+    }
+
+    /// After a host call on the main thread: it may have added `RunLoop.main` work — a timer, or
+    /// a perform (`receive(on: RunLoop.main)`), which writes no descriptor and has no fire date —
+    /// so a pass is due now and the fd becomes readable. One system call at most until the next
+    /// dispatch; nothing until Foundation is loaded.
+    @inline(__always)
+    func passSoon() {
+        guard cfTimerFD >= 0 else { return }
+        duePassNow()
+    }
+
+    private func duePassNow() {
+        let now = LoopCore.monotonicNanoseconds()
+        if let cfDue, cfDue <= now { return }
+        cfDue = now
+        var spec = itimerspec()
+        spec.it_value = timespec(tv_sec: Int(now / 1_000_000_000), tv_nsec: Int(now % 1_000_000_000))
+        timerfd_settime(cfTimerFD, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+    }
+
+    /// After a dispatch's own work ran on the main thread: a pass now, for the `RunLoop.main`
+    /// work it may have added (performs have no fire date).
+    func passAfterWork() {
+        guard cfTimerFD >= 0 else { return }
+        cmvvm_cf_run_pass()
         armRunLoopTimer()
     }
 

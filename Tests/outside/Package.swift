@@ -29,6 +29,7 @@ let package = Package(
             "AppSampleSwift5",
             .product(name: "MVVMExport", package: "libmvvm"),
             .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         ]),
         // Swift 5 language mode, as a package keeps code not yet Swift 6 clean.
         .target(name: "AppSampleSwift5", dependencies: [

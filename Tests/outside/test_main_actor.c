@@ -1,7 +1,8 @@
 /*
  * test_main_actor.c - view models written as apps write them (Tests/outside's AppSample:
  * a @MainActor class with a Foundation Timer, Task { @MainActor in }, DispatchQueue.main.async
- * from a background queue and a main-actor async method; a class whose property a private queue
+ * from a background queue and a main-actor async method; Combine's debounce and receive(on:) on
+ * RunLoop.main (OpenCombineFoundation); a class whose property a private queue
  * sets; a @MainActor class of a Swift 5 target) on the main loop, the host only waiting on its
  * fd with poll(). And what a main-actor object refuses: another loop, another thread.
  *
@@ -107,6 +108,32 @@ static void main_actor_tasks_and_main_queue_completions_are_heard(void) {
     CHECK_EQ_INT(rec_count_off_thread(heard, pthread_self()), 0);
     RELEASE(sub);
     RELEASE(meeting);
+    RELEASE(loop);
+    recorder_free(heard);
+}
+
+static void combine_on_the_main_run_loop_is_heard(void) {
+    int fd = -1;
+    mvvm_handle loop = main_loop(&fd), weather = make(loop, "weather_view_model"), sub = 0;
+    recorder *heard = recorder_new();
+    CHECK_STATUS(mvvm_subscribe(weather, NULL, recorder_callback, heard, recorder_destroy, &sub), MVVM_OK);
+    const char *typed[] = { "p", "pa", "par" };
+    for (int i = 0; i < 3; i++) CHECK_STATUS(mvvm_set_string(weather, "city", typed[i]), MVVM_OK);
+    /* receive(on: RunLoop.main): a perform, made on the main thread, run at the next dispatch. */
+    int64_t start = check_now_ms();
+    WAIT_ON_FD(loop, fd, rec_count(heard, "echo") >= 1);
+    CHECK_EQ_STR(rec_text(heard, "echo", -1), "par");
+    /* At once: not at the debounce's timer 30 ms later, the next wake-up the loop knew of. */
+    CHECK_EQ_INT(rec_count(heard, "current_weather"), 0);
+    /* debounce on RunLoop.main: once, 30 ms after the last change, with the last value. */
+    WAIT_ON_FD(loop, fd, rec_count(heard, "current_weather") == 1);
+    CHECK(check_now_ms() - start >= 25);
+    CHECK_EQ_STR(rec_text(heard, "current_weather", -1), "sunny in par");
+    while (check_fd_readable(fd, 100) == 1) mvvm_loop_dispatch(loop, NULL);
+    CHECK_EQ_INT(rec_count(heard, "current_weather"), 1);
+    CHECK_EQ_INT(rec_count_off_thread(heard, pthread_self()), 0);
+    RELEASE(sub);
+    RELEASE(weather);
     RELEASE(loop);
     recorder_free(heard);
 }
@@ -224,6 +251,7 @@ int main(int argc, char **argv) {
         CHECK_TEST(a_foundation_timer_ticks_while_the_host_polls),
         CHECK_TEST(main_actor_tasks_and_main_queue_completions_are_heard),
         CHECK_TEST(a_main_actor_async_command_runs_and_ends),
+        CHECK_TEST(combine_on_the_main_run_loop_is_heard),
         CHECK_TEST(a_property_set_on_a_private_queue_is_heard),
         CHECK_TEST(a_swift_5_main_actor_class_works),
         CHECK_TEST(a_main_actor_object_refuses_other_loops_and_threads),

@@ -17,6 +17,12 @@ public func registerAppSample() {
         c.asyncCommand("fetch") { await $0.fetch() }
         c.constructor { _ in MeetingViewModel() }
     }
+    Exports.register(WeatherViewModel.self, doc: "Combine on RunLoop.main.", isolation: .mainActor) { c in
+        c.binding("city", \.city, \.$city)
+        c.output("current_weather", \.currentWeather, \.$currentWeather)
+        c.output("echo", \.echo, \.$echo)
+        c.constructor { _ in WeatherViewModel() }
+    }
     Exports.register(SignInViewModel.self, doc: "Its token is set on a private queue.") { c in
         c.output("token", \.token, \.$token)
         c.command("sign_in", .value("user")) { (vm, user: String) in vm.signIn(user) }
