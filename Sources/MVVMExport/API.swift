@@ -53,7 +53,7 @@ func resolveObject(_ handle: mvvm_handle, _ role: String = "the object") throws(
 func withObject<T>(_ handle: mvvm_handle, of expected: ExportedClass? = nil, reading: Bool = false,
                    _ body: (ExportedObject) throws(ExportError) -> T) throws(ExportError) -> T {
     let object = try resolveObject(handle)
-    if object.exportedClass.isMainActor { try object.requireMainActorThread() }
+    if object.isMainActor { try object.requireMainActorThread() }
     if let expected, object.exportedClass !== expected {
         throw ExportError(MVVM_ERR_WRONG_TYPE,
                           "\(HandleTable.describe(handle)) is a \(object.exportedClass.name.string), not a \(expected.name.string)")

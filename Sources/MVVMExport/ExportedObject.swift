@@ -9,6 +9,10 @@ final class ExportedObject: Handled, @unchecked Sendable {
     let exportedClass: ExportedClass
     let target: AnyObject
     let context: LoopContext
+    /// Its loop's, for the check every change makes (``WatchedSlot/changed(_:then:)``).
+    let loopIdentity: LoopIdentity
+    /// Its class's ``ExportedClass/isMainActor``, beside what every call reads.
+    let isMainActor: Bool
     /// What must outlive this handle: the parent of a child view model, a host service.
     private let keepAlive: [AnyObject]
     private var subscriptions: [Subscription] = []
@@ -33,6 +37,8 @@ final class ExportedObject: Handled, @unchecked Sendable {
         self.exportedClass = exportedClass
         self.target = target
         self.context = context
+        loopIdentity = context.loop.identity
+        isMainActor = exportedClass.isMainActor
         self.keepAlive = keepAlive
         super.init(kind: .object)
     }
@@ -43,7 +49,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         let object = ExportedObject(exportedClass, target: target, context: context, keepAlive: keepAlive)
         for (index, signal) in exportedClass.signals.enumerated() {
             object.connections.append(signal.connect(target) { [unowned object] payload in
-                guard object.context.loop.isHeldByCurrentThread else { return object.signalElsewhere(index, payload) }
+                guard object.loopIdentity.isHeldByCurrentThread else { return object.signalElsewhere(index, payload) }
                 guard !object.subscriptions.isEmpty else { return }
                 object.pendingSignals.append((index, payload))
                 object.context.markDirty(object)
@@ -421,6 +427,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
     }
 
     /// A main-actor object's members are reached only on the thread that serves the main actor.
+    @inline(never)
     func requireMainActorThread() throws(ExportError) {
         guard context.loop.isOnMainActorThread else {
             throw ExportError(MVVM_ERR_WRONG_THREAD, "\(HandleTable.describe(handle)) is a \(exportedClass.name.string), "

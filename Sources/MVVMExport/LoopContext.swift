@@ -6,6 +6,7 @@ import MVVMRuntime
 /// Everything here is touched only under the loop's work lock.
 final class LoopContext: Handled, @unchecked Sendable {
     let loop: Loop
+    private let isMainLoop: Bool
     private(set) var isReleased = false
     private var objects: [ObjectIdentifier: ExportedObject] = [:]
     private var dirty: [ExportedObject] = []
@@ -29,6 +30,7 @@ final class LoopContext: Handled, @unchecked Sendable {
 
     init(loop: Loop) {
         self.loop = loop
+        isMainLoop = loop.kind == .main
         super.init(kind: .loop)
         // A turn of due work is one operation: announce its changes when it is complete.
         turnObserver = loop.addTurnObserver { [unowned self] in self.flush() }
@@ -66,8 +68,8 @@ final class LoopContext: Handled, @unchecked Sendable {
                 throw error
             }
             if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty || !ended.isEmpty { flush() }
-            // A main loop notices a `RunLoop.main` timer the call added (a `Timer.scheduledTimer`).
-            loop.afterHostCall()
+            // A main loop runs the `RunLoop.main` work the call may have added (a `Timer`, a perform).
+            if isMainLoop { loop.afterHostCall() }
             return result
         }
     }

@@ -45,7 +45,7 @@ struct WatchedSlot {
     /// task), the change is carried to the loop (see `ExportedObject.changedElsewhere`).
     @inline(__always)
     func changed(_ value: Value?, then rearm: (() -> Void)? = nil) {
-        guard object.context.loop.isHeldByCurrentThread else {
+        guard object.loopIdentity.isHeldByCurrentThread else {
             return object.changedElsewhere(slot, isList: isList, value, then: rearm)
         }
         rearm?()

@@ -219,10 +219,10 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// that inner subscription for good. Letting go once the delivery has unwound avoids that.
     public func keepUntilWorkEnds(_ things: Any) { core.keepUntilWorkEnds(things) }
 
-    /// Whether the calling thread holds this loop's work lock: it runs the loop's work or a
-    /// host call on its objects, so may touch their state.
-    @inline(__always)
-    public var isHeldByCurrentThread: Bool { HeldWorkLocks.holdsQuickly(core) }
+    /// What tells whether a thread holds this loop's work lock, without a reference to the loop.
+    public var identity: LoopIdentity {
+        LoopIdentity(address: Unmanaged.passUnretained(core).toOpaque(), key: core.heldWorkLocksKey)
+    }
 
     /// Calls `observer` after each turn of due work (all work due at one instant), still holding
     /// the work lock: the point at which a turn's changes are complete and can be announced.
@@ -262,7 +262,8 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// Other loops: nothing.
     @inline(__always)
     public func afterHostCall() {
-        if let mainThread = core.mainThread, mainThread.isOwnerThread { mainThread.passSoon() }
+        guard kind == .main else { return }
+        core.mainThread!.afterHostCall()
     }
 
     /// Main loops: an object was made on it, maybe of a library that brought Foundation in.
@@ -296,6 +297,18 @@ public final class Loop: Scheduler, @unchecked Sendable {
     private func requireKind(_ expected: LoopKind, _ operation: String) throws(LoopError) {
         guard kind == expected else { throw .wrongKind(operation: operation, kind: kind) }
     }
+}
+
+/// A loop as the threads that hold its work lock know it: whether the calling thread holds it,
+/// asked for every change a watch hears (a change on a thread that does not hold the loop is
+/// carried to it), so with no reference counting. Valid while the loop is.
+public struct LoopIdentity: @unchecked Sendable {
+    let address: UnsafeMutableRawPointer
+    let key: pthread_key_t
+
+    /// Whether the calling thread holds the loop's work lock: it runs the loop's work or a host
+    /// call on its objects, so may touch their state.
+    public var isHeldByCurrentThread: Bool { HeldWorkLocks.holds(address: address, key: key) }
 }
 
 /// The state and the thread behind a ``Loop``. A separate object so that a thread loop's thread
@@ -549,36 +562,51 @@ final class LoopCore: @unchecked Sendable {
             workDepth += 1
             defer { leaveWork() }
             var ran = 0
-            // The main thread's work, as a turn of its own: on a main loop each dispatch, on a
-            // virtual loop that serves the main actor each turn of an advance.
-            let main = mainThreadActive ? mainThread.flatMap { $0.isOwnerThread ? $0 : nil } : nil
-            if let main, main.runDue() > 0 {
-                ran += 1
-                for observer in stateLock.withLock({ turnObservers }) { observer.body() }
-            }
-            // A virtual loop runs what is due now to the end: main-queue work that makes loop
-            // work (a main-actor call returning to a task on the loop) and the reverse (bounded,
-            // should they feed each other for ever).
-            let ranBeforeTurns = ran
-            for _ in 0..<(kind == .virtual && main != nil ? 100 : 1) {
+            if mainThreadActive, let main = mainThread, main.isOwnerThread {
+                ran = runDueServingMainActor(main, limit: limit)
+            } else {
                 while let turnDue = startTurn(limit: limit) {
                     while let work = takeWork(dueAtOrBefore: turnDue) {
                         work.action()
                         ran += 1
                     }
-                    if kind == .virtual, let main { ran += main.runDue() }
                     for observer in stateLock.withLock({ turnObservers }) { observer.body() }
                 }
-                guard kind == .virtual, let main, main.runDue() > 0 else { break }
-                ran += 1
-                for observer in stateLock.withLock({ turnObservers }) { observer.body() }
             }
-            // The loop's own work may have added `RunLoop.main` work (a perform has no fire date).
-            if ran > ranBeforeTurns, kind == .main { main?.passAfterWork() }
             stateLock.withLock { armTimer() }
             then(limit)
             return ran
         }()
+    }
+
+    /// `runDue`'s turns on a loop that serves the main actor (a main loop, or a virtual loop
+    /// holding main-actor objects), on its thread: the main thread's work is a turn of its own,
+    /// first; a virtual loop also runs it after each turn, and runs what is due now to the end
+    /// (main-queue work that makes loop work, as a main-actor call returning to a task on the loop
+    /// does, and the reverse; bounded, should they feed each other for ever).
+    private func runDueServingMainActor(_ main: MainThreadWork, limit: Int64) -> Int {
+        var ran = 0
+        if main.runDue() > 0 {
+            ran += 1
+            for observer in stateLock.withLock({ turnObservers }) { observer.body() }
+        }
+        let ranBeforeTurns = ran
+        for _ in 0..<(kind == .virtual ? 100 : 1) {
+            while let turnDue = startTurn(limit: limit) {
+                while let work = takeWork(dueAtOrBefore: turnDue) {
+                    work.action()
+                    ran += 1
+                }
+                if kind == .virtual { ran += main.runDue() }
+                for observer in stateLock.withLock({ turnObservers }) { observer.body() }
+            }
+            guard kind == .virtual, main.runDue() > 0 else { break }
+            ran += 1
+            for observer in stateLock.withLock({ turnObservers }) { observer.body() }
+        }
+        // The loop's own work may have added `RunLoop.main` work (a perform has no fire date).
+        if ran > ranBeforeTurns, kind == .main { main.passAfterWork() }
+        return ran
     }
 
     /// The due time of the next turn, if one is due by `limit`; moves virtual time to it.
@@ -862,13 +890,14 @@ struct HeldWorkLocks {
         current.pointee.entries.contains { $0.core === core }
     }
 
-    /// `holds`, cheap in the usual cases: a thread holding only `core`, or none.
+    /// `holds`, cheap in the usual cases (a thread holding only that loop, or none) and with no
+    /// reference counting: by the loop core's address and ``key``.
     @inline(__always)
-    static func holdsQuickly(_ core: LoopCore) -> Bool {
-        let held = record(core.heldWorkLocksKey)
+    static func holds(address: UnsafeMutableRawPointer, key: pthread_key_t) -> Bool {
+        let held = record(key)
         guard let outermost = held.pointee.outermost else { return false }
-        if outermost == Unmanaged.passUnretained(core).toOpaque() { return true }
-        return held.pointee.inner.contains { $0.core === core }
+        if outermost == address { return true }
+        return held.pointee.inner.contains { Unmanaged.passUnretained($0.core).toOpaque() == address }
     }
 
     /// Whether this thread let go of `core` in the middle of its work and has not taken it back.

@@ -132,6 +132,11 @@ final class MainThreadWork: @unchecked Sendable {
         duePassNow()
     }
 
+    /// `passSoon` for a host call made on this work's thread.
+    func afterHostCall() {
+        if isOwnerThread { passSoon() }
+    }
+
     private func duePassNow() {
         let now = LoopCore.monotonicNanoseconds()
         if let cfDue, cfDue <= now { return }
