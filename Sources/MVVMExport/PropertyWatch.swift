@@ -44,11 +44,16 @@ struct WatchedSlot {
     /// another thread than the one running the loop's work (a background queue, a detached
     /// task), the change is carried to the loop (see `ExportedObject.changedElsewhere`).
     @inline(__always)
-    func changed(_ value: Value?, then rearm: (() -> Void)? = nil) {
+    func changed(_ value: Value?) {
         guard object.loopIdentity.isHeldByCurrentThread else {
-            return object.changedElsewhere(slot, isList: isList, value, then: rearm)
+            return object.changedElsewhere(slot, isList: isList, value, then: nil)
         }
-        rearm?()
+        changedHere(value)
+    }
+
+    /// `changed`, on a thread that holds the loop.
+    @inline(__always)
+    func changedHere(_ value: Value?) {
         if isList { object.listChanged(slot) } else { object.valueChanged(slot, value) }
     }
 }
@@ -98,7 +103,12 @@ final class ObservationWatch<Target: AnyObject, Read>: ListWatch, @unchecked Sen
         withObservationTracking { _ = read(target) } onChange: { [self] in
             // `armed` is the loop's: set on its thread (off it, once the change reaches it).
             guard let slot else { return }
-            slot.changed(nil) { [self] in armed = false }
+            if slot.object.loopIdentity.isHeldByCurrentThread {
+                armed = false
+                slot.changedHere(nil)
+            } else {
+                slot.object.changedElsewhere(slot.slot, isList: slot.isList, nil) { [self] in armed = false }
+            }
         }
     }
 

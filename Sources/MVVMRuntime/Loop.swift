@@ -252,7 +252,7 @@ public final class Loop: Scheduler, @unchecked Sendable {
     private func requireManual(_ operation: String) throws(LoopError) {
         guard kind == .manual else {
             guard kind == .main else { throw .wrongKind(operation: operation, kind: kind) }
-            guard core.mainThread?.isOwnerThread ?? false else { throw .wrongThread(operation: operation) }
+            guard core.isOnMainThreadWorkOwner else { throw .wrongThread(operation: operation) }
             return
         }
     }
@@ -303,12 +303,21 @@ public final class Loop: Scheduler, @unchecked Sendable {
 /// asked for every change a watch hears (a change on a thread that does not hold the loop is
 /// carried to it), so with no reference counting. Valid while the loop is.
 public struct LoopIdentity: @unchecked Sendable {
-    let address: UnsafeMutableRawPointer
+    @usableFromInline let address: UnsafeMutableRawPointer
     let key: pthread_key_t
 
     /// Whether the calling thread holds the loop's work lock: it runs the loop's work or a host
-    /// call on its objects, so may touch their state.
-    public var isHeldByCurrentThread: Bool { HeldWorkLocks.holds(address: address, key: key) }
+    /// call on its objects, so may touch their state. One thread-local load when the thread
+    /// holds that loop alone, or none.
+    @inlinable
+    public var isHeldByCurrentThread: Bool {
+        let outermost = cmvvm_outermost_loop_get()
+        return outermost == UnsafeMutableRawPointer(address) || (outermost != nil && holdsAmongOthers)
+    }
+
+    /// A thread that holds several loops.
+    @usableFromInline
+    var holdsAmongOthers: Bool { HeldWorkLocks.holds(address: address, key: key) }
 }
 
 /// The state and the thread behind a ``Loop``. A separate object so that a thread loop's thread
@@ -351,6 +360,13 @@ final class LoopCore: @unchecked Sendable {
     let mainThread: MainThreadWork?
     /// Set by `serveMainActor`, on the owner thread holding the work lock.
     private var mainThreadActive: Bool
+    /// `mainThread`'s owner thread, kept here so that a dispatch checks it with no reference
+    /// counting (0 when there is no `mainThread`).
+    private let mainThreadOwner: pthread_t
+
+    /// Whether the calling thread is `mainThread`'s owner (false when there is none).
+    @inline(__always)
+    var isOnMainThreadWorkOwner: Bool { mainThreadOwner != 0 && pthread_equal(mainThreadOwner, pthread_self()) != 0 }
     /// Manual and thread loops: written once, by `stop`, to wake the loop's thread or a
     /// `run(forMilliseconds:)` sleeping in `poll`; it stays readable from then on.
     let wakeFD: Int32
@@ -396,6 +412,7 @@ final class LoopCore: @unchecked Sendable {
             mainThread = nil
             mainThreadActive = false
         }
+        mainThreadOwner = mainThread?.owner ?? 0
         let epollFD = mainThread?.epollFD ?? -1
         readableFD = epollFD >= 0 ? epollFD : timerFD
         if kind == .thread {
@@ -562,8 +579,8 @@ final class LoopCore: @unchecked Sendable {
             workDepth += 1
             defer { leaveWork() }
             var ran = 0
-            if mainThreadActive, let main = mainThread, main.isOwnerThread {
-                ran = runDueServingMainActor(main, limit: limit)
+            if mainThreadActive && isOnMainThreadWorkOwner {
+                ran = runDueServingMainActor(limit: limit)
             } else {
                 while let turnDue = startTurn(limit: limit) {
                     while let work = takeWork(dueAtOrBefore: turnDue) {
@@ -584,7 +601,9 @@ final class LoopCore: @unchecked Sendable {
     /// first; a virtual loop also runs it after each turn, and runs what is due now to the end
     /// (main-queue work that makes loop work, as a main-actor call returning to a task on the loop
     /// does, and the reverse; bounded, should they feed each other for ever).
-    private func runDueServingMainActor(_ main: MainThreadWork, limit: Int64) -> Int {
+    @inline(__always)
+    private func runDueServingMainActor(limit: Int64) -> Int {
+        let main = mainThread.unsafelyUnwrapped
         var ran = 0
         if main.runDue() > 0 {
             ran += 1
@@ -754,7 +773,9 @@ struct HeldWorkLocks {
     /// of that loop, which keeps it alive) spares every call an array update and the loop's
     /// reference counting, which is slow for an object others refer to weakly. Nil only when
     /// the thread holds no loop at all.
-    private var outermost: UnsafeMutableRawPointer?
+    private var outermost: UnsafeMutableRawPointer? {
+        didSet { cmvvm_outermost_loop_set(outermost) }
+    }
     private var outermostCount = 0
     /// Loops taken after `outermost`, innermost last.
     private var inner: [Entry] = []

@@ -100,8 +100,7 @@ final class MainThreadWork: @unchecked Sendable {
         var ran = 0
         // The counter first, then the drain: the drain runs what was pushed before it and writes
         // the eventfd again when more remains; the other order could lose a wake-up.
-        var count: UInt64 = 0
-        if read(queueFD, &count, 8) == 8 {
+        if cmvvm_main_queue_take(queueFD) {
             cmvvm_main_queue_drain()
             ran += 1
         }

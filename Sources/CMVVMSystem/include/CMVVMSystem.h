@@ -59,6 +59,8 @@ static inline void cmvvm_word_lock_reset(cmvvm_word_lock *lock) {
 bool cmvvm_can_drain_main_queue(void);
 /* The eventfd libdispatch writes whenever work is pushed to the main queue, from any thread. */
 int cmvvm_main_queue_fd(void);
+/* Reads (and so clears) the eventfd's counter: whether work was pushed since the last read. */
+bool cmvvm_main_queue_take(int fd);
 /* Runs the main queue's work. Read the eventfd's counter first: the drain re-arms it when more
  * remains. Only where cmvvm_can_drain_main_queue(). */
 void cmvvm_main_queue_drain(void);
@@ -72,4 +74,11 @@ void cmvvm_cf_run_pass(void);
 /* An epoll set (close-on-exec), and adding a descriptor to it for reading; -1 and errno on failure. */
 int cmvvm_epoll_new(void);
 int cmvvm_epoll_watch(int epoll, int fd);
+/* The loop this thread took first and holds (HeldWorkLocks' `outermost`), mirrored in a
+ * thread-local of the initial-exec model so that a change asks whether its thread holds its loop
+ * with one load (a watch hears every change, on whatever thread makes it). */
+extern __thread void *cmvvm_outermost_loop __attribute__((tls_model("initial-exec")));
+
+static inline void *cmvvm_outermost_loop_get(void) { return cmvvm_outermost_loop; }
+static inline void cmvvm_outermost_loop_set(void *loop) { cmvvm_outermost_loop = loop; }
 #endif
