@@ -83,6 +83,8 @@ test-harness: lib
 # A package outside this one exports its own view models (Tests/outside: libsample.so); C,
 # Python, Ruby and LuaJIT drive them, the last three from their own suites.
 SAMPLE_LIB = Tests/outside/.build/debug/libsample.so
+# Its view models written as apps write them (a @MainActor class, Foundation Timer...).
+APP_SAMPLE_LIB = Tests/outside/.build/debug/libappsample.so
 
 sample: lib
 	cd Tests/outside && $(SWIFT) build $(EXPORTS)
@@ -91,8 +93,8 @@ test-outside: sample build-dir
 	bash Tests/outside/run.sh
 
 test-python: lib sample todo build-dir
-	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so \
-	  bash bindings/python/run_tests.sh $(BIN)
+	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
+	  MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash bindings/python/run_tests.sh $(BIN)
 
 # The Tk app under a private Xvfb, driven through its widgets; screenshots in build/screenshots/.
 test-tk: lib todo build-dir

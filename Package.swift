@@ -25,7 +25,8 @@ let package = Package(
         // Swift 6 language mode throughout: OpenCombine predates Sendable, so it is
         // imported with `@preconcurrency`, and the few types that cross threads
         // (loop work items, locks) say why they are `@unchecked Sendable`.
-        .target(name: "CMVVMSystem"),
+        // libdispatch: the main queue's hooks for CoreFoundation (main_thread.c).
+        .target(name: "CMVVMSystem", linkerSettings: [.linkedLibrary("dispatch")]),
         .target(
             name: "MVVMRuntime",
             dependencies: ["CMVVMSystem", .product(name: "OpenCombine", package: "OpenCombine")],
@@ -78,6 +79,9 @@ let package = Package(
             name: "MVVMExportTests",
             dependencies: ["MVVMExport", "MVVMRuntime", "CMVVM", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
+        // The main loop, on the main thread (XCTest runs its tests there; swift-testing does not).
+        .testTarget(name: "MVVMMainLoopTests", dependencies: ["MVVMRuntime", "MVVMExport", "CMVVM",
+                                                             .product(name: "OpenCombine", package: "OpenCombine")]),
         .testTarget(
             name: "MVVMCoreTests",
             dependencies: ["MVVMRuntime", "MVVMModels", "MVVMViewModels",

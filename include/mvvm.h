@@ -93,7 +93,11 @@ typedef enum mvvm_status {
      *  call that needs one (mvvm_classes, mvvm_new, the typed constructors) fails with this
      *  status, mvvm_last_error() naming every problem. Also every call of a copy of the library
      *  loaded when the process held 255 already (see mvvm_library_tag()). */
-    MVVM_ERR_BAD_REGISTRATION = 14
+    MVVM_ERR_BAD_REGISTRATION = 14,
+    /** The call must be made on another thread: a main-actor object (its class's description says
+     *  "main_actor": true) is read, set, sent to, called, subscribed to and described only on the
+     *  thread of its main loop; a main loop is dispatched and run only on the main thread. */
+    MVVM_ERR_WRONG_THREAD = 15
 } mvvm_status;
 
 /** The type of a property, a command argument or a signal payload. */
@@ -301,7 +305,15 @@ typedef enum mvvm_loop_kind {
     /** The library runs due work on a thread of its own. */
     MVVM_LOOP_THREAD = 1,
     /** Time moves only with mvvm_loop_advance(): exact and deterministic, for tests. */
-    MVVM_LOOP_VIRTUAL = 2
+    MVVM_LOOP_VIRTUAL = 2,
+    /** The main loop: a manual loop (fd, dispatch, run_for, next timeout) for the app's main
+     *  thread. Made, dispatched and run only on the process's main thread, one live at a time;
+     *  its dispatch also runs the main queue's work (@MainActor jobs, DispatchQueue.main.async,
+     *  Task { @MainActor in }) and the main run loop's due timers (Foundation Timer, RunLoop.main
+     *  schedulers), and its fd is readable when they are due. Elsewhere, a second one, or in a
+     *  process that called dispatch_main(): mvvm_loop_new() gives INVALID_ARGUMENT saying why;
+     *  dispatch and run_for on another thread give WRONG_THREAD. docs/loops-and-threads.md. */
+    MVVM_LOOP_MAIN = 3
 } mvvm_loop_kind;
 
 /**
@@ -316,12 +328,14 @@ typedef enum mvvm_loop_kind {
  * and answer MVVM_ERR_LOOP_RELEASED to every call but mvvm_release(). Released from outside
  * every callback, a thread loop's thread has ended when mvvm_release() returns (no code of the
  * library runs on it any more); released from a callback, it ends just after.
- * Errors: NULL_POINTER, INVALID_ARGUMENT (unknown kind), INTERNAL (no thread or fd).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (unknown kind; MVVM_LOOP_MAIN off the main thread, while
+ * another is live, or after dispatch_main(), the message saying which), INTERNAL (no thread or fd).
  */
 mvvm_status mvvm_loop_new(mvvm_loop_kind kind, mvvm_handle *out);
 
 /**
- * Manual loops: a file descriptor, owned by the loop, that is readable while work is due.
+ * Manual and main loops: a file descriptor, owned by the loop, that is readable while work is due
+ * (a main loop's also while main-queue work or a main run loop timer is due: an epoll set).
  * Add it to poll, epoll, asyncio, Tk or GLib and call mvvm_loop_dispatch() when it is readable.
  * It stays valid until the loop is released; remove it from your poll set first.
  * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, WRONG_LOOP_KIND.
@@ -329,10 +343,11 @@ mvvm_status mvvm_loop_new(mvvm_loop_kind kind, mvvm_handle *out);
 mvvm_status mvvm_loop_fd(mvvm_handle loop, int *out);
 
 /**
- * Manual loops: runs the work due now on the calling thread; changes it causes are notified on
- * this thread before it returns. *ran_or_null gets how many pieces of work ran.
+ * Manual and main loops: runs the work due now on the calling thread; changes it causes are
+ * notified on this thread before it returns. *ran_or_null gets how many pieces of work ran (a
+ * main loop's drain of the main queue, and its pass of the main run loop, count one each).
  * Errors: INVALID_HANDLE, WRONG_TYPE, WRONG_LOOP_KIND, INVALID_ARGUMENT (called from a
- * callback this loop is running).
+ * callback this loop is running), WRONG_THREAD (a main loop, off the main thread).
  */
 mvvm_status mvvm_loop_dispatch(mvvm_handle loop, int64_t *ran_or_null);
 
@@ -343,12 +358,13 @@ mvvm_status mvvm_loop_dispatch(mvvm_handle loop, int64_t *ran_or_null);
 mvvm_status mvvm_loop_next_timeout_ms(mvvm_handle loop, int64_t *out);
 
 /**
- * Manual loops: dispatches due work on the calling thread for `ms` milliseconds, sleeping
- * between pieces of work. Releasing the loop from another thread (or from a callback) wakes it:
- * it returns promptly with LOOP_RELEASED, even when the loop was idle.
+ * Manual and main loops: dispatches due work on the calling thread for `ms` milliseconds,
+ * sleeping between pieces of work. Releasing the loop from another thread (or from a callback)
+ * wakes it: it returns promptly with LOOP_RELEASED, even when the loop was idle.
  * Errors: INVALID_HANDLE, WRONG_TYPE, WRONG_LOOP_KIND, LOOP_RELEASED (the loop was released
  * before or during the call), INVALID_ARGUMENT (negative ms, ms that would end past the loop's
- * time limit, or called from a callback this loop is running).
+ * time limit, or called from a callback this loop is running), WRONG_THREAD (a main loop, off
+ * the main thread).
  */
 mvvm_status mvvm_loop_run_for(mvvm_handle loop, int64_t ms);
 

@@ -4,6 +4,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+__thread void *cmvvm_outermost_loop __attribute__((tls_model("initial-exec"))) = NULL;
+
 /* Contended: mark the lock waited for (2) and sleep until it is given back, then take it, still
  * marked 2 since other threads may be waiting too. */
 void cmvvm_word_lock_wait(cmvvm_word_lock *lock) {

@@ -53,6 +53,7 @@ func resolveObject(_ handle: mvvm_handle, _ role: String = "the object") throws(
 func withObject<T>(_ handle: mvvm_handle, of expected: ExportedClass? = nil, reading: Bool = false,
                    _ body: (ExportedObject) throws(ExportError) -> T) throws(ExportError) -> T {
     let object = try resolveObject(handle)
+    if object.isMainActor { try object.requireMainActorThread() }
     if let expected, object.exportedClass !== expected {
         throw ExportError(MVVM_ERR_WRONG_TYPE,
                           "\(HandleTable.describe(handle)) is a \(object.exportedClass.name.string), not a \(expected.name.string)")
@@ -71,6 +72,8 @@ func loopError(_ error: LoopError) -> ExportError {
     case .reentrantDispatch, .negativeDuration, .beyondTimeLimit: return ExportError(MVVM_ERR_INVALID_ARGUMENT, error.description)
     case .stopped: return ExportError(MVVM_ERR_LOOP_RELEASED, error.description)
     case .system: return ExportError(MVVM_ERR_INTERNAL, error.description)
+    case .notOnMainThread, .mainLoopExists: return ExportError(MVVM_ERR_INVALID_ARGUMENT, error.description)
+    case .wrongThread: return ExportError(MVVM_ERR_WRONG_THREAD, error.description)
     }
 }
 
@@ -428,6 +431,11 @@ func unsubscribe(_ subscription: Subscription) throws(ExportError) {
         return
     }
     let object = subscription.object
+    // A main-actor object's subscription ends on the main loop's thread: its handle now.
+    if object.exportedClass.isMainActor && !object.context.loop.isOnMainActorThread {
+        guard HandleTable.shared.remove(subscription.handle) else { return }
+        return object.context.loop.schedule { object.unsubscribe(subscription) }
+    }
     object.context.loop.perform { object.unsubscribe(subscription) }
 }
 

@@ -110,6 +110,9 @@ func callAsync(_ command: ExportedCommand, on object: ExportedObject, _ given: G
                 }
             }
         } started: { call.task = $0 }
+        // A main-actor command's body runs on the main actor: the task's first job is on the
+        // main queue, which runs now, so the command reaches its first suspension in this call.
+        if object.exportedClass.isMainActor { object.context.loop.drainMainQueue() }
     } else {
         object.remember(call)
         // A command that is not async ends in the call, as mvvm_call would run it.

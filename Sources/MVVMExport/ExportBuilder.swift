@@ -58,6 +58,8 @@ public struct ExportBuilder<Target: AnyObject> {
     var signals: [ExportedSignal] = []
     var children: [ExportedChild] = []
     var constructors: [ExportedConstructor] = []
+    /// Registered with `isolation: .mainActor`: its objects live on the main loop.
+    var isMainActor = false
 
     init(name: String, swiftName: String, doc: String) {
         self.name = name

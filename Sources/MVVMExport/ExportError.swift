@@ -137,6 +137,7 @@ extension mvvm_status {
             (MVVM_ERR_INTERNAL, "MVVM_ERR_INTERNAL"), (MVVM_ERR_LOOP_RELEASED, "MVVM_ERR_LOOP_RELEASED"),
             (MVVM_ERR_COMMAND_FAILED, "MVVM_ERR_COMMAND_FAILED"), (MVVM_ERR_CANCELLED, "MVVM_ERR_CANCELLED"),
             (MVVM_ERR_BAD_REGISTRATION, "MVVM_ERR_BAD_REGISTRATION"),
+            (MVVM_ERR_WRONG_THREAD, "MVVM_ERR_WRONG_THREAD"),
         ]
         return Dictionary(uniqueKeysWithValues: all.map { ($0.0.rawValue, CString.intern($0.1)) })
     }()

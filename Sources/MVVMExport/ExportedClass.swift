@@ -195,8 +195,11 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
     let signals: [ExportedSignal]
     let children: [ExportedChild]
     let constructors: [ExportedConstructor]
+    /// Its objects are the main actor's: made on a loop that serves it, used only on its thread.
+    let isMainActor: Bool
 
     init<Target: AnyObject>(_ builder: ExportBuilder<Target>) {
+        isMainActor = builder.isMainActor
         name = CName(builder.name)
         identity = TypeIdentity(swiftName: builder.swiftName, type: Target.self, doc: builder.doc)
         properties = builder.properties
@@ -289,6 +292,7 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
         fields.insert(("swift_name", JSON.quote(swiftName)), at: 1)
         fields.insert(("swift_module", JSON.quote(swiftModule)), at: 2)
         fields.insert(("doc", JSON.quote(doc)), at: 2)
+        if isMainActor { fields.append(("main_actor", "true")) }
         fields.append(("child_classes", JSON.object(children.map {
             ($0.name.string, JSON.quote(Registry.shared.exportedClass(for: $0.childType)?.name.string ?? $0.childTypeName))
         })))

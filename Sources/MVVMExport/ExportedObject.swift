@@ -9,6 +9,10 @@ final class ExportedObject: Handled, @unchecked Sendable {
     let exportedClass: ExportedClass
     let target: AnyObject
     let context: LoopContext
+    /// Its loop's, for the check every change makes (``WatchedSlot/changed(_:then:)``).
+    let loopIdentity: LoopIdentity
+    /// Its class's ``ExportedClass/isMainActor``, beside what every call reads.
+    let isMainActor: Bool
     /// What must outlive this handle: the parent of a child view model, a host service.
     private let keepAlive: [AnyObject]
     private var subscriptions: [Subscription] = []
@@ -33,6 +37,8 @@ final class ExportedObject: Handled, @unchecked Sendable {
         self.exportedClass = exportedClass
         self.target = target
         self.context = context
+        loopIdentity = context.loop.identity
+        isMainActor = exportedClass.isMainActor
         self.keepAlive = keepAlive
         super.init(kind: .object)
     }
@@ -43,6 +49,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         let object = ExportedObject(exportedClass, target: target, context: context, keepAlive: keepAlive)
         for (index, signal) in exportedClass.signals.enumerated() {
             object.connections.append(signal.connect(target) { [unowned object] payload in
+                guard object.loopIdentity.isHeldByCurrentThread else { return object.signalElsewhere(index, payload) }
                 guard !object.subscriptions.isEmpty else { return }
                 object.pendingSignals.append((index, payload))
                 object.context.markDirty(object)
@@ -102,6 +109,38 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     /// What a value's watch tells: its new value, or nil for "read it once the operation is
     /// complete".
+    /// A watched property changed on a thread that does not hold the loop (a `@Published`
+    /// property set on a background queue, an `@Observable` one in a detached task): the change
+    /// is the loop's work, due now, so a manual loop's fd becomes readable, a thread loop wakes,
+    /// a virtual loop delivers it at its next advance, and the host need not call anything. A
+    /// `$x` publisher carries its value. A watch without one is told in `willSet`, before the
+    /// value is stored, and the loop may read before it is: it reads again a millisecond later,
+    /// announcing only what differs from what it announced.
+    func changedElsewhere(_ slot: Int, isList: Bool, _ value: Value?, then rearm: (() -> Void)?) {
+        let loop = context.loop
+        let apply = { [self] in
+            guard !isReleased else { return }
+            rearm?()
+            if isList { listChanged(slot) } else { valueChanged(slot, value) }
+        }
+        loop.schedule(apply)
+        if value == nil {
+            loop.schedule(after: loop.now.advanced(by: .milliseconds(1)), tolerance: .zero, options: nil) { [self] in
+                guard !isReleased else { return }
+                if isList { listChanged(slot) } else { valueChanged(slot, nil) }
+            }
+        }
+    }
+
+    /// A signal sent on a thread that does not hold the loop: delivered as the loop's work.
+    private func signalElsewhere(_ index: Int, _ payload: Value) {
+        context.loop.schedule { [self] in
+            guard !isReleased, !subscriptions.isEmpty else { return }
+            pendingSignals.append((index, payload))
+            context.markDirty(self)
+        }
+    }
+
     func valueChanged(_ slot: Int, _ value: Value?) {
         if let value {
             values[slot].latest = value
@@ -398,7 +437,27 @@ final class ExportedObject: Handled, @unchecked Sendable {
     override var owningContext: LoopContext? { context }
 
     /// Not an operation: an object of a released loop must still be releasable.
-    override func releaseHandle() throws(ExportError) { context.loop.perform { release() } }
+    override func releaseHandle() throws(ExportError) {
+        // A main-actor object's handle ends now, and the object on the main loop's thread (a
+        // garbage collector runs finalizers on any thread): one release, one OK.
+        if exportedClass.isMainActor && !context.loop.isOnMainActorThread {
+            guard HandleTable.shared.remove(handle) else { return }
+            return context.loop.schedule { [self] in
+                detach()
+                context.forget(self)
+            }
+        }
+        context.loop.perform { release() }
+    }
+
+    /// A main-actor object's members are reached only on the thread that serves the main actor.
+    @inline(never)
+    func requireMainActorThread() throws(ExportError) {
+        guard context.loop.isOnMainActorThread else {
+            throw ExportError(MVVM_ERR_WRONG_THREAD, "\(HandleTable.describe(handle)) is a \(exportedClass.name.string), "
+                              + "a @MainActor class: it is used only on the main thread, which runs its main loop")
+        }
+    }
 
     /// `mvvm_release`: frees the handle, then detaches. The handle goes first, so a destroy
     /// function or a cancelled request that releases the object again gets INVALID_HANDLE: one

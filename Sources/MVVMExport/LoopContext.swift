@@ -6,6 +6,7 @@ import MVVMRuntime
 /// Everything here is touched only under the loop's work lock.
 final class LoopContext: Handled, @unchecked Sendable {
     let loop: Loop
+    private let isMainLoop: Bool
     private(set) var isReleased = false
     private var objects: [ObjectIdentifier: ExportedObject] = [:]
     private var dirty: [ExportedObject] = []
@@ -18,6 +19,8 @@ final class LoopContext: Handled, @unchecked Sendable {
     /// Objects that became changing during the current operation (read just now, or just
     /// subscribed to): they join `changing` when it ends, so are first read after the next.
     private var joining: [ExportedObject] = []
+    /// Whether a turn is scheduled to check `changing` (see `checkSoon`).
+    private var checkScheduled = false
     private var turnObserver: AnyCancellable?
     private var nextSerial: UInt64 = 0
     /// How many calls into host code (callbacks, request functions) are running, nested.
@@ -27,6 +30,7 @@ final class LoopContext: Handled, @unchecked Sendable {
 
     init(loop: Loop) {
         self.loop = loop
+        isMainLoop = loop.kind == .main
         super.init(kind: .loop)
         // A turn of due work is one operation: announce its changes when it is complete.
         turnObserver = loop.addTurnObserver { [unowned self] in self.flush() }
@@ -64,6 +68,8 @@ final class LoopContext: Handled, @unchecked Sendable {
                 throw error
             }
             if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty || !ended.isEmpty { flush() }
+            // A main loop runs the `RunLoop.main` work the call may have added (a `Timer`, a perform).
+            if isMainLoop { loop.afterHostCall() }
             return result
         }
     }
@@ -90,7 +96,25 @@ final class LoopContext: Handled, @unchecked Sendable {
         return body()
     }
 
+    /// Before making an object of a `@MainActor` class: the loop must serve the main actor and
+    /// the caller be on its thread. A virtual loop made on the main thread starts draining the
+    /// main queue at each advance.
+    func requireMainActor(for exportedClass: ExportedClass) throws(ExportError) {
+        guard loop.servesMainActor else {
+            throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(exportedClass.name.string) is a @MainActor class: it lives "
+                              + "on the main loop (MVVM_LOOP_MAIN, made on the main thread; for exact tests, a virtual "
+                              + "loop made on the main thread), not on a \(loop.kind) loop")
+        }
+        guard loop.isOnMainActorThread else {
+            throw ExportError(MVVM_ERR_WRONG_THREAD, "\(exportedClass.name.string) is a @MainActor class: it lives on "
+                              + "the main loop and is made on the main thread only")
+        }
+        do throws(LoopError) { try loop.serveMainActor() } catch { throw loopError(error) }
+    }
+
     func adopt(_ object: ExportedObject) {
+        // Its library may have brought Foundation, and with it `RunLoop.main`, into the process.
+        if loop.kind == .main { loop.objectAdded() }
         nextSerial += 1
         object.serial = nextSerial
         objects[ObjectIdentifier(object)] = object
@@ -160,6 +184,19 @@ final class LoopContext: Handled, @unchecked Sendable {
         if !joining.isEmpty {
             changing.append(contentsOf: joining)
             joining.removeAll(keepingCapacity: true)
+        }
+        if !changing.isEmpty && !checkScheduled { checkSoon() }
+    }
+
+    /// Until its watches are armed, a changing object is read only after operations: with the
+    /// host idle, a change made on another thread would go unheard. A turn of the loop's own
+    /// (whose end flushes, so checks) comes shortly after, and again while any is changing.
+    /// Not on a virtual loop, whose time and turns are the test's own.
+    private func checkSoon() {
+        guard loop.kind != .virtual else { return }
+        checkScheduled = true
+        loop.schedule(after: loop.now.advanced(by: .milliseconds(5)), tolerance: .zero, options: nil) { [weak self] in
+            self?.checkScheduled = false
         }
     }
 

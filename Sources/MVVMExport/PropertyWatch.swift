@@ -40,8 +40,20 @@ struct WatchedSlot {
     /// A list's slot, among the object's lists; a value's among its values.
     let isList: Bool
 
-    /// A new value, or nil: "changed, read it once the operation is complete".
+    /// A new value, or nil: "changed, read it once the operation is complete". Told on
+    /// another thread than the one running the loop's work (a background queue, a detached
+    /// task), the change is carried to the loop (see `ExportedObject.changedElsewhere`).
+    @inline(__always)
     func changed(_ value: Value?) {
+        guard object.loopIdentity.isHeldByCurrentThread else {
+            return object.changedElsewhere(slot, isList: isList, value, then: nil)
+        }
+        changedHere(value)
+    }
+
+    /// `changed`, on a thread that holds the loop.
+    @inline(__always)
+    func changedHere(_ value: Value?) {
         if isList { object.listChanged(slot) } else { object.valueChanged(slot, value) }
     }
 }
@@ -89,8 +101,14 @@ final class ObservationWatch<Target: AnyObject, Read>: ListWatch, @unchecked Sen
         guard !armed, slot != nil else { return }
         armed = true
         withObservationTracking { _ = read(target) } onChange: { [self] in
-            armed = false
-            slot?.changed(nil)
+            // `armed` is the loop's: set on its thread (off it, once the change reaches it).
+            guard let slot else { return }
+            if slot.object.loopIdentity.isHeldByCurrentThread {
+                armed = false
+                slot.changedHere(nil)
+            } else {
+                slot.object.changedElsewhere(slot.slot, isList: slot.isList, nil) { [self] in armed = false }
+            }
         }
     }
 

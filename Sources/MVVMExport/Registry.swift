@@ -16,6 +16,12 @@ import Synchronization
 /// whose registration breaks a rule serves nothing: every call that needs its classes fails with
 /// MVVM_ERR_BAD_REGISTRATION, its message naming each problem, and the problems are written to
 /// standard error once.
+/// Where a registered class's members may run (``Exports/register(_:as:doc:isolation:_:)``).
+public enum ExportIsolation: Sendable {
+    /// The main actor: a `@MainActor` class.
+    case mainActor
+}
+
 public enum Exports {
     /// Exports `type` under `name` (by default its Swift name in snake case:
     /// `TodoListViewModel` → `todo_list_view_model`), described by `build`.
@@ -36,6 +42,29 @@ public enum Exports {
             Registry.shared.add(RecordDescription(name: recordName, type: type, doc: doc, fields: fields))
         case let .failure(failure):
             Registry.shared.refuse("record \(recordName) (\(String(describing: type))): \(failure.description)")
+        }
+    }
+
+    /// Exports a `@MainActor` class, its members declared as for any class with the class's
+    /// own code untouched: `build` is main-actor isolated, so its closures
+    /// (`c.output("votes") { $0.votes }`, `c.command("vote") { $0.vote() }`, the constructor's)
+    /// and key paths may touch the class's members. The registration itself stays nonisolated
+    /// (the package's hook runs on whichever thread first needs the classes); the library keeps
+    /// the promise instead: such objects are made only on a loop that serves the main actor
+    /// (`MVVM_LOOP_MAIN`, or a virtual loop made on the main thread), and their members are
+    /// reached only on its thread (elsewhere: `MVVM_ERR_WRONG_THREAD`).
+    public static func register<Target: AnyObject>(_ type: Target.Type, as name: String? = nil, doc: String = "",
+                                                   isolation: ExportIsolation,
+                                                   _ build: @MainActor (inout ExportBuilder<Target>) -> Void) {
+        // Describing the members runs none of them: it only keeps their closures, which the
+        // library calls on the main actor's thread alone. So `build` may run here, on any thread.
+        typealias Build = (inout ExportBuilder<Target>) -> Void
+        withoutActuallyEscaping(build) { build in
+            let describe = unsafeBitCast(build, to: Build.self)
+            register(type, as: name, doc: doc) { builder in
+                builder.isMainActor = true
+                describe(&builder)
+            }
         }
     }
 
@@ -229,6 +258,7 @@ func construct(_ exportedClass: ExportedClass, on context: LoopContext, _ given:
                services typedServices: [Int: ServiceFunctions] = [:],
                constructor fixed: ExportedConstructor? = nil) throws(ExportError) -> mvvm_handle {
     let (constructor, values) = try choose(exportedClass, given, fixed)
+    if exportedClass.isMainActor { try context.requireMainActor(for: exportedClass) }
     return try context.operation { () throws(ExportError) -> mvvm_handle in
         var arguments = CallArguments(name: CallName(owner: exportedClass.name, member: nil), values: values)
         var hosts: [Int: HostService] = [:]

@@ -11,6 +11,14 @@ public enum LoopKind: Int32, Sendable, CaseIterable {
     case thread = 1
     /// Time moves only with ``Loop/advance(byMilliseconds:)``: exact and deterministic.
     case virtual = 2
+    /// A manual loop for the main actor, made and run only on the process's main thread, one
+    /// at a time: its dispatch also runs the main queue's work (`@MainActor` jobs,
+    /// `DispatchQueue.main`) and the main run loop's due timers, and its file descriptor is
+    /// readable when they are due.
+    case main = 3
+
+    /// Whether the host runs its work (``Loop/dispatch()``, ``Loop/fileDescriptor``).
+    var isManual: Bool { self == .manual || self == .main }
 }
 
 /// Why a loop refused a call.
@@ -28,6 +36,12 @@ public enum LoopError: Error, Equatable, Sendable, CustomStringConvertible {
     case stopped(operation: String)
     /// The operating system refused a resource the loop needs.
     case system(call: String, errno: Int32)
+    /// A main loop was asked for off the main thread, or main-actor work run there.
+    case notOnMainThread(operation: String, reason: String)
+    /// A main loop was asked for while one is live.
+    case mainLoopExists
+    /// A main loop's work was run off the thread it serves.
+    case wrongThread(operation: String)
 
     public var description: String {
         switch self {
@@ -44,6 +58,12 @@ public enum LoopError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(operation) on a loop that was stopped"
         case let .system(call, errno):
             return "\(call) failed: \(String(cString: strerror(errno)))"
+        case let .notOnMainThread(operation, reason):
+            return "\(operation) cannot be made here: \(reason)"
+        case .mainLoopExists:
+            return "a main loop is already live in this process (there is one main thread): release it first"
+        case let .wrongThread(operation):
+            return "\(operation) on the main loop is only for the process's main thread"
         }
     }
 }
@@ -115,7 +135,7 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// - Returns: how many pieces of work ran.
     @discardableResult
     public func dispatch() throws(LoopError) -> Int {
-        try requireKind(.manual, "dispatch")
+        try requireManual("dispatch")
         return try core.runDue(operation: "dispatch", limit: core.now())
     }
 
@@ -139,7 +159,7 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// - Returns: how many pieces of work ran.
     @discardableResult
     public func run(forMilliseconds milliseconds: Int64) throws(LoopError) -> Int {
-        try requireKind(.manual, "run_for")
+        try requireManual("run_for")
         let deadline = try timeAfter(milliseconds, "run_for")
         var ran = 0
         while true {
@@ -151,7 +171,7 @@ public final class Loop: Scheduler, @unchecked Sendable {
             var wait = deadline - now
             if let due = core.nextDue() { wait = min(wait, max(due - now, 0)) }
             // Round up so we never wake just before the work is due and spin.
-            var descriptors = [pollfd(fd: core.timerFD, events: Int16(POLLIN), revents: 0),
+            var descriptors = [pollfd(fd: core.readableFD, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: core.wakeFD, events: Int16(POLLIN), revents: 0)]
             _ = poll(&descriptors, 2, Int32(clamping: (wait + 999_999) / 1_000_000))
         }
@@ -161,15 +181,15 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// epoll, asyncio, Tk or GLib and call ``dispatch()`` when it is readable. The loop owns it.
     public var fileDescriptor: Int32 {
         get throws(LoopError) {
-            try requireKind(.manual, "fd")
-            return core.timerFD
+            try requireKind(kind == .main ? .main : .manual, "fd")
+            return core.readableFD
         }
     }
 
     /// Milliseconds until the next work is due (rounded up; 0 when some is due now), or `nil`
     /// when nothing is scheduled.
     public var nextTimeoutMilliseconds: Int64? {
-        guard let due = core.nextDue() else { return nil }
+        guard let due = core.nextDueIncludingMainThread() else { return nil }
         let wait = due - core.now()
         return wait <= 0 ? 0 : (wait + 999_999) / 1_000_000
     }
@@ -199,6 +219,11 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// that inner subscription for good. Letting go once the delivery has unwound avoids that.
     public func keepUntilWorkEnds(_ things: Any) { core.keepUntilWorkEnds(things) }
 
+    /// What tells whether a thread holds this loop's work lock, without a reference to the loop.
+    public var identity: LoopIdentity {
+        LoopIdentity(address: Unmanaged.passUnretained(core).toOpaque(), key: core.heldWorkLocksKey)
+    }
+
     /// Calls `observer` after each turn of due work (all work due at one instant), still holding
     /// the work lock: the point at which a turn's changes are complete and can be announced.
     public func addTurnObserver(_ observer: @escaping () -> Void) -> AnyCancellable {
@@ -222,9 +247,77 @@ public final class Loop: Scheduler, @unchecked Sendable {
         return core.now() + milliseconds * 1_000_000
     }
 
+    /// A manual or main loop; a main loop only on its thread.
+    @inline(__always)
+    private func requireManual(_ operation: String) throws(LoopError) {
+        guard kind == .manual else {
+            guard kind == .main else { throw .wrongKind(operation: operation, kind: kind) }
+            guard core.isOnMainThreadWorkOwner else { throw .wrongThread(operation: operation) }
+            return
+        }
+    }
+
+    /// Main loops: after a host call on the loop's objects, makes a pass of `RunLoop.main` due,
+    /// for the timers and performs it may have added (nothing before Foundation is loaded).
+    /// Other loops: nothing.
+    @inline(__always)
+    public func afterHostCall() {
+        guard kind == .main else { return }
+        core.mainThread!.afterHostCall()
+    }
+
+    /// Main loops: an object was made on it, maybe of a library that brought Foundation in.
+    public func objectAdded() {
+        core.mainThread?.bindRunLoop()
+    }
+
+    /// Whether the loop runs the main queue's work (a main loop, or a virtual loop made on the
+    /// main thread): main-actor objects may live on it.
+    public var servesMainActor: Bool { core.mainThread != nil }
+
+    /// Virtual loops made on the main thread: from now on each `advance` made on that thread
+    /// runs the main queue's work (`@MainActor` jobs, `DispatchQueue.main`) each turn, so that a
+    /// test of main-actor code is exact. Elsewhere it throws ``LoopError/notOnMainThread``.
+    public func serveMainActor() throws(LoopError) {
+        guard kind != .main else { return }
+        try requireKind(.virtual, "serving the main actor")
+        try core.holdingWorkLock { () throws(LoopError) in try core.serveMainActor() }
+    }
+
+    /// Runs the main queue's pending work now, on the thread that serves the main actor (nothing
+    /// elsewhere). Call it holding the work lock, as part of an operation.
+    public func drainMainQueue() {
+        guard let mainThread = core.mainThread, mainThread.isOwnerThread else { return }
+        if mainThread.runDue() > 0 { mainThread.refreshRunLoopTimer() }
+    }
+
+    /// Whether the calling thread is the one that runs the loop's main-actor work.
+    public var isOnMainActorThread: Bool { core.mainThread?.isOwnerThread ?? false }
+
     private func requireKind(_ expected: LoopKind, _ operation: String) throws(LoopError) {
         guard kind == expected else { throw .wrongKind(operation: operation, kind: kind) }
     }
+}
+
+/// A loop as the threads that hold its work lock know it: whether the calling thread holds it,
+/// asked for every change a watch hears (a change on a thread that does not hold the loop is
+/// carried to it), so with no reference counting. Valid while the loop is.
+public struct LoopIdentity: @unchecked Sendable {
+    @usableFromInline let address: UnsafeMutableRawPointer
+    let key: pthread_key_t
+
+    /// Whether the calling thread holds the loop's work lock: it runs the loop's work or a host
+    /// call on its objects, so may touch their state. One thread-local load when the thread
+    /// holds that loop alone, or none.
+    @inlinable
+    public var isHeldByCurrentThread: Bool {
+        let outermost = cmvvm_outermost_loop_get()
+        return outermost == UnsafeMutableRawPointer(address) || (outermost != nil && holdsAmongOthers)
+    }
+
+    /// A thread that holds several loops.
+    @usableFromInline
+    var holdsAmongOthers: Bool { HeldWorkLocks.holds(address: address, key: key) }
 }
 
 /// The state and the thread behind a ``Loop``. A separate object so that a thread loop's thread
@@ -258,8 +351,22 @@ final class LoopCore: @unchecked Sendable {
     /// its work, to wait for another loop's (see ``HeldWorkLocks``). What was kept stays kept
     /// until they are back and done: their stacks may still be inside it.
     private var suspendedHolders = 0
-    /// Manual and thread loops: armed for the earliest due work, so it is readable while work is due.
+    /// Manual, main and thread loops: armed for the earliest due work, so it is readable while work is due.
     let timerFD: Int32
+    /// What the host waits on: `timerFD`, or a main loop's epoll set of it and the main thread's work.
+    let readableFD: Int32
+    /// Main loops, and virtual loops made on the main thread: the main queue's and main run
+    /// loop's work (a virtual loop's runs once ``serveMainActor()`` turned it on).
+    let mainThread: MainThreadWork?
+    /// Set by `serveMainActor`, on the owner thread holding the work lock.
+    private var mainThreadActive: Bool
+    /// `mainThread`'s owner thread, kept here so that a dispatch checks it with no reference
+    /// counting (0 when there is no `mainThread`).
+    private let mainThreadOwner: pthread_t
+
+    /// Whether the calling thread is `mainThread`'s owner (false when there is none).
+    @inline(__always)
+    var isOnMainThreadWorkOwner: Bool { mainThreadOwner != 0 && pthread_equal(mainThreadOwner, pthread_self()) != 0 }
     /// Manual and thread loops: written once, by `stop`, to wake the loop's thread or a
     /// `run(forMilliseconds:)` sleeping in `poll`; it stays readable from then on.
     let wakeFD: Int32
@@ -287,6 +394,27 @@ final class LoopCore: @unchecked Sendable {
         } else {
             wakeFD = -1
         }
+        switch kind {
+        case .main:
+            do throws(LoopError) {
+                mainThread = try MainThreadWork(loopTimerFD: timerFD)
+            } catch {
+                close(timerFD)
+                close(wakeFD)
+                throw error
+            }
+            mainThreadActive = true
+        case .virtual:
+            // Made on the main thread, it may serve the main actor, for exact tests.
+            mainThread = MainThreadWork.refusal == nil ? (try? MainThreadWork(loopTimerFD: -1)) : nil
+            mainThreadActive = false
+        default:
+            mainThread = nil
+            mainThreadActive = false
+        }
+        mainThreadOwner = mainThread?.owner ?? 0
+        let epollFD = mainThread?.epollFD ?? -1
+        readableFD = epollFD >= 0 ? epollFD : timerFD
         if kind == .thread {
             let retained = Unmanaged.passRetained(self).toOpaque()
             var handle = pthread_t()
@@ -321,6 +449,26 @@ final class LoopCore: @unchecked Sendable {
     var isStopped: Bool { stateLock.withLock { stopped } }
 
     func nextDue() -> Int64? { stateLock.withLock { queue.first?.due } }
+
+    /// `nextDue`, and on a main loop's thread its main-thread work: now when the main queue has
+    /// work, the main run loop's next timer.
+    func nextDueIncludingMainThread() -> Int64? {
+        let own = nextDue()
+        guard kind == .main, let mainThread, mainThread.isOwnerThread else { return own }
+        if mainThread.hasQueuedWork { return now() }
+        guard let runLoopDue = mainThread.runLoopDue.map({ $0 - origin }) else { return own }
+        return min(own ?? runLoopDue, runLoopDue)
+    }
+
+    /// Virtual loops made on the main thread: from now on each `advance` on that thread drains
+    /// the main queue, each turn. Call it on that thread holding the work lock.
+    func serveMainActor() throws(LoopError) {
+        guard let mainThread, mainThread.isOwnerThread else {
+            throw .notOnMainThread(operation: "main-actor work on this loop",
+                                   reason: MainThreadWork.refusal ?? "this loop was not made on the main thread")
+        }
+        mainThreadActive = true
+    }
 
     func moveVirtualTime(to target: Int64) {
         stateLock.withLock { if target > virtualNow { virtualNow = target } }
@@ -431,17 +579,53 @@ final class LoopCore: @unchecked Sendable {
             workDepth += 1
             defer { leaveWork() }
             var ran = 0
-            while let turnDue = startTurn(limit: limit) {
-                while let work = takeWork(dueAtOrBefore: turnDue) {
-                    work.action()
-                    ran += 1
+            if mainThreadActive && isOnMainThreadWorkOwner {
+                ran = runDueServingMainActor(limit: limit)
+            } else {
+                while let turnDue = startTurn(limit: limit) {
+                    while let work = takeWork(dueAtOrBefore: turnDue) {
+                        work.action()
+                        ran += 1
+                    }
+                    for observer in stateLock.withLock({ turnObservers }) { observer.body() }
                 }
-                for observer in stateLock.withLock({ turnObservers }) { observer.body() }
             }
             stateLock.withLock { armTimer() }
             then(limit)
             return ran
         }()
+    }
+
+    /// `runDue`'s turns on a loop that serves the main actor (a main loop, or a virtual loop
+    /// holding main-actor objects), on its thread: the main thread's work is a turn of its own,
+    /// first; a virtual loop also runs it after each turn, and runs what is due now to the end
+    /// (main-queue work that makes loop work, as a main-actor call returning to a task on the loop
+    /// does, and the reverse; bounded, should they feed each other for ever).
+    @inline(__always)
+    private func runDueServingMainActor(limit: Int64) -> Int {
+        let main = mainThread.unsafelyUnwrapped
+        var ran = 0
+        if main.runDue() > 0 {
+            ran += 1
+            for observer in stateLock.withLock({ turnObservers }) { observer.body() }
+        }
+        let ranBeforeTurns = ran
+        for _ in 0..<(kind == .virtual ? 100 : 1) {
+            while let turnDue = startTurn(limit: limit) {
+                while let work = takeWork(dueAtOrBefore: turnDue) {
+                    work.action()
+                    ran += 1
+                }
+                if kind == .virtual { ran += main.runDue() }
+                for observer in stateLock.withLock({ turnObservers }) { observer.body() }
+            }
+            guard kind == .virtual, main.runDue() > 0 else { break }
+            ran += 1
+            for observer in stateLock.withLock({ turnObservers }) { observer.body() }
+        }
+        // The loop's own work may have added `RunLoop.main` work (a perform has no fire date).
+        if ran > ranBeforeTurns, kind == .main { main.passAfterWork() }
+        return ran
     }
 
     /// The due time of the next turn, if one is due by `limit`; moves virtual time to it.
@@ -517,6 +701,8 @@ final class LoopCore: @unchecked Sendable {
             }
         }()
         HeldWorkLocks.release(self, held)
+        // Another main loop may be made once this one is released.
+        mainThread?.releaseClaim()
         let runner = stateLock.withLock { () -> pthread_t? in defer { thread = nil }; return thread }
         if wakeFD >= 0 {
             var one: UInt64 = 1
@@ -587,7 +773,9 @@ struct HeldWorkLocks {
     /// of that loop, which keeps it alive) spares every call an array update and the loop's
     /// reference counting, which is slow for an object others refer to weakly. Nil only when
     /// the thread holds no loop at all.
-    private var outermost: UnsafeMutableRawPointer?
+    private var outermost: UnsafeMutableRawPointer? {
+        didSet { cmvvm_outermost_loop_set(outermost) }
+    }
     private var outermostCount = 0
     /// Loops taken after `outermost`, innermost last.
     private var inner: [Entry] = []
@@ -721,6 +909,16 @@ struct HeldWorkLocks {
     /// Whether the calling thread holds `core`'s work lock.
     static func holds(_ core: LoopCore) -> Bool {
         current.pointee.entries.contains { $0.core === core }
+    }
+
+    /// `holds`, cheap in the usual cases (a thread holding only that loop, or none) and with no
+    /// reference counting: by the loop core's address and ``key``.
+    @inline(__always)
+    static func holds(address: UnsafeMutableRawPointer, key: pthread_key_t) -> Bool {
+        let held = record(key)
+        guard let outermost = held.pointee.outermost else { return false }
+        if outermost == address { return true }
+        return held.pointee.inner.contains { Unmanaged.passUnretained($0.core).toOpaque() == address }
     }
 
     /// Whether this thread let go of `core` in the middle of its work and has not taken it back.

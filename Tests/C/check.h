@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -444,6 +445,16 @@ static inline int64_t check_now_ms(void) {
 static inline void check_sleep_ms(int64_t ms) {
     struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
+/** poll() on fd for at most timeout_ms: 1 when readable, 0 when not, -1 on error. */
+static inline int check_fd_readable(int fd, int timeout_ms) {
+    struct pollfd p = { .fd = fd, .events = POLLIN, .revents = 0 };
+    int n;
+    do n = poll(&p, 1, timeout_ms);
+    while (n < 0 && errno == EINTR);
+    if (n < 0) return -1;
+    return n > 0 && (p.revents & POLLIN) ? 1 : 0;
 }
 
 /**

@@ -25,16 +25,6 @@ static int64_t next_timeout(mvvm_handle loop) {
     return ms;
 }
 
-/* poll() on fd for at most timeout_ms: 1 when readable, 0 when not, -1 on error. */
-static int fd_readable(int fd, int timeout_ms) {
-    struct pollfd p = { .fd = fd, .events = POLLIN, .revents = 0 };
-    int n;
-    do n = poll(&p, 1, timeout_ms);
-    while (n < 0 && errno == EINTR);
-    if (n < 0) return -1;
-    return n > 0 && (p.revents & POLLIN) ? 1 : 0;
-}
-
 /* Waits (sleeping 2 ms at a time) until r has `count` events named `name`, for GIVE_UP_MS at most. */
 static bool wait_for_events(recorder *r, const char *name, int count) {
     int64_t deadline = check_now_ms() + GIVE_UP_MS;
@@ -59,7 +49,7 @@ static void manual_loop_driven_by_poll_on_its_fd(void) {
     CHECK_EQ_INT(fd_again, fd);
     CHECK_STATUS(mvvm_stop_watch_view_model_new(loop, &watch), MVVM_OK);
     CHECK_EQ_INT(next_timeout(loop), -1);
-    CHECK_EQ_INT(fd_readable(fd, 0), 0); /* nothing due */
+    CHECK_EQ_INT(check_fd_readable(fd, 0), 0); /* nothing due */
 
     recorder *times = recorder_new();
     times->read_back = true;
@@ -72,7 +62,7 @@ static void manual_loop_driven_by_poll_on_its_fd(void) {
     int64_t start = check_now_ms(), ran_total = 0;
     int wakeups = 0;
     while (rec_count(times, NULL) < 3 && check_now_ms() - start < GIVE_UP_MS) {
-        int readable = fd_readable(fd, 100);
+        int readable = check_fd_readable(fd, 100);
         if (!CHECK(readable >= 0)) break;
         if (!readable) continue;
         wakeups++;
@@ -120,12 +110,12 @@ static void manual_loop_fd_is_readable_only_while_work_is_due(void) {
                  MVVM_OK);
     for (int round = 1; round <= 3; round++) {
         int before = check_failures;
-        CHECK_EQ_INT(fd_readable(fd, 0), 0);
+        CHECK_EQ_INT(check_fd_readable(fd, 0), 0);
         CHECK_EQ_INT(next_timeout(loop), -1);
         CHECK_STATUS(mvvm_welcome_view_model_view_did_load(welcome), MVVM_OK);
         CHECK_EQ_INT(rec_count(welcomes, NULL), round - 1); /* the answer comes on a dispatch */
         CHECK_EQ_INT(next_timeout(loop), 0);
-        CHECK_EQ_INT(fd_readable(fd, 1000), 1);
+        CHECK_EQ_INT(check_fd_readable(fd, 1000), 1);
         int64_t ran = -1;
         CHECK_STATUS(mvvm_loop_dispatch(loop, &ran), MVVM_OK);
         CHECK(ran >= 1);
@@ -133,7 +123,7 @@ static void manual_loop_fd_is_readable_only_while_work_is_due(void) {
         CHECK_EQ_STR(rec_text(welcomes, NULL, -1), "Welcome!");
         /* Nothing left: the fd is quiet again. */
         CHECK_EQ_INT(next_timeout(loop), -1);
-        CHECK_EQ_INT(fd_readable(fd, 0), 0);
+        CHECK_EQ_INT(check_fd_readable(fd, 0), 0);
         ran = -1;
         CHECK_STATUS(mvvm_loop_dispatch(loop, &ran), MVVM_OK);
         CHECK_EQ_INT(ran, 0);

@@ -737,10 +737,11 @@ static void status_names(void) {
         { MVVM_ERR_COMMAND_FAILED, "MVVM_ERR_COMMAND_FAILED" },
         { MVVM_ERR_CANCELLED, "MVVM_ERR_CANCELLED" },
         { MVVM_ERR_BAD_REGISTRATION, "MVVM_ERR_BAD_REGISTRATION" },
+        { MVVM_ERR_WRONG_THREAD, "MVVM_ERR_WRONG_THREAD" },
     };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         CHECK_EQ_STR(mvvm_status_name(names[k].status), names[k].name);
-    CHECK_EQ_STR(mvvm_status_name((mvvm_status)15), "MVVM_UNKNOWN_STATUS");
+    CHECK_EQ_STR(mvvm_status_name((mvvm_status)16), "MVVM_UNKNOWN_STATUS");
     CHECK_EQ_STR(mvvm_status_name((mvvm_status)99), "MVVM_UNKNOWN_STATUS");
     CHECK_EQ_STR(mvvm_status_name((mvvm_status)-1), "MVVM_UNKNOWN_STATUS");
 }

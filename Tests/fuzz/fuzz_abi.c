@@ -181,7 +181,7 @@ static mvvm_status checked(mvvm_status status, unsigned allowed, const char *cal
     current_call = call;
     if (trace < 0) trace = getenv("FUZZ_TRACE") && strcmp(getenv("FUZZ_TRACE"), "1") == 0;
     if (trace) fprintf(stderr, "  %s -> %s\n", call, mvvm_status_name(status));
-    if ((unsigned)status > MVVM_ERR_BAD_REGISTRATION) FAIL("status %u is not one of mvvm.h's", (unsigned)status);
+    if ((unsigned)status > MVVM_ERR_WRONG_THREAD) FAIL("status %u is not one of mvvm.h's", (unsigned)status);
     if (!(allowed & B(status))) FAIL("status %s is not documented for this call", mvvm_status_name(status));
     if (status != MVVM_OK) {
         const char *error = mvvm_last_error();
@@ -1940,7 +1940,7 @@ static void op_misc(reader *r) {
         int s = (int)(int8_t)u8(r);
         const char *name = mvvm_status_name((mvvm_status)s);
         if (!name) FAIL("mvvm_status_name gave NULL");
-        bool known = s >= 0 && s <= MVVM_ERR_BAD_REGISTRATION;
+        bool known = s >= 0 && s <= MVVM_ERR_WRONG_THREAD;
         if (known != (strcmp(name, "MVVM_UNKNOWN_STATUS") != 0)) FAIL("status %d is named %s", s, name);
         break;
     }

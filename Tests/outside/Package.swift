@@ -18,6 +18,9 @@ let package = Package(
         // A package whose registration breaks every rule: the library refuses to serve. It carries
         // the catalog (its hook registers it), so that a clash with a catalog class is among them.
         .library(name: "badsample", type: .dynamic, targets: ["BadSample"]),
+        // View models as apps write them (a @MainActor class, Foundation Timer, the main queue),
+        // for the main loop's tests: it imports Foundation, which libmvvm.so itself never links.
+        .library(name: "appsample", type: .dynamic, targets: ["AppSample"]),
     ],
     dependencies: [
         .package(name: "libmvvm", path: "../.."),
@@ -30,6 +33,17 @@ let package = Package(
             .product(name: "OpenCombine", package: "OpenCombine"),
         ] + (withCatalog ? [.product(name: "MVVMCatalog", package: "libmvvm")] : []),
         swiftSettings: withCatalog ? [.define("MVVM_WITH_CATALOG")] : []),
+        .target(name: "AppSample", dependencies: [
+            "AppSampleSwift5",
+            .product(name: "MVVMExport", package: "libmvvm"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+        ]),
+        // Swift 5 language mode, as a package keeps code not yet Swift 6 clean.
+        .target(name: "AppSampleSwift5", dependencies: [
+            .product(name: "MVVMExport", package: "libmvvm"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "BadSample", dependencies: [
             .product(name: "MVVMExport", package: "libmvvm"),
             .product(name: "MVVMCatalog", package: "libmvvm"),

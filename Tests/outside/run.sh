@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds Tests/outside (a package outside libmvvm exporting its own view models through the public
-# export API: Greeter, Tally, Profile, Wishlist, Dialog, lists) into libsample.so, then drives its
+# export API: Greeter, Tally, Profile, Wishlist, Dialog, lists) into libsample.so (and app-style
+# view models on the main loop into libappsample.so), then drives its
 # classes with no code written for them: from C (test_*.c, plainly and under valgrind) and
 # LuaJIT here, and from the Python and Ruby suites (their sample-library cases), all of which
 # build their classes from mvvm_classes.
@@ -56,6 +57,7 @@ part "libsample.so carries no catalog symbol or class; libmvvm.so carries them a
 mkdir -p build/outside/valgrind-lib
 objcopy --strip-debug "$library" build/outside/valgrind-lib/libsample.so
 objcopy --strip-debug "$libdir/libbadsample.so" build/outside/valgrind-lib/libbadsample.so
+objcopy --strip-debug "$libdir/libappsample.so" build/outside/valgrind-lib/libappsample.so
 # The catalog's libmvvm.so, which test_libraries.c opens beside libsample.so.
 export MVVM_CATALOG_LIBRARY="$catalog_dir/libmvvm.so"
 objcopy --strip-debug "$MVVM_CATALOG_LIBRARY" build/outside/valgrind-lib/libmvvm.so

@@ -96,6 +96,8 @@ G_BEGIN_DECLS
  * @MVVM_GLIB_ERROR_CANCELLED: MVVM_ERR_CANCELLED (asynchronous calls give
  *   G_IO_ERROR_CANCELLED instead).
  * @MVVM_GLIB_ERROR_BAD_REGISTRATION: MVVM_ERR_BAD_REGISTRATION: the library serves no class.
+ * @MVVM_GLIB_ERROR_WRONG_THREAD: MVVM_ERR_WRONG_THREAD: a main-actor object used off the main
+ *   thread.
  * @MVVM_GLIB_ERROR_LOAD_FAILED: the file could not be loaded, or lacks a function of the
  *   libmvvm ABI.
  * @MVVM_GLIB_ERROR_UNSUPPORTED: what the bridge does not do: a loop that is not a manual loop
@@ -118,6 +120,7 @@ typedef enum {
     MVVM_GLIB_ERROR_COMMAND_FAILED = 12,
     MVVM_GLIB_ERROR_CANCELLED = 13,
     MVVM_GLIB_ERROR_BAD_REGISTRATION = 14,
+    MVVM_GLIB_ERROR_WRONG_THREAD = 15,
     MVVM_GLIB_ERROR_LOAD_FAILED = 100,
     MVVM_GLIB_ERROR_UNSUPPORTED = 101
 } MvvmGlibError;

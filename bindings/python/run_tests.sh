@@ -20,6 +20,9 @@ fi
 if [ -z "${MVVM_SAMPLE_LIBRARY:-}" ] && [ -f "$root/Tests/outside/.build/debug/libsample.so" ]; then
     export MVVM_SAMPLE_LIBRARY="$root/Tests/outside/.build/debug/libsample.so"
 fi
+if [ -z "${MVVM_APP_SAMPLE_LIBRARY:-}" ] && [ -f "$root/Tests/outside/.build/debug/libappsample.so" ]; then
+    export MVVM_APP_SAMPLE_LIBRARY="$root/Tests/outside/.build/debug/libappsample.so"
+fi
 
 venv_hint() {
     echo "run_tests.sh: $python cannot make a virtualenv (its venv module or ensurepip is missing)." >&2

@@ -642,7 +642,7 @@ class TkApp:
         for screen in self.screens:
             self.notebook.add(screen, text=screen.title)
         self.notebook.bind("<<NotebookTabChanged>>", self.on_tab_changed)
-        self.source = LoopSource(root, loop) if loop.kind == mvvm.LoopKind.MANUAL else None
+        self.source = LoopSource(root, loop) if loop.kind in (mvvm.LoopKind.MANUAL, mvvm.LoopKind.MAIN) else None
 
     def select(self, screen: Screen) -> None:
         self.notebook.select(screen)
@@ -677,7 +677,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     root = tkinter.Tk()
     root.geometry("560x380")
-    with mvvm.Loop.manual() as loop:
+    # The main loop: a manual loop that also runs the main thread's Swift work (main-actor view
+    # models, DispatchQueue.main, Foundation timers); Tk's own loop runs on this thread.
+    with mvvm.Loop.main() as loop:
         app = build_app(root, loop, timer_seconds=args.seconds, seed=args.seed, todo_storage=args.todos)
         try:
             root.mainloop()

@@ -56,4 +56,34 @@ static inline void cmvvm_word_lock_give(cmvvm_word_lock *lock) {
 static inline void cmvvm_word_lock_reset(cmvvm_word_lock *lock) {
     __atomic_store_n(&lock->state, 0, __ATOMIC_RELAXED);
 }
+
+/* The main thread's world (main_thread.c), for MVVM_LOOP_MAIN. */
+
+/* Whether the calling thread may drain libdispatch's main queue: it is the process's main thread
+ * and the main queue is bound to it (never after dispatch_main()). Never traps. */
+bool cmvvm_can_drain_main_queue(void);
+/* The eventfd libdispatch writes whenever work is pushed to the main queue, from any thread. */
+int cmvvm_main_queue_fd(void);
+/* Reads (and so clears) the eventfd's counter: whether work was pushed since the last read. */
+bool cmvvm_main_queue_take(int fd);
+/* Runs the main queue's work. Read the eventfd's counter first: the drain re-arms it when more
+ * remains. Only where cmvvm_can_drain_main_queue(). */
+void cmvvm_main_queue_drain(void);
+/* Binds CoreFoundation's run loop calls when the process has loaded Foundation; whether it has. */
+bool cmvvm_cf_bind(void);
+/* Seconds until the main run loop's next timer in its default mode (0 when due), -1 when none.
+ * Only after cmvvm_cf_bind() said true. */
+double cmvvm_cf_seconds_to_next_timer(void);
+/* One non-blocking pass of the main run loop in its default mode (due timers, performs). */
+void cmvvm_cf_run_pass(void);
+/* An epoll set (close-on-exec), and adding a descriptor to it for reading; -1 and errno on failure. */
+int cmvvm_epoll_new(void);
+int cmvvm_epoll_watch(int epoll, int fd);
+/* The loop this thread took first and holds (HeldWorkLocks' `outermost`), mirrored in a
+ * thread-local of the initial-exec model so that a change asks whether its thread holds its loop
+ * with one load (a watch hears every change, on whatever thread makes it). */
+extern __thread void *cmvvm_outermost_loop __attribute__((tls_model("initial-exec")));
+
+static inline void *cmvvm_outermost_loop_get(void) { return cmvvm_outermost_loop; }
+static inline void cmvvm_outermost_loop_set(void *loop) { cmvvm_outermost_loop = loop; }
 #endif

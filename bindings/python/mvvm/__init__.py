@@ -63,6 +63,7 @@ from ._errors import (
     UnknownNameError,
     UnknownRequestError,
     WrongLoopKindError,
+    WrongThreadError,
     WrongTypeError,
 )
 from ._library import EXPECTED_VERSION, Library, default_library, load
@@ -162,6 +163,7 @@ __all__ = [
     "ReadOnlyError",
     "TypeMismatchError",
     "WrongLoopKindError",
+    "WrongThreadError",
     "UnknownRequestError",
     "InternalError",
     "LoopReleasedError",

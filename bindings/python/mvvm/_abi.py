@@ -24,6 +24,7 @@ ERR_LOOP_RELEASED = 11
 ERR_COMMAND_FAILED = 12
 ERR_CANCELLED = 13
 ERR_BAD_REGISTRATION = 14
+ERR_WRONG_THREAD = 15
 
 #: ``mvvm_type``
 TYPE_NONE = 0
@@ -49,6 +50,7 @@ EVENT_SPLICE = 3
 LOOP_MANUAL = 0
 LOOP_THREAD = 1
 LOOP_VIRTUAL = 2
+LOOP_MAIN = 3
 
 VERSION_MAJOR = 0
 VERSION_MINOR = 4
@@ -76,6 +78,7 @@ class Status(enum.IntEnum):
     ERR_COMMAND_FAILED = 12
     ERR_CANCELLED = 13
     ERR_BAD_REGISTRATION = 14
+    ERR_WRONG_THREAD = 15
 
 
 class Type(enum.IntEnum):
@@ -110,6 +113,7 @@ class LoopKind(enum.IntEnum):
     MANUAL = 0
     THREAD = 1
     VIRTUAL = 2
+    MAIN = 3
 
 
 class Value(ctypes.Structure):

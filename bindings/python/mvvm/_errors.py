@@ -128,6 +128,13 @@ class WrongLoopKindError(MvvmError):
     default_status = Status.ERR_WRONG_LOOP_KIND
 
 
+class WrongThreadError(MvvmError):
+    """The call must be made on another thread: a main-actor object is used, and a main loop
+    dispatched or run, only on the main thread (``Loop.main()``)."""
+
+    default_status = Status.ERR_WRONG_THREAD
+
+
 class UnknownRequestError(MvvmError):
     """The request was already answered, cancelled, or its view model released."""
 
@@ -177,7 +184,7 @@ _BY_STATUS: Dict[int, Type[MvvmError]] = {
     cls.default_status: cls
     for cls in (InvalidHandleError, WrongTypeError, NullPointerError, InvalidArgumentError, UnknownNameError,
                 ReadOnlyError, TypeMismatchError, WrongLoopKindError, UnknownRequestError, InternalError,
-                LoopReleasedError, CommandError, CallCancelledError, BadRegistrationError)
+                LoopReleasedError, CommandError, CallCancelledError, BadRegistrationError, WrongThreadError)
 }
 
 

@@ -90,6 +90,13 @@ class Loop(Owner):
         return cls(LoopKind.MANUAL)
 
     @classmethod
+    def main(cls) -> "Loop":
+        """The main loop: a manual loop for the process's main thread, where ``@MainActor`` view
+        models live and main-queue work and Foundation timers run too. Made, dispatched and run
+        only on the main thread, one at a time (else :class:`~mvvm.InvalidArgumentError`)."""
+        return cls(LoopKind.MAIN)
+
+    @classmethod
     def thread(cls) -> "Loop":
         """The library runs due work on a thread of its own; timed callbacks arrive there."""
         return cls(LoopKind.THREAD)

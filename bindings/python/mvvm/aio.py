@@ -47,8 +47,9 @@ class Attachment:
     def __init__(self, loop: Loop, asyncio_loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
         if not isinstance(loop, Loop):
             raise TypeError("attach() needs an mvvm.Loop, not %s" % type(loop).__name__)
-        if loop.kind != LoopKind.MANUAL:
-            raise ValueError("only a manual loop can be attached to asyncio, not a %s loop" % loop.kind.name.lower())
+        if loop.kind not in (LoopKind.MANUAL, LoopKind.MAIN):
+            raise ValueError("only a manual or main loop can be attached to asyncio, not a %s loop"
+                             % loop.kind.name.lower())
         self.loop: Loop = loop
         self.asyncio_loop: asyncio.AbstractEventLoop = asyncio_loop or asyncio.get_running_loop()
         self.dispatches: int = 0  # how many times dispatch() ran (tests, diagnostics)

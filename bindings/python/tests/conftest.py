@@ -98,3 +98,21 @@ def every_callback_released() -> Iterator[None]:
     leaked = set(registry.keys()) - before
     assert not leaked, "callbacks never destroyed: %r" % [registry.get(k).what for k in leaked]
     assert registry.late_calls == late_before, "the library called a callback after its destroy function"
+
+
+def errors_elsewhere(*attempts: Any) -> List[BaseException]:
+    """Runs each attempt on another thread, in turn; the library errors they raised, in order
+    (what a main-actor object or the main loop refuses off the main thread)."""
+    errors: List[BaseException] = []
+
+    def run() -> None:
+        for attempt in attempts:
+            try:
+                attempt()
+            except mvvm.MvvmError as error:
+                errors.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    return errors

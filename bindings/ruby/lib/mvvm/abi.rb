@@ -36,6 +36,7 @@ module Mvvm
     ERR_COMMAND_FAILED = 12
     ERR_CANCELLED = 13
     ERR_BAD_REGISTRATION = 14
+    ERR_WRONG_THREAD = 15
 
     # mvvm_type
     TYPE_NONE = 0
@@ -61,6 +62,7 @@ module Mvvm
     LOOP_MANUAL = 0
     LOOP_THREAD = 1
     LOOP_VIRTUAL = 2
+    LOOP_MAIN = 3
 
     VERSION_MAJOR = 0
     VERSION_MINOR = 4
@@ -87,6 +89,7 @@ module Mvvm
         "MVVM_ERR_COMMAND_FAILED" => 12,
         "MVVM_ERR_CANCELLED" => 13,
         "MVVM_ERR_BAD_REGISTRATION" => 14,
+        "MVVM_ERR_WRONG_THREAD" => 15,
       }.freeze,
       "mvvm_type" => {
         "MVVM_TYPE_NONE" => 0,
@@ -112,6 +115,7 @@ module Mvvm
         "MVVM_LOOP_MANUAL" => 0,
         "MVVM_LOOP_THREAD" => 1,
         "MVVM_LOOP_VIRTUAL" => 2,
+        "MVVM_LOOP_MAIN" => 3,
       }.freeze,
     }.freeze
 

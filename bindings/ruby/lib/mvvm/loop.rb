@@ -16,9 +16,9 @@ module Mvvm
   class Loop
     include Closeable
 
-    KINDS = { manual: ABI::LOOP_MANUAL, thread: ABI::LOOP_THREAD, virtual: ABI::LOOP_VIRTUAL }.freeze
+    KINDS = { manual: ABI::LOOP_MANUAL, thread: ABI::LOOP_THREAD, virtual: ABI::LOOP_VIRTUAL, main: ABI::LOOP_MAIN }.freeze
 
-    # :manual, :thread or :virtual
+    # :manual, :thread, :virtual or :main
     attr_reader :kind
     # The library it belongs to (an Mvvm::Library).
     attr_reader :library
@@ -26,6 +26,9 @@ module Mvvm
     def self.virtual(library: nil, &block) = open(:virtual, library: library, &block)
     def self.manual(library: nil, &block) = open(:manual, library: library, &block)
     def self.thread(library: nil, &block) = open(:thread, library: library, &block)
+    # The main loop: a manual loop for the main thread, where @MainActor view models live and
+    # main-queue work and Foundation timers run (docs/loops-and-threads.md).
+    def self.main(library: nil, &block) = open(:main, library: library, &block)
 
     def initialize(kind = :virtual, library: nil)
       code = KINDS.fetch(kind) { raise ArgumentError, "unknown loop kind #{kind.inspect} (#{KINDS.keys.join(', ')})" }
