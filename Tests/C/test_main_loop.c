@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <stdatomic.h>
 
+#include "mvvm_catalog.h"
 #include "check.h"
 
 #define GIVE_UP_MS 5000
