@@ -4,7 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-__thread void *cmvvm_outermost_loop __attribute__((tls_model("initial-exec"))) = NULL;
+__thread void *cmvvm_outermost_loop = NULL;
 
 /* Contended: mark the lock waited for (2) and sleep until it is given back, then take it, still
  * marked 2 since other threads may be waiting too. */
