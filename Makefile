@@ -98,7 +98,7 @@ test-ruby: lib sample build-dir
 	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) bash bindings/ruby/run_tests.sh $(BIN)
 
 test-lua: lib build-dir
-	bash examples/lua/run.sh $(BIN)
+	bash bindings/lua/run_tests.sh $(BIN)
 
 # The todo app (examples/todo: its own package over the export API) -> build/todo/libtodo.so.
 # $(call replace_if_changed,FROM,TO): a library copied into build/ only when it changed, and by
@@ -171,10 +171,11 @@ $(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLI
 	  -L$(GTK_OUT) -lmvvm-glib -Wl,-rpath,$(CURDIR)/$(GTK_OUT) -ldl
 
 # The bridge's tests (C, natively and under valgrind; GJS), TodoMVC in GTK from C (natively and
-# under valgrind) and from Python, under a private Xvfb with GSK_RENDERER=cairo; screenshots in
+# under valgrind) and from Python, every binding's names and UInt64 values against the
+# description (Tests/bindings/agree.py), under a private Xvfb with GSK_RENDERER=cairo; screenshots in
 # build/screenshots/gtk_*.png.
 test-gtk: gtk todo sample search build-dir
-	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
+	MVVM_LIBRARY=$(BIN)/libmvvm.so MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
 	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so bash examples/gtk/run_tests.sh
 
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.

@@ -27,7 +27,7 @@ PACKAGE_TYPES = dict(CATALOG_TYPES, **{
     "const mvvm_value *": "UnsafeRawPointer?", "mvvm_value *": "UnsafeMutableRawPointer?",
     "mvvm_handle": "UInt64", "mvvm_handle *": "UnsafeMutablePointer<UInt64>?",
 })
-CONVERT = {"bool": "asBool", "int": "asInt", "double": "asDouble", "string": "asString"}
+CONVERT = {"bool": "asBool", "int64_t": "asInt", "uint64_t": "asUInt", "double": "asDouble", "const char *": "asString"}
 
 
 def typed_calls(cls: Class) -> Iterator[Tuple[str, str, object]]:
@@ -58,7 +58,7 @@ class Style:
         self.status = "Int32" if package else "mvvm_status"
 
     def c_in(self, kind: Type) -> str:
-        return "mvvm_handle" if kind.kind == "object" else kind.c_in
+        return kind.c_in
 
     def value(self, argument: Argument) -> str:
         """The expression of an argument's value: a TypedCall.Argument (package) or a Value."""
@@ -127,7 +127,7 @@ def functions(cls: Class, style: Style) -> List[str]:
                 if style.package:
                     result = ", result: result" if member.result.is_plain else ", value: result"
                 else:
-                    convert = CONVERT[member.result.kind] if member.result.is_plain else "asOwned"
+                    convert = CONVERT[member.result.c_type] if member.result.is_plain else "asOwned"
                     result = ", result: result(to: result, %s)" % convert
             values = ", ".join(style.value(a) for a in member.arguments)
             if style.package:
@@ -142,7 +142,7 @@ def functions(cls: Class, style: Style) -> List[str]:
             else:
                 plain = member.type.is_plain
                 body = style.call("get", member=let, type="." + member.type.kind if plain else "nil",
-                                  convert=CONVERT[member.type.kind] if plain else "asOwned")
+                                  convert=CONVERT[member.type.c_type] if plain else "asOwned")
         elif kind == "set":
             value_argument = Argument("value", member.type)
             params = "_ handle: %s, _ value: %s" % (handle, style.types[style.c_in(member.type)])
