@@ -43,13 +43,15 @@ test-swift: deps
 # time, the fuzzer's tables; and from the header itself, the ABI modules of the Python package
 # and of the Ruby bindings; the registration check's table of the naming rule, from
 # bindings/python/mvvm_gen/naming.json (whose ABI names come from the header); and the Merge
-# arities (Sources/MVVMRuntime/Operators/generate_merges.py). `make test` fails when one is stale.
+# arities (Sources/MVVMRuntime/Operators/generate_merges.py); the status names' tables of the library and
+# of the C tests, from the header. `make test` fails when one is stale.
 MVVM_GEN := PYTHONPATH=$(CURDIR)/bindings/python python3 -m mvvm_gen
 MERGES := Sources/MVVMRuntime/Operators/generate_merges.py
 GENERATED := --header include/mvvm.h --swift Sources/MVVMExport/Generated/TypedCalls.swift \
 	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs --fuzz Tests/fuzz/typed_calls.h \
 	--py-abi bindings/python/mvvm/_abi.py --arities Sources/MVVMExport/Generated/Arities.swift --rb-abi bindings/ruby/lib/mvvm/abi.rb \
-	--naming Sources/MVVMExport/Generated/Naming.swift
+	--naming Sources/MVVMExport/Generated/Naming.swift --status-swift Sources/MVVMExport/Generated/StatusNames.swift \
+	--status-c Tests/C/status_names.h
 
 generate: lib
 	$(MVVM_GEN) --library $(BIN)/libmvvm.so $(GENERATED)
