@@ -42,17 +42,19 @@ test-swift: deps
 # include/mvvm_catalog.h and their definitions in its own target, made as any package's are
 # (--module: the catalog's classes are declared in these three modules), the Python stubs and the
 # Ruby signatures of the classes the bindings make at run time, the fuzzer's tables; and from the
-# fixed header (include/mvvm.h), the ABI modules of the Python package and of the Ruby bindings;
-# the registration check's table of the naming rule, from bindings/python/mvvm_gen/naming.json
-# (whose ABI names come from the header); and the Merge arities
-# (Sources/MVVMRuntime/Operators/generate_merges.py). `make test` fails when one is stale.
+# fixed header (include/mvvm.h), the ABI modules of the Python package and of the Ruby bindings,
+# and the status names' tables of the library and of the C tests; the registration check's table
+# of the naming rule, from bindings/python/mvvm_gen/naming.json (whose ABI names come from the
+# header); and the Merge arities (Sources/MVVMRuntime/Operators/generate_merges.py). `make test`
+# fails when one is stale.
 MVVM_GEN := PYTHONPATH=$(CURDIR)/bindings/python python3 -m mvvm_gen
 MERGES := Sources/MVVMRuntime/Operators/generate_merges.py
 GENERATED := --module MVVMCatalog --module MVVMViewModels --module MVVMModels \
 	--header include/mvvm_catalog.h --swift Sources/MVVMCatalog/TypedCalls.generated.swift \
 	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs --fuzz Tests/fuzz/typed_calls.h \
 	--py-abi bindings/python/mvvm/_abi.py --arities Sources/MVVMExport/Generated/Arities.swift --rb-abi bindings/ruby/lib/mvvm/abi.rb \
-	--naming Sources/MVVMExport/Generated/Naming.swift
+	--naming Sources/MVVMExport/Generated/Naming.swift --status-swift Sources/MVVMExport/Generated/StatusNames.swift \
+	--status-c Tests/C/status_names.h
 
 generate: lib
 	$(MVVM_GEN) --library $(BIN)/libmvvm.so $(GENERATED)
@@ -104,7 +106,7 @@ test-ruby: lib sample build-dir
 	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) bash bindings/ruby/run_tests.sh $(BIN)
 
 test-lua: lib build-dir
-	bash examples/lua/run.sh $(BIN)
+	bash bindings/lua/run_tests.sh $(BIN)
 
 # The todo app (examples/todo: its own package over the export API) -> build/todo/libtodo.so.
 # $(call replace_if_changed,FROM,TO): a library copied into build/ only when it changed, and by
@@ -177,10 +179,12 @@ $(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLI
 	  -L$(GTK_OUT) -lmvvm-glib -Wl,-rpath,$(CURDIR)/$(GTK_OUT) -ldl
 
 # The bridge's tests (C, natively and under valgrind; GJS), TodoMVC in GTK from C (natively and
-# under valgrind) and from Python, under a private Xvfb with GSK_RENDERER=cairo; screenshots in
+# under valgrind) and from Python, every binding's names and UInt64 values against the
+# description (Tests/bindings/agree.py), under a private Xvfb with GSK_RENDERER=cairo; screenshots in
 # build/screenshots/gtk_*.png.
 test-gtk: lib gtk todo sample search build-dir
-	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_CATALOG_LIBRARY=$(BIN)/libmvvm.so \
+	MVVM_LIBRARY=$(BIN)/libmvvm.so MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
+	  MVVM_CATALOG_LIBRARY=$(BIN)/libmvvm.so \
 	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so bash examples/gtk/run_tests.sh
 
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.

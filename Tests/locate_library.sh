@@ -1,5 +1,5 @@
 # Sourced by the scripts that run a suite against a library (bindings/python/run_tests.sh,
-# bindings/ruby/run_tests.sh, examples/lua/run.sh, examples/python/run_tk_tests.sh).
+# bindings/ruby/run_tests.sh, examples/lua/run.sh, bindings/lua/run_tests.sh, examples/python/run_tk_tests.sh).
 #
 # mvvm_locate_library ME PATH: prints the absolute path of the library PATH names, PATH being
 # the library file or the folder holding libmvvm.so, relative to the current folder unless

@@ -116,9 +116,10 @@ typedef enum mvvm_type {
     /** No value: what an optional (a property, argument, field or result whose description says
      *  "optional": true) holds when it holds none. Given for anything else: INVALID_ARGUMENT. */
     MVVM_TYPE_NULL = 7,
-    /** An unsigned integer, its bits in `integer`: how a host passes a number above INT64_MAX
-     *  (to a uint64_t argument, say). The library takes it for any integer or double it fits;
-     *  it never hands one out (a uint64_t property reads as MVVM_TYPE_INT of the same bits). */
+    /** An unsigned integer, its bits in `integer`: a UInt64 (described "c_type": "uint64_t") as
+     *  the library hands it out (mvvm_get, callbacks, results), and how a host passes a number
+     *  above INT64_MAX. The library takes it for any integer or double it fits. mvvm_get_int
+     *  still reads a UInt64 property as the int64_t of its bits. */
     MVVM_TYPE_UINT = 8,
     /** Bytes: `integer` of them at `string` (any bytes, NUL included; the library puts a NUL
      *  after those it hands out). Taken for a string when they are UTF-8. */
@@ -519,7 +520,9 @@ mvvm_status mvvm_class_name(mvvm_handle handle, const char **out);
 
 /**
  * What the object's class offers, as a new JSON string in *out (free with mvvm_string_free):
- * {"class": "...", "properties": [{"name", <type>, "access": "ro"|"rw", "doc"}], "commands":
+ * {"class": "...", "constructor": the name of the constructor that made this object ("new",
+ * "new_with_seed"...; null for a child or a list's item), "properties": [{"name", <type>,
+ * "access": "ro"|"rw", "doc"}], "commands":
  * [{"name", "arguments": [{"name", <type>}], "result": {<type>}, "throws", "async", "doc",
  * and, for a command of at most one argument, "argument" (its type's name, or "none") and
  * "values"}], "signals": [{"name", <type>, "doc"}], "children": [names], "records": {name:
@@ -527,7 +530,9 @@ mvvm_status mvvm_class_name(mvvm_handle handle, const char **out);
  * A <type> is written as members of its object: "type" ("none", "bool", "int", "double",
  * "string", "bytes", "array", "record"; "list" for a list of view models), and as needed
  * "optional": true (null is one of its values), "values" (the only strings it takes),
- * "c_type": "uint64_t" (an unsigned 64-bit int), "min" and "max" (an int narrower than 64
+ * "c_type" (the C type a typed call takes it as, on properties, arguments and results:
+ * "int64_t", "uint64_t" for a UInt64, "const mvvm_value *"...; "uint64_t" on any unsigned
+ * 64-bit int), "min" and "max" (an int narrower than 64
  * bits), "element" (an array's element type, an object), "record" (a record's name).
  * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, LOOP_RELEASED.
  */

@@ -390,7 +390,7 @@ public func mvvm_class_name(_ handle: mvvm_handle, _ out: UnsafeMutablePointer<U
 public func mvvm_describe(_ object: mvvm_handle, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         try requireOut(out)
-        write(CString.copy(try withObject(object, reading: true) { $0.exportedClass.descriptionJSON }), to: out)
+        write(CString.copy(try withObject(object, reading: true) { $0.exportedClass.descriptionJSON(constructor: $0.constructor) }), to: out)
     }
 }
 

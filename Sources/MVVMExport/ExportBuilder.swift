@@ -39,7 +39,7 @@ struct CommandFailure: Error {
 }
 
 /// Describes one exported class: one short declaration per property, command, signal, child
-/// and constructor. Handed to the closure of ``Exports/register(_:as:doc:_:)``.
+/// and constructor. Handed to the closure of ``Exports/register(_:as:display:doc:_:)``.
 ///
 /// ```swift
 /// Exports.register(Greeter.self) { c in
@@ -51,6 +51,7 @@ struct CommandFailure: Error {
 /// ```
 public struct ExportBuilder<Target: AnyObject> {
     let name: String
+    let display: String?
     let swiftName: String
     let doc: String
     var properties: [ExportedProperty] = []
@@ -61,8 +62,9 @@ public struct ExportBuilder<Target: AnyObject> {
     /// Registered with `isolation: .mainActor`: its objects live on the main loop.
     var isMainActor = false
 
-    init(name: String, swiftName: String, doc: String) {
+    init(name: String, display: String?, swiftName: String, doc: String) {
         self.name = name
+        self.display = display
         self.swiftName = swiftName
         self.doc = doc
     }

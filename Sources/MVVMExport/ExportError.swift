@@ -128,18 +128,8 @@ enum CString {
 extension mvvm_status {
     // Interned once and never freed: safe to share.
     nonisolated(unsafe) static let names: [UInt32: UnsafePointer<CChar>] = {
-        let all: [(mvvm_status, String)] = [
-            (MVVM_OK, "MVVM_OK"), (MVVM_ERR_INVALID_HANDLE, "MVVM_ERR_INVALID_HANDLE"),
-            (MVVM_ERR_WRONG_TYPE, "MVVM_ERR_WRONG_TYPE"), (MVVM_ERR_NULL_POINTER, "MVVM_ERR_NULL_POINTER"),
-            (MVVM_ERR_INVALID_ARGUMENT, "MVVM_ERR_INVALID_ARGUMENT"), (MVVM_ERR_UNKNOWN_NAME, "MVVM_ERR_UNKNOWN_NAME"),
-            (MVVM_ERR_READ_ONLY, "MVVM_ERR_READ_ONLY"), (MVVM_ERR_TYPE_MISMATCH, "MVVM_ERR_TYPE_MISMATCH"),
-            (MVVM_ERR_WRONG_LOOP_KIND, "MVVM_ERR_WRONG_LOOP_KIND"), (MVVM_ERR_UNKNOWN_REQUEST, "MVVM_ERR_UNKNOWN_REQUEST"),
-            (MVVM_ERR_INTERNAL, "MVVM_ERR_INTERNAL"), (MVVM_ERR_LOOP_RELEASED, "MVVM_ERR_LOOP_RELEASED"),
-            (MVVM_ERR_COMMAND_FAILED, "MVVM_ERR_COMMAND_FAILED"), (MVVM_ERR_CANCELLED, "MVVM_ERR_CANCELLED"),
-            (MVVM_ERR_BAD_REGISTRATION, "MVVM_ERR_BAD_REGISTRATION"),
-            (MVVM_ERR_WRONG_THREAD, "MVVM_ERR_WRONG_THREAD"),
-        ]
-        return Dictionary(uniqueKeysWithValues: all.map { ($0.0.rawValue, CString.intern($0.1)) })
+        // The header's statuses, generated from it (Generated/StatusNames.swift).
+        Dictionary(uniqueKeysWithValues: headerNames.map { ($0.0.rawValue, CString.intern($0.1)) })
     }()
 
     nonisolated(unsafe) static let unknownName = CString.intern("MVVM_UNKNOWN_STATUS")

@@ -57,15 +57,18 @@ extension UInt16: ExportableInteger {}
 /// An element of `[UInt8]`, which crosses as bytes.
 extension UInt8: ExportableInteger {}
 
-/// Crosses as the `int64_t` of the same bits, as a C `uint64_t` seed would be passed; a host
-/// may also pass it as MVVM_TYPE_UINT.
+/// Crosses out as MVVM_TYPE_UINT, so that every host reads the same non-negative number; taken
+/// in as an unsigned or as an int's bits (a C `uint64_t` seed passed as an int).
 extension UInt64: ExportableValue {
     public static var exportedShape: ValueShape { .uint }
     public init?(exportedValue: MVVMValue) {
-        guard case let .int(number) = exportedValue else { return nil }
-        self = UInt64(bitPattern: number)
+        switch exportedValue {
+        case let .uint(number): self = number
+        case let .int(number): self = UInt64(bitPattern: number)
+        default: return nil
+        }
     }
-    public var exportedValue: MVVMValue { .int(Int64(bitPattern: self)) }
+    public var exportedValue: MVVMValue { .uint(self) }
 }
 
 extension Double: ExportableValue {

@@ -201,7 +201,8 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
     init<Target: AnyObject>(_ builder: ExportBuilder<Target>) {
         isMainActor = builder.isMainActor
         name = CName(builder.name)
-        identity = TypeIdentity(swiftName: builder.swiftName, type: Target.self, doc: builder.doc)
+        identity = TypeIdentity(swiftName: builder.swiftName, type: Target.self, doc: builder.doc, cName: builder.name,
+                                display: builder.display)
         properties = builder.properties
         commands = builder.commands
         signals = builder.signals
@@ -281,17 +282,19 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
         return ExportError(MVVM_ERR_UNKNOWN_NAME, "\(self.name.string) has no \(what) named \(CString.echo(text))")
     }
 
-    /// What `mvvm_describe` gives: the members.
-    var descriptionJSON: String {
-        JSON.object(memberFields)
+    /// What `mvvm_describe` gives of an object: the members, and the constructor that made it
+    /// (null for one its parent made), so that no binding guesses it from the arguments.
+    func descriptionJSON(constructor: String?) -> String {
+        JSON.object(memberFields + [("constructor", constructor.map(JSON.quote) ?? "null")])
     }
 
     /// What `mvvm_classes` gives for this class: the members, and what it takes to make one.
     var fullDescriptionJSON: String {
         var fields = memberFields
-        fields.insert(("swift_name", JSON.quote(swiftName)), at: 1)
-        fields.insert(("swift_module", JSON.quote(swiftModule)), at: 2)
-        fields.insert(("doc", JSON.quote(doc)), at: 2)
+        fields.insert(("display", JSON.quote(display)), at: 1)
+        fields.insert(("swift_name", JSON.quote(swiftName)), at: 2)
+        fields.insert(("swift_module", JSON.quote(swiftModule)), at: 3)
+        fields.insert(("doc", JSON.quote(doc)), at: 3)
         if isMainActor { fields.append(("main_actor", "true")) }
         fields.append(("child_classes", JSON.object(children.map {
             ($0.name.string, JSON.quote(Registry.shared.exportedClass(for: $0.childType)?.name.string ?? $0.childTypeName))
@@ -308,7 +311,7 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
             ("class", JSON.quote(name.string)),
             ("properties", JSON.array(properties.map { property in
                 // "name", "type", "access", "doc" first, as descriptions always began.
-                let type = property.list == nil ? property.shape.jsonMembers : [("type", JSON.quote("list"))]
+                let type = property.list == nil ? property.shape.typedCallMembers : [("type", JSON.quote("list"))]
                 var members = [("name", JSON.quote(property.name.string)), type[0],
                                ("access", JSON.quote(property.set == nil ? "ro" : "rw")), ("doc", JSON.quote(property.doc))]
                 members += type.dropFirst()
@@ -326,7 +329,7 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
                     }
                 }
                 members += [("arguments", JSON.array(command.arguments.map(\.json))),
-                            ("result", JSON.object(command.result.jsonMembers)),
+                            ("result", JSON.object(command.result.typedCallMembers)),
                             ("throws", command.throwing ? "true" : "false"), ("async", command.isAsync ? "true" : "false"),
                             ("doc", JSON.quote(command.doc))]
                 return JSON.object(members)
@@ -368,14 +371,11 @@ extension ExportedArgument {
     var json: String {
         switch kind {
         case .value:
-            var members = [("name", JSON.quote(name))] + shape.jsonMembers
-            // The typed C call's type, for hosts that read only that.
-            if !members.contains(where: { $0.0 == "c_type" }) { members.append(("c_type", JSON.quote(shape.typedCallCType))) }
-            return JSON.object(members)
+            return JSON.object([("name", JSON.quote(name))] + shape.typedCallMembers)
         case .model:
             let classes = modelTypes.map { Registry.shared.exportedClass(for: $0)?.name.string ?? "?" }
             return JSON.object([("name", JSON.quote(name)), ("type", JSON.quote("object")),
-                                ("classes", JSON.array(classes.map(JSON.quote)))])
+                                ("classes", JSON.array(classes.map(JSON.quote))), ("c_type", JSON.quote("mvvm_handle"))])
         case let .service(argument, result):
             return JSON.object([("name", JSON.quote(name)), ("type", JSON.quote("service")),
                                 ("request_argument", JSON.quote(argument.name)), ("result", JSON.quote(result.name))])
@@ -388,6 +388,7 @@ extension ValueShape {
     /// other as an `mvvm_value`.
     var typedCallCType: String {
         switch self {
+        case .none: return "void"
         case .bool: return "bool"
         case let .int(min, max) where min == .min && max == .max: return "int64_t"
         case .uint: return "uint64_t"
@@ -395,5 +396,12 @@ extension ValueShape {
         case .string(allowed: _): return "const char *"
         default: return "const mvvm_value *"
         }
+    }
+
+    /// ``jsonMembers`` with the typed C call's type as "c_type" (a property's, an argument's, a
+    /// result's): the library's rule, so that no generator restates it. An optional `UInt64` is
+    /// an `mvvm_value` there, though its type's own "c_type" says `uint64_t`.
+    var typedCallMembers: [(String, String)] {
+        jsonMembers.filter { $0.0 != "c_type" } + [("c_type", JSON.quote(typedCallCType))]
     }
 }

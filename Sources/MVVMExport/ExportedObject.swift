@@ -13,6 +13,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
     let loopIdentity: LoopIdentity
     /// Its class's ``ExportedClass/isMainActor``, beside what every call reads.
     let isMainActor: Bool
+    /// The constructor it was made with (`mvvm_describe`'s "constructor"); nil for a child or a
+    /// list's item, which its parent made.
+    let constructor: String?
     /// What must outlive this handle: the parent of a child view model, a host service.
     private let keepAlive: [AnyObject]
     private var subscriptions: [Subscription] = []
@@ -33,20 +36,23 @@ final class ExportedObject: Handled, @unchecked Sendable {
     var serial: UInt64 = 0
     private(set) var isReleased = false
 
-    init(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext, keepAlive: [AnyObject] = []) {
+    init(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext, constructor: String? = nil,
+         keepAlive: [AnyObject] = []) {
         self.exportedClass = exportedClass
         self.target = target
         self.context = context
         loopIdentity = context.loop.identity
         isMainActor = exportedClass.isMainActor
+        self.constructor = constructor
         self.keepAlive = keepAlive
         super.init(kind: .object)
     }
 
     /// Registers the object under a new handle and connects its signals; on its loop.
     static func register(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext,
-                         keepAlive: [AnyObject] = []) -> ExportedObject {
-        let object = ExportedObject(exportedClass, target: target, context: context, keepAlive: keepAlive)
+                         constructor: String? = nil, keepAlive: [AnyObject] = []) -> ExportedObject {
+        let object = ExportedObject(exportedClass, target: target, context: context, constructor: constructor,
+                                    keepAlive: keepAlive)
         for (index, signal) in exportedClass.signals.enumerated() {
             object.connections.append(signal.connect(target) { [unowned object] payload in
                 guard object.loopIdentity.isHeldByCurrentThread else { return object.signalElsewhere(index, payload) }

@@ -66,15 +66,16 @@ final class RecordDescription: RegisteredType, @unchecked Sendable {
     let identity: TypeIdentity
     let fields: [Field]
 
-    init(name: String, type: Any.Type, doc: String, fields: [Field]) {
+    init(name: String, display: String?, type: Any.Type, doc: String, fields: [Field]) {
         self.name = CName(name)
-        identity = TypeIdentity(swiftName: String(describing: type), type: type, doc: doc)
+        identity = TypeIdentity(swiftName: String(describing: type), type: type, doc: doc, cName: name, display: display)
         self.fields = fields
     }
 
     /// What descriptions say of it: its fields with their types.
     var json: String {
-        JSON.object([("name", JSON.quote(name.string)), ("swift_name", JSON.quote(swiftName)), ("doc", JSON.quote(doc)),
+        JSON.object([("name", JSON.quote(name.string)), ("display", JSON.quote(display)), ("swift_name", JSON.quote(swiftName)),
+                     ("doc", JSON.quote(doc)),
                      ("fields", JSON.array(fields.map { JSON.object([("name", JSON.quote($0.name))] + $0.shape.jsonMembers) }))])
     }
 

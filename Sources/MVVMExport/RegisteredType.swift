@@ -5,13 +5,17 @@
 /// and the module that declares it, the doc.
 struct TypeIdentity {
     let swiftName: String
+    /// The name every binding shows it by (a binding adds only its keyword escape or type prefix):
+    /// `display:` at registration, or the CamelCase of its C name.
+    let display: String
     /// The generator makes a package's typed calls from its own classes only.
     let swiftModule: String
     let doc: String
     let swiftType: ObjectIdentifier
 
-    init(swiftName: String, type: Any.Type, doc: String) {
+    init(swiftName: String, type: Any.Type, doc: String, cName: String, display: String?) {
         self.swiftName = swiftName
+        self.display = display ?? Exports.camelCase(cName)
         swiftModule = String(String(reflecting: type).prefix { $0 != "." })
         self.doc = doc
         swiftType = ObjectIdentifier(type)
@@ -27,6 +31,7 @@ protocol RegisteredType: AnyObject {
 
 extension RegisteredType {
     var swiftName: String { identity.swiftName }
+    var display: String { identity.display }
     var swiftModule: String { identity.swiftModule }
     var doc: String { identity.doc }
     var swiftType: ObjectIdentifier { identity.swiftType }

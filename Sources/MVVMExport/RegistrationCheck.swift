@@ -31,6 +31,14 @@ func isValidName(_ name: String, argument: Bool = false) -> Bool {
     return allowed && !cKeywords.contains(name) && !(argument && cppKeywords.contains(name))
 }
 
+/// Whether `name` is a CamelCase identifier, as every binding's class names take it: a capital
+/// letter, then letters and digits.
+func isValidDisplay(_ name: String) -> Bool {
+    guard let first = name.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return false }
+    return name.utf8.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+        || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
+}
+
 struct RegistrationCheck {
     let classes: [ExportedClass]
     let byType: [ObjectIdentifier: ExportedClass]
@@ -41,7 +49,22 @@ struct RegistrationCheck {
         // Every typed call's name, across the classes: one C namespace, the ABI's included.
         var typedCalls: [String: TypedCallOwner] = [:]
         for exportedClass in classes { problems += check(exportedClass, &typedCalls) }
-        for record in records.values.sorted(by: { $0.name.string < $1.name.string }) { problems += check(record) }
+        let sortedRecords = records.values.sorted(by: { $0.name.string < $1.name.string })
+        for record in sortedRecords { problems += check(record) }
+        // One display name each: a binding names classes and records in one namespace.
+        var displays: [String: String] = [:]
+        for (kind, registered) in classes.map({ ("class", $0 as any RegisteredType) })
+            + sortedRecords.map({ ("record", $0 as any RegisteredType) }) {
+            let owner = "\(kind) \(registered.name.string) (\(registered.swiftName))"
+            if !isValidDisplay(registered.display) {
+                problems.append("\(owner): its display name \(CString.echo(registered.display)) is not a CamelCase "
+                                + "identifier ([A-Z][A-Za-z0-9]*)")
+            } else if let first = displays[registered.display] {
+                problems.append("\(owner): its display name \(registered.display) is \(first)'s too")
+            } else {
+                displays[registered.display] = owner
+            }
+        }
         return problems
     }
 

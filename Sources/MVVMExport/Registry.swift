@@ -6,8 +6,8 @@ import Glibc
 import MVVMRuntime
 import Synchronization
 
-/// Registers the classes and records a package exports. Call ``register(_:as:doc:_:)`` once per
-/// class and ``record(_:as:doc:)`` once per record from the package's registration function
+/// Registers the classes and records a package exports. Call ``register(_:as:display:doc:_:)`` once per
+/// class and ``record(_:as:display:doc:)`` once per record from the package's registration function
 /// (`@_cdecl("libmvvm_register_package")`), which the library runs before its first look-up; a
 /// Swift program may also call them directly.
 ///
@@ -24,22 +24,26 @@ public enum ExportIsolation: Sendable {
 
 public enum Exports {
     /// Exports `type` under `name` (by default its Swift name in snake case:
-    /// `TodoListViewModel` → `todo_list_view_model`), described by `build`.
-    public static func register<Target: AnyObject>(_ type: Target.Type, as name: String? = nil, doc: String = "",
-                                                   _ build: (inout ExportBuilder<Target>) -> Void) {
+    /// `TodoListViewModel` → `todo_list_view_model`), shown by every binding as `display` (by
+    /// default the CamelCase of `name`: `TodoListViewModel`), described by `build`.
+    public static func register<Target: AnyObject>(_ type: Target.Type, as name: String? = nil, display: String? = nil,
+                                                   doc: String = "", _ build: (inout ExportBuilder<Target>) -> Void) {
         let swiftName = String(describing: type)
-        var builder = ExportBuilder<Target>(name: name ?? snakeCase(swiftName), swiftName: swiftName, doc: doc)
+        var builder = ExportBuilder<Target>(name: name ?? snakeCase(swiftName), display: display, swiftName: swiftName,
+                                            doc: doc)
         build(&builder)
         Registry.shared.add(ExportedClass(builder))
     }
 
-    /// Exports the record `type` under `name` (by default its Swift name in snake case), its
-    /// fields learnt from its `Codable` conformance (see ``ExportableRecord``).
-    public static func record<R: ExportableRecord>(_ type: R.Type, as name: String? = nil, doc: String = "") {
+    /// Exports the record `type` under `name` (by default its Swift name in snake case), shown as
+    /// `display` (by default the CamelCase of `name`), its fields learnt from its `Codable`
+    /// conformance (see ``ExportableRecord``).
+    public static func record<R: ExportableRecord>(_ type: R.Type, as name: String? = nil, display: String? = nil,
+                                                   doc: String = "") {
         let recordName = name ?? snakeCase(String(describing: type))
         switch RecordDescription.probe(type) {
         case let .success(fields):
-            Registry.shared.add(RecordDescription(name: recordName, type: type, doc: doc, fields: fields))
+            Registry.shared.add(RecordDescription(name: recordName, display: display, type: type, doc: doc, fields: fields))
         case let .failure(failure):
             Registry.shared.refuse("record \(recordName) (\(String(describing: type))): \(failure.description)")
         }
@@ -73,6 +77,11 @@ public enum Exports {
     public static func validate() throws(RegistrationError) {
         let problems = Registry.shared.problems
         if !problems.isEmpty { throw RegistrationError(problems: problems) }
+    }
+
+    /// The display name of a C name: `todo_list_view_model` → `TodoListViewModel`.
+    public static func camelCase(_ name: String) -> String {
+        name.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     /// The C name of a Swift type name: `TodoListViewModel` → `todo_list_view_model`.
@@ -290,7 +299,7 @@ func construct(_ exportedClass: ExportedClass, on context: LoopContext, _ given:
             throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(exportedClass.name.string): \(CString.capped(error.description))")
         }
         let object = ExportedObject.register(exportedClass, target: target, context: context,
-                                             keepAlive: Array(arguments.models.values))
+                                             constructor: constructor.name, keepAlive: Array(arguments.models.values))
         for host in hosts.values {
             host.owner = object
             object.addCleanup { host.end() }

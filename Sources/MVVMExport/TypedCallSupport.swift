@@ -111,7 +111,21 @@ func typedConstructor(_ exportedClass: ExportedClass, _ name: String) throws(Exp
 }
 
 func asBool(_ value: Value) -> Bool? { if case let .bool(flag) = value { return flag } else { return nil } }
-func asInt(_ value: Value) -> Int64? { if case let .int(number) = value { return number } else { return nil } }
+/// An int, or a `UInt64`'s bits: mvvm_get_int reads a `UInt64` property as it always did.
+func asInt(_ value: Value) -> Int64? {
+    switch value {
+    case let .int(number): return number
+    case let .uint(number): return Int64(bitPattern: number)
+    default: return nil
+    }
+}
+func asUInt(_ value: Value) -> UInt64? {
+    switch value {
+    case let .uint(number): return number
+    case let .int(number): return UInt64(bitPattern: number)
+    default: return nil
+    }
+}
 func asDouble(_ value: Value) -> Double? { if case let .double(number) = value { return number } else { return nil } }
 func asString(_ value: Value) -> UnsafeMutablePointer<CChar>?? {
     if case let .string(text) = value { return .some(CString.copy(text)) } else { return nil }
@@ -272,8 +286,7 @@ public enum TypedCall {
             switch value {
             case let .bool(flag) where T.self == Bool.self: raw.assumingMemoryBound(to: Bool.self).pointee = flag
             case let .int(number) where T.self == Int64.self: raw.assumingMemoryBound(to: Int64.self).pointee = number
-            case let .int(number) where T.self == UInt64.self:
-                raw.assumingMemoryBound(to: UInt64.self).pointee = UInt64(bitPattern: number)
+            case let .uint(number) where T.self == UInt64.self: raw.assumingMemoryBound(to: UInt64.self).pointee = number
             case let .double(number) where T.self == Double.self: raw.assumingMemoryBound(to: Double.self).pointee = number
             case let .string(text) where T.self == UnsafeMutablePointer<CChar>?.self:
                 raw.assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self).pointee = CString.copy(text)
@@ -305,6 +318,10 @@ public enum TypedCall {
 
     public static func get(_ handle: UInt64, _ property: Property, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
         int32(typedGet(handle, property, .int, out, asInt))
+    }
+
+    public static func get(_ handle: UInt64, _ property: Property, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+        int32(typedGet(handle, property, .int, out, asUInt))
     }
 
     public static func get(_ handle: UInt64, _ property: Property, _ out: UnsafeMutablePointer<Double>?) -> Int32 {

@@ -9,7 +9,8 @@ public enum ValueShape: Sendable, Equatable {
     case bool
     /// A signed integer in `min...max` (an `Int32` is narrower than an `Int64`).
     case int(min: Int64, max: Int64)
-    /// A `UInt64`: crosses out as its bits in an int; taken in as an unsigned or as an int's bits.
+    /// A `UInt64`: crosses out as an unsigned (MVVM_TYPE_UINT); taken in as an unsigned or as an
+    /// int's bits. Described as an int with "c_type": "uint64_t".
     case uint
     case double
     /// A string, or one of `allowed` (a `String` enum's cases) when given.
@@ -77,8 +78,8 @@ public enum ValueShape: Sendable, Equatable {
         case let (.int(_, max), .uint(number)):
             guard max >= 0, number <= UInt64(max) else { throw outOfRange(value, what()) }
             return .int(Int64(number))
-        case (.uint, .int): return value
-        case let (.uint, .uint(number)): return .int(Int64(bitPattern: number))
+        case let (.uint, .int(number)): return .uint(UInt64(bitPattern: number))
+        case (.uint, .uint): return value
         case let (.double, .int(number)): return .double(Double(number))
         case let (.double, .uint(number)): return .double(Double(number))
         case let (.string(allowed), .string(text)):
@@ -191,7 +192,7 @@ public enum ValueShape: Sendable, Equatable {
         case .none: return Value.none
         case .bool: return .bool(false)
         case let .int(min, max): return .int(Swift.max(min, Swift.min(0, max)))
-        case .uint: return .int(0)
+        case .uint: return .uint(0)
         case .double: return .double(0)
         case let .string(allowed): return .string(allowed?.first ?? "")
         case .bytes: return .bytes([])

@@ -8,9 +8,9 @@ private final class Page {}
 private final class PageViewModel {}
 private final class Looper {}
 
-private func exported<Target: AnyObject>(_ type: Target.Type, as name: String,
-                                         _ build: (inout ExportBuilder<Target>) -> Void) -> ExportedClass {
-    var builder = ExportBuilder<Target>(name: name, swiftName: String(describing: type), doc: "")
+private func exported<Target: AnyObject>(_ type: Target.Type, as name: String, display: String? = nil,
+                                         _ build: (inout ExportBuilder<Target>) -> Void = { _ in }) -> ExportedClass {
+    var builder = ExportBuilder<Target>(name: name, display: display, swiftName: String(describing: type), doc: "")
     build(&builder)
     return ExportedClass(builder)
 }
@@ -60,6 +60,22 @@ private func problems(_ classes: [ExportedClass]) -> [String] {
             c.command("get_title") { _ in }
         }
         #expect(problems([page]) == ["class page (Page): command get_title and property title's getter would both be mvvm_page_get_title"])
+    }
+
+    /// A display name is the CamelCase of the C name unless `display:` gives one; two classes
+    /// shown by one name, or a name no binding could take as a class's, are refused.
+    @Test func displayNamesAreOneEachAndCamelCase() {
+        let page = exported(Page.self, as: "counter_page")
+        #expect(page.display == "CounterPage")
+        let renamed = exported(PageViewModel.self, as: "page_view_model", display: "CounterPage")
+        #expect(problems([page, renamed]) == [
+            "class page_view_model (PageViewModel): its display name CounterPage is class counter_page (Page)'s too",
+        ])
+        let lower = exported(Looper.self, as: "looper", display: "looper_2")
+        #expect(problems([lower]) == [
+            "class looper (Looper): its display name \"looper_2\" is not a CamelCase identifier ([A-Z][A-Za-z0-9]*)",
+        ])
+        #expect(problems([exported(Looper.self, as: "looper", display: "Spinner")]).isEmpty)
     }
 
     /// The catalog's classes, as the library registers them, break no rule.

@@ -91,7 +91,7 @@ code = code.replace('"Tests/outside/.build/debug/libsample.so"', json.dumps(sys.
 print(code.replace('mvvm.declare("mvvm.i")', 'mvvm.declare("%s")' % sys.argv[2]))
 PY
     local out
-    out=$(LUA_PATH="examples/lua/?.lua;;" luajit build/outside/lua_doc_example.lua) || return 1
+    out=$(LUA_PATH="bindings/lua/?.lua;;" luajit build/outside/lua_doc_example.lua) || return 1
     [ "$out" = "$(printf 'full_name\tAda\nParis\nnil\tprofile.move_tag failed: no tag at 0 (there are 0)\tMVVM_ERR_COMMAND_FAILED\n2\tnil')" ] \
         || { echo "unexpected output: $out"; return 1; }
 }

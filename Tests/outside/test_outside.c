@@ -13,8 +13,9 @@ static void the_package_exports_its_classes_and_not_the_catalogs(void) {
     char *json = NULL;
     CHECK_STATUS(mvvm_classes(&json), MVVM_OK);
     if (!CHECK(json != NULL)) return;
-    CHECK(strstr(json, "{\"class\": \"greeter\", \"swift_name\": \"Greeter\"") != NULL);
-    CHECK(strstr(json, "{\"class\": \"tally\", \"swift_name\": \"Tally\"") != NULL);
+    CHECK(strstr(json, "{\"class\": \"greeter\", \"display\": \"Greeter\", \"swift_name\": \"Greeter\"") != NULL);
+    CHECK(strstr(json, "{\"class\": \"tally\", \"display\": \"Tally\", \"swift_name\": \"Tally\"") != NULL);
+    CHECK(strstr(json, "{\"class\": \"meter\", \"display\": \"Odometer\", \"swift_name\": \"Meter\"") != NULL);
     CHECK(strstr(json, "{\"class\": \"sign_up_view_model\"") == NULL);
     CHECK(strstr(json, "{\"class\": \"counter\"") == NULL);
     CHECK(strstr(json, "\"swift_module\": \"MVVMViewModels\"") == NULL);
@@ -258,6 +259,37 @@ static void a_stale_typed_call_is_an_internal_error(void) {
     CHECK_STATUS(mvvm_release(loop), MVVM_OK);
 }
 
+/* A UInt64 crosses out as MVVM_TYPE_UINT (its number, whatever the host's language makes of an
+ * int64_t); the typed calls take and give uint64_t; mvvm_get_int still reads its bits. */
+static void a_uint64_is_handed_out_as_an_unsigned(void) {
+    mvvm_handle loop = new_virtual_loop(), meter = 0, with_reading = 0;
+    CHECK_STATUS(mvvm_meter_new(loop, &meter), MVVM_OK);
+    mvvm_value value = {0};
+    CHECK_STATUS(mvvm_get(meter, "reading", &value), MVVM_OK);
+    CHECK(value.type == MVVM_TYPE_UINT && (uint64_t)value.integer == UINT64_C(9223372036854775808));
+    uint64_t reading = 0, ahead = 0;
+    CHECK_STATUS(mvvm_meter_get_reading(meter, &reading), MVVM_OK);
+    CHECK(reading == UINT64_C(9223372036854775808));
+    CHECK_STATUS(mvvm_meter_ahead(meter, UINT64_C(5), &ahead), MVVM_OK);
+    CHECK(ahead == UINT64_C(9223372036854775813));
+    mvvm_value steps = {.type = MVVM_TYPE_INT, .integer = 1}, result = {0};
+    CHECK_STATUS(mvvm_call(meter, "ahead", &steps, 1, &result), MVVM_OK);
+    CHECK(result.type == MVVM_TYPE_UINT && (uint64_t)result.integer == UINT64_C(9223372036854775809));
+    int64_t bits = 0;
+    CHECK_STATUS(mvvm_get_int(meter, "reading", &bits), MVVM_OK);
+    CHECK(bits == INT64_MIN);
+    CHECK_STATUS(mvvm_meter_new_with_reading(loop, UINT64_MAX, &with_reading), MVVM_OK);
+    CHECK_STATUS(mvvm_meter_get_reading(with_reading, &reading), MVVM_OK);
+    CHECK(reading == UINT64_MAX);
+    char *described = NULL;
+    CHECK_STATUS(mvvm_describe(with_reading, &described), MVVM_OK);
+    CHECK(described && strstr(described, "\"constructor\": \"new_with_reading\"") != NULL);
+    mvvm_string_free(described);
+    CHECK_STATUS(mvvm_release(with_reading), MVVM_OK);
+    CHECK_STATUS(mvvm_release(meter), MVVM_OK);
+    CHECK_STATUS(mvvm_release(loop), MVVM_OK);
+}
+
 int main(int argc, char **argv) {
     static const check_test tests[] = {
         CHECK_TEST(the_package_exports_its_classes_and_not_the_catalogs),
@@ -267,6 +299,7 @@ int main(int argc, char **argv) {
         CHECK_TEST(a_changing_observable_object_hears_every_operation_of_its_loop),
         CHECK_TEST(the_packages_typed_calls_are_generated_and_checked),
         CHECK_TEST(a_stale_typed_call_is_an_internal_error),
+        CHECK_TEST(a_uint64_is_handed_out_as_an_unsigned),
     };
     return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

@@ -100,6 +100,7 @@ typedef struct {
 typedef struct {
     MvvmGlibLibrary *library;
     char *name;
+    char *display;             /* the description's display name: every binding's name of it */
     char *type_name;
     GType gtype;
     GPtrArray *props;          /* PropInfo */
@@ -315,6 +316,7 @@ static ClassInfo *parse_class(MvvmGlibLibrary *library, JsonObject *object) {
     ClassInfo *info = g_new0(ClassInfo, 1);
     info->library = library;
     info->name = g_strdup(json_object_get_string_member(object, "class"));
+    info->display = g_strdup(json_object_get_string_member(object, "display"));
     info->props = g_ptr_array_new();
     info->props_by_name = g_hash_table_new(g_str_hash, g_str_equal);
     info->commands = g_ptr_array_new();
@@ -401,12 +403,10 @@ static ClassInfo *parse_class(MvvmGlibLibrary *library, JsonObject *object) {
 
 static void runtime_class_init(gpointer klass, gpointer class_data);
 
-/* "MvvmTodo" + "todo_list_view_model" -> "MvvmTodo_TodoListViewModel". */
+/* "MvvmTodo" + the display name "TodoListViewModel" -> "MvvmTodo_TodoListViewModel": the library
+ * names it; the bridge adds only its type prefix. */
 static char *type_name_for(const char *prefix, const ClassInfo *info) {
-    char *camel = camel_case(info->name);
-    char *name = g_strconcat(prefix, "_", camel, NULL);
-    g_free(camel);
-    return name;
+    return g_strconcat(prefix, "_", info->display, NULL);
 }
 
 /* Whether no library has `prefix` and no GType is named as one of `library`'s classes would be

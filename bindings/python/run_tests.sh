@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Python bindings' tests: bash bindings/python/run_tests.sh [FOLDER_OF_libmvvm.so]
 # Makes the virtualenv build/venv (at the repository root) when missing, installs pytest,
-# hypothesis, mypy, pyright and the package (editable), then runs pytest with MVVM_LIBRARY set to the folder
+# hypothesis, jsonschema, mypy, pyright and the package (editable), then runs pytest with MVVM_LIBRARY set to the folder
 # given (e.g. .build/debug). Exits with pytest's status; "no tests ran" (5) is a failure.
 # MVVM_SAMPLE_LIBRARY (Tests/outside's libsample.so, a library of one's own) runs
 # tests/sample_library_cases.py against it; when unset, it is set to
@@ -45,8 +45,10 @@ fi
 
 pip() { "$venv/bin/python" -m pip --disable-pip-version-check -q "$@"; }
 
-if ! "$venv/bin/python" -c 'import pytest, hypothesis' >/dev/null 2>&1; then
-    pip install pytest hypothesis >&2 || { echo "run_tests.sh: cannot install pytest and hypothesis" >&2; exit 2; }
+# jsonschema: tests/test_description.py validates every library's description against
+# docs/description.schema.json.
+if ! "$venv/bin/python" -c 'import pytest, hypothesis, jsonschema' >/dev/null 2>&1; then
+    pip install pytest hypothesis jsonschema >&2 || { echo "run_tests.sh: cannot install pytest, hypothesis and jsonschema" >&2; exit 2; }
 fi
 # The type checkers of tests/test_typing.py (mypy --strict and pyright, from PyPI; pyright's
 # [nodejs] extra brings its own Node.js). Required: their tests fail, not skip, without them.

@@ -1,9 +1,9 @@
--- LuaJIT drives libmvvm through its unchanged C ABI, with the mvvm module beside this file.
+-- LuaJIT drives libmvvm through its unchanged C ABI, with the binding bindings/lua/mvvm.lua.
 --
 --   luajit examples/lua/mvvm_demo.lua LIBRARY_SO MVVM_H_PREPROCESSED [OTHER_LIBRARY_SO]
 --
 -- The API is declared with ffi.cdef from include/mvvm.h itself, passed through the C
--- preprocessor (cpp -P -E include/mvvm.h, done by run.sh): not one declaration is written here
+-- preprocessor (cpp -P -E include/mvvm.h, done by bindings/lua/declare.sh): not one declaration is written here
 -- or in mvvm.lua. Nor is any class: mvvm.load reads every class the library exports from
 -- mvvm_classes into a namespace, each class making objects through mvvm_new_named, whose
 -- properties read and (bindings only) write as fields and whose commands are methods, all
@@ -18,7 +18,8 @@
 -- "lua: N passed, N failed"; it exits non-zero when a check failed.
 
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
-package.path = here .. "/?.lua;" .. package.path
+-- The binding, bindings/lua/mvvm.lua.
+package.path = here .. "/../../bindings/lua/?.lua;" .. package.path
 local ffi = require("ffi")
 local mvvm = require("mvvm")
 

@@ -166,6 +166,18 @@ mvvm_status mvvm_tally_set_title(mvvm_handle object, const char * value);
 /** is_even: Whether total is even. */
 mvvm_status mvvm_tally_get_is_even(mvvm_handle object, bool *out);
 
+/* meter (Meter): UInt64 values, shown by a display name of its own.
+ * Properties: reading: int rw. */
+/** At 2^63. */
+mvvm_status mvvm_meter_new(mvvm_handle loop, mvvm_handle *out);
+/** At `reading`. */
+mvvm_status mvvm_meter_new_with_reading(mvvm_handle loop, uint64_t reading, mvvm_handle *out);
+/** The reading `steps` further on (a UInt64 result). */
+mvvm_status mvvm_meter_ahead(mvvm_handle object, uint64_t steps, uint64_t * result_or_null);
+/** reading: A UInt64; 2^63 at first. */
+mvvm_status mvvm_meter_get_reading(mvvm_handle object, uint64_t *out);
+mvvm_status mvvm_meter_set_reading(mvvm_handle object, uint64_t value);
+
 /* song (Song): A song of a playlist.
  * Properties: title: string rw.
  * Made by its parent (a child): no constructor. */

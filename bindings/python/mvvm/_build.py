@@ -32,7 +32,7 @@ from ._loop import Loop
 from ._members import Child, ModelProperty, Property, command, keyword_map, type_text
 from ._model import Class as ClassModel
 from ._model import Library as LibraryModel
-from ._names import camel, namespace_names, python_names
+from ._names import namespace_names, python_names
 from ._object import MvvmObject
 from ._records import Record, record_class
 from ._requests import Service, ServiceRequest, request_class
@@ -77,7 +77,7 @@ class Namespace:
         self.Loop: Type[Loop] = type("Loop", (Loop,), dict(namespace, __doc__=Loop.__doc__))
         self.Service: Type[Service] = type("Service", (Service,), dict(namespace, __doc__=Service.__doc__))
         class_names, record_names, request_names = namespace_names(
-            [c.name for c in self.model.classes], list(self.model.records),
+            [(c.name, c.display) for c in self.model.classes], [(r.name, r.display) for r in self.model.records.values()],
             {c.name for c in self.model.classes if c.service is not None}, package_names())
 
         def give(python: str, made: type) -> None:
@@ -140,7 +140,7 @@ def _class_doc(python_name: str, described: ClassModel) -> str:
 
 def make_class(described: ClassModel, library: "Library") -> Type[MvvmObject]:
     """The Python class of one class of ``library``."""
-    python_name = camel(described.name)
+    python_name = described.display
     members = [p.name for p in described.properties] + [c.name for c in described.commands] + \
         [c.name for c in described.children]
     models = {a.name: a for c in described.constructors for a in c.arguments if a.type.kind == "object"}

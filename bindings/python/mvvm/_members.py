@@ -32,7 +32,6 @@ __all__ = ["Member", "Property", "Child", "ModelProperty", "command", "keyword_m
 
 T = TypeVar("T")
 _M = TypeVar("_M")
-_UINT64_MASK = 2**64 - 1
 #: The plain kinds read with a typed getter (when not optional): the getter, the ctypes cell it fills.
 _TYPED_GETTERS: Dict[str, Tuple[str, Callable[[], Union[c_bool, c_int64, c_double]]]] = {
     "bool": ("mvvm_get_bool", c_bool), "int": ("mvvm_get_int", c_int64), "double": ("mvvm_get_double", c_double)}
@@ -94,14 +93,8 @@ class Property(Member[T]):
         encoded = self._encoded
         kind = self.type.kind if not self.type.optional else None
         functions = library.functions
-        if kind == "int" and self.type.c_type == "uint64_t":
-            get_int = functions.mvvm_get_int
-
-            def read_uint(handle: int) -> Any:  # a uint64_t: its bits, read as unsigned
-                number = c_int64()
-                get_int(handle, encoded, byref(number))
-                return number.value & _UINT64_MASK
-            return read_uint
+        if self.type.c_type == "uint64_t":
+            kind = None  # read with mvvm_get, which gives a UInt64 as MVVM_TYPE_UINT
         if kind in _TYPED_GETTERS:
             getter, cell = _TYPED_GETTERS[kind]
             get_typed = getattr(functions, getter)

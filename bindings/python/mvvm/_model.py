@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Generic, List, Optional, TypeVar
 
-#: The C types of the plain scalars a typed call takes as themselves (anything else: mvvm_value).
-PLAIN_C_TYPES = {"bool": "bool", "int": "int64_t", "double": "double", "string": "const char *"}
+#: The typed calls' out-pointer for a value of each C type the description gives ("c_type"):
+#: a plain scalar's own, anything else an mvvm_value the caller frees.
+C_OUT_TYPES = {"bool": "bool *", "int64_t": "int64_t *", "uint64_t": "uint64_t *", "double": "double *",
+               "const char *": "char **", "const mvvm_value *": "mvvm_value *"}
 
 T = TypeVar("T")
 
@@ -49,25 +51,21 @@ class Type:
 
     @property
     def is_plain(self) -> bool:
-        """A bool, an int64 (or uint64), a double or a string (any string): what the typed
-        calls take and give as C types of their own."""
-        if self.optional or self.kind not in PLAIN_C_TYPES:
-            return False
-        return self.kind != "int" or (self.minimum is None and self.maximum is None)
+        """Whether the typed calls take and give it as a C type of its own (a bool, an int64 or
+        uint64, a double, a string), as its member's "c_type" says."""
+        return self.c_type in C_OUT_TYPES and self.c_type != "const mvvm_value *"
 
     @property
     def c_in(self) -> str:
-        """The C type a typed call takes a value of this type as."""
-        if self.is_plain:
-            return "uint64_t" if self.c_type == "uint64_t" else PLAIN_C_TYPES[self.kind]
-        return "const mvvm_value *"
+        """The C type a typed call takes a value of this type as: its member's "c_type"."""
+        if self.c_type is None:
+            raise GenerationError("a member's type has no c_type (a library older than its description's schema)")
+        return self.c_type
 
     @property
     def c_out(self) -> str:
         """The C type of a typed call's out-pointer for it (freed as its docs say)."""
-        if self.is_plain:
-            return {"bool": "bool *", "int": "int64_t *", "double": "double *", "string": "char **"}[self.kind]
-        return "mvvm_value *"
+        return C_OUT_TYPES[self.c_in]
 
 
 @dataclass(frozen=True)
@@ -137,6 +135,8 @@ class Field(Named[Type]):
 @dataclass(frozen=True)
 class Record:
     name: str
+    #: The name every binding shows it by (``display`` of the description).
+    display: str
     swift_name: str
     doc: str
     fields: List[Field]
@@ -145,6 +145,8 @@ class Record:
 @dataclass
 class Class:
     name: str
+    #: The name every binding shows it by (``display`` of the description).
+    display: str
     swift_name: str
     swift_module: str
     doc: str
@@ -167,12 +169,12 @@ class Class:
 
 
 def _record(described: Dict[str, Any]) -> Record:
-    return Record(name=described["name"], swift_name=described.get("swift_name", ""), doc=described.get("doc", ""),
+    return Record(name=described["name"], display=described["display"], swift_name=described.get("swift_name", ""), doc=described.get("doc", ""),
                   fields=[Field(f["name"], Type.read(f)) for f in described.get("fields", [])])
 
 
 def _class(described: Dict[str, Any]) -> Class:
-    made = Class(name=described["class"], swift_name=described.get("swift_name", ""),
+    made = Class(name=described["class"], display=described["display"], swift_name=described.get("swift_name", ""),
                  swift_module=described.get("swift_module", ""), doc=described.get("doc", ""))
     for prop in described.get("properties", []):
         made.properties.append(Property(prop["name"], Type.read(prop), prop.get("access") == "rw", prop.get("doc") or ""))

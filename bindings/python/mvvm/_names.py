@@ -1,8 +1,8 @@
 """Python names of what a library registers, by one rule everywhere (attributes, keyword
 arguments, classes, the stubs):
 
-* a class or a record is the CamelCase of its C name (``sign_up_view_model`` ->
-  ``SignUpViewModel``); a class with a host service also has a request class, ``<Name>Request``
+* a class or a record is its display name, which the library's description gives (by default
+  the CamelCase of its C name: ``sign_up_view_model`` -> ``SignUpViewModel``); a class with a host service also has a request class, ``<Name>Request``
   (``SignUpRequest``: a trailing ``ViewModel`` is dropped);
 * a member (property, command, signal, child, model), and a command's or constructor's argument,
   keeps its own name: a view model's members win over the package's own API (a command
@@ -58,11 +58,13 @@ def python_names(names: Sequence[str], taken: Iterable[str] = ()) -> Dict[str, s
     return given
 
 
-def namespace_names(classes: Sequence[str], records: Sequence[str], with_service: Collection[str],
+def namespace_names(classes: Sequence[Tuple[str, str]], records: Sequence[Tuple[str, str]],
+                    with_service: Collection[str],
                     taken: Iterable[str]) -> Tuple[Dict[str, str], Dict[str, str], Dict[str, str]]:
-    """The Python names of a library's classes and records (by C name) and of the request
-    classes of those ``with_service`` (by their class's C name), given in that order, none of
-    them ``taken`` (the package's own names) or given twice."""
+    """The Python names of a library's classes and records (each given as its C name and its
+    display name; by C name) and of the request classes of those ``with_service`` (by their
+    class's C name), given in that order, none of them ``taken`` (the package's own names) or
+    given twice."""
     used = set(taken)
 
     def give(name: str) -> str:
@@ -70,7 +72,7 @@ def namespace_names(classes: Sequence[str], records: Sequence[str], with_service
         used.add(python)
         return python
 
-    class_names = {name: give(camel(name)) for name in classes}
-    record_names = {name: give(camel(name)) for name in records}
-    request_names = {name: give(request_name(camel(name))) for name in classes if name in with_service}
+    class_names = {name: give(display) for name, display in classes}
+    record_names = {name: give(display) for name, display in records}
+    request_names = {name: give(request_name(display)) for name, display in classes if name in with_service}
     return class_names, record_names, request_names

@@ -105,26 +105,26 @@ class MvvmObject(Owner):
             library.functions.mvvm_new_named(loop._h(), c_name, names, values.array, values.count, byref(out))
         finally:
             values.close()  # the view model keeps its services; their handles are not needed
-        models = self._models(args, kwargs, keywords)
         self._adopt(library, out.value, loop, tuple(v for v in list(args) + list(kwargs.values())
                                                     if isinstance(v, MvvmObject)))
-        self._arguments = models
+        self._arguments = self._models(args, kwargs, keywords)
         for service in values.services:
             service._entry.owner = weakref.ref(self)  # type: ignore[attr-defined]
         namespace.by_handle[out.value] = self
 
     def _models(self, args: Sequence[Any], kwargs: Mapping[str, Any], keywords: Mapping[str, str]) -> Dict[str, Any]:
         """The models given, by their argument's name (for the model attributes): a keyword's,
-        or at a position, the name there in the first constructor of as many arguments."""
+        or at a position, the name there in the constructor the library chose (``mvvm_describe``'s
+        "constructor")."""
         models = {keywords.get(k, k): v for k, v in kwargs.items() if isinstance(v, MvvmObject)}
         model = type(self)._model
         if model is not None and any(isinstance(v, MvvmObject) for v in args):
+            chosen = self._describe()["constructor"]
             for constructor in model.constructors:
-                if len(constructor.arguments) == len(args) + len(kwargs):
+                if constructor.name == chosen:
                     for argument, value in zip(constructor.arguments, args):
                         if isinstance(value, MvvmObject):
                             models[argument.name] = value
-                    break
         return models
 
     def _adopt(self, library: "Library", handle: int, loop: Loop, refs: Tuple[Any, ...] = ()) -> None:
@@ -226,7 +226,8 @@ class MvvmObject(Owner):
 
     def describe(self) -> Dict[str, Any]:
         """What the class offers, as ``mvvm_describe`` gives it: ``{"class", "properties",
-        "commands", "signals", "children", "records"}`` (:func:`mvvm.describe`)."""
+        "commands", "signals", "children", "records", "constructor"}``, the last the constructor
+        that made this object (None for a child or a list's item) (:func:`mvvm.describe`)."""
         return self._describe()
 
     def _snapshot(self) -> Dict[str, Any]:

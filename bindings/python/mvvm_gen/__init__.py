@@ -19,7 +19,8 @@ calls. --arities writes the export API's command and constructor methods of each
 arguments (Sources/MVVMExport/Generated/Arities.swift). --naming writes the registration check's
 table of the naming rule (Sources/MVVMExport/Generated/Naming.swift) from ``naming.json``, whose
 ABI names it refreshes from the header (``--c-header``). --py-abi writes the ``mvvm`` package's ABI module from the header (``--c-header``,
-default include/mvvm.h), --rb-abi the Ruby bindings' (``abi.rb``). --module keeps the classes of one Swift module (a package of your
+default include/mvvm.h), --rb-abi the Ruby bindings' (``abi.rb``), --status-swift and --status-c the status names'
+tables (the library's, the C tests'). --module keeps the classes of one Swift module (a package of your
 own; given several times, the classes of each, as the catalog's typed calls are made from
 MVVMCatalog, MVVMViewModels and MVVMModels into include/mvvm_catalog.h). --check writes nothing and exits 1, showing the difference, when a file is not what it
 would write (``make test`` runs it so). Standard library only.
@@ -35,7 +36,7 @@ from typing import List, Optional, Tuple
 
 from mvvm._model import GenerationError, Library, descriptions_json
 
-from . import abi, arities, c, fuzz, naming, python, ruby, swift
+from . import abi, arities, c, fuzz, naming, python, ruby, status, swift
 
 __all__ = ["main"]
 
@@ -57,6 +58,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--arities", help="the export API's methods of each number of arguments to write")
     parser.add_argument("--naming", help="the registration check's Swift table of the naming rule to write "
                                          "(and naming.json's ABI names, from --c-header)")
+    parser.add_argument("--status-swift", help="the library's Swift table of status names to write (from --c-header)")
+    parser.add_argument("--status-c", help="the C tests' table of status names to write (from --c-header)")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is stale")
     args = parser.parse_args(argv)
     try:
@@ -76,6 +79,10 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
         outputs.append((Path(args.rb_abi), ruby.abi_module(abi.read(header))))
     if args.arities:
         outputs.append((Path(args.arities), arities.methods()))
+    if args.status_swift:
+        outputs.append((Path(args.status_swift), status.swift_table(header)))
+    if args.status_c:
+        outputs.append((Path(args.status_c), status.c_table(header)))
     if args.naming:
         rule = naming.load()
         outputs.append((naming.DATA, naming.data(rule, header)))

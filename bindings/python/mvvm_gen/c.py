@@ -71,7 +71,7 @@ def class_declarations(cls: Class) -> List[str]:
         if constructor.has_service:
             params = t("service_params")
         else:
-            params = "".join(", %s %s" % (a.type.c_in if a.type.kind != "object" else "mvvm_handle", a.name)
+            params = "".join(", %s %s" % (a.type.c_in, a.name)
                              for a in constructor.arguments)
         if constructor.doc:
             doc = comment(constructor.doc) + (t("service_doc") if constructor.has_service else "")

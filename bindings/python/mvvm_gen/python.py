@@ -7,7 +7,7 @@ import json
 from typing import Dict, List, Optional, Set, Tuple
 
 from mvvm._model import Argument, Class, Library, Record, Type
-from mvvm._names import camel, python_names
+from mvvm._names import python_names
 
 from .abi import Abi
 from .templates import Templates
@@ -128,7 +128,7 @@ class Names:
         from mvvm._names import namespace_names
 
         self.classes, self.records, self.requests = namespace_names(
-            [c.name for c in library.classes], list(library.records),
+            [(c.name, c.display) for c in library.classes], [(r.name, r.display) for r in library.records.values()],
             {c.name for c in library.classes if c.service is not None}, mvvm.__all__)
 
 

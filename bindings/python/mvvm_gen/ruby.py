@@ -12,7 +12,6 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from .abi import Abi
 from mvvm._model import Argument, Class, Library, Record, Type
-from .python import camel
 from .templates import Templates
 
 abi_t = Templates("rbabi")
@@ -86,19 +85,19 @@ class _Signatures:
         taken = set(constants)
         self.class_names: Dict[str, List[str]] = {}
         for cls in library.classes:
-            self.class_names[cls.name] = self._constants(cls.swift_name, cls.name, taken)
+            self.class_names[cls.name] = self._constants(cls.display, taken)
         self.record_names: Dict[str, List[str]] = {}
         for record in library.records.values():
-            self.record_names[record.name] = self._constants(record.swift_name, record.name, taken)
+            self.record_names[record.name] = self._constants(record.display, taken)
 
     @staticmethod
-    def _constants(swift_name: str, c_name: str, taken: Set[str]) -> List[str]:
-        names: List[str] = []
-        for name in (swift_name.split(".")[-1], camel(c_name)):
-            if re.fullmatch(r"[A-Z]\w*", name) and name not in taken and name not in names:
-                names.append(name)
-        taken.update(names)
-        return names
+    def _constants(display: str, taken: Set[str]) -> List[str]:
+        """The constant the bindings give a display name: itself, with a trailing underscore
+        while taken (Mvvm::Names's rule, lib/mvvm/library.rb's name_constant)."""
+        while display in taken:
+            display += "_"
+        taken.add(display)
+        return [display]
 
     def ruby(self, name: str) -> str:
         return name + "_" if name in self.reserved else name
@@ -191,7 +190,9 @@ class _Signatures:
                 method(name + "?", [f"() -> {self.read(prop.type)}"], derived=True)
             if prop.writable and not prop.is_list:
                 written = self.written(prop.type)
-                method(name + "=", [f"({written} value) -> {written}"], derived=True)
+                # A union returned is parenthesised: RBS reads `-> A | B` as two method types.
+                returned = f"({written})" if " | " in written and not written.startswith("(") else written
+                method(name + "=", [f"({written} value) -> {returned}"], derived=True)
         for command in cls.commands:
             if command.is_async:
                 # Starts the call and gives its Mvvm::Call; the block gets (result, nil) or (nil, error).

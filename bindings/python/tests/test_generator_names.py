@@ -16,9 +16,11 @@ ROOT = Path(__file__).resolve().parents[3]
 # Two classes whose typed calls differ (mvvm_a_b_get_c, mvvm_a_get_b_c) but whose class and member
 # names, run together, are alike: a_b's property c and a's property b_c.
 ALIKE = json.dumps([
-    {"class": "a_b", "swift_module": "M", "properties": [{"name": "c", "type": "int", "access": "rw"}],
+    {"class": "a_b", "display": "AB", "swift_module": "M",
+     "properties": [{"name": "c", "type": "int", "access": "rw", "c_type": "int64_t"}],
      "commands": [{"name": "go"}], "children": ["x"], "child_classes": {"x": "a"}},
-    {"class": "a", "swift_module": "M", "properties": [{"name": "b_c", "type": "int", "access": "rw"}],
+    {"class": "a", "display": "A", "swift_module": "M",
+     "properties": [{"name": "b_c", "type": "int", "access": "rw", "c_type": "int64_t"}],
      "commands": [{"name": "b_stop"}], "children": ["b_y"], "child_classes": {"b_y": "a"}},
 ])
 

@@ -16,7 +16,7 @@ import pytest
 
 import mvvm
 from mvvm._build import Namespace
-from mvvm._names import namespace_names
+from mvvm._names import camel, namespace_names
 
 SAMPLE = os.environ.get("MVVM_SAMPLE_LIBRARY")
 pytestmark = pytest.mark.skipif(not SAMPLE, reason="MVVM_SAMPLE_LIBRARY is not set (build Tests/outside: libsample.so)")
@@ -266,8 +266,12 @@ def test_a_dialogs_members_win_the_packages_names(sample: mvvm.Library, loop: mv
 
 
 def test_a_keyword_or_taken_name_gets_a_trailing_underscore_everywhere() -> None:
-    classes, records, requests = namespace_names(["subscription", "loop", "none", "sign_up_view_model", "a_1", "a1"],
-                                                 ["address", "loop"], {"sign_up_view_model"}, mvvm.__all__)
+    def displayed(names: List[str]) -> List[Tuple[str, str]]:
+        return [(name, camel(name)) for name in names]
+
+    classes, records, requests = namespace_names(
+        displayed(["subscription", "loop", "none", "sign_up_view_model", "a_1", "a1"]), displayed(["address", "loop"]),
+        {"sign_up_view_model"}, mvvm.__all__)
     assert classes == {"subscription": "Subscription_", "loop": "Loop_", "none": "None_",
                        "sign_up_view_model": "SignUpViewModel", "a_1": "A1", "a1": "A1_"}
     assert records == {"address": "Address", "loop": "Loop__"}
@@ -283,7 +287,8 @@ def test_a_class_named_as_one_of_the_packages_types_is_reachable(sample: mvvm.Li
     from mvvm import _build
 
     raw = json.loads(_build.descriptions(sample))
-    renamed = [dict(cls, **{"class": "subscription"}) if cls["class"] == "dialog" else cls for cls in raw]
+    renamed = [dict(cls, **{"class": "subscription", "display": "Subscription"}) if cls["class"] == "dialog" else cls
+               for cls in raw]
     monkeypatch.setattr(_build, "descriptions", lambda library: json.dumps(renamed))
     namespace = Namespace(sample)
     assert namespace.by_name["Subscription_"] is namespace.classes["subscription"]

@@ -10,20 +10,22 @@ class TestClasses < MvvmTest
     JSON.parse(Mvvm::Native.call_out_string(:mvvm_classes))
   end
 
-  def test_every_class_of_the_library_is_a_ruby_class_named_as_in_swift
+  def test_every_class_of_the_library_is_a_ruby_class_named_by_its_display_name
     described = library_classes
     assert_equal described.map { |d| d["class"] }, Mvvm.classes.keys
     described.each do |d|
       klass = Mvvm.class_for(d["class"])
       assert_operator klass, :<, Mvvm::Base
-      assert_same klass, Mvvm.const_get(d["swift_name"])
-      assert_equal "Mvvm::#{d['swift_name']}", klass.name
+      assert_same klass, Mvvm.const_get(d["display"])
+      assert_equal "Mvvm::#{d['display']}", klass.name
       assert_equal [d["class"], d["swift_name"], d["doc"]], [klass.c_name, klass.swift_name, klass.doc]
       assert_equal d, klass.description
     end
     assert_same Mvvm, MVVM
     assert_same MVVM::SignUpViewModel, Mvvm.class_for(:sign_up_view_model)
-    assert_same Mvvm::WelcomeScreen, Mvvm::WelcomeViewModel, "the C name in CamelCase names it too"
+    # Its Swift name (WelcomeScreen) is no name of it: one name, the description's, in every binding.
+    assert_equal "WelcomeScreen", Mvvm::WelcomeViewModel.swift_name
+    refute Mvvm.const_defined?(:WelcomeScreen, false)
     assert_raises(NameError) { Mvvm::NoSuchViewModel }
     assert_raises(KeyError) { Mvvm.class_for("no_such_view_model") }
   end
@@ -31,7 +33,7 @@ class TestClasses < MvvmTest
   def test_members_have_their_doc_strings
     assert_equal "The seconds it counts down from.", Mvvm::CountDownTimer.doc(:full_count)
     assert_equal "Starts or resumes; does nothing while running.", Mvvm::CountDownTimer.doc("start")
-    assert_equal "\"<text> show!!\" for each tap.", Mvvm::WelcomeScreen.doc(:on_show_text)
+    assert_equal "\"<text> show!!\" for each tap.", Mvvm::WelcomeViewModel.doc(:on_show_text)
     assert_equal "The random counter is seeded with `seed`, for repeatable pages.",
                  Mvvm::CounterPageViewModel.doc(:new_with_seed)
     assert_match(/display_view_model/, Mvvm::TimerViewModel.doc(:display))
@@ -168,7 +170,7 @@ class TestClasses < MvvmTest
 
   def test_a_welcome_api_given_as_a_block
     requests = []
-    vm = Mvvm::WelcomeScreen.new(@loop) { |request| requests << request }
+    vm = Mvvm::WelcomeViewModel.new(@loop) { |request| requests << request }
     welcomes = Recorder.new
     vm.subscribe(:on_show_welcome, &welcomes)
     vm.view_did_load

@@ -100,6 +100,14 @@ public func registerSample() {
         c.command("reset", doc: "Back to 0.") { $0.reset() }
         c.constructor(doc: "Starting at `start`.", .value("start")) { (_, start: Int) in Tally(start: start) }
     }
+    Exports.register(Meter.self, display: "Odometer", doc: "UInt64 values, shown by a display name of its own.") { c in
+        c.binding("reading", \.reading, \.$reading, doc: "A UInt64; 2^63 at first.")
+        c.command("ahead", doc: "The reading `steps` further on (a UInt64 result).", .value("steps")) {
+            (meter, steps: UInt64) in meter.ahead(steps)
+        }
+        c.constructor(doc: "At 2^63.") { _ in Meter() }
+        c.constructor("reading", doc: "At `reading`.", .value("reading")) { (_, reading: UInt64) in Meter(reading: reading) }
+    }
     Exports.register(Song.self, doc: "A song of a playlist.") { c in
         c.binding("title", \.title, \.$title)
     }

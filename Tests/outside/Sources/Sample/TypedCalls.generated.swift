@@ -394,6 +394,31 @@ public func mvvm_tally_get_is_even(_ handle: UInt64, _ out: UnsafeMutablePointer
     TypedCall.get(handle, property_mvvm_tally_get_is_even, out)
 }
 
+// MARK: meter
+private let class_meter = TypedCall.Class("meter")
+private let command_mvvm_meter_ahead = class_meter.command("ahead")
+private let property_mvvm_meter_get_reading = class_meter.property("reading")
+@_cdecl("mvvm_meter_new")
+public func mvvm_meter_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.construct(loop, class_meter, "new", [], out)
+}
+@_cdecl("mvvm_meter_new_with_reading")
+public func mvvm_meter_new_with_reading(_ loop: UInt64, _ reading: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.construct(loop, class_meter, "new_with_reading", [.uint(reading)], out)
+}
+@_cdecl("mvvm_meter_ahead")
+public func mvvm_meter_ahead(_ handle: UInt64, _ steps: UInt64, _ result: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.command(handle, command_mvvm_meter_ahead, [.uint(steps)], result: result)
+}
+@_cdecl("mvvm_meter_get_reading")
+public func mvvm_meter_get_reading(_ handle: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_meter_get_reading, out)
+}
+@_cdecl("mvvm_meter_set_reading")
+public func mvvm_meter_set_reading(_ handle: UInt64, _ value: UInt64) -> Int32 {
+    TypedCall.set(handle, property_mvvm_meter_get_reading, .uint(value))
+}
+
 // MARK: song
 private let class_song = TypedCall.Class("song")
 private let property_mvvm_song_get_title = class_song.property("title")

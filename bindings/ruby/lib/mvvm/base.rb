@@ -14,8 +14,8 @@ module Mvvm
 
     # A property: its type is its description's (:bool, :int, :double, :string, :bytes, :array,
     # :record, or :list, then `item_class` is the C class of its items), `optional` when it may
-    # hold nil. `c_name` is its name in C memory, made once.
-    Property = Struct.new(:name, :type, :access, :item_class, :optional, :c_name) do
+    # hold nil. `c_name` is its name in C memory, made once; `c_type` the description's.
+    Property = Struct.new(:name, :type, :access, :item_class, :optional, :c_name, :c_type) do
       def writable? = access == :rw
       def list? = type == :list
     end
@@ -144,14 +144,16 @@ module Mvvm
     end
 
     # The models among the arguments, by the name of the argument each was given as: a keyword's
-    # own, a positional one's when every constructor taking a model there names it alike.
+    # own, a positional one's in the constructor the library chose (mvvm_describe's "constructor").
     def models(args, kwargs)
       found = kwargs.select { |_, value| value.is_a?(Base) }.transform_keys { |k| Names.library(k).to_sym }
-      args.each_with_index do |value, index|
-        next unless value.is_a?(Base)
+      return found unless args.any? { |value| value.is_a?(Base) }
 
-        names = self.class.constructors.filter_map { |c| c.arguments[index] }.select { |a| a.type == :object }.map(&:name).uniq
-        found[names.first] = value if names.size == 1
+      chosen = Mvvm.describe(self)["constructor"]
+      constructor = self.class.constructors.find { |c| c.name.to_s == chosen }
+      args.each_with_index do |value, index|
+        argument = constructor&.arguments&.[](index)
+        found[argument.name] = value if value.is_a?(Base) && argument&.type == :object
       end
       found
     end
@@ -217,7 +219,8 @@ module Mvvm
       property = object.class.properties[name.to_sym] if object.class.respond_to?(:properties)
       native = native_of(object)
       c_name = property ? property.c_name : Native.c_string(name)
-      case property && !property.optional && property.type
+      # A UInt64 (c_type uint64_t) through mvvm_get, which gives it as MVVM_TYPE_UINT: its number.
+      case property && !property.optional && property.c_type != "uint64_t" && property.type
       when :bool then native.call_out_bool(:mvvm_get_bool, handle(object), c_name)
       when :int then native.call_out(:mvvm_get_int, handle(object), c_name, format: "q")
       when :double then native.call_out(:mvvm_get_double, handle(object), c_name, format: "d")

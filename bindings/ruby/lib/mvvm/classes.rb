@@ -4,8 +4,8 @@ module Mvvm
   # The Ruby classes of a library's classes, made at run time from mvvm_classes, as PyGObject
   # makes its classes from a typelib: a class registered in Swift is usable from Ruby with no
   # Ruby written for it. Each is a subclass of Mvvm::Base, a constant of its library's namespace
-  # named as in Swift (Mvvm::SignUpViewModel, sample::Greeter) and by its C name in CamelCase
-  # when that differs (Mvvm::WelcomeViewModel is Mvvm::WelcomeScreen), with a method per member,
+  # named by the display name the description gives (Mvvm::SignUpViewModel, Mvvm::WelcomeViewModel;
+  # a trailing underscore when the namespace has that constant already), with a method per member,
   # named as Mvvm::Names says (the member's own name; a trailing underscore for a Ruby keyword
   # or core method: class_, send_):
   #
@@ -34,11 +34,12 @@ module Mvvm
         klass.instance_variable_set(:@description, deep_freeze(description))
         docs = {}
         klass.instance_variable_set(:@docs, docs)
-        library.name_constant(klass, description["swift_name"].to_s.split(".").last.to_s, camel(c_name))
+        library.name_constant(klass, description.fetch("display"))
 
         Array(description["properties"]).each do |p|
           property = Base::Property.new(p["name"].to_sym, p["type"].to_sym, p["access"] == "rw" ? :rw : :ro,
-                                        p["item_class"], p["optional"] == true, Native.c_string(p["name"]).freeze)
+                                        p["item_class"], p["optional"] == true, Native.c_string(p["name"]).freeze,
+                                        p["c_type"])
           klass.properties[property.name] = property
           docs[property.name] = p["doc"]
           define_property(klass, property)
@@ -74,11 +75,6 @@ module Mvvm
         end
         [klass.properties, klass.commands, klass.signals, klass.children, klass.constructors, docs].each(&:freeze)
         klass
-      end
-
-      # "sign_up_view_model" -> "SignUpViewModel"
-      def camel(c_name)
-        c_name.split("_").map(&:capitalize).join
       end
 
       def deep_freeze(value)

@@ -154,18 +154,14 @@ module Mvvm
 
     public
 
-    # Sets `value` as the constant `name` of the namespace (and of Mvvm for the default
-    # library), unless the name is taken: a class named like a type of the bindings (Loop,
-    # Service...) in Mvvm stays reachable by Mvvm.class_for.
-    def name_constant(value, *names)
-      names.uniq.each do |name|
-        next unless name.match?(/\A[A-Z]\w*\z/)
-
-        @namespaces.each do |namespace|
-          next if namespace.const_defined?(name, false)
-
-          namespace.const_set(name, value)
-        end
+    # Sets `value` as the constant `name` (its display name, from the description) of the
+    # namespace (and of Mvvm for the default library); a name the namespace has already (a type of
+    # the bindings: Loop, Service...) takes a trailing underscore, as in Python (Mvvm::Loop_).
+    def name_constant(value, name)
+      @namespaces.each do |namespace|
+        constant = name
+        constant += "_" while namespace.const_defined?(constant, false)
+        namespace.const_set(constant, value)
       end
     end
   end
@@ -189,8 +185,7 @@ module Mvvm
         klass.instance_variable_set(:@record_name, description.fetch("name").dup.freeze)
         klass.instance_variable_set(:@description, Classes.deep_freeze(description))
         klass.instance_variable_set(:@field_names, fields)
-        library.name_constant(klass, description["swift_name"].to_s.split(".").last.to_s,
-                              Classes.camel(description.fetch("name")))
+        library.name_constant(klass, description.fetch("display"))
         klass
       end
     end

@@ -3,7 +3,7 @@
 module Mvvm
   # A host service: what a view model's model asks (a sign-up, a welcome message) is answered
   # by the host. A constructor argument of type "service" (SignUpViewModel.new(loop, service:),
-  # WelcomeScreen.new(loop, api:)) takes an Mvvm::Service or any callable (a block, a lambda, a
+  # WelcomeViewModel.new(loop, api:)) takes an Mvvm::Service or any callable (a block, a lambda, a
   # Method), which is called with an Mvvm::Request for each question:
   #
   #   vm = Mvvm::SignUpViewModel.new(loop, service: ->(request) { request.complete(true) })

@@ -118,7 +118,7 @@ Mvvm::Loop.virtual do |loop|
     observable.close
     service.close
 
-    welcome = Mvvm::WelcomeScreen.new(loop, api: ->(request) { request.complete("Welcome #{request.argument}") })
+    welcome = Mvvm::WelcomeViewModel.new(loop, api: ->(request) { request.complete("Welcome #{request.argument}") })
     welcome.view_did_load
     welcome.tap_button("again")
     Mvvm::WelcomeViewModel.new(loop) { |request| request.complete("hi") }.close

@@ -1,7 +1,7 @@
 -- mvvm.lua: libmvvm for LuaJIT, over its C ABI through the FFI.
 --
 --   local mvvm = require("mvvm")
---   mvvm.declare("mvvm.i")                     -- include/mvvm.h through cpp -P -E (run.sh makes it)
+--   mvvm.declare("mvvm.i")                     -- include/mvvm.h through cpp -P -E (declare.sh makes it)
 --   local lib = mvvm.load("libsample.so")      -- or mvvm.load(): the library MVVM_LIBRARY names
 --   local loop = lib:loop("virtual")
 --   local profile = lib.Profile.new(loop)
@@ -12,8 +12,9 @@
 --   loop:advance(3000)                         -- the call ends: its function runs, once
 --
 -- No class is written here: mvvm.load reads the library's classes from mvvm_classes. A library
--- is a namespace: its classes by Swift name (lib.Profile) and in lib.classes by C name
--- (lib.classes.profile), its records' fields in lib.records, and lib:loop(kind) makes a loop of
+-- is a namespace: its classes by the display name its description gives (lib.Profile; a
+-- trailing underscore when the namespace has that field already, lib.C_) and in lib.classes by
+-- C name (lib.classes.profile), its records' fields in lib.records, and lib:loop(kind) makes a loop of
 -- it. Several libraries may be loaded side by side (each through ffi.load, its symbols its own);
 -- an object works with its own library only (a library refuses another's handles: each carries
 -- its library's tag).
@@ -632,7 +633,8 @@ end
 
 local function make_class(lib, description)
   local class = {
-    name = description.class, swift_name = description.swift_name, doc = description.doc,
+    name = description.class, display = description.display, swift_name = description.swift_name,
+    doc = description.doc,
     properties = {}, commands = {}, signals = {}, children = {}, constructors = description.constructors,
   }
   for _, p in ipairs(description.properties) do class.properties[p.name] = p end
@@ -762,8 +764,9 @@ function mvvm.load(path)
     local class = make_class(lib, description)
     lib.classes[description.class] = class
     lib.class_order[#lib.class_order + 1] = description.class
-    local swift = description.swift_name:match("([%w_]+)$")
-    if swift and swift:match("^%u") and rawget(lib, swift) == nil then lib[swift] = class end
+    local display = description.display
+    while rawget(lib, display) ~= nil or library_meta.__index[display] ~= nil do display = display .. "_" end
+    lib[display] = class
     for name, record in pairs(description.records or {}) do
       local fields = {}
       for i, field in ipairs(record.fields) do fields[i] = mvvm.lua_name(field.name) end
