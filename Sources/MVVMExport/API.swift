@@ -55,7 +55,8 @@ func withObject<T>(_ handle: mvvm_handle, of expected: ExportedClass? = nil, rea
     let object = try resolveObject(handle)
     if let expected, object.exportedClass !== expected {
         throw ExportError(MVVM_ERR_WRONG_TYPE,
-                          "\(HandleTable.describe(handle)) is a \(object.exportedClass.name.string), not a \(expected.name.string)")
+                          "\(HandleTable.describe(handle)) is \(withArticle(object.exportedClass.name.string)), "
+                          + "not \(withArticle(expected.name.string))")
     }
     return try object.context.operation(reading: reading) { () throws(ExportError) -> T in
         guard !object.isReleased else {
@@ -485,7 +486,7 @@ private func answerable(_ request: mvvm_handle, _ result: UnsafePointer<mvvm_val
     guard let result else { throw .nullPointer("result") }
     let value = try Value(reading: result, "result")
     guard value.type == open.resultType else {
-        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "the request expects a \(open.resultType.name) result, "
+        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "the request expects \(withArticle(open.resultType.name)) result, "
                           + "not \(value.type.name)")
     }
     guard let owner = open.service.owner else { throw unknownRequest(request) }

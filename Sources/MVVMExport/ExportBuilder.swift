@@ -200,6 +200,20 @@ public struct ExportBuilder<Target: AnyObject> {
         }
     }
 
+    /// An `async` command with one argument, named "argument", as ``command(_:doc:_:)`` takes it:
+    /// `c.asyncCommand("load") { (vm, page: Int) in try await vm.load(page) }`.
+    public mutating func asyncCommand<A: ExportableValue, E: Error>(_ name: String, doc: String = "",
+                                                                   _ run: @escaping (Target, A) async throws(E) -> Void) {
+        asyncCommand(name, doc: doc, Argument<A>.value("argument"), run: run)
+    }
+
+    /// An `async` command with one argument, named "argument", that returns a value of `R`.
+    public mutating func asyncCommand<A: ExportableValue, R: ExportableValue, E: Error>(
+        _ name: String, doc: String = "", _ run: @escaping (Target, A) async throws(E) -> R
+    ) {
+        asyncCommand(name, doc: doc, Argument<A>.value("argument"), run: run)
+    }
+
     /// `prepare` takes the arguments as their Swift types (refusing the call when one refuses)
     /// and gives the command's body, which runs as the call's task.
     mutating func addAsyncCommand(_ name: String, _ doc: String, _ arguments: [ExportedArgument],
@@ -247,7 +261,8 @@ public struct ExportBuilder<Target: AnyObject> {
 
     // Constructors of each number of arguments are in Generated/Arities.swift: values
     // (``Argument/value(_:)``), models and host services. The first one registered is
-    // `mvvm_<class>_new`; give the others a `suffix`, and they are `new_with_<suffix>`. `make` may
+    // `mvvm_<class>_new`; give the others a `suffix:` (`c.constructor(suffix: "named",
+    // .value("name"))`), and they are `new_with_<suffix>`. `make` may
     // throw (an ``ExportFailure`` for arguments out of range): the host gets
     // MVVM_ERR_INVALID_ARGUMENT and the error's text.
 

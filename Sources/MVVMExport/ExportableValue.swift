@@ -192,8 +192,20 @@ func refusalReason(_ type: any ExportableValue.Type, _ value: Value) -> String {
     }
     if let wrapper = type as? any RefusalExplaining.Type { return wrapper.explainRefusal(value) }
     if type == Float.self { return "beyond the range of Float" }
+    if isStringBacked(type) {
+        // A CaseIterable enum's shape lists its cases.
+        return "it is no case of \(type)" + (type.exportedShape.allowed.map { ": " + $0.joined(separator: ", ") } ?? "")
+    }
     return "\(type) refuses it"
 }
+
+/// Whether `type` is a `String`-backed enum (or any type made from a string by `init(rawValue:)`).
+func isStringBacked(_ type: Any.Type) -> Bool {
+    guard let representable = type as? any RawRepresentable.Type else { return false }
+    return hasStringRawValue(representable)
+}
+
+private func hasStringRawValue<T: RawRepresentable>(_: T.Type) -> Bool { T.RawValue.self == String.self }
 
 /// Optionals and arrays say which wrapped value or element their own type refused.
 private protocol RefusalExplaining { static func explainRefusal(_ value: Value) -> String }

@@ -163,7 +163,7 @@ struct RecordDecoder: Decoder {
 
         private func value<T: Decodable>(_ type: T.Type, _ key: Key, optional: Bool) throws -> T? {
             guard let exportable = type as? any ExportableValue.Type else {
-                throw ExportFailure("field \(key.stringValue) is a \(T.self), which is not exportable "
+                throw ExportFailure("field \(key.stringValue) is \(withArticle(String(describing: T.self))), which is not exportable "
                                     + "(declare its conformance to ExportableValue or ExportableRecord)")
             }
             switch mode {
@@ -188,9 +188,14 @@ struct RecordDecoder: Decoder {
                     }
                     return try record.init(from: RecordDecoder(.probing(Recorder(), depth: depth + 1))) as? T
                 }
-                guard let placeholder = shape.placeholder, let made = exportable.init(exportedValue: placeholder) as? T else {
-                    throw ExportFailure("field \(key.stringValue) (a \(T.self)) has no value to start from: "
-                                        + "make a String enum CaseIterable")
+                let named = "field \(key.stringValue) (\(withArticle(String(describing: T.self))))"
+                guard let placeholder = shape.placeholder else {
+                    throw ExportFailure("\(named) is a record not registered yet: register it before the records that hold it")
+                }
+                guard let made = exportable.init(exportedValue: placeholder) as? T else {
+                    throw ExportFailure("\(named) has no value to start from: " + (isStringBacked(type)
+                        ? "make it CaseIterable, so that registration tries its first case"
+                        : "its init?(exportedValue:) refuses \(CString.echo(placeholder)), the value registration tries"))
                 }
                 return made
             }
@@ -233,7 +238,7 @@ final class RecordEncoder: Encoder {
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             guard let exportable = value as? any ExportableValue else {
-                throw ExportFailure("field \(key.stringValue) is a \(T.self), which is not exportable")
+                throw ExportFailure("field \(key.stringValue) is \(withArticle(String(describing: T.self))), which is not exportable")
             }
             encoder.fields[key.stringValue] = exportable.exportedValue
         }

@@ -30,12 +30,17 @@ public enum Exports {
     /// Exports the record `type` under `name` (by default its Swift name in snake case), its
     /// fields learnt from its `Codable` conformance (see ``ExportableRecord``).
     public static func record<R: ExportableRecord>(_ type: R.Type, as name: String? = nil, doc: String = "") {
+        record(type, as: name, doc: doc, into: .shared)
+    }
+
+    static func record<R: ExportableRecord>(_ type: R.Type, as name: String?, doc: String, into registry: Registry) {
         let recordName = name ?? snakeCase(String(describing: type))
         switch RecordDescription.probe(type) {
         case let .success(fields):
-            Registry.shared.add(RecordDescription(name: recordName, type: type, doc: doc, fields: fields))
+            registry.add(RecordDescription(name: recordName, type: type, doc: doc, fields: fields))
         case let .failure(failure):
-            Registry.shared.refuse("record \(recordName) (\(String(describing: type))): \(failure.description)")
+            registry.refuse("record \(recordName) (\(String(describing: type))): \(failure.description)",
+                            record: ObjectIdentifier(type))
         }
     }
 
@@ -91,6 +96,8 @@ final class Registry: @unchecked Sendable {
     private var refusals: [String] = []
     /// What was refused is kept, as everything registered is: it lives as long as the library.
     private var refused: [AnyObject] = []
+    /// The records refused as they were added: their one problem is in `refusals`.
+    private var refusedRecords: Set<ObjectIdentifier> = []
     /// The whole registration's problems, found once after each change.
     private var checked: [String]?
     private var reported = false
@@ -125,17 +132,20 @@ final class Registry: @unchecked Sendable {
                 refusals.append("\(kind) \(name) (\(registered.swiftName)) is registered twice: a class or record "
                                 + "named \(name) exists already\(inCatalog)")
                 refused.append(registered)
+                if registered is RecordDescription { refusedRecords.insert(registered.swiftType) }
                 return
             }
             insert()
         }
     }
 
-    func refuse(_ problem: String) {
+    /// A problem found as something was added; `record` is the record refused, if one was.
+    func refuse(_ problem: String, record: ObjectIdentifier? = nil) {
         knownSound.store(false, ordering: .releasing)
         lock.withLock {
             checked = nil
             refusals.append(problem)
+            if let record { refusedRecords.insert(record) }
         }
     }
 
@@ -149,7 +159,8 @@ final class Registry: @unchecked Sendable {
     var problems: [String] {
         lockedOnceLoaded {
             if let checked { return checked }
-            var found = refusals + RegistrationCheck(classes: ordered, byType: byType, records: recordsByType).problems
+            var found = refusals + RegistrationCheck(classes: ordered, byType: byType, records: recordsByType,
+                                                        refusedRecords: refusedRecords).problems
             if let linkedTwice = libmvvm_linked_twice() { found.insert(String(cString: linkedTwice), at: 0) }
             checked = found
             return found
@@ -315,8 +326,9 @@ func model(_ handle: mvvm_handle, _ name: String, of types: [ObjectIdentifier], 
     let object = try HandleTable.shared.resolve(handle, as: ExportedObject.self, expecting: .object, "the model (\(name))")
     guard types.contains(object.exportedClass.swiftType) else {
         let wanted = types.map { Registry.shared.exportedClass(for: $0)?.name.string ?? "?" }
-        throw ExportError(MVVM_ERR_WRONG_TYPE, "the model (\(name)) \(HandleTable.describe(handle)) is a "
-                          + "\(object.exportedClass.name.string), not a \(wanted.joined(separator: " or "))")
+        throw ExportError(MVVM_ERR_WRONG_TYPE, "the model (\(name)) \(HandleTable.describe(handle)) is "
+                          + "\(withArticle(object.exportedClass.name.string)), not "
+                          + wanted.map(withArticle).joined(separator: " or "))
     }
     guard object.context === context else {
         throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "the model (\(name)) \(HandleTable.describe(handle)) lives on another loop")

@@ -225,7 +225,7 @@ public struct RecordType: Sendable, Equatable {
 
     func description(_ what: @autoclosure () -> String) throws(ExportError) -> RecordDescription {
         guard let record = Registry.shared.record(for: id) else {
-            throw ExportError(MVVM_ERR_INTERNAL, "\(what()) is a \(swiftName), a record no package registers")
+            throw ExportError(MVVM_ERR_INTERNAL, "\(what()) is \(withArticle(swiftName)), a record no package registers")
         }
         return record
     }

@@ -82,7 +82,7 @@ public func registerSample() {
         c.command("greet", doc: "Says the greeting.") { $0.greet() }
         c.signal("greeted", doc: "Each greeting said.") { $0.greeted }
         c.constructor(doc: "Nobody named yet.") { _ in Greeter() }
-        c.constructor("name", doc: "Greeting `name`.", .value("name")) { (_, name: String) in Greeter(name: name) }
+        c.constructor(suffix: "name", doc: "Greeting `name`.", .value("name")) { (_, name: String) in Greeter(name: name) }
     }
     Exports.register(Tally.self, doc: "A running total (an @Observable class).") { c in
         c.output("total", \.total, doc: "The running total.")
@@ -127,7 +127,7 @@ public func registerSample() {
             await booking.book(stay, urgency: urgency)
         }
         c.constructor(doc: "No reference yet.") { _ in Booking() }
-        c.constructor("reference", doc: "Booked under `reference`.", .value("reference")) {
+        c.constructor(suffix: "reference", doc: "Booked under `reference`.", .value("reference")) {
             (_, reference: Reference) in Booking(reference: reference)
         }
     }
