@@ -169,7 +169,7 @@ extension ExportableBytes where Self: RangeReplaceableCollection, Element == UIn
 // MARK: - A Swift type's own refusal
 
 /// `value`, accepted by `V`'s shape already, as a `V`; or, when `V` itself refuses it (a failable
-/// init, a record's throwing `init(from:)`, a `Float` out of range), INVALID_ARGUMENT naming
+/// init, a record's throwing `init(from:)` or `make`, a `Float` out of range), INVALID_ARGUMENT naming
 /// `what` and saying why. The one step after ``ValueShape/accept(_:_:)`` for every value a host
 /// passes to a Swift type.
 @inline(__always)
@@ -189,6 +189,9 @@ func refusal(of value: Value, by type: any ExportableValue.Type, _ what: String)
 func refusalReason(_ type: any ExportableValue.Type, _ value: Value) -> String {
     if let record = type as? any ExportableRecord.Type {
         return record.decodingRefusal(value) ?? "\(type) refuses it"
+    }
+    if let record = type as? any ExportableFieldRecord.Type {
+        return record.makingRefusal(value) ?? "\(type) refuses it"
     }
     if let wrapper = type as? any RefusalExplaining.Type { return wrapper.explainRefusal(value) }
     if type == Float.self { return "beyond the range of Float" }

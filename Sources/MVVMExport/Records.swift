@@ -35,14 +35,7 @@ extension ExportableRecord {
     }
 
     /// Why this record refuses `value` (its `init(from:)`'s error), for a message; nil if it does not.
-    static func decodingRefusal(_ value: Value) -> String? {
-        do {
-            _ = try decoding(value)
-            return nil
-        } catch {
-            return ExportFailure(describing: error).description
-        }
-    }
+    static func decodingRefusal(_ value: Value) -> String? { errorText { try decoding(value) } }
 
     public var exportedValue: MVVMValue {
         let encoder = RecordEncoder()
@@ -50,6 +43,16 @@ extension ExportableRecord {
             return .null
         }
         return .record(record.name.string, record.fields.map { encoder.fields[$0.key] ?? .null })
+    }
+}
+
+/// The text of the error `attempt` throws, for a message; nil when it throws none.
+func errorText(_ attempt: () throws -> Any) -> String? {
+    do {
+        _ = try attempt()
+        return nil
+    } catch {
+        return ExportFailure(describing: error).description
     }
 }
 
@@ -65,11 +68,19 @@ final class RecordDescription: RegisteredType, @unchecked Sendable {
     let name: CName
     let identity: TypeIdentity
     let fields: [Field]
+    /// A record registered by its fields (``ExportableFieldRecord``): its fields' values, in
+    /// order, and how to make one of them. A `Codable` record has neither: it goes through its
+    /// coding.
+    let fieldValues: ((Any) -> [Value])?
+    let make: (([Value]) throws -> Any)?
 
-    init(name: String, type: Any.Type, doc: String, fields: [Field]) {
+    init(name: String, type: Any.Type, doc: String, fields: [Field],
+         fieldValues: ((Any) -> [Value])? = nil, make: (([Value]) throws -> Any)? = nil) {
         self.name = CName(name)
         identity = TypeIdentity(swiftName: String(describing: type), type: type, doc: doc)
         self.fields = fields
+        self.fieldValues = fieldValues
+        self.make = make
     }
 
     /// What descriptions say of it: its fields with their types.

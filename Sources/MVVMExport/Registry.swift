@@ -202,6 +202,15 @@ final class Registry: @unchecked Sendable {
 
     func record(for type: ObjectIdentifier) -> RecordDescription? { lockedOnceLoaded { recordsByType[type] } }
 
+    /// The record registered so far for `type`, without running the packages' registrations
+    /// first: what registration itself reads (a record's placeholder, a record registered by its
+    /// fields tried with it) while those run, when waiting for them would wait for itself.
+    func recordRegisteredSoFar(for type: ObjectIdentifier) -> RecordDescription? {
+        lock.withLock { recordsByType[type] }
+    }
+
+    func recordRegisteredSoFar(named name: String) -> RecordDescription? { lock.withLock { recordsByName[name] } }
+
     var classes: [ExportedClass] { lockedOnceLoaded { ordered } }
 
     /// `body` under the registry's lock, once the linked packages have registered. Generic as

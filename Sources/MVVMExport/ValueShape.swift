@@ -197,7 +197,7 @@ public enum ValueShape: Sendable, Equatable {
         case .bytes: return .bytes([])
         case .array: return .array([])
         case let .record(type):
-            guard let record = Registry.shared.record(for: type.id) else { return nil }
+            guard let record = Registry.shared.recordRegisteredSoFar(for: type.id) else { return nil }
             var fields: [Value] = []
             for field in record.fields {
                 guard let value = field.shape.placeholder else { return nil }

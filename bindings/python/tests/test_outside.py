@@ -219,6 +219,41 @@ def test_records_are_frozen_typed_classes(sample: mvvm.Library) -> None:
     assert "A postal address." in (Address.__doc__ or "") and Address.__module__ == "mvvm"
 
 
+def test_a_record_registered_by_its_fields_is_a_record_as_a_codable_one_is(sample: mvvm.Library,
+                                                                            loop: mvvm.Loop) -> None:
+    """Speaker and Slot (Agenda.swift) have no Codable: registered by their fields."""
+    Speaker, Slot = sample.Speaker, sample.Slot
+    assert issubclass(Speaker, mvvm.Record) and sample.records["speaker"] is Speaker
+    assert Speaker._asdict(Speaker("Ada", False)) == {"name": "Ada", "is_completed": False, "email": None}
+    assert "registered by its fields" in (Speaker.__doc__ or "")
+    agenda = sample.Agenda(loop)
+    assert agenda.speaker == Speaker("nobody", False)
+    changes = Changes(agenda)
+    ada = Speaker("Ada", False, "ada@example.org")
+    agenda.speaker = ada
+    assert agenda.speaker == ada and isinstance(agenda.speaker, Speaker)
+    assert changes.take() == [("speaker", ada, ada)]
+    # Arguments (a record, a map) and results, arrays and optionals, records in records.
+    assert agenda.add(ada) == 1
+    assert agenda.add({"name": "Grace", "is_completed": True}) == 2
+    assert agenda.speakers == [ada, Speaker("Grace", True)]
+    assert agenda.next() == ada._replace(is_completed=True)
+    assert agenda.next() is None
+    agenda.slot = Slot(ada, None, 25)
+    assert agenda.slot == Slot(ada, None, 25) and isinstance(agenda.slot.speaker, Speaker)
+    agenda.slot = Slot(ada, Speaker("Grace", True), 30)
+    assert agenda.slot.backup == Speaker("Grace", True)
+    # A refusal of its make: INVALID_ARGUMENT naming the member, with make's own words.
+    with pytest.raises(mvvm.InvalidArgumentError) as refused:
+        agenda.speaker = Speaker("", False)
+    assert refused.value.message == ('agenda.speaker cannot hold {"name": "", "is_completed": false, "email": null}: '
+                                     'a speaker has a name')
+    with pytest.raises(mvvm.InvalidArgumentError) as argument:
+        agenda.add(Speaker("", True))
+    assert argument.value.message.startswith("argument 1 of agenda.add (speaker) cannot hold")
+    assert agenda.speaker == ada._replace(is_completed=True) and len(agenda.speakers) == 2
+
+
 # ------------------------------------------------------------------------------------------------
 # Members win their names
 # ------------------------------------------------------------------------------------------------

@@ -1,10 +1,40 @@
 // The package's one registration: each class once, each member in one line.
 import MVVMExport
 
+// Structs of the app's own file (Agenda.swift), made records here: no Codable, no edit there.
+extension Speaker: ExportableFieldRecord {}
+extension Slot: ExportableFieldRecord {}
+
 @_cdecl("libmvvm_register_package")
 public func registerSample() {
     Exports.record(Address.self, doc: "A postal address.")
     Exports.record(Contact.self, doc: "A name at an address.")
+    Exports.record(Speaker.self, doc: "A speaker: a struct registered by its fields (no Codable).") { r in
+        r.field("name", \.name)
+        r.field("is_completed", \.isCompleted)
+        r.field("email", \.email)
+        r.make { f in
+            let name: String = try f.value("name")
+            guard !name.isEmpty else { throw ExportFailure("a speaker has a name") }
+            return Speaker(name: name, isCompleted: try f.value("is_completed"), email: try f.value("email"))
+        }
+    }
+    Exports.record(Slot.self, doc: "A speaker's slot: records in a record.") { r in
+        r.field("speaker", \.speaker)
+        r.field("backup", \.backup)
+        r.field("minutes", \.minutes)
+        r.make { f in Slot(speaker: try f.value("speaker"), backup: try f.value("backup"), minutes: try f.value("minutes")) }
+    }
+    Exports.register(Agenda.self, doc: "Speakers: records registered by their fields.") { c in
+        c.binding("speaker", \.speaker, \.$speaker)
+        c.binding("speakers", \.speakers, \.$speakers)
+        c.binding("slot", \.slot, \.$slot)
+        c.command("add", doc: "Adds a speaker; gives the count.", .value("speaker")) { (agenda, speaker: Speaker) in
+            agenda.add(speaker)
+        }
+        c.command("next", doc: "The next speaker not yet heard, or none.") { $0.next() }
+        c.constructor(doc: "Empty.") { _ in Agenda() }
+    }
     Exports.register(Profile.self, doc: "A profile: optionals, arrays, records and bytes (an ObservableObject).") { c in
         c.binding("first", \.first, \.$first)
         c.binding("last", \.last, \.$last)

@@ -2,6 +2,50 @@
 // The typed C calls of this package's classes (declared in its generated header).
 import MVVMExport
 
+// MARK: agenda
+private let class_agenda = TypedCall.Class("agenda")
+private let command_mvvm_agenda_add = class_agenda.command("add")
+private let command_mvvm_agenda_next = class_agenda.command("next")
+private let property_mvvm_agenda_get_speaker = class_agenda.property("speaker")
+private let property_mvvm_agenda_get_speakers = class_agenda.property("speakers")
+private let property_mvvm_agenda_get_slot = class_agenda.property("slot")
+@_cdecl("mvvm_agenda_new")
+public func mvvm_agenda_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.construct(loop, class_agenda, "new", [], out)
+}
+@_cdecl("mvvm_agenda_add")
+public func mvvm_agenda_add(_ handle: UInt64, _ speaker: UnsafeRawPointer?, _ result: UnsafeMutablePointer<Int64>?) -> Int32 {
+    TypedCall.command(handle, command_mvvm_agenda_add, [.value(speaker)], result: result)
+}
+@_cdecl("mvvm_agenda_next")
+public func mvvm_agenda_next(_ handle: UInt64, _ result: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.command(handle, command_mvvm_agenda_next, [], value: result)
+}
+@_cdecl("mvvm_agenda_get_speaker")
+public func mvvm_agenda_get_speaker(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_agenda_get_speaker, value: out)
+}
+@_cdecl("mvvm_agenda_set_speaker")
+public func mvvm_agenda_set_speaker(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
+    TypedCall.set(handle, property_mvvm_agenda_get_speaker, .value(value))
+}
+@_cdecl("mvvm_agenda_get_speakers")
+public func mvvm_agenda_get_speakers(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_agenda_get_speakers, value: out)
+}
+@_cdecl("mvvm_agenda_set_speakers")
+public func mvvm_agenda_set_speakers(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
+    TypedCall.set(handle, property_mvvm_agenda_get_speakers, .value(value))
+}
+@_cdecl("mvvm_agenda_get_slot")
+public func mvvm_agenda_get_slot(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_agenda_get_slot, value: out)
+}
+@_cdecl("mvvm_agenda_set_slot")
+public func mvvm_agenda_set_slot(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
+    TypedCall.set(handle, property_mvvm_agenda_get_slot, .value(value))
+}
+
 // MARK: profile
 private let class_profile = TypedCall.Class("profile")
 private let command_mvvm_profile_move_tag = class_profile.command("move_tag")
@@ -266,47 +310,47 @@ public func mvvm_wishlist_get_total(_ handle: UInt64, _ out: UnsafeMutablePointe
 
 // MARK: finder
 private let class_finder = TypedCall.Class("finder")
-private let command_finder_find = class_finder.command("find")
-private let property_finder_query = class_finder.property("query")
-private let property_finder_delay = class_finder.property("delay")
-private let property_finder_found = class_finder.property("found")
-private let property_finder_is_finding = class_finder.property("is_finding")
-private let property_finder_cancellations = class_finder.property("cancellations")
+private let command_mvvm_finder_find = class_finder.command("find")
+private let property_mvvm_finder_get_query = class_finder.property("query")
+private let property_mvvm_finder_get_delay = class_finder.property("delay")
+private let property_mvvm_finder_get_found = class_finder.property("found")
+private let property_mvvm_finder_get_is_finding = class_finder.property("is_finding")
+private let property_mvvm_finder_get_cancellations = class_finder.property("cancellations")
 @_cdecl("mvvm_finder_new")
 public func mvvm_finder_new(_ loop: UInt64, _ request: TypedCall.RequestFunction?, _ userData: UnsafeMutableRawPointer?, _ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_finder, "new", request: request, userData: userData, destroy: destroy, out)
 }
 @_cdecl("mvvm_finder_find")
 public func mvvm_finder_find(_ handle: UInt64, _ done: TypedCall.DoneFunction?, _ userData: UnsafeMutableRawPointer?, _ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.callAsync(handle, command_finder_find, [], done: done, userData: userData, destroy: destroy, out)
+    TypedCall.callAsync(handle, command_mvvm_finder_find, [], done: done, userData: userData, destroy: destroy, out)
 }
 @_cdecl("mvvm_finder_get_query")
 public func mvvm_finder_get_query(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_finder_query, out)
+    TypedCall.get(handle, property_mvvm_finder_get_query, out)
 }
 @_cdecl("mvvm_finder_set_query")
 public func mvvm_finder_set_query(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_finder_query, .string(value))
+    TypedCall.set(handle, property_mvvm_finder_get_query, .string(value))
 }
 @_cdecl("mvvm_finder_get_delay")
 public func mvvm_finder_get_delay(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_finder_delay, out)
+    TypedCall.get(handle, property_mvvm_finder_get_delay, out)
 }
 @_cdecl("mvvm_finder_set_delay")
 public func mvvm_finder_set_delay(_ handle: UInt64, _ value: Int64) -> Int32 {
-    TypedCall.set(handle, property_finder_delay, .int(value))
+    TypedCall.set(handle, property_mvvm_finder_get_delay, .int(value))
 }
 @_cdecl("mvvm_finder_get_found")
 public func mvvm_finder_get_found(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_finder_found, out)
+    TypedCall.get(handle, property_mvvm_finder_get_found, out)
 }
 @_cdecl("mvvm_finder_get_is_finding")
 public func mvvm_finder_get_is_finding(_ handle: UInt64, _ out: UnsafeMutablePointer<Bool>?) -> Int32 {
-    TypedCall.get(handle, property_finder_is_finding, out)
+    TypedCall.get(handle, property_mvvm_finder_get_is_finding, out)
 }
 @_cdecl("mvvm_finder_get_cancellations")
 public func mvvm_finder_get_cancellations(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_finder_cancellations, out)
+    TypedCall.get(handle, property_mvvm_finder_get_cancellations, out)
 }
 
 // MARK: greeter
@@ -454,16 +498,16 @@ public func mvvm_playlist_set_filter(_ handle: UInt64, _ value: UnsafePointer<CC
 
 // MARK: booking
 private let class_booking = TypedCall.Class("booking")
-private let command_booking_mark = class_booking.command("mark")
-private let command_booking_refer = class_booking.command("refer")
-private let command_booking_stay_for = class_booking.command("stay_for")
-private let command_booking_book = class_booking.command("book")
-private let property_booking_urgency = class_booking.property("urgency")
-private let property_booking_stay = class_booking.property("stay")
-private let property_booking_reference = class_booking.property("reference")
-private let property_booking_rate = class_booking.property("rate")
-private let property_booking_rates = class_booking.property("rates")
-private let property_booking_booked = class_booking.property("booked")
+private let command_mvvm_booking_mark = class_booking.command("mark")
+private let command_mvvm_booking_refer = class_booking.command("refer")
+private let command_mvvm_booking_stay_for = class_booking.command("stay_for")
+private let command_mvvm_booking_book = class_booking.command("book")
+private let property_mvvm_booking_get_urgency = class_booking.property("urgency")
+private let property_mvvm_booking_get_stay = class_booking.property("stay")
+private let property_mvvm_booking_get_reference = class_booking.property("reference")
+private let property_mvvm_booking_get_rate = class_booking.property("rate")
+private let property_mvvm_booking_get_rates = class_booking.property("rates")
+private let property_mvvm_booking_get_booked = class_booking.property("booked")
 @_cdecl("mvvm_booking_new")
 public func mvvm_booking_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
     TypedCall.construct(loop, class_booking, "new", [], out)
@@ -474,63 +518,63 @@ public func mvvm_booking_new_with_reference(_ loop: UInt64, _ reference: UnsafeP
 }
 @_cdecl("mvvm_booking_mark")
 public func mvvm_booking_mark(_ handle: UInt64, _ urgency: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.command(handle, command_booking_mark, [.string(urgency)])
+    TypedCall.command(handle, command_mvvm_booking_mark, [.string(urgency)])
 }
 @_cdecl("mvvm_booking_refer")
 public func mvvm_booking_refer(_ handle: UInt64, _ reference: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.command(handle, command_booking_refer, [.string(reference)])
+    TypedCall.command(handle, command_mvvm_booking_refer, [.string(reference)])
 }
 @_cdecl("mvvm_booking_stay_for")
 public func mvvm_booking_stay_for(_ handle: UInt64, _ stay: UnsafeRawPointer?) -> Int32 {
-    TypedCall.command(handle, command_booking_stay_for, [.value(stay)])
+    TypedCall.command(handle, command_mvvm_booking_stay_for, [.value(stay)])
 }
 @_cdecl("mvvm_booking_book")
 public func mvvm_booking_book(_ handle: UInt64, _ stay: UnsafeRawPointer?, _ urgency: UnsafePointer<CChar>?, _ done: TypedCall.DoneFunction?, _ userData: UnsafeMutableRawPointer?, _ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    TypedCall.callAsync(handle, command_booking_book, [.value(stay), .string(urgency)], done: done, userData: userData, destroy: destroy, out)
+    TypedCall.callAsync(handle, command_mvvm_booking_book, [.value(stay), .string(urgency)], done: done, userData: userData, destroy: destroy, out)
 }
 @_cdecl("mvvm_booking_get_urgency")
 public func mvvm_booking_get_urgency(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    TypedCall.get(handle, property_booking_urgency, out)
+    TypedCall.get(handle, property_mvvm_booking_get_urgency, out)
 }
 @_cdecl("mvvm_booking_set_urgency")
 public func mvvm_booking_set_urgency(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
-    TypedCall.set(handle, property_booking_urgency, .string(value))
+    TypedCall.set(handle, property_mvvm_booking_get_urgency, .string(value))
 }
 @_cdecl("mvvm_booking_get_stay")
 public func mvvm_booking_get_stay(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_booking_stay, value: out)
+    TypedCall.get(handle, property_mvvm_booking_get_stay, value: out)
 }
 @_cdecl("mvvm_booking_set_stay")
 public func mvvm_booking_set_stay(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
-    TypedCall.set(handle, property_booking_stay, .value(value))
+    TypedCall.set(handle, property_mvvm_booking_get_stay, .value(value))
 }
 @_cdecl("mvvm_booking_get_reference")
 public func mvvm_booking_get_reference(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_booking_reference, value: out)
+    TypedCall.get(handle, property_mvvm_booking_get_reference, value: out)
 }
 @_cdecl("mvvm_booking_set_reference")
 public func mvvm_booking_set_reference(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
-    TypedCall.set(handle, property_booking_reference, .value(value))
+    TypedCall.set(handle, property_mvvm_booking_get_reference, .value(value))
 }
 @_cdecl("mvvm_booking_get_rate")
 public func mvvm_booking_get_rate(_ handle: UInt64, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
-    TypedCall.get(handle, property_booking_rate, out)
+    TypedCall.get(handle, property_mvvm_booking_get_rate, out)
 }
 @_cdecl("mvvm_booking_set_rate")
 public func mvvm_booking_set_rate(_ handle: UInt64, _ value: Double) -> Int32 {
-    TypedCall.set(handle, property_booking_rate, .double(value))
+    TypedCall.set(handle, property_mvvm_booking_get_rate, .double(value))
 }
 @_cdecl("mvvm_booking_get_rates")
 public func mvvm_booking_get_rates(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
-    TypedCall.get(handle, property_booking_rates, value: out)
+    TypedCall.get(handle, property_mvvm_booking_get_rates, value: out)
 }
 @_cdecl("mvvm_booking_set_rates")
 public func mvvm_booking_set_rates(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
-    TypedCall.set(handle, property_booking_rates, .value(value))
+    TypedCall.set(handle, property_mvvm_booking_get_rates, .value(value))
 }
 @_cdecl("mvvm_booking_get_booked")
 public func mvvm_booking_get_booked(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
-    TypedCall.get(handle, property_booking_booked, out)
+    TypedCall.get(handle, property_mvvm_booking_get_booked, out)
 }
 
 // MARK: board
