@@ -352,8 +352,8 @@ func child(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?) throws(ExportEr
 
 func make(_ child: ExportedChild, of object: ExportedObject) throws(ExportError) -> mvvm_handle {
     guard let childClass = Registry.shared.exportedClass(for: child.childType) else {
-        throw ExportError(MVVM_ERR_INTERNAL, "\(object.exportedClass.name.string).\(child.name.string) is a "
-                          + "\(child.childTypeName), which no package registers")
+        throw ExportError(MVVM_ERR_INTERNAL, "\(object.exportedClass.name.string).\(child.name.string) is "
+                          + "\(withArticle(child.childTypeName)), which no package registers")
     }
     return ExportedObject.register(childClass, target: child.make(object.target),
                                    context: object.context, keepAlive: [object.target]).handle

@@ -42,7 +42,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
                          keepAlive: [AnyObject] = []) -> ExportedObject {
         let object = ExportedObject(exportedClass, target: target, context: context, keepAlive: keepAlive)
         for (index, signal) in exportedClass.signals.enumerated() {
-            object.connections.append(signal.connect(target) { [unowned object] payload in
+            object.connections.append(signal.connect(target, context.loop) { [unowned object] payload in
                 guard !object.subscriptions.isEmpty else { return }
                 object.pendingSignals.append((index, payload))
                 object.context.markDirty(object)

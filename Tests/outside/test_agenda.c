@@ -106,11 +106,61 @@ static void a_refusal_by_make_is_invalid_argument_naming_the_member(void) {
     RELEASE(loop);
 }
 
+static void a_callback_property_is_a_signal_until_the_app_assigns_it(void) {
+    mvvm_handle loop = new_virtual_loop(), agenda = new_agenda(loop), sub = 0;
+    recorder *r = recorder_new();
+    CHECK_STATUS(mvvm_subscribe(agenda, NULL, recorder_callback, r, recorder_destroy, &sub), MVVM_OK);
+    mvvm_value fields[3] = { value_string("Ada"), value_bool(false), value_null() };
+    mvvm_value ada = value_items(MVVM_TYPE_RECORD, fields, 3);
+    /* ((Speaker) -> Void)?: each call an event carrying the record. */
+    CHECK_STATUS(mvvm_agenda_add(agenda, &ada, NULL), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, "speaker_added"), 1);
+    CHECK_EQ_STR(rec_text(r, "speaker_added", 0), "speaker{Ada, false, null}");
+    /* (() -> Void)?: an event with no value, after the changes of the same operation; the app's
+     * own closure, set before, still runs. */
+    mvvm_value next = {0};
+    CHECK_STATUS(mvvm_agenda_next(agenda, &next), MVVM_OK);
+    mvvm_value_free(&next);
+    CHECK_EQ_INT(rec_count(r, "speaker_changed"), 1);
+    CHECK_EQ_INT(r->type[rec_index(r, "speaker_changed", 0)], MVVM_TYPE_NONE);
+    CHECK(rec_index(r, "speaker", 0) < rec_index(r, "speaker_changed", 0));
+    CHECK_GET_INT(agenda, "own_calls", 1);
+    /* The app's own code assigns the callback: the signal is disconnected. */
+    CHECK_STATUS(mvvm_agenda_replace_callback(agenda), MVVM_OK);
+    CHECK_STATUS(mvvm_agenda_add(agenda, &ada, NULL), MVVM_OK);
+    CHECK_STATUS(mvvm_agenda_next(agenda, &next), MVVM_OK);
+    mvvm_value_free(&next);
+    CHECK_EQ_INT(rec_count(r, "speaker_changed"), 1);
+    CHECK_GET_INT(agenda, "own_calls", 101);
+    RELEASE(agenda);
+    recorder_free(r);
+    RELEASE(loop);
+}
+
+static void a_call_from_another_thread_is_delivered_on_the_loops_thread(void) {
+    mvvm_handle loop = 0, agenda = 0, sub = 0;
+    CHECK_STATUS(mvvm_loop_new(MVVM_LOOP_MANUAL, &loop), MVVM_OK);
+    agenda = new_agenda(loop);
+    recorder *r = recorder_new();
+    CHECK_STATUS(mvvm_subscribe(agenda, "speaker_changed", recorder_callback, r, recorder_destroy, &sub), MVVM_OK);
+    /* The callback runs on a thread of Swift's pool; the event waits for the loop's thread. */
+    CHECK_STATUS(mvvm_agenda_change_speaker_elsewhere(agenda), MVVM_OK);
+    for (int waited = 0; waited < 5000 && rec_count(r, "speaker_changed") == 0; waited += 10)
+        CHECK_STATUS(mvvm_loop_run_for(loop, 10), MVVM_OK);
+    CHECK_EQ_INT(rec_count(r, "speaker_changed"), 1);
+    CHECK_EQ_INT(rec_count_off_thread(r, pthread_self()), 0);
+    RELEASE(agenda);
+    recorder_free(r);
+    RELEASE(loop);
+}
+
 int main(int argc, char **argv) {
     static const check_test tests[] = {
         CHECK_TEST(a_record_registered_by_its_fields_is_described_as_a_codable_one),
         CHECK_TEST(its_values_cross_both_ways),
         CHECK_TEST(a_refusal_by_make_is_invalid_argument_naming_the_member),
+        CHECK_TEST(a_callback_property_is_a_signal_until_the_app_assigns_it),
+        CHECK_TEST(a_call_from_another_thread_is_delivered_on_the_loops_thread),
     };
     return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

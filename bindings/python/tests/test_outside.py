@@ -254,6 +254,40 @@ def test_a_record_registered_by_its_fields_is_a_record_as_a_codable_one_is(sampl
     assert agenda.speaker == ada._replace(is_completed=True) and len(agenda.speakers) == 2
 
 
+def test_a_callback_property_is_heard_as_a_signal(sample: mvvm.Library, loop: mvvm.Loop) -> None:
+    """Agenda's speakerChangedAction and speakerAddedAction, exported with c.signal(name, \\.action)."""
+    agenda = sample.Agenda(loop)
+    heard: List[Tuple[str, Any]] = []
+    agenda.subscribe("speaker_added", lambda name, value: heard.append((name, value)))
+    agenda.subscribe("speaker_changed", lambda name, value: heard.append((name, value)))
+    ada = sample.Speaker("Ada", False)
+    agenda.add(ada)
+    agenda.next()
+    assert heard == [("speaker_added", ada), ("speaker_changed", None)]
+    assert agenda.own_calls == 1  # the app's own callback, set before, still runs
+    agenda.replace_callback()  # the app's own assignment disconnects the signal
+    agenda.add(ada)
+    agenda.next()
+    assert heard[2:] == [("speaker_added", ada)] and agenda.own_calls == 101
+    signals = {s["name"]: s for s in mvvm.describe(agenda)["signals"]}
+    assert signals["speaker_added"]["record"] == "speaker" and signals["speaker_changed"]["type"] == "none"
+
+
+def test_a_callback_called_from_another_thread_is_heard_on_the_loops_thread(sample: mvvm.Library) -> None:
+    import threading
+    with sample.Loop.manual() as manual:
+        agenda = sample.Agenda(manual)
+        threads: List[threading.Thread] = []
+        agenda.subscribe("speaker_changed", lambda name, value: threads.append(threading.current_thread()))
+        agenda.change_speaker_elsewhere()
+        for _ in range(500):
+            if threads:
+                break
+            manual.run_for(10)
+        assert threads == [threading.current_thread()]
+        agenda.close()
+
+
 # ------------------------------------------------------------------------------------------------
 # Members win their names
 # ------------------------------------------------------------------------------------------------

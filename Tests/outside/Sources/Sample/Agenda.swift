@@ -1,5 +1,6 @@
 // An agenda of speakers written as an app's view model is, over structs of a file the export code
-// does not own: records registered by their fields (no Codable).
+// does not own: records registered by their fields (no Codable), and callback properties (the way
+// many view models tell their view something happened) exported as signals.
 import MVVMExport
 @preconcurrency import OpenCombine
 
@@ -27,11 +28,18 @@ public final class Agenda: ObservableObject, @unchecked Sendable {
     @Published public var speaker = Speaker(name: "nobody")
     @Published public var speakers: [Speaker] = []
     @Published public var slot: Slot?
+    /// How often the app's own speakerChangedAction ran: set before the engine's, it is kept.
+    @Published public var ownCalls = 0
+    public var speakerChangedAction: (() -> Void)?
+    public var speakerAddedAction: ((Speaker) -> Void)?
 
-    public init() {}
+    public init() {
+        speakerChangedAction = { [unowned self] in ownCalls += 1 }
+    }
 
     public func add(_ speaker: Speaker) -> Int {
         speakers.append(speaker)
+        speakerAddedAction?(speaker)
         return speakers.count
     }
 
@@ -40,6 +48,18 @@ public final class Agenda: ObservableObject, @unchecked Sendable {
         guard let index = speakers.firstIndex(where: { !$0.isCompleted }) else { return nil }
         speakers[index].isCompleted = true
         speaker = speakers[index]
+        speakerChangedAction?()
         return speaker
+    }
+
+    /// Calls speakerChangedAction from a thread of the global pool, as a completion on a queue
+    /// of its own would.
+    public func changeSpeakerElsewhere() {
+        Task.detached { [self] in speakerChangedAction?() }
+    }
+
+    /// The app's own code assigns the callback: the signal is disconnected.
+    public func replaceCallback() {
+        speakerChangedAction = { [unowned self] in ownCalls += 100 }
     }
 }

@@ -25,15 +25,20 @@ public func registerSample() {
         r.field("minutes", \.minutes)
         r.make { f in Slot(speaker: try f.value("speaker"), backup: try f.value("backup"), minutes: try f.value("minutes")) }
     }
-    Exports.register(Agenda.self, doc: "Speakers: records registered by their fields.") { c in
+    Exports.register(Agenda.self, doc: "Speakers: records registered by their fields, callback properties as signals.") { c in
         c.binding("speaker", \.speaker, \.$speaker)
         c.binding("speakers", \.speakers, \.$speakers)
         c.binding("slot", \.slot, \.$slot)
+        c.output("own_calls", \.ownCalls, \.$ownCalls, doc: "How often the app's own callback ran.")
         c.command("add", doc: "Adds a speaker; gives the count.", .value("speaker")) { (agenda, speaker: Speaker) in
             agenda.add(speaker)
         }
         c.command("next", doc: "The next speaker not yet heard, or none.") { $0.next() }
-        c.constructor(doc: "Empty.") { _ in Agenda() }
+        c.command("change_speaker_elsewhere", doc: "Calls the callback from another thread.") { $0.changeSpeakerElsewhere() }
+        c.command("replace_callback", doc: "The app's own code assigns the callback.") { $0.replaceCallback() }
+        c.signal("speaker_changed", \.speakerChangedAction, doc: "Each call of speakerChangedAction.")
+        c.signal("speaker_added", \.speakerAddedAction, doc: "Each speaker added, by speakerAddedAction.")
+        c.constructor(doc: "Empty, with a speakerChangedAction of its own.") { _ in Agenda() }
     }
     Exports.register(Profile.self, doc: "A profile: optionals, arrays, records and bytes (an ObservableObject).") { c in
         c.binding("first", \.first, \.$first)
