@@ -109,7 +109,7 @@ private func registerClasses() {
             $0.input.signUpTapped.send()
         }
         c.constructor(doc: "With the built-in service, which accepts every sign-up at once.") { _ in SignUpViewModel() }
-        c.constructor("service", doc: "With the host's service: each sign-up asks it with the user id (the password is "
+        c.constructor(suffix: "service", doc: "With the host's service: each sign-up asks it with the user id (the password is "
                       + "readable during the request) and expects a bool, true for success.",
                       .service("service", request: .string, result: .bool)) { (_, host: HostRequester) in
             SignUpViewModel(service: HostSignUpService(host: host))
@@ -132,7 +132,7 @@ private func registerClasses() {
         c.constructor(doc: "With the built-in service, which accepts every sign-up at once.") { _ in
             ObservableSignUpViewModel()
         }
-        c.constructor("service", doc: "With the host's service: each sign-up asks it with the user id and expects a "
+        c.constructor(suffix: "service", doc: "With the host's service: each sign-up asks it with the user id and expects a "
                       + "bool, true for success.",
                       .service("service", request: .string, result: .bool)) { (_, host: HostRequester) in
             ObservableSignUpViewModel(service: HostSignUpService(host: host))
@@ -149,7 +149,7 @@ private func registerClasses() {
         c.constructor(doc: "With the built-in API, which answers \"Welcome!\" on the loop's next dispatch.") {
             WelcomeScreen(viewModel: WelcomeViewModel(api: BuiltInWelcomeAPI(loop: $0)))
         }
-        c.constructor("api", doc: "With the host's API: each view_did_load asks it (no argument) and expects the message.",
+        c.constructor(suffix: "api", doc: "With the host's API: each view_did_load asks it (no argument) and expects the message.",
                       .service("api", request: .none, result: .string)) { (_, host: HostRequester) in
             WelcomeScreen(viewModel: WelcomeViewModel(api: HostWelcomeAPI(host: host)))
         }
@@ -184,7 +184,7 @@ private func registerClasses() {
         c.child("first_counter", doc: "Over a counter.") { $0.firstCounter }
         c.child("second_counter", doc: "Over a random counter.") { $0.secondCounter }
         c.constructor(doc: "The random counter is seeded from the system's random source.") { _ in CounterPageViewModel() }
-        c.constructor("seed", doc: "The random counter is seeded with `seed`, for repeatable pages.",
+        c.constructor(suffix: "seed", doc: "The random counter is seeded with `seed`, for repeatable pages.",
                       .value("seed")) { (_, seed: UInt64) in CounterPageViewModel(seed: seed) }
     }
 }

@@ -56,7 +56,8 @@ func withObject<T>(_ handle: mvvm_handle, of expected: ExportedClass? = nil, rea
     if object.isMainActor { try object.requireMainActorThread() }
     if let expected, object.exportedClass !== expected {
         throw ExportError(MVVM_ERR_WRONG_TYPE,
-                          "\(HandleTable.describe(handle)) is a \(object.exportedClass.name.string), not a \(expected.name.string)")
+                          "\(HandleTable.describe(handle)) is \(withArticle(object.exportedClass.name.string)), "
+                          + "not \(withArticle(expected.name.string))")
     }
     return try object.context.operation(reading: reading) { () throws(ExportError) -> T in
         guard !object.isReleased else {
@@ -354,8 +355,8 @@ func child(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?) throws(ExportEr
 
 func make(_ child: ExportedChild, of object: ExportedObject) throws(ExportError) -> mvvm_handle {
     guard let childClass = Registry.shared.exportedClass(for: child.childType) else {
-        throw ExportError(MVVM_ERR_INTERNAL, "\(object.exportedClass.name.string).\(child.name.string) is a "
-                          + "\(child.childTypeName), which no package registers")
+        throw ExportError(MVVM_ERR_INTERNAL, "\(object.exportedClass.name.string).\(child.name.string) is "
+                          + "\(withArticle(child.childTypeName)), which no package registers")
     }
     return ExportedObject.register(childClass, target: child.make(object.target),
                                    context: object.context, keepAlive: [object.target]).handle
@@ -493,7 +494,7 @@ private func answerable(_ request: mvvm_handle, _ result: UnsafePointer<mvvm_val
     guard let result else { throw .nullPointer("result") }
     let value = try Value(reading: result, "result")
     guard value.type == open.resultType else {
-        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "the request expects a \(open.resultType.name) result, "
+        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "the request expects \(withArticle(open.resultType.name)) result, "
                           + "not \(value.type.name)")
     }
     guard let owner = open.service.owner else { throw unknownRequest(request) }

@@ -204,6 +204,20 @@ public struct ExportBuilder<Target: AnyObject> {
         }
     }
 
+    /// An `async` command with one argument, named "argument", as ``command(_:doc:_:)`` takes it:
+    /// `c.asyncCommand("load") { (vm, page: Int) in try await vm.load(page) }`.
+    public mutating func asyncCommand<A: ExportableValue, E: Error>(_ name: String, doc: String = "",
+                                                                   _ run: @escaping (Target, A) async throws(E) -> Void) {
+        asyncCommand(name, doc: doc, Argument<A>.value("argument"), run: run)
+    }
+
+    /// An `async` command with one argument, named "argument", that returns a value of `R`.
+    public mutating func asyncCommand<A: ExportableValue, R: ExportableValue, E: Error>(
+        _ name: String, doc: String = "", _ run: @escaping (Target, A) async throws(E) -> R
+    ) {
+        asyncCommand(name, doc: doc, Argument<A>.value("argument"), run: run)
+    }
+
     /// `prepare` takes the arguments as their Swift types (refusing the call when one refuses)
     /// and gives the command's body, which runs as the call's task.
     mutating func addAsyncCommand(_ name: String, _ doc: String, _ arguments: [ExportedArgument],
@@ -226,7 +240,7 @@ public struct ExportBuilder<Target: AnyObject> {
     /// A signal: each value `publisher` sends (a subject's, say) reaches the subscribers.
     public mutating func signal<P: Publisher>(_ name: String, doc: String = "", _ publisher: @escaping (Target) -> P)
     where P.Output: ExportableValue, P.Failure == Never {
-        signals.append(ExportedSignal(name: CName(name), payload: P.Output.exportedShape, doc: doc) { object, emit in
+        signals.append(ExportedSignal(name: CName(name), payload: P.Output.exportedShape, doc: doc) { object, _, emit in
             publisher(Self.target(object)).sink { emit($0.exportedValue) }
         })
     }
@@ -234,8 +248,43 @@ public struct ExportBuilder<Target: AnyObject> {
     /// A signal with no payload.
     public mutating func signal<P: Publisher>(_ name: String, doc: String = "", _ publisher: @escaping (Target) -> P)
     where P.Output == Void, P.Failure == Never {
-        signals.append(ExportedSignal(name: CName(name), payload: .none, doc: doc) { object, emit in
+        signals.append(ExportedSignal(name: CName(name), payload: .none, doc: doc) { object, _, emit in
             publisher(Self.target(object)).sink { emit(.none) }
+        })
+    }
+
+    /// A signal sent by calling a callback property, the way many view models tell their view
+    /// something happened: `c.signal("speaker_changed", \.speakerChangedAction)` for a
+    /// `var speakerChangedAction: (() -> Void)?`. When the object is made, the engine sets the
+    /// property to a closure of its own, which calls the closure already there first; each call
+    /// is an event. The app's own code assigning the property afterwards replaces the engine's
+    /// closure, and so disconnects the signal.
+    public mutating func signal(_ name: String, _ callback: ReferenceWritableKeyPath<Target, (() -> Void)?>, doc: String = "") {
+        signals.append(ExportedSignal(name: CName(name), payload: .none, doc: doc) { object, loop, emit in
+            let target = Self.target(object)
+            let connection = CallbackConnection(loop: loop, emit: emit)
+            let previous = target[keyPath: callback]
+            target[keyPath: callback] = {
+                previous?()
+                connection.send(.none)
+            }
+            return AnyCancellable { connection.disconnect() }
+        })
+    }
+
+    /// A signal sent by calling a callback property of one value (`((T) -> Void)?`), its payload:
+    /// `c.signal("speaker_added", \.speakerAddedAction)`; otherwise as the one without a value.
+    public mutating func signal<T: ExportableValue>(_ name: String, _ callback: ReferenceWritableKeyPath<Target, ((T) -> Void)?>,
+                                                   doc: String = "") {
+        signals.append(ExportedSignal(name: CName(name), payload: T.exportedShape, doc: doc) { object, loop, emit in
+            let target = Self.target(object)
+            let connection = CallbackConnection(loop: loop, emit: emit)
+            let previous = target[keyPath: callback]
+            target[keyPath: callback] = { value in
+                previous?(value)
+                connection.send(value.exportedValue)
+            }
+            return AnyCancellable { connection.disconnect() }
         })
     }
 
@@ -251,7 +300,8 @@ public struct ExportBuilder<Target: AnyObject> {
 
     // Constructors of each number of arguments are in Generated/Arities.swift: values
     // (``Argument/value(_:)``), models and host services. The first one registered is
-    // `mvvm_<class>_new`; give the others a `suffix`, and they are `new_with_<suffix>`. `make` may
+    // `mvvm_<class>_new`; give the others a `suffix:` (`c.constructor(suffix: "named",
+    // .value("name"))`), and they are `new_with_<suffix>`. `make` may
     // throw (an ``ExportFailure`` for arguments out of range): the host gets
     // MVVM_ERR_INVALID_ARGUMENT and the error's text.
 
@@ -380,4 +430,34 @@ public struct Argument<T> {
             arguments, index in arguments.services[index]!
         }
     }
+}
+
+// MARK: - Callback properties
+
+/// The engine's end of a callback property: each call's event, delivered on the object's loop
+/// as a subject's would be. `emit` is touched only under the loop's work lock.
+final class CallbackConnection: @unchecked Sendable {
+    private let loop: Loop
+    private var emit: ((Value) -> Void)?
+
+    init(loop: Loop, emit: @escaping (Value) -> Void) {
+        self.loop = loop
+        self.emit = emit
+    }
+
+    func send(_ value: Value) {
+        // Called in an operation or the loop's work (a command, a timer, a task on the loop):
+        // announced when it ends, as any change made there.
+        if loop.isHeldByCurrentThread {
+            emit?(value)
+            return
+        }
+        // Called from another thread (a completion on a queue of its own): the loop's work takes
+        // it, as mvvm_complete_soon's answer is taken, so it is delivered on the loop's thread
+        // (a thread loop's, or the host's at its next dispatch), never on the caller's.
+        loop.schedule { [self] in emit?(value) }
+    }
+
+    /// The object's handle was released: later calls send nothing. Under the work lock.
+    func disconnect() { emit = nil }
 }

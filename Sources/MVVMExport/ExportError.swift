@@ -134,3 +134,23 @@ extension mvvm_status {
 
     nonisolated(unsafe) static let unknownName = CString.intern("MVVM_UNKNOWN_STATUS")
 }
+
+/// `noun` after its indefinite article, as it is read aloud: "an Attendee", "a UUID", "an int",
+/// "a user". An acronym (its first two letters capitals) is read letter by letter.
+func withArticle(_ noun: String) -> String {
+    let letters = Array(noun.drop { !$0.isLetter })
+    guard let first = letters.first else { return "a \(noun)" }
+    let soundsLikeAVowel: Bool
+    if first.isUppercase, letters.count > 1, letters[1].isUppercase {
+        soundsLikeAVowel = "AEFHILMNORSX".contains(first)
+    } else {
+        let word = String(letters.prefix(3)).lowercased()
+        switch word.first {
+        case "a", "e", "i", "o": soundsLikeAVowel = true
+        // "a unit", "a user", "a utility", "a URL-like uri"; but "an update", "an umbrella".
+        case "u": soundsLikeAVowel = !["uni", "use", "usa", "usu", "uti", "ure", "uri", "uro"].contains(word)
+        default: soundsLikeAVowel = false
+        }
+    }
+    return (soundsLikeAVowel ? "an " : "a ") + noun
+}

@@ -172,7 +172,7 @@ extension ExportableBytes where Self: RangeReplaceableCollection, Element == UIn
 // MARK: - A Swift type's own refusal
 
 /// `value`, accepted by `V`'s shape already, as a `V`; or, when `V` itself refuses it (a failable
-/// init, a record's throwing `init(from:)`, a `Float` out of range), INVALID_ARGUMENT naming
+/// init, a record's throwing `init(from:)` or `make`, a `Float` out of range), INVALID_ARGUMENT naming
 /// `what` and saying why. The one step after ``ValueShape/accept(_:_:)`` for every value a host
 /// passes to a Swift type.
 @inline(__always)
@@ -193,10 +193,25 @@ func refusalReason(_ type: any ExportableValue.Type, _ value: Value) -> String {
     if let record = type as? any ExportableRecord.Type {
         return record.decodingRefusal(value) ?? "\(type) refuses it"
     }
+    if let record = type as? any ExportableFieldRecord.Type {
+        return record.makingRefusal(value) ?? "\(type) refuses it"
+    }
     if let wrapper = type as? any RefusalExplaining.Type { return wrapper.explainRefusal(value) }
     if type == Float.self { return "beyond the range of Float" }
+    if isStringBacked(type) {
+        // A CaseIterable enum's shape lists its cases.
+        return "it is no case of \(type)" + (type.exportedShape.allowed.map { ": " + $0.joined(separator: ", ") } ?? "")
+    }
     return "\(type) refuses it"
 }
+
+/// Whether `type` is a `String`-backed enum (or any type made from a string by `init(rawValue:)`).
+func isStringBacked(_ type: Any.Type) -> Bool {
+    guard let representable = type as? any RawRepresentable.Type else { return false }
+    return hasStringRawValue(representable)
+}
+
+private func hasStringRawValue<T: RawRepresentable>(_: T.Type) -> Bool { T.RawValue.self == String.self }
 
 /// Optionals and arrays say which wrapped value or element their own type refused.
 private protocol RefusalExplaining { static func explainRefusal(_ value: Value) -> String }

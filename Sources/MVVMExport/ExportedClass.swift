@@ -126,7 +126,8 @@ struct ExportedSignal {
     let name: CName
     let payload: ValueShape
     let doc: String
-    let connect: (AnyObject, @escaping (Value) -> Void) -> AnyCancellable
+    /// Connects the object (on `Loop`) to `emit`, which takes each event under the loop's work lock.
+    let connect: (AnyObject, Loop, @escaping (Value) -> Void) -> AnyCancellable
 }
 
 struct ExportedChild: @unchecked Sendable {

@@ -54,7 +54,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         let object = ExportedObject(exportedClass, target: target, context: context, constructor: constructor,
                                     keepAlive: keepAlive)
         for (index, signal) in exportedClass.signals.enumerated() {
-            object.connections.append(signal.connect(target) { [unowned object] payload in
+            object.connections.append(signal.connect(target, context.loop) { [unowned object] payload in
                 guard object.loopIdentity.isHeldByCurrentThread else { return object.signalElsewhere(index, payload) }
                 guard !object.subscriptions.isEmpty else { return }
                 object.pendingSignals.append((index, payload))

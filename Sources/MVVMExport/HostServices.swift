@@ -132,11 +132,11 @@ public final class HostRequester: @unchecked Sendable {
         let answer = try await ask(argument)
         do throws(ExportError) {
             guard let made = R(exportedValue: try R.exportedShape.accept(answer, "the answer")) else {
-                throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "the answer cannot be a \(R.self)")
+                throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "the answer cannot be \(withArticle(String(describing: R.self)))")
             }
             return made
         } catch {
-            throw ExportFailure("the host's service answered what is not a \(R.exportedShape.name): \(error.message)")
+            throw ExportFailure("the host's service answered what is not \(withArticle(R.exportedShape.name)): \(error.message)")
         }
     }
 

@@ -75,8 +75,8 @@ public func mvvm_list_item(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?,
             }
             guard let itemClass = Registry.shared.exportedClass(for: ObjectIdentifier(type(of: item)))
                 ?? Registry.shared.exportedClass(for: list.itemType) else {
-                throw ExportError(MVVM_ERR_INTERNAL, "\(object.exportedClass.name.string).\(property.name.string) holds a "
-                                  + "\(type(of: item)), which no package registers")
+                throw ExportError(MVVM_ERR_INTERNAL, "\(object.exportedClass.name.string).\(property.name.string) holds "
+                                  + "\(withArticle(String(describing: type(of: item)))), which no package registers")
             }
             return ExportedObject.register(itemClass, target: item, context: object.context,
                                            keepAlive: [object.target]).handle

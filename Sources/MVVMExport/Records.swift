@@ -35,14 +35,7 @@ extension ExportableRecord {
     }
 
     /// Why this record refuses `value` (its `init(from:)`'s error), for a message; nil if it does not.
-    static func decodingRefusal(_ value: Value) -> String? {
-        do {
-            _ = try decoding(value)
-            return nil
-        } catch {
-            return ExportFailure(describing: error).description
-        }
-    }
+    static func decodingRefusal(_ value: Value) -> String? { errorText { try decoding(value) } }
 
     public var exportedValue: MVVMValue {
         let encoder = RecordEncoder()
@@ -50,6 +43,16 @@ extension ExportableRecord {
             return .null
         }
         return .record(record.name.string, record.fields.map { encoder.fields[$0.key] ?? .null })
+    }
+}
+
+/// The text of the error `attempt` throws, for a message; nil when it throws none.
+func errorText(_ attempt: () throws -> Any) -> String? {
+    do {
+        _ = try attempt()
+        return nil
+    } catch {
+        return ExportFailure(describing: error).description
     }
 }
 
@@ -65,11 +68,19 @@ final class RecordDescription: RegisteredType, @unchecked Sendable {
     let name: CName
     let identity: TypeIdentity
     let fields: [Field]
+    /// A record registered by its fields (``ExportableFieldRecord``): its fields' values, in
+    /// order, and how to make one of them. A `Codable` record has neither: it goes through its
+    /// coding.
+    let fieldValues: ((Any) -> [Value])?
+    let make: (([Value]) throws -> Any)?
 
-    init(name: String, display: String?, type: Any.Type, doc: String, fields: [Field]) {
+    init(name: String, display: String?, type: Any.Type, doc: String, fields: [Field],
+         fieldValues: ((Any) -> [Value])? = nil, make: (([Value]) throws -> Any)? = nil) {
         self.name = CName(name)
         identity = TypeIdentity(swiftName: String(describing: type), type: type, doc: doc, cName: name, display: display)
         self.fields = fields
+        self.fieldValues = fieldValues
+        self.make = make
     }
 
     /// What descriptions say of it: its fields with their types.
@@ -164,7 +175,7 @@ struct RecordDecoder: Decoder {
 
         private func value<T: Decodable>(_ type: T.Type, _ key: Key, optional: Bool) throws -> T? {
             guard let exportable = type as? any ExportableValue.Type else {
-                throw ExportFailure("field \(key.stringValue) is a \(T.self), which is not exportable "
+                throw ExportFailure("field \(key.stringValue) is \(withArticle(String(describing: T.self))), which is not exportable "
                                     + "(declare its conformance to ExportableValue or ExportableRecord)")
             }
             switch mode {
@@ -189,9 +200,14 @@ struct RecordDecoder: Decoder {
                     }
                     return try record.init(from: RecordDecoder(.probing(Recorder(), depth: depth + 1))) as? T
                 }
-                guard let placeholder = shape.placeholder, let made = exportable.init(exportedValue: placeholder) as? T else {
-                    throw ExportFailure("field \(key.stringValue) (a \(T.self)) has no value to start from: "
-                                        + "make a String enum CaseIterable")
+                let named = "field \(key.stringValue) (\(withArticle(String(describing: T.self))))"
+                guard let placeholder = shape.placeholder else {
+                    throw ExportFailure("\(named) is a record not registered yet: register it before the records that hold it")
+                }
+                guard let made = exportable.init(exportedValue: placeholder) as? T else {
+                    throw ExportFailure("\(named) has no value to start from: " + (isStringBacked(type)
+                        ? "make it CaseIterable, so that registration tries its first case"
+                        : "its init?(exportedValue:) refuses \(CString.echo(placeholder)), the value registration tries"))
                 }
                 return made
             }
@@ -234,7 +250,7 @@ final class RecordEncoder: Encoder {
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             guard let exportable = value as? any ExportableValue else {
-                throw ExportFailure("field \(key.stringValue) is a \(T.self), which is not exportable")
+                throw ExportFailure("field \(key.stringValue) is \(withArticle(String(describing: T.self))), which is not exportable")
             }
             encoder.fields[key.stringValue] = exportable.exportedValue
         }

@@ -43,6 +43,9 @@ struct RegistrationCheck {
     let classes: [ExportedClass]
     let byType: [ObjectIdentifier: ExportedClass]
     let records: [ObjectIdentifier: RecordDescription]
+    /// Records whose registration was refused (their problem is reported already): a member of
+    /// one is not reported again as of a record no package registers.
+    var refusedRecords: Set<ObjectIdentifier> = []
 
     var problems: [String] {
         var problems: [String] = []
@@ -112,7 +115,7 @@ struct RegistrationCheck {
         for child in exportedClass.children {
             member(child.name.string, "child")
             if byType[child.childType] == nil {
-                problems.append("\(owner), child \(child.name.string): it is a \(child.childTypeName), which no "
+                problems.append("\(owner), child \(child.name.string): it is \(withArticle(child.childTypeName)), which no "
                                 + "package registers as a class")
             }
         }
@@ -181,9 +184,10 @@ struct RegistrationCheck {
             return self.shape(wrapped, what)
         case let .array(element): return self.shape(element, what)
         case let .record(type):
-            return records[type.id] == nil
-                ? ["\(what): it is a \(type.swiftName), a record no package registers (Exports.record(\(type.swiftName).self))"]
-                : []
+            return records[type.id] != nil || refusedRecords.contains(type.id)
+                ? []
+                : ["\(what): it is \(withArticle(type.swiftName)), a record no package registers "
+                   + "(Exports.record(\(type.swiftName).self))"]
         default: return []
         }
     }

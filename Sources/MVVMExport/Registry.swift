@@ -40,12 +40,18 @@ public enum Exports {
     /// conformance (see ``ExportableRecord``).
     public static func record<R: ExportableRecord>(_ type: R.Type, as name: String? = nil, display: String? = nil,
                                                    doc: String = "") {
+        record(type, as: name, display: display, doc: doc, into: .shared)
+    }
+
+    static func record<R: ExportableRecord>(_ type: R.Type, as name: String?, display: String? = nil, doc: String,
+                                            into registry: Registry) {
         let recordName = name ?? snakeCase(String(describing: type))
         switch RecordDescription.probe(type) {
         case let .success(fields):
-            Registry.shared.add(RecordDescription(name: recordName, display: display, type: type, doc: doc, fields: fields))
+            registry.add(RecordDescription(name: recordName, display: display, type: type, doc: doc, fields: fields))
         case let .failure(failure):
-            Registry.shared.refuse("record \(recordName) (\(String(describing: type))): \(failure.description)")
+            registry.refuse("record \(recordName) (\(String(describing: type))): \(failure.description)",
+                            record: ObjectIdentifier(type))
         }
     }
 
@@ -57,15 +63,15 @@ public enum Exports {
     /// the promise instead: such objects are made only on a loop that serves the main actor
     /// (`MVVM_LOOP_MAIN`, or a virtual loop made on the main thread), and their members are
     /// reached only on its thread (elsewhere: `MVVM_ERR_WRONG_THREAD`).
-    public static func register<Target: AnyObject>(_ type: Target.Type, as name: String? = nil, doc: String = "",
-                                                   isolation: ExportIsolation,
+    public static func register<Target: AnyObject>(_ type: Target.Type, as name: String? = nil, display: String? = nil,
+                                                   doc: String = "", isolation: ExportIsolation,
                                                    _ build: @MainActor (inout ExportBuilder<Target>) -> Void) {
         // Describing the members runs none of them: it only keeps their closures, which the
         // library calls on the main actor's thread alone. So `build` may run here, on any thread.
         typealias Build = (inout ExportBuilder<Target>) -> Void
         withoutActuallyEscaping(build) { build in
             let describe = unsafeBitCast(build, to: Build.self)
-            register(type, as: name, doc: doc) { builder in
+            register(type, as: name, display: display, doc: doc) { builder in
                 builder.isMainActor = true
                 describe(&builder)
             }
@@ -129,6 +135,8 @@ final class Registry: @unchecked Sendable {
     private var refusals: [String] = []
     /// What was refused is kept, as everything registered is: it lives as long as the library.
     private var refused: [AnyObject] = []
+    /// The records refused as they were added: their one problem is in `refusals`.
+    private var refusedRecords: Set<ObjectIdentifier> = []
     /// The whole registration's problems, found once after each change.
     private var checked: [String]?
     private var reported = false
@@ -165,17 +173,20 @@ final class Registry: @unchecked Sendable {
                 refusals.append("\(kind) \(name) (\(registered.swiftName)) is registered twice: a class or record "
                                 + "named \(name) exists already (\(taken.swiftName) of module \(taken.swiftModule))")
                 refused.append(registered)
+                if registered is RecordDescription { refusedRecords.insert(registered.swiftType) }
                 return
             }
             insert()
         }
     }
 
-    func refuse(_ problem: String) {
+    /// A problem found as something was added; `record` is the record refused, if one was.
+    func refuse(_ problem: String, record: ObjectIdentifier? = nil) {
         knownSound.store(false, ordering: .releasing)
         lock.withLock {
             checked = nil
             refusals.append(problem)
+            if let record { refusedRecords.insert(record) }
         }
     }
 
@@ -183,7 +194,8 @@ final class Registry: @unchecked Sendable {
     var problems: [String] {
         lockedOnceLoaded {
             if let checked { return checked }
-            var found = refusals + RegistrationCheck(classes: ordered, byType: byType, records: recordsByType).problems
+            var found = refusals + RegistrationCheck(classes: ordered, byType: byType, records: recordsByType,
+                                                        refusedRecords: refusedRecords).problems
             if let linkedTwice = libmvvm_linked_twice() { found.insert(String(cString: linkedTwice), at: 0) }
             checked = found
             return found
@@ -224,6 +236,15 @@ final class Registry: @unchecked Sendable {
     func record(named name: String) -> RecordDescription? { lockedOnceLoaded { recordsByName[name] } }
 
     func record(for type: ObjectIdentifier) -> RecordDescription? { lockedOnceLoaded { recordsByType[type] } }
+
+    /// The record registered so far for `type`, without running the packages' registrations
+    /// first: what registration itself reads (a record's placeholder, a record registered by its
+    /// fields tried with it) while those run, when waiting for them would wait for itself.
+    func recordRegisteredSoFar(for type: ObjectIdentifier) -> RecordDescription? {
+        lock.withLock { recordsByType[type] }
+    }
+
+    func recordRegisteredSoFar(named name: String) -> RecordDescription? { lock.withLock { recordsByName[name] } }
 
     var classes: [ExportedClass] { lockedOnceLoaded { ordered } }
 
@@ -350,8 +371,9 @@ func model(_ handle: mvvm_handle, _ name: String, of types: [ObjectIdentifier], 
     let object = try HandleTable.shared.resolve(handle, as: ExportedObject.self, expecting: .object, "the model (\(name))")
     guard types.contains(object.exportedClass.swiftType) else {
         let wanted = types.map { Registry.shared.exportedClass(for: $0)?.name.string ?? "?" }
-        throw ExportError(MVVM_ERR_WRONG_TYPE, "the model (\(name)) \(HandleTable.describe(handle)) is a "
-                          + "\(object.exportedClass.name.string), not a \(wanted.joined(separator: " or "))")
+        throw ExportError(MVVM_ERR_WRONG_TYPE, "the model (\(name)) \(HandleTable.describe(handle)) is "
+                          + "\(withArticle(object.exportedClass.name.string)), not "
+                          + wanted.map(withArticle).joined(separator: " or "))
     }
     guard object.context === context else {
         throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "the model (\(name)) \(HandleTable.describe(handle)) lives on another loop")

@@ -140,7 +140,9 @@ public enum MVVMValue: Equatable, Sendable {
         case let .bytes(bytes): return JSON.array(bytes.map { String($0) })
         case let .array(items): return JSON.array(items.map(\.json))
         case let .record(name, fields):
-            let names = Registry.shared.record(named: name)?.fields.map(\.name) ?? fields.indices.map { "field\($0)" }
+            // Registration's own messages echo records too (a placeholder refused), while it runs.
+            let names = Registry.shared.recordRegisteredSoFar(named: name)?.fields.map(\.name)
+                ?? fields.indices.map { "field\($0)" }
             return JSON.object(zip(names, fields).map { ($0, $1.json) })
         case let .map(names, values): return JSON.object(zip(names, values).map { ($0, $1.json) })
         }

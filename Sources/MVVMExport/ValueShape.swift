@@ -198,7 +198,7 @@ public enum ValueShape: Sendable, Equatable {
         case .bytes: return .bytes([])
         case .array: return .array([])
         case let .record(type):
-            guard let record = Registry.shared.record(for: type.id) else { return nil }
+            guard let record = Registry.shared.recordRegisteredSoFar(for: type.id) else { return nil }
             var fields: [Value] = []
             for field in record.fields {
                 guard let value = field.shape.placeholder else { return nil }
@@ -226,7 +226,7 @@ public struct RecordType: Sendable, Equatable {
 
     func description(_ what: @autoclosure () -> String) throws(ExportError) -> RecordDescription {
         guard let record = Registry.shared.record(for: id) else {
-            throw ExportError(MVVM_ERR_INTERNAL, "\(what()) is a \(swiftName), a record no package registers")
+            throw ExportError(MVVM_ERR_INTERNAL, "\(what()) is \(withArticle(swiftName)), a record no package registers")
         }
         return record
     }

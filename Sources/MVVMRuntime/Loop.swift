@@ -210,6 +210,10 @@ public final class Loop: Scheduler, @unchecked Sendable {
         try core.holdingWorkLock(body)
     }
 
+    /// Whether the calling thread holds this loop's work lock: it is in a `perform` or runs the
+    /// loop's work, so what it changes is announced when that work ends.
+    public var isHeldByCurrentThread: Bool { HeldWorkLocks.holds(core) }
+
     /// Keeps `things` alive until the outermost work in progress on this loop ends (a turn of due
     /// work or a `perform`), then lets go of them still holding the work lock; at once when no
     /// work is in progress. Call it holding the work lock, from inside `perform` or loop work.

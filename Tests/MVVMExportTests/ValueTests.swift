@@ -69,7 +69,7 @@ private func oneCharacter(_ marks: Int) -> String {
         Issue.record("a mood that is no case was taken")
     } catch {
         #expect(error.status == MVVM_ERR_INVALID_ARGUMENT)
-        #expect(error.message == "argument 1 of form.set_mood (mood) cannot hold \"angry\": Mood refuses it")
+        #expect(error.message == "argument 1 of form.set_mood (mood) cannot hold \"angry\": it is no case of Mood")
     }
     do {
         _ = try Argument<Float>.value("ratio").command(CallArguments(name: call, values: [.double(1e300)]), 0)

@@ -19,7 +19,10 @@ static const char *const problems[] = {
     "class board (Board), child child: it is a Card, which no package registers as a class",
     "class board (Board), property limit: an optional of an optional",
     "class board (Board), command show, argument class: \"class\" is not a lower_snake C identifier",
-    "class board (Board), command use, argument note: it is a Unregistered, a record no package registers",
+    "class board (Board), command use, argument note: it is an Unregistered, a record no package registers "
+    "(Exports.record(Unregistered.self))",
+    "record attendee (Attendee): field mood (a Mood) has no value to start from: make it CaseIterable, so that "
+    "registration tries its first case",
     "class board (Board) is registered twice",
     "class counter_view_model (Board) is registered twice: a class or record named counter_view_model exists already (CounterViewModel of module MVVMViewModels)",
     "record tree (Tree) contains itself",
@@ -51,7 +54,9 @@ static void every_problem_is_named_and_nothing_is_served(void) {
     close(file);
     unlink(path);
     const char *message = mvvm_last_error();
-    CHECK(strstr(message, "the library's registration is refused (14 problems)") != NULL);
+    CHECK(strstr(message, "the library's registration is refused (15 problems)") != NULL);
+    /* The refused record's one problem is its own: what takes one is not reported again. */
+    CHECK(strstr(message, "Attendee, a record no package registers") == NULL);
     for (size_t index = 0; index < sizeof problems / sizeof problems[0]; index++) {
         if (!CHECK(strstr(message, problems[index]) != NULL)) printf("      missing: %s\n", problems[index]);
         CHECK(strstr(written, problems[index]) != NULL);

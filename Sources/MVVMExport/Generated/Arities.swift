@@ -44,8 +44,8 @@ extension ExportBuilder {
         }
     }
 
-    /// A constructor of 0 arguments: see ``constructor(_:doc:make:)``.
-    public mutating func constructor<E: Error>(_ suffix: String? = nil, doc: String = "",
+    /// A constructor of 0 arguments: see ``constructor(suffix:doc:make:)``.
+    public mutating func constructor<E: Error>(suffix: String? = nil, doc: String = "",
                                                    make: @escaping (Loop) throws(E) -> Target) {
         addConstructor(suffix, doc, []) { loop, values throws(ExportFailure) in
             do { return try make(loop) } catch { throw ExportFailure(describing: error) }
@@ -96,8 +96,8 @@ extension ExportBuilder {
         }
     }
 
-    /// A constructor of 1 argument: see ``constructor(_:doc:make:)``.
-    public mutating func constructor<A1, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>,
+    /// A constructor of 1 argument: see ``constructor(suffix:doc:make:)``.
+    public mutating func constructor<A1, E: Error>(suffix: String? = nil, doc: String = "", _ a1: Argument<A1>,
                                                    make: @escaping (Loop, A1) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec]) { loop, values throws(ExportFailure) in
             let (v1) = (try a1.constructor(values, 0))
@@ -149,8 +149,8 @@ extension ExportBuilder {
         }
     }
 
-    /// A constructor of 2 arguments: see ``constructor(_:doc:make:)``.
-    public mutating func constructor<A1, A2, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>,
+    /// A constructor of 2 arguments: see ``constructor(suffix:doc:make:)``.
+    public mutating func constructor<A1, A2, E: Error>(suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>,
                                                    make: @escaping (Loop, A1, A2) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec]) { loop, values throws(ExportFailure) in
             let (v1, v2) = (try a1.constructor(values, 0), try a2.constructor(values, 1))
@@ -202,8 +202,8 @@ extension ExportBuilder {
         }
     }
 
-    /// A constructor of 3 arguments: see ``constructor(_:doc:make:)``.
-    public mutating func constructor<A1, A2, A3, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>,
+    /// A constructor of 3 arguments: see ``constructor(suffix:doc:make:)``.
+    public mutating func constructor<A1, A2, A3, E: Error>(suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>,
                                                    make: @escaping (Loop, A1, A2, A3) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec, a3.spec]) { loop, values throws(ExportFailure) in
             let (v1, v2, v3) = (try a1.constructor(values, 0), try a2.constructor(values, 1), try a3.constructor(values, 2))
@@ -255,8 +255,8 @@ extension ExportBuilder {
         }
     }
 
-    /// A constructor of 4 arguments: see ``constructor(_:doc:make:)``.
-    public mutating func constructor<A1, A2, A3, A4, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>,
+    /// A constructor of 4 arguments: see ``constructor(suffix:doc:make:)``.
+    public mutating func constructor<A1, A2, A3, A4, E: Error>(suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>,
                                                    make: @escaping (Loop, A1, A2, A3, A4) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec, a3.spec, a4.spec]) { loop, values throws(ExportFailure) in
             let (v1, v2, v3, v4) = (try a1.constructor(values, 0), try a2.constructor(values, 1), try a3.constructor(values, 2), try a4.constructor(values, 3))
@@ -308,8 +308,8 @@ extension ExportBuilder {
         }
     }
 
-    /// A constructor of 5 arguments: see ``constructor(_:doc:make:)``.
-    public mutating func constructor<A1, A2, A3, A4, A5, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>,
+    /// A constructor of 5 arguments: see ``constructor(suffix:doc:make:)``.
+    public mutating func constructor<A1, A2, A3, A4, A5, E: Error>(suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>,
                                                    make: @escaping (Loop, A1, A2, A3, A4, A5) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec]) { loop, values throws(ExportFailure) in
             let (v1, v2, v3, v4, v5) = (try a1.constructor(values, 0), try a2.constructor(values, 1), try a3.constructor(values, 2), try a4.constructor(values, 3), try a5.constructor(values, 4))
@@ -361,8 +361,8 @@ extension ExportBuilder {
         }
     }
 
-    /// A constructor of 6 arguments: see ``constructor(_:doc:make:)``.
-    public mutating func constructor<A1, A2, A3, A4, A5, A6, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>,
+    /// A constructor of 6 arguments: see ``constructor(suffix:doc:make:)``.
+    public mutating func constructor<A1, A2, A3, A4, A5, A6, E: Error>(suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>,
                                                    make: @escaping (Loop, A1, A2, A3, A4, A5, A6) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec]) { loop, values throws(ExportFailure) in
             let (v1, v2, v3, v4, v5, v6) = (try a1.constructor(values, 0), try a2.constructor(values, 1), try a3.constructor(values, 2), try a4.constructor(values, 3), try a5.constructor(values, 4), try a6.constructor(values, 5))
@@ -414,8 +414,8 @@ extension ExportBuilder {
         }
     }
 
-    /// A constructor of 7 arguments: see ``constructor(_:doc:make:)``.
-    public mutating func constructor<A1, A2, A3, A4, A5, A6, A7, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>,
+    /// A constructor of 7 arguments: see ``constructor(suffix:doc:make:)``.
+    public mutating func constructor<A1, A2, A3, A4, A5, A6, A7, E: Error>(suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>,
                                                    make: @escaping (Loop, A1, A2, A3, A4, A5, A6, A7) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec]) { loop, values throws(ExportFailure) in
             let (v1, v2, v3, v4, v5, v6, v7) = (try a1.constructor(values, 0), try a2.constructor(values, 1), try a3.constructor(values, 2), try a4.constructor(values, 3), try a5.constructor(values, 4), try a6.constructor(values, 5), try a7.constructor(values, 6))
@@ -467,8 +467,8 @@ extension ExportBuilder {
         }
     }
 
-    /// A constructor of 8 arguments: see ``constructor(_:doc:make:)``.
-    public mutating func constructor<A1, A2, A3, A4, A5, A6, A7, A8, E: Error>(_ suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>, _ a8: Argument<A8>,
+    /// A constructor of 8 arguments: see ``constructor(suffix:doc:make:)``.
+    public mutating func constructor<A1, A2, A3, A4, A5, A6, A7, A8, E: Error>(suffix: String? = nil, doc: String = "", _ a1: Argument<A1>, _ a2: Argument<A2>, _ a3: Argument<A3>, _ a4: Argument<A4>, _ a5: Argument<A5>, _ a6: Argument<A6>, _ a7: Argument<A7>, _ a8: Argument<A8>,
                                                    make: @escaping (Loop, A1, A2, A3, A4, A5, A6, A7, A8) throws(E) -> Target) {
         addConstructor(suffix, doc, [a1.spec, a2.spec, a3.spec, a4.spec, a5.spec, a6.spec, a7.spec, a8.spec]) { loop, values throws(ExportFailure) in
             let (v1, v2, v3, v4, v5, v6, v7, v8) = (try a1.constructor(values, 0), try a2.constructor(values, 1), try a3.constructor(values, 2), try a4.constructor(values, 3), try a5.constructor(values, 4), try a6.constructor(values, 5), try a7.constructor(values, 6), try a8.constructor(values, 7))

@@ -15,6 +15,31 @@ extern "C" {
 
 /* @generated typed calls begin: python3 -m mvvm_gen writes this part; do not edit. */
 
+/* agenda (Agenda): Speakers: records registered by their fields, callback properties as signals.
+ * Properties: speaker: speaker rw; speakers: [speaker] rw; slot: slot? rw; own_calls: int ro.
+ * Signals: speaker_changed(none), speaker_added(speaker). */
+/** Empty, with a speakerChangedAction of its own. */
+mvvm_status mvvm_agenda_new(mvvm_handle loop, mvvm_handle *out);
+/** Adds a speaker; gives the count. */
+mvvm_status mvvm_agenda_add(mvvm_handle object, const mvvm_value * speaker, int64_t * result_or_null);
+/** The next speaker not yet heard, or none. The result, when `result_or_null` is not NULL, is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_agenda_next(mvvm_handle object, mvvm_value * result_or_null);
+/** Calls the callback from another thread. */
+mvvm_status mvvm_agenda_change_speaker_elsewhere(mvvm_handle object);
+/** The app's own code assigns the callback. */
+mvvm_status mvvm_agenda_replace_callback(mvvm_handle object);
+/** speaker: *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_agenda_get_speaker(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_agenda_set_speaker(mvvm_handle object, const mvvm_value * value);
+/** speakers: *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_agenda_get_speakers(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_agenda_set_speakers(mvvm_handle object, const mvvm_value * value);
+/** slot: *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_agenda_get_slot(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_agenda_set_slot(mvvm_handle object, const mvvm_value * value);
+/** own_calls: How often the app's own callback ran. */
+mvvm_status mvvm_agenda_get_own_calls(mvvm_handle object, int64_t *out);
+
 /* profile (Profile): A profile: optionals, arrays, records and bytes (an ObservableObject).
  * Properties: first: string rw; last: string rw; full_name: string ro; limit: int? rw; tags: [string] rw; scores: [double] rw; address: address? rw; avatar: bytes rw; saves: int ro.
  * Signals: saved(contact). */

@@ -219,6 +219,75 @@ def test_records_are_frozen_typed_classes(sample: mvvm.Library) -> None:
     assert "A postal address." in (Address.__doc__ or "") and Address.__module__ == "mvvm"
 
 
+def test_a_record_registered_by_its_fields_is_a_record_as_a_codable_one_is(sample: mvvm.Library,
+                                                                            loop: mvvm.Loop) -> None:
+    """Speaker and Slot (Agenda.swift) have no Codable: registered by their fields."""
+    Speaker, Slot = sample.Speaker, sample.Slot
+    assert issubclass(Speaker, mvvm.Record) and sample.records["speaker"] is Speaker
+    assert Speaker._asdict(Speaker("Ada", False)) == {"name": "Ada", "is_completed": False, "email": None}
+    assert "registered by its fields" in (Speaker.__doc__ or "")
+    agenda = sample.Agenda(loop)
+    assert agenda.speaker == Speaker("nobody", False)
+    changes = Changes(agenda)
+    ada = Speaker("Ada", False, "ada@example.org")
+    agenda.speaker = ada
+    assert agenda.speaker == ada and isinstance(agenda.speaker, Speaker)
+    assert changes.take() == [("speaker", ada, ada)]
+    # Arguments (a record, a map) and results, arrays and optionals, records in records.
+    assert agenda.add(ada) == 1
+    assert agenda.add({"name": "Grace", "is_completed": True}) == 2
+    assert agenda.speakers == [ada, Speaker("Grace", True)]
+    assert agenda.next() == ada._replace(is_completed=True)
+    assert agenda.next() is None
+    agenda.slot = Slot(ada, None, 25)
+    assert agenda.slot == Slot(ada, None, 25) and isinstance(agenda.slot.speaker, Speaker)
+    agenda.slot = Slot(ada, Speaker("Grace", True), 30)
+    assert agenda.slot.backup == Speaker("Grace", True)
+    # A refusal of its make: INVALID_ARGUMENT naming the member, with make's own words.
+    with pytest.raises(mvvm.InvalidArgumentError) as refused:
+        agenda.speaker = Speaker("", False)
+    assert refused.value.message == ('agenda.speaker cannot hold {"name": "", "is_completed": false, "email": null}: '
+                                     'a speaker has a name')
+    with pytest.raises(mvvm.InvalidArgumentError) as argument:
+        agenda.add(Speaker("", True))
+    assert argument.value.message.startswith("argument 1 of agenda.add (speaker) cannot hold")
+    assert agenda.speaker == ada._replace(is_completed=True) and len(agenda.speakers) == 2
+
+
+def test_a_callback_property_is_heard_as_a_signal(sample: mvvm.Library, loop: mvvm.Loop) -> None:
+    """Agenda's speakerChangedAction and speakerAddedAction, exported with c.signal(name, \\.action)."""
+    agenda = sample.Agenda(loop)
+    heard: List[Tuple[str, Any]] = []
+    agenda.subscribe("speaker_added", lambda name, value: heard.append((name, value)))
+    agenda.subscribe("speaker_changed", lambda name, value: heard.append((name, value)))
+    ada = sample.Speaker("Ada", False)
+    agenda.add(ada)
+    agenda.next()
+    assert heard == [("speaker_added", ada), ("speaker_changed", None)]
+    assert agenda.own_calls == 1  # the app's own callback, set before, still runs
+    agenda.replace_callback()  # the app's own assignment disconnects the signal
+    agenda.add(ada)
+    agenda.next()
+    assert heard[2:] == [("speaker_added", ada)] and agenda.own_calls == 101
+    signals = {s["name"]: s for s in mvvm.describe(agenda)["signals"]}
+    assert signals["speaker_added"]["record"] == "speaker" and signals["speaker_changed"]["type"] == "none"
+
+
+def test_a_callback_called_from_another_thread_is_heard_on_the_loops_thread(sample: mvvm.Library) -> None:
+    import threading
+    with sample.Loop.manual() as manual:
+        agenda = sample.Agenda(manual)
+        threads: List[threading.Thread] = []
+        agenda.subscribe("speaker_changed", lambda name, value: threads.append(threading.current_thread()))
+        agenda.change_speaker_elsewhere()
+        for _ in range(500):
+            if threads:
+                break
+            manual.run_for(10)
+        assert threads == [threading.current_thread()]
+        agenda.close()
+
+
 # ------------------------------------------------------------------------------------------------
 # Members win their names
 # ------------------------------------------------------------------------------------------------

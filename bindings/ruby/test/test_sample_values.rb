@@ -161,4 +161,25 @@ class TestSampleValues < SampleTest
     error = assert_raises(Mvvm::CommandError) { w.item(index: 5) }
     assert_equal "wishlist.item failed: no item 5", error.message
   end
+
+  # Speaker and Slot have no Codable (registered by their fields); Agenda's callback properties
+  # are signals.
+  def test_a_record_registered_by_its_fields_and_a_callback_property_as_a_signal
+    speaker = @sample::Speaker
+    assert_equal %w[name is_completed email], speaker.field_names
+    agenda = @sample::Agenda.new(@loop)
+    events = Recorder.new
+    agenda.subscribe(:speaker_added, &events)
+    agenda.subscribe(:speaker_changed, &events)
+    ada = speaker.new(name: "Ada", is_completed: false)
+    assert_equal 1, agenda.add(ada)
+    assert_equal ada.to_h.merge(is_completed: true), agenda.next_.to_h
+    agenda.slot = { "speaker" => ada, "minutes" => 25 }
+    assert_equal [ada, nil, 25], [agenda.slot.speaker, agenda.slot.backup, agenda.slot.minutes]
+    assert_equal [[:speaker_added, ada], [:speaker_changed, nil]], events.events
+    assert_equal 1, agenda.own_calls
+    error = assert_raises(Mvvm::InvalidArgumentError) { agenda.speaker = speaker.new(name: "", is_completed: false) }
+    assert_equal 'agenda.speaker cannot hold {"name": "", "is_completed": false, "email": null}: a speaker has a name',
+                 error.message
+  end
 end

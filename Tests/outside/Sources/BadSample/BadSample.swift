@@ -22,6 +22,16 @@ public struct Unregistered: ExportableRecord {
     public var text: String
 }
 
+/// Not CaseIterable: registration has no case to try.
+public enum Mood: String, Codable, ExportableValue { case happy, sad }
+
+/// Refused (its field mood has no value to start from), and named once for it: the command that
+/// takes one is not reported as taking a record no package registers.
+public struct Attendee: ExportableRecord {
+    public var name: String
+    public var mood: Mood
+}
+
 /// Contains itself through an array.
 public struct Tree: ExportableRecord {
     public var label: String
@@ -32,6 +42,7 @@ public struct Tree: ExportableRecord {
 public func registerBadSample() {
     Catalog.register()                                                 // composed, as a library asks for it
     Exports.record(Tree.self)
+    Exports.record(Attendee.self)                                      // refused, once
     Exports.register(Board.self) { c in
         c.binding("title", \.title, \.$title)
         c.command("title") { _ in }                                    // a property's name
@@ -42,6 +53,7 @@ public func registerBadSample() {
         c.output("limit", \.limit, \.$limit)                           // an optional of an optional
         c.command("show", .value("class")) { (_, _: String) in }       // a C++ keyword as an argument
         c.command("use", .value("note")) { (_, _: Unregistered) in }   // a record never registered
+        c.command("invite", .value("guest")) { (_, _: Attendee) in }   // a record refused: not again
         c.constructor { _ in Board() }
     }
     Exports.register(Board.self, as: "board") { c in c.constructor { _ in Board() } }           // twice

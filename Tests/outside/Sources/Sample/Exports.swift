@@ -4,6 +4,10 @@ import MVVMCatalog
 #endif
 import MVVMExport
 
+// Structs of the app's own file (Agenda.swift), made records here: no Codable, no edit there.
+extension Speaker: ExportableFieldRecord {}
+extension Slot: ExportableFieldRecord {}
+
 @_cdecl("libmvvm_register_package")
 public func registerSample() {
 #if MVVM_WITH_CATALOG
@@ -11,6 +15,37 @@ public func registerSample() {
 #endif
     Exports.record(Address.self, doc: "A postal address.")
     Exports.record(Contact.self, doc: "A name at an address.")
+    Exports.record(Speaker.self, doc: "A speaker: a struct registered by its fields (no Codable).") { r in
+        r.field("name", \.name)
+        r.field("is_completed", \.isCompleted)
+        r.field("email", \.email)
+        r.make { f in
+            let name: String = try f.value("name")
+            guard !name.isEmpty else { throw ExportFailure("a speaker has a name") }
+            return Speaker(name: name, isCompleted: try f.value("is_completed"), email: try f.value("email"))
+        }
+    }
+    Exports.record(Slot.self, doc: "A speaker's slot: records in a record.") { r in
+        r.field("speaker", \.speaker)
+        r.field("backup", \.backup)
+        r.field("minutes", \.minutes)
+        r.make { f in Slot(speaker: try f.value("speaker"), backup: try f.value("backup"), minutes: try f.value("minutes")) }
+    }
+    Exports.register(Agenda.self, doc: "Speakers: records registered by their fields, callback properties as signals.") { c in
+        c.binding("speaker", \.speaker, \.$speaker)
+        c.binding("speakers", \.speakers, \.$speakers)
+        c.binding("slot", \.slot, \.$slot)
+        c.output("own_calls", \.ownCalls, \.$ownCalls, doc: "How often the app's own callback ran.")
+        c.command("add", doc: "Adds a speaker; gives the count.", .value("speaker")) { (agenda, speaker: Speaker) in
+            agenda.add(speaker)
+        }
+        c.command("next", doc: "The next speaker not yet heard, or none.") { $0.next() }
+        c.command("change_speaker_elsewhere", doc: "Calls the callback from another thread.") { $0.changeSpeakerElsewhere() }
+        c.command("replace_callback", doc: "The app's own code assigns the callback.") { $0.replaceCallback() }
+        c.signal("speaker_changed", \.speakerChangedAction, doc: "Each call of speakerChangedAction.")
+        c.signal("speaker_added", \.speakerAddedAction, doc: "Each speaker added, by speakerAddedAction.")
+        c.constructor(doc: "Empty, with a speakerChangedAction of its own.") { _ in Agenda() }
+    }
     Exports.register(Profile.self, doc: "A profile: optionals, arrays, records and bytes (an ObservableObject).") { c in
         c.binding("first", \.first, \.$first)
         c.binding("last", \.last, \.$last)
@@ -88,7 +123,7 @@ public func registerSample() {
         c.command("greet", doc: "Says the greeting.") { $0.greet() }
         c.signal("greeted", doc: "Each greeting said.") { $0.greeted }
         c.constructor(doc: "Nobody named yet.") { _ in Greeter() }
-        c.constructor("name", doc: "Greeting `name`.", .value("name")) { (_, name: String) in Greeter(name: name) }
+        c.constructor(suffix: "name", doc: "Greeting `name`.", .value("name")) { (_, name: String) in Greeter(name: name) }
     }
     Exports.register(Tally.self, doc: "A running total (an @Observable class).") { c in
         c.output("total", \.total, doc: "The running total.")
@@ -141,7 +176,7 @@ public func registerSample() {
             await booking.book(stay, urgency: urgency)
         }
         c.constructor(doc: "No reference yet.") { _ in Booking() }
-        c.constructor("reference", doc: "Booked under `reference`.", .value("reference")) {
+        c.constructor(suffix: "reference", doc: "Booked under `reference`.", .value("reference")) {
             (_, reference: Reference) in Booking(reference: reference)
         }
     }

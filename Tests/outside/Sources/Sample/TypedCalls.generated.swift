@@ -2,6 +2,65 @@
 // The typed C calls of this package's classes (declared in its generated header).
 import MVVMExport
 
+// MARK: agenda
+private let class_agenda = TypedCall.Class("agenda")
+private let command_mvvm_agenda_add = class_agenda.command("add")
+private let command_mvvm_agenda_next = class_agenda.command("next")
+private let command_mvvm_agenda_change_speaker_elsewhere = class_agenda.command("change_speaker_elsewhere")
+private let command_mvvm_agenda_replace_callback = class_agenda.command("replace_callback")
+private let property_mvvm_agenda_get_speaker = class_agenda.property("speaker")
+private let property_mvvm_agenda_get_speakers = class_agenda.property("speakers")
+private let property_mvvm_agenda_get_slot = class_agenda.property("slot")
+private let property_mvvm_agenda_get_own_calls = class_agenda.property("own_calls")
+@_cdecl("mvvm_agenda_new")
+public func mvvm_agenda_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.construct(loop, class_agenda, "new", [], out)
+}
+@_cdecl("mvvm_agenda_add")
+public func mvvm_agenda_add(_ handle: UInt64, _ speaker: UnsafeRawPointer?, _ result: UnsafeMutablePointer<Int64>?) -> Int32 {
+    TypedCall.command(handle, command_mvvm_agenda_add, [.value(speaker)], result: result)
+}
+@_cdecl("mvvm_agenda_next")
+public func mvvm_agenda_next(_ handle: UInt64, _ result: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.command(handle, command_mvvm_agenda_next, [], value: result)
+}
+@_cdecl("mvvm_agenda_change_speaker_elsewhere")
+public func mvvm_agenda_change_speaker_elsewhere(_ handle: UInt64) -> Int32 {
+    TypedCall.command(handle, command_mvvm_agenda_change_speaker_elsewhere)
+}
+@_cdecl("mvvm_agenda_replace_callback")
+public func mvvm_agenda_replace_callback(_ handle: UInt64) -> Int32 {
+    TypedCall.command(handle, command_mvvm_agenda_replace_callback)
+}
+@_cdecl("mvvm_agenda_get_speaker")
+public func mvvm_agenda_get_speaker(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_agenda_get_speaker, value: out)
+}
+@_cdecl("mvvm_agenda_set_speaker")
+public func mvvm_agenda_set_speaker(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
+    TypedCall.set(handle, property_mvvm_agenda_get_speaker, .value(value))
+}
+@_cdecl("mvvm_agenda_get_speakers")
+public func mvvm_agenda_get_speakers(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_agenda_get_speakers, value: out)
+}
+@_cdecl("mvvm_agenda_set_speakers")
+public func mvvm_agenda_set_speakers(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
+    TypedCall.set(handle, property_mvvm_agenda_get_speakers, .value(value))
+}
+@_cdecl("mvvm_agenda_get_slot")
+public func mvvm_agenda_get_slot(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_agenda_get_slot, value: out)
+}
+@_cdecl("mvvm_agenda_set_slot")
+public func mvvm_agenda_set_slot(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
+    TypedCall.set(handle, property_mvvm_agenda_get_slot, .value(value))
+}
+@_cdecl("mvvm_agenda_get_own_calls")
+public func mvvm_agenda_get_own_calls(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_agenda_get_own_calls, out)
+}
+
 // MARK: profile
 private let class_profile = TypedCall.Class("profile")
 private let command_mvvm_profile_move_tag = class_profile.command("move_tag")
