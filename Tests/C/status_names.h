@@ -16,4 +16,5 @@ static const struct { mvvm_status status; const char *name; } status_names_of_th
     { MVVM_ERR_COMMAND_FAILED, "MVVM_ERR_COMMAND_FAILED" },
     { MVVM_ERR_CANCELLED, "MVVM_ERR_CANCELLED" },
     { MVVM_ERR_BAD_REGISTRATION, "MVVM_ERR_BAD_REGISTRATION" },
+    { MVVM_ERR_WRONG_THREAD, "MVVM_ERR_WRONG_THREAD" },
 };

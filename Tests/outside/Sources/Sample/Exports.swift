@@ -141,7 +141,7 @@ public func registerSample() {
             (meter, steps: UInt64) in meter.ahead(steps)
         }
         c.constructor(doc: "At 2^63.") { _ in Meter() }
-        c.constructor("reading", doc: "At `reading`.", .value("reading")) { (_, reading: UInt64) in Meter(reading: reading) }
+        c.constructor(suffix: "reading", doc: "At `reading`.", .value("reading")) { (_, reading: UInt64) in Meter(reading: reading) }
     }
     Exports.register(Song.self, doc: "A song of a playlist.") { c in
         c.binding("title", \.title, \.$title)
