@@ -36,7 +36,7 @@ private final class ScrumStore: ObservableObject {
 private func problems(_ build: (Registry) -> Void) -> [String] {
     let registry = Registry()
     build(registry)
-    var builder = ExportBuilder<ScrumStore>(name: "scrum_store", swiftName: "ScrumStore", doc: "")
+    var builder = ExportBuilder<ScrumStore>(name: "scrum_store", display: nil, swiftName: "ScrumStore", doc: "")
     builder.output("scrums", \.scrums, \.$scrums)
     builder.output("host", \.host, \.$host)
     builder.output("speaker", \.speaker, \.$speaker)
@@ -95,7 +95,7 @@ private func problems(_ build: (Registry) -> Void) -> [String] {
     /// `c.asyncCommand` takes one unnamed argument as `c.command` does, and a constructor's
     /// suffix is labelled.
     @Test func oneUnnamedArgumentAndALabelledSuffix() {
-        var builder = ExportBuilder<ScrumStore>(name: "scrum_store", swiftName: "ScrumStore", doc: "")
+        var builder = ExportBuilder<ScrumStore>(name: "scrum_store", display: nil, swiftName: "ScrumStore", doc: "")
         builder.asyncCommand("rename") { (store: ScrumStore, title: String) in store.scrums = [] }
         builder.asyncCommand("count") { (store: ScrumStore, extra: Int) async throws -> Int in store.scrums.count + extra }
         builder.constructor { _ in ScrumStore() }

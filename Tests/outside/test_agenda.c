@@ -22,7 +22,7 @@ static void a_record_registered_by_its_fields_is_described_as_a_codable_one(void
     char *json = NULL;
     CHECK_STATUS(mvvm_classes(&json), MVVM_OK);
     /* As Profile's Codable Address is: its fields in order, each with its type. */
-    CHECK(json && strstr(json, "\"speaker\": {\"name\": \"speaker\", \"swift_name\": \"Speaker\"") != NULL);
+    CHECK(json && strstr(json, "\"speaker\": {\"name\": \"speaker\", \"display\": \"Speaker\", \"swift_name\": \"Speaker\"") != NULL);
     CHECK(json && strstr(json, "\"fields\": [{\"name\": \"name\", \"type\": \"string\"}, {\"name\": \"is_completed\", "
                                "\"type\": \"bool\"}, {\"name\": \"email\", \"type\": \"string\", \"optional\": true}]") != NULL);
     CHECK(json && strstr(json, "{\"name\": \"backup\", \"type\": \"record\", \"optional\": true, \"record\": \"speaker\"}") != NULL);
