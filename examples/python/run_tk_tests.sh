@@ -54,9 +54,9 @@ if [ ! -f "$xdir/Xvfb_screen0" ]; then
     exit 2
 fi
 
-# The todo app's library (examples/todo, `make todo`) has the catalog too: the app then shows its
-# Todos tab, and the tests drive it. MVVM_TODO_LIBRARY names it; unset, build/todo/libtodo.so is
-# used when built (else the Todos tests are skipped).
+# The todo app's library (examples/todo, `make todo`), loaded beside libmvvm.so: the app then shows
+# its Todos tab on a loop of that library, and the tests drive it. MVVM_TODO_LIBRARY names it;
+# unset, build/todo/libtodo.so is used when built (else the Todos tests are skipped).
 if [ -z "${MVVM_TODO_LIBRARY:-}" ] && [ -f "$root/build/todo/libtodo.so" ]; then
     MVVM_TODO_LIBRARY="$root/build/todo/libtodo.so"
 fi
@@ -66,7 +66,6 @@ if [ -n "${MVVM_TODO_LIBRARY:-}" ]; then
         exit 2
     fi
     export MVVM_TODO_LIBRARY
-    library="$MVVM_TODO_LIBRARY"
 fi
 
 cd "$root"

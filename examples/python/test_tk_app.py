@@ -439,7 +439,7 @@ def test_manual_loop_runs_in_tk_mainloop(root: tkinter.Tk) -> None:
     with mvvm.Loop.manual() as manual:
         built = tk_app.build_app(root, manual, seed=SEED)
         try:
-            assert built.source is not None
+            assert built.sources and built.sources[0].loop is manual
             show(built, built.stopwatch)
             started = manual.now()             # before the click: the stopwatch starts after it
             click(built.stopwatch.main_button)
@@ -451,7 +451,7 @@ def test_manual_loop_runs_in_tk_mainloop(root: tkinter.Tk) -> None:
             assert match, text
             shown_ms = int(match.group(1)) * 1000 + int(match.group(2)) * 10
             assert 200 <= shown_ms <= elapsed, (text, elapsed)
-            assert built.source.dispatches >= 5  # a tick every 10 ms: Tk woke up on the fd many times
+            assert built.sources[0].dispatches >= 5  # a tick every 10 ms: Tk woke up on the fd many times
         finally:
             built.close()
 
@@ -462,8 +462,8 @@ def test_manual_loop_runs_in_tk_mainloop(root: tkinter.Tk) -> None:
 def todos_screen(app: tk_app.TkApp) -> tk_app.TodoScreen:
     if app.todos is None:
         if os.environ.get("MVVM_TODO_LIBRARY"):
-            pytest.fail("MVVM_TODO_LIBRARY is set but the loaded library (%s) has no todo_list_view_model"
-                        % mvvm.library_path)
+            pytest.fail("MVVM_TODO_LIBRARY is set but the app made no Todos tab (%s)"
+                        % os.environ["MVVM_TODO_LIBRARY"])
         pytest.skip("the loaded library has no todo app (run_tk_tests.sh uses build/todo/libtodo.so: make todo)")
     show(app, app.todos)
     return app.todos

@@ -1,7 +1,8 @@
 """A Tk View over the whole catalog, through the mvvm package only: one window, one tab per screen
 (the countdown timer, the stopwatch, the input echo, the sign-up form, the welcome screen, the two
-counters), and a Todos tab (TodoMVC) when the library has the todo app's classes (run it on
-build/todo/libtodo.so: MVVM_LIBRARY=build/todo/libtodo.so), its rows following the list's splices.
+counters), and a Todos tab (TodoMVC) when the todo app's library is at hand (MVVM_TODO_LIBRARY=
+build/todo/libtodo.so, loaded beside libmvvm.so with loops of its own), its rows following the
+list's splices.
 
 The widgets show what the view models say and send them the user's actions; there is no logic
 here (no validation, no timers, no formatting of times): every widget changes only from a
@@ -20,6 +21,7 @@ move time with ``loop.advance(ms)``: see test_tk_app.py.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tkinter
 from tkinter import font as tkfont
@@ -621,6 +623,7 @@ class TkApp:
     def __init__(self, root: tkinter.Tk, loop: mvvm.Loop, *, timer_seconds: int = 10,
                  seed: Optional[int] = None, todo_storage: str = "") -> None:
         self.root, self.loop = root, loop
+        self.todo_loop = todo_loop_beside(loop)
         root.title("libmvvm \u2014 the MVVM catalog in Tk")
         style = ttk.Style(root)
         if "clam" in style.theme_names():
@@ -633,16 +636,18 @@ class TkApp:
         self.sign_up = SignUpScreen(self.notebook, loop)
         self.welcome = WelcomeScreen(self.notebook, loop)
         self.counters = CountersScreen(self.notebook, loop, seed)
-        # The Todos tab when the library registers the todo app's classes (build/todo/libtodo.so).
+        # The Todos tab when the todo app's library is at hand, on a loop of that library.
         self.todos: Optional[TodoScreen] = None
-        if "todo_list_view_model" in mvvm.CLASSES:
-            self.todos = TodoScreen(self.notebook, loop, todo_storage)
+        if self.todo_loop is not None:
+            self.todos = TodoScreen(self.notebook, self.todo_loop, todo_storage)
         self.screens: Sequence[Screen] = (self.timer, self.stopwatch, self.input_echo, self.sign_up, self.welcome,
                                           self.counters) + ((self.todos,) if self.todos is not None else ())
         for screen in self.screens:
             self.notebook.add(screen, text=screen.title)
         self.notebook.bind("<<NotebookTabChanged>>", self.on_tab_changed)
-        self.source = LoopSource(root, loop) if loop.kind in (mvvm.LoopKind.MANUAL, mvvm.LoopKind.MAIN) else None
+        plugged = (mvvm.LoopKind.MANUAL, mvvm.LoopKind.MAIN)
+        self.sources = [LoopSource(root, each) for each in {id(loop): loop, id(self.todo_loop): self.todo_loop}.values()
+                        if each is not None and each.kind in plugged]
 
     def select(self, screen: Screen) -> None:
         self.notebook.select(screen)
@@ -654,10 +659,26 @@ class TkApp:
     def close(self) -> None:
         """Ends the subscriptions, closes the view models and takes the loop's fd out of Tk;
         the loop itself belongs to the caller."""
-        if self.source is not None:
-            self.source.close()
+        for source in self.sources:
+            source.close()
         for screen in self.screens:
             screen.close()
+        if self.todo_loop is not None and self.todo_loop is not self.loop:
+            self.todo_loop.close()
+
+
+def todo_loop_beside(loop: mvvm.Loop) -> Optional[mvvm.Loop]:
+    """A loop for the Todos tab, of the kind of ``loop``: ``loop`` itself when its library has the
+    todo app's classes, else one of the todo app's library (MVVM_TODO_LIBRARY), which is another
+    library (an object lives on a loop of its own library); None when there is no todo app."""
+    if "todo_list_view_model" in loop.library.classes:
+        return loop
+    path = os.environ.get("MVVM_TODO_LIBRARY")
+    if not path:
+        return None
+    todo = mvvm.load(path)
+    kinds = {mvvm.LoopKind.VIRTUAL: todo.Loop.virtual, mvvm.LoopKind.MAIN: todo.Loop.main}
+    return kinds.get(loop.kind, todo.Loop.manual)()
 
 
 def build_app(root: tkinter.Tk, loop: mvvm.Loop, *, timer_seconds: int = 10, seed: Optional[int] = None,
