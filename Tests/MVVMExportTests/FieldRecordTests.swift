@@ -71,8 +71,8 @@ private let talkValue = Value.record("talk", [.string("Records"), .int(25), .nul
         let twin = try #require(registry.record(for: ObjectIdentifier(TalkTwin.self)))
         let record = try #require(Registry.shared.record(for: ObjectIdentifier(Talk.self)))
         // Alike but for the Swift name.
-        #expect(record.json.split(separator: "\"Talk\"").map(String.init)
-            == twin.json.split(separator: "\"TalkTwin\"").map(String.init))
+        #expect(record.json.split(separator: "\"swift_name\": \"Talk\"").map(String.init)
+            == twin.json.split(separator: "\"swift_name\": \"TalkTwin\"").map(String.init))
         #expect(record.fields.map(\.shape) == [.string(allowed: nil), Int32.exportedShape, .optional(.string(allowed: nil)),
                                                .array(.string(allowed: nil))])
     }
