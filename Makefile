@@ -181,7 +181,8 @@ $(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLI
 # build/screenshots/gtk_*.png.
 test-gtk: lib gtk todo sample search build-dir
 	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_CATALOG_LIBRARY=$(BIN)/libmvvm.so \
-	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so bash examples/gtk/run_tests.sh
+	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
+	  bash examples/gtk/run_tests.sh
 
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
 FUZZ_SECONDS ?= 300
