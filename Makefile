@@ -97,8 +97,15 @@ test-python: lib sample todo build-dir
 	  MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash bindings/python/run_tests.sh $(BIN)
 
 # The Tk app under a private Xvfb, driven through its widgets; screenshots in build/screenshots/.
-test-tk: lib todo build-dir
-	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash examples/python/run_tk_tests.sh $(BIN)
+# Its screens are the catalog's and its Todos tab the todo app's: one library with both, the todo
+# app built with MVVM_WITH_CATALOG=1 in a scratch folder of its own (build/todo/libtodo.so has no
+# catalog). Its main loop's test uses Tests/outside's libappsample.so (a @MainActor view model).
+TK_TODO_LIB = examples/todo/.build-catalog/debug/libtodo.so
+
+test-tk: lib sample build-dir
+	cd examples/todo && MVVM_WITH_CATALOG=1 $(SWIFT) build --scratch-path .build-catalog $(EXPORTS)
+	MVVM_TODO_LIBRARY=$(CURDIR)/$(TK_TODO_LIB) MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
+	  bash examples/python/run_tk_tests.sh $(BIN)
 
 test-ruby: lib sample build-dir
 	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) bash bindings/ruby/run_tests.sh $(BIN)

@@ -2,6 +2,8 @@
 # Runs the Tk app's tests (examples/python/test_tk_app.py) on a private virtual X server:
 #   bash examples/python/run_tk_tests.sh LIBDIR     (the folder of libmvvm.so, or the file)
 # Needs Xvfb (Debian: xvfb) and a python3 with tkinter (Debian: python3-tk); installs neither.
+# The main loop's test needs MVVM_APP_SAMPLE_LIBRARY (Tests/outside's libappsample.so; make test-tk
+# sets it).
 # Uses the virtualenv build/venv (made as bindings/python/run_tests.sh makes it, with pytest,
 # when missing). Screenshots of every screen go to build/screenshots/. Pytest's closing line is
 # the last line of the output; the exit status is pytest's ("no tests ran" is a failure).
@@ -54,11 +56,12 @@ if [ ! -f "$xdir/Xvfb_screen0" ]; then
     exit 2
 fi
 
-# The todo app's library (examples/todo, `make todo`) has the catalog too: the app then shows its
-# Todos tab, and the tests drive it. MVVM_TODO_LIBRARY names it; unset, build/todo/libtodo.so is
-# used when built (else the Todos tests are skipped).
-if [ -z "${MVVM_TODO_LIBRARY:-}" ] && [ -f "$root/build/todo/libtodo.so" ]; then
-    MVVM_TODO_LIBRARY="$root/build/todo/libtodo.so"
+# The todo app's library built with the catalog (MVVM_WITH_CATALOG=1, as `make test-tk` builds it
+# in examples/todo/.build-catalog; `make todo`'s has no catalog): the app then shows its Todos tab,
+# and the tests drive it. MVVM_TODO_LIBRARY names it; unset, that build is used when made (else
+# the Todos tests are skipped).
+if [ -z "${MVVM_TODO_LIBRARY:-}" ] && [ -f "$root/examples/todo/.build-catalog/debug/libtodo.so" ]; then
+    MVVM_TODO_LIBRARY="$root/examples/todo/.build-catalog/debug/libtodo.so"
 fi
 if [ -n "${MVVM_TODO_LIBRARY:-}" ]; then
     if [ ! -f "$MVVM_TODO_LIBRARY" ]; then
