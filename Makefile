@@ -99,8 +99,12 @@ test-python: lib sample todo build-dir
 	  MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash bindings/python/run_tests.sh $(BIN)
 
 # The Tk app under a private Xvfb, driven through its widgets; screenshots in build/screenshots/.
-test-tk: lib todo build-dir
-	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash examples/python/run_tk_tests.sh $(BIN)
+# Its screens are the catalog's (libmvvm.so) and its Todos tab the todo app's (build/todo/libtodo.so,
+# loaded beside it, on a loop of its own). Its main loop's test uses Tests/outside's
+# libappsample.so (a @MainActor view model).
+test-tk: lib todo sample build-dir
+	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
+	  bash examples/python/run_tk_tests.sh $(BIN)
 
 test-ruby: lib sample build-dir
 	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) bash bindings/ruby/run_tests.sh $(BIN)
@@ -185,7 +189,8 @@ $(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLI
 test-gtk: lib gtk todo sample search build-dir
 	MVVM_LIBRARY=$(BIN)/libmvvm.so MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
 	  MVVM_CATALOG_LIBRARY=$(BIN)/libmvvm.so \
-	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so bash examples/gtk/run_tests.sh
+	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
+	  bash examples/gtk/run_tests.sh
 
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
 FUZZ_SECONDS ?= 300

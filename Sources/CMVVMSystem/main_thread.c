@@ -38,13 +38,6 @@ bool cmvvm_can_drain_main_queue(void) {
 
 int cmvvm_main_queue_fd(void) { return _dispatch_get_main_queue_handle_4CF(); }
 
-bool cmvvm_main_queue_take(int fd) {
-    /* The system call itself: glibc's read() is a cancellation point, whose bookkeeping costs
-     * more than the check it wraps, and a dispatch makes this check every time. */
-    uint64_t count;
-    return syscall(SYS_read, fd, &count, sizeof count) == (long)sizeof count;
-}
-
 void cmvvm_main_queue_drain(void) { _dispatch_main_queue_callback_4CF(NULL); }
 
 /* CoreFoundation, when the process loaded it (Foundation). */

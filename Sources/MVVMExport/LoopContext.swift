@@ -31,6 +31,9 @@ final class LoopContext: Handled, @unchecked Sendable {
     init(loop: Loop) {
         self.loop = loop
         isMainLoop = loop.kind == .main
+        // A virtual loop never schedules the check (`checkSoon`): held as scheduled for good, so
+        // that a flush does not call it after every change only to return.
+        checkScheduled = loop.kind == .virtual
         super.init(kind: .loop)
         // A turn of due work is one operation: announce its changes when it is complete.
         turnObserver = loop.addTurnObserver { [unowned self] in self.flush() }

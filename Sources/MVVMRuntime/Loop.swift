@@ -368,9 +368,10 @@ final class LoopCore: @unchecked Sendable {
     /// counting (0 when there is no `mainThread`).
     private let mainThreadOwner: pthread_t
 
-    /// Whether the calling thread is `mainThread`'s owner (false when there is none).
+    /// Whether the calling thread is `mainThread`'s owner (false when there is none). `==`:
+    /// glibc's pthread_equal is that, behind a call, and every dispatch asks this.
     @inline(__always)
-    var isOnMainThreadWorkOwner: Bool { mainThreadOwner != 0 && pthread_equal(mainThreadOwner, pthread_self()) != 0 }
+    var isOnMainThreadWorkOwner: Bool { mainThreadOwner != 0 && mainThreadOwner == pthread_self() }
     /// Manual and thread loops: written once, by `stop`, to wake the loop's thread or a
     /// `run(forMilliseconds:)` sleeping in `poll`; it stays readable from then on.
     let wakeFD: Int32

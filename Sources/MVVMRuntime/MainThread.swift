@@ -92,7 +92,7 @@ final class MainThreadWork: @unchecked Sendable {
 
     /// Whether the calling thread may run this work.
     @inline(__always)
-    var isOwnerThread: Bool { pthread_equal(owner, pthread_self()) != 0 }
+    var isOwnerThread: Bool { owner == pthread_self() }   // glibc's pthread_equal is ==, behind a call
 
     /// Runs the main queue's work and, when due, a pass of the main run loop; how many of the two
     /// ran. Call it on the owner thread holding the loop's work lock.

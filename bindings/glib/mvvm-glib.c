@@ -985,19 +985,33 @@ static MvvmGlibLoop *loop_attach(MvvmGlibLibrary *library, mvvm_handle handle, i
     return self;
 }
 
-MvvmGlibLoop *mvvm_glib_loop_new(MvvmGlibLibrary *library, GMainContext *context, GError **error) {
-    g_return_val_if_fail(MVVM_GLIB_IS_LIBRARY(library), NULL);
-    g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+static MvvmGlibLoop *loop_new(MvvmGlibLibrary *library, mvvm_loop_kind kind, GMainContext *context, GError **error) {
     mvvm_handle handle = 0;
     int fd = -1;
-    mvvm_status status = library->fn.loop_new(MVVM_LOOP_MANUAL, &handle);
+    const char *what = kind == MVVM_LOOP_MAIN ? "the main loop" : "a manual loop";
+    mvvm_status status = library->fn.loop_new(kind, &handle);
     if (status == MVVM_OK) status = library->fn.loop_fd(handle, &fd);
     if (status != MVVM_OK) {
-        set_status_error(library, error, status, "a manual loop");
+        set_status_error(library, error, status, what);
         if (handle) library->fn.release(handle);
         return NULL;
     }
-    return loop_attach(library, handle, fd, context);
+    MvvmGlibLoop *self = loop_attach(library, handle, fd, context);
+    if (kind == MVVM_LOOP_MAIN) g_source_set_name(&self->source->source, "libmvvm main loop");
+    return self;
+}
+
+MvvmGlibLoop *mvvm_glib_loop_new(MvvmGlibLibrary *library, GMainContext *context, GError **error) {
+    g_return_val_if_fail(MVVM_GLIB_IS_LIBRARY(library), NULL);
+    g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+    return loop_new(library, MVVM_LOOP_MANUAL, context, error);
+}
+
+MvvmGlibLoop *mvvm_glib_loop_new_main(MvvmGlibLibrary *library, GError **error) {
+    g_return_val_if_fail(MVVM_GLIB_IS_LIBRARY(library), NULL);
+    g_return_val_if_fail(error == NULL || *error == NULL, NULL);
+    /* The default context: the one the main thread runs (GTK's), the only thread that may dispatch it. */
+    return loop_new(library, MVVM_LOOP_MAIN, NULL, error);
 }
 
 MvvmGlibLoop *mvvm_glib_loop_new_for_handle(MvvmGlibLibrary *library, guint64 handle, GMainContext *context, GError **error) {

@@ -100,8 +100,8 @@ G_BEGIN_DECLS
  *   thread.
  * @MVVM_GLIB_ERROR_LOAD_FAILED: the file could not be loaded, or lacks a function of the
  *   libmvvm ABI.
- * @MVVM_GLIB_ERROR_UNSUPPORTED: what the bridge does not do: a loop that is not a manual loop
- *   (a thread loop runs on its own thread, a virtual loop never runs by itself).
+ * @MVVM_GLIB_ERROR_UNSUPPORTED: what the bridge does not do: a loop that is not a manual or main
+ *   loop (a thread loop runs on its own thread, a virtual loop never runs by itself).
  *
  * Why a call of the bridge failed.
  */
@@ -262,6 +262,30 @@ G_DECLARE_FINAL_TYPE(MvvmGlibLoop, mvvm_glib_loop, MVVM_GLIB, LOOP, GObject)
 MvvmGlibLoop *mvvm_glib_loop_new(MvvmGlibLibrary *library, GMainContext *context, GError **error);
 
 /**
+ * mvvm_glib_loop_new_main:
+ * @library: the library whose main loop it is
+ * @error: return location for a #GError, or %NULL
+ *
+ * Makes @library's main loop (MVVM_LOOP_MAIN) and attaches it to the global default
+ * #GMainContext, GTK's, as mvvm_glib_loop_new() does. It is the loop for @MainActor view models
+ * (those mvvm_classes() says are "main_actor"), which live on no other: while the default context
+ * runs, the loop's source also runs the main queue's work (@MainActor jobs,
+ * DispatchQueue.main.async, Task { @MainActor in }) and the main run loop's due timers (Foundation
+ * Timer, Combine on RunLoop.main), because the loop's fd is readable when they are due; their
+ * changes are notified there. Ordinary view models live on it too. Call it on the process's main
+ * thread, which must be the one that runs the default context (gtk_init() and
+ * g_application_run() there); one main loop of @library lives at a time. docs/loops-and-threads.md.
+ *
+ * Errors: MVVM_GLIB_ERROR_INVALID_ARGUMENT (off the main thread, a main loop of @library already
+ * live, or a process that called dispatch_main(): the message says which),
+ * MVVM_GLIB_ERROR_INTERNAL (no file descriptor left).
+ *
+ * Returns: (transfer full): the loop, or %NULL with @error set. Its last unref removes the
+ *   source and releases the libmvvm loop (another may then be made).
+ */
+MvvmGlibLoop *mvvm_glib_loop_new_main(MvvmGlibLibrary *library, GError **error);
+
+/**
  * mvvm_glib_loop_new_for_handle:
  * @library: the library that made the loop
  * @handle: a loop handle of @library (mvvm_loop_new)
@@ -269,7 +293,7 @@ MvvmGlibLoop *mvvm_glib_loop_new(MvvmGlibLibrary *library, GMainContext *context
  * @error: return location for a #GError, or %NULL
  *
  * Attaches a loop the host made to @context, as mvvm_glib_loop_new() does. Only a manual loop
- * attaches: a thread loop (which runs its work, and notifies, on a thread of its own) or a
+ * (or a main loop, attached to the context the main thread runs) attaches: a thread loop (which runs its work, and notifies, on a thread of its own) or a
  * virtual loop (whose time moves only with mvvm_loop_advance) is refused. On success the
  * #MvvmGlibLoop owns @handle and releases it with its last unref; on failure the handle stays
  * the caller's.

@@ -4,8 +4,9 @@
  * commands; MVVM_SAMPLE_LIBRARY), the todo app's libtodo.so (lists over a store;
  * MVVM_TODO_LIBRARY), the search screen's libsearch.so (an async command waiting for a host
  * service; MVVM_SEARCH_LIBRARY) and the catalog's libmvvm.so (signals, children, host services,
- * timed work; MVVM_CATALOG_LIBRARY): none of the first three carries the catalog. GLib only: no
- * display is needed.
+ * timed work; MVVM_CATALOG_LIBRARY): none of the first three carries the catalog; and
+ * Tests/outside's libappsample.so (a @MainActor view model on the main loop;
+ * MVVM_APP_SAMPLE_LIBRARY). GLib only: no display is needed.
  *
  *   test_mvvm_glib --tap      (examples/gtk/run_tests.sh runs it, natively and under valgrind)
  *
@@ -1049,6 +1050,107 @@ static void the_last_unref_releases_the_handle(void) {
     g_object_unref(board);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The main loop                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+static gboolean on_give_up(gpointer flag) {
+    *(gboolean *)flag = TRUE;
+    return G_SOURCE_REMOVE;
+}
+
+static gpointer make_main_loop_in_thread(gpointer library) {
+    GError *error = NULL;
+    MvvmGlibLoop *loop = mvvm_glib_loop_new_main(library, &error);
+    gboolean refused = loop == NULL && g_error_matches(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_INVALID_ARGUMENT);
+    g_clear_error(&error);
+    g_clear_object(&loop);
+    return GINT_TO_POINTER(refused);
+}
+
+/* Runs only the default main context (GTK's), blocking, until `done` holds or 5 s pass. */
+#define ITERATE_UNTIL(done) do { \
+        gboolean gave_up_ = FALSE; \
+        guint timeout_ = g_timeout_add(5000, on_give_up, &gave_up_); \
+        while (!(done) && !gave_up_) g_main_context_iteration(NULL, TRUE); \
+        if (!gave_up_) g_source_remove(timeout_); \
+    } while (0)
+
+static gint64 get_int64(gpointer object, const char *name) {
+    gint64 value = -1;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+
+/* Tests/outside's libappsample.so: a @MainActor view model whose Foundation Timer ticks and whose
+ * background fetch comes back through DispatchQueue.main are heard with only GLib's main loop
+ * running, on the main thread; the main loop's rules (one live, made on the main thread, the
+ * only loop a main-actor class lives on) reach the GLib caller as errors. */
+static void a_main_actor_view_model_changes_while_only_the_glib_main_loop_runs(void) {
+    GError *error = NULL;
+    MvvmGlibLibrary *app = mvvm_glib_library_open(g_getenv("MVVM_APP_SAMPLE_LIBRARY"), &error);
+    g_assert_no_error(error);
+    if (!app) return;
+    MvvmGlibLoop *loop = mvvm_glib_loop_new_main(app, &error);
+    g_assert_no_error(error);
+    if (!loop) {
+        g_object_unref(app);
+        return;
+    }
+    g_assert_true(mvvm_glib_loop_get_context(loop) == g_main_context_default());
+
+    /* A main-actor class lives on the main loop only. */
+    MvvmGlibLoop *manual = mvvm_glib_loop_new(app, NULL, &error);
+    g_assert_no_error(error);
+    g_assert_null(mvvm_glib_object_new(manual, "meeting_view_model", NULL, &error));
+    g_assert_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_INVALID_ARGUMENT);
+    g_clear_error(&error);
+    g_object_unref(manual);
+    /* One live main loop, made on the main thread. */
+    g_assert_null(mvvm_glib_loop_new_main(app, &error));
+    g_assert_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_INVALID_ARGUMENT);
+    g_clear_error(&error);
+    GThread *thread = g_thread_new("main-loop-elsewhere", make_main_loop_in_thread, app);
+    g_assert_true(GPOINTER_TO_INT(g_thread_join(thread)));
+
+    MvvmGlibObject *meeting = mvvm_glib_object_new(loop, "meeting_view_model", NULL, &error);
+    g_assert_no_error(error);
+    g_clear_error(&error);
+    if (!meeting) goto out;
+    ThreadLog ticks = {0}, statuses = {0};
+    g_signal_connect(meeting, "notify::seconds-elapsed", G_CALLBACK(on_notify_note_thread), &ticks);
+    g_signal_connect(meeting, "notify::status", G_CALLBACK(on_notify_note_thread), &statuses);
+    guint64 before = mvvm_glib_loop_get_dispatch_count(loop);
+    gint64 start = g_get_monotonic_time();
+    mvvm_glib_object_call(meeting, "start", NULL, &error);   /* a Foundation Timer, every 50 ms */
+    g_assert_no_error(error);
+    ITERATE_UNTIL(get_int64(meeting, "seconds-elapsed") >= 3);
+    g_assert_cmpint(get_int64(meeting, "seconds-elapsed"), >=, 3);
+    g_assert_cmpint(g_get_monotonic_time() - start, >=, 140 * 1000);   /* three ticks: not early */
+    g_assert_cmpint(g_atomic_int_get(&ticks.notified), >=, 3);
+    g_assert_cmpuint(mvvm_glib_loop_get_dispatch_count(loop), >, before);
+    mvvm_glib_object_call(meeting, "stop", NULL, &error);
+    g_assert_no_error(error);
+
+    /* A background queue's result, back through DispatchQueue.main. */
+    mvvm_glib_object_call(meeting, "refresh", NULL, &error);
+    g_assert_no_error(error);
+    char *status = NULL;
+    ITERATE_UNTIL((g_free(status), g_object_get(meeting, "status", &status, NULL), g_strcmp0(status, "fetched") == 0));
+    g_assert_cmpstr(status, ==, "fetched");
+    g_free(status);
+    g_assert_cmpint(g_atomic_int_get(&statuses.notified), ==, 2);   /* "refreshing", then "fetched" */
+    g_assert_cmpint(g_atomic_int_get(&ticks.off_the_main_thread) + g_atomic_int_get(&statuses.off_the_main_thread), ==, 0);
+    g_object_unref(meeting);
+out:
+    g_object_unref(loop);
+    /* Released: a main loop may be made again. */
+    loop = mvvm_glib_loop_new_main(app, &error);
+    g_assert_no_error(error);
+    g_clear_object(&loop);
+    g_object_unref(app);
+}
+
 int main(int argc, char **argv) {
     g_test_init(&argc, &argv, NULL);
     main_thread = g_thread_self();
@@ -1056,10 +1158,11 @@ int main(int argc, char **argv) {
     const char *sample_path = g_getenv("MVVM_SAMPLE_LIBRARY");
     const char *todo_path = g_getenv("MVVM_TODO_LIBRARY");
     const char *catalog_path = g_getenv("MVVM_CATALOG_LIBRARY");
-    if (!sample_path || !todo_path || !catalog_path || !g_getenv("MVVM_SEARCH_LIBRARY")) {
+    if (!sample_path || !todo_path || !catalog_path || !g_getenv("MVVM_SEARCH_LIBRARY") ||
+        !g_getenv("MVVM_APP_SAMPLE_LIBRARY")) {
         g_printerr("test_mvvm_glib: set MVVM_SAMPLE_LIBRARY (Tests/outside's libsample.so), MVVM_TODO_LIBRARY "
-                   "(build/todo/libtodo.so), MVVM_SEARCH_LIBRARY (build/search/libsearch.so) and MVVM_CATALOG_LIBRARY "
-                   "(libmvvm.so)\n");
+                   "(build/todo/libtodo.so), MVVM_SEARCH_LIBRARY (build/search/libsearch.so), MVVM_APP_SAMPLE_LIBRARY "
+                   "(Tests/outside's libappsample.so) and MVVM_CATALOG_LIBRARY (libmvvm.so)\n");
         return 2;
     }
     GError *error = NULL;
@@ -1101,6 +1204,8 @@ int main(int argc, char **argv) {
     g_test_add_func("/bridge/timed-work-runs-through-the-loops-source", timed_work_runs_through_the_loops_source);
     g_test_add_func("/bridge/only-manual-loops-attach", only_manual_loops_attach);
     g_test_add_func("/bridge/the-last-unref-releases-the-handle", the_last_unref_releases_the_handle);
+    g_test_add_func("/bridge/a-main-actor-view-model-changes-while-only-the-glib-main-loop-runs",
+                    a_main_actor_view_model_changes_while_only_the_glib_main_loop_runs);
     int status = g_test_run();
 
     drain();

@@ -2,6 +2,8 @@
 # Runs the Tk app's tests (examples/python/test_tk_app.py) on a private virtual X server:
 #   bash examples/python/run_tk_tests.sh LIBDIR     (the folder of libmvvm.so, or the file)
 # Needs Xvfb (Debian: xvfb) and a python3 with tkinter (Debian: python3-tk); installs neither.
+# The main loop's test needs MVVM_APP_SAMPLE_LIBRARY (Tests/outside's libappsample.so; make test-tk
+# sets it).
 # Uses the virtualenv build/venv (made as bindings/python/run_tests.sh makes it, with pytest,
 # when missing). Screenshots of every screen go to build/screenshots/. Pytest's closing line is
 # the last line of the output; the exit status is pytest's ("no tests ran" is a failure).

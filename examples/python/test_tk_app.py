@@ -1,6 +1,7 @@
 """Tests of the Tk app (tk_app.py): built over a virtual loop so time is exact, driven by events
 generated on its widgets, checking that the widgets follow the view models; then screenshots of
-every screen; then a short real-time run over a manual loop plugged into Tk through its fd.
+every screen; then a short real-time run over a manual loop plugged into Tk through its fd, and
+one over the main loop with Tests/outside's libappsample.so (MVVM_APP_SAMPLE_LIBRARY).
 
 Needs an X display: run ``bash examples/python/run_tk_tests.sh LIBDIR``, which starts a private
 Xvfb and gives its framebuffer (``MVVM_XVFB_FB``) for the screenshots, written to
@@ -14,10 +15,12 @@ import shutil
 import struct
 import subprocess
 import sys
+import threading
 import tkinter
 import zlib
 from pathlib import Path
-from typing import Iterator, List, Tuple
+from tkinter import ttk
+from typing import Any, Callable, Iterator, List, Tuple
 
 import pytest
 
@@ -456,7 +459,55 @@ def test_manual_loop_runs_in_tk_mainloop(root: tkinter.Tk) -> None:
             built.close()
 
 
-# --- the Todos tab: the app on build/todo/libtodo.so (MVVM_TODO_LIBRARY), which has the todo app --
+# --- the main loop: Swift work of the main thread and changes made on other threads, in Tk -------
+
+APP_SAMPLE = os.environ.get("MVVM_APP_SAMPLE_LIBRARY")
+
+
+def test_main_loop_shows_changes_from_other_threads_and_main_actor_timers_while_tk_waits(root: tkinter.Tk) -> None:
+    """Tests/outside's libappsample.so on the main loop that main() makes, plugged into Tk as
+    main() plugs it: a token set on a private dispatch queue and a @MainActor view model's
+    Foundation Timer reach their labels with Tk only waiting in ``mainloop`` (no Tk timer polls:
+    the fd wakes it)."""
+    if not APP_SAMPLE:
+        pytest.fail("MVVM_APP_SAMPLE_LIBRARY is not set (make test-tk sets it: make sample)")
+    app = mvvm.load(APP_SAMPLE)
+    with app.Loop.main() as loop:
+        source = tk_app.LoopSource(root, loop)
+        meeting, sign_in = app.MeetingViewModel(loop), app.SignInViewModel(loop)
+        seconds, token = ttk.Label(root, text="0"), ttk.Label(root, text="")
+        seconds.pack(), token.pack()
+        shown_on: List[int] = []
+
+        def on_change(label: ttk.Label) -> Callable[[str, Any], None]:
+            def show_value(_name: str, value: Any) -> None:
+                shown_on.append(threading.get_ident())
+                label.configure(text=str(value))
+                if int(seconds.cget("text")) >= 3 and token.cget("text"):
+                    root.quit()
+            return show_value
+
+        subscriptions = [meeting.subscribe("seconds_elapsed", on_change(seconds)),
+                         sign_in.subscribe("token", on_change(token))]
+        try:
+            meeting.start()          # a Foundation Timer on the main run loop, every 50 ms
+            sign_in.sign_in("ada")   # set on a private queue 20 ms later
+            give_up = root.after(5000, root.quit)
+            root.mainloop()
+            root.after_cancel(give_up)
+            assert token.cget("text") == "token-ada"
+            assert int(seconds.cget("text")) >= 3
+            assert set(shown_on) == {threading.get_ident()}   # shown on Tk's thread only
+            assert source.dispatches >= 3                     # each woke Tk through the fd
+        finally:
+            meeting.stop()
+            for subscription in subscriptions:
+                subscription.unsubscribe()
+            source.close()
+            meeting.close(), sign_in.close()
+
+
+# --- the Todos tab: the app on the todo app built with the catalog (MVVM_TODO_LIBRARY, make test-tk) --
 
 
 def todos_screen(app: tk_app.TkApp) -> tk_app.TodoScreen:

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <sys/timerfd.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* Runs the library's hook (libmvvm_register_package), if it has one, once per call. The registry
  * calls it once, before its first look-up. */
@@ -65,7 +67,19 @@ bool cmvvm_can_drain_main_queue(void);
 /* The eventfd libdispatch writes whenever work is pushed to the main queue, from any thread. */
 int cmvvm_main_queue_fd(void);
 /* Reads (and so clears) the eventfd's counter: whether work was pushed since the last read. */
-bool cmvvm_main_queue_take(int fd);
+static inline bool cmvvm_main_queue_take(int fd) {
+    /* The read(2) system call itself, inline: glibc's read() is a cancellation point and
+     * syscall() a call of its own, and every dispatch of a main loop makes this check. */
+    uint64_t count;
+#if defined(__x86_64__)
+    long result;
+    __asm__ volatile("syscall" : "=a"(result) : "0"((long)SYS_read), "D"((long)fd), "S"(&count), "d"(sizeof count)
+                     : "rcx", "r11", "memory");
+    return result == (long)sizeof count;
+#else
+    return syscall(SYS_read, fd, &count, sizeof count) == (long)sizeof count;
+#endif
+}
 /* Runs the main queue's work. Read the eventfd's counter first: the drain re-arms it when more
  * remains. Only where cmvvm_can_drain_main_queue(). */
 void cmvvm_main_queue_drain(void);
