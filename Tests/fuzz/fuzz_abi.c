@@ -2375,6 +2375,8 @@ static void op_new_named(reader *r) {
     take_call_args(r, &a);
     tame_paths(cls, a.args, a.null_args ? 0 : a.count);
     bool positional = u8(r) & 1;
+    if (positional) a.names = NULL; /* mvvm_new takes no names: theirs cannot make it refuse (seed
+                                     * corpus/positional_arguments_with_names_of_bad_utf8) */
     mvvm_handle out = SENTINEL;
     mvvm_status status = positional ? CALL(mvvm_new(loop, cls, a.args, a.count, &out), S_MVVM_NEW)
                                     : CALL(mvvm_new_named(loop, cls, a.names, a.args, a.count, &out), S_MVVM_NEW);
