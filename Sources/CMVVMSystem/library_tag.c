@@ -16,7 +16,9 @@
 static uint8_t library_tag;
 static char linked_twice[1024];
 static char untagged[1024];
-const char *libmvvm_untagged_message;
+/* Hidden: each copy of the library has its own, and a global of default visibility would be one
+ * name in several loaded copies (AddressSanitizer reports such an ODR violation). */
+__attribute__((visibility("hidden"))) const char *libmvvm_untagged_message;
 
 uint8_t libmvvm_own_tag(void) { return library_tag; }
 

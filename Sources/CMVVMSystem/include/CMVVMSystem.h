@@ -23,7 +23,7 @@ uint8_t libmvvm_own_tag(void);
 /* Set, once, when the library is loaded: why this copy serves nothing (it has no tag, 255 copies
  * having been loaded before it); NULL for a copy with a tag. Every call checks it, so it is read
  * inline, without a call. */
-extern const char *libmvvm_untagged_message;
+extern __attribute__((visibility("hidden"))) const char *libmvvm_untagged_message;
 static inline const char *libmvvm_untagged(void) { return libmvvm_untagged_message; }
 
 /* When the program links two copies of libmvvm by name (so that every call goes to the first),
