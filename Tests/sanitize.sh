@@ -90,8 +90,12 @@ export RELEASE_RACE_ROUNDS="${RELEASE_RACE_ROUNDS:-10000}"
 # Build
 # ---------------------------------------------------------------------------------------------
 echo "== building with --sanitize=$KIND into $SCRATCH"
+# With the library's own version script, as every build of a library is (the Makefile's EXPORTS):
+# without it the library's C helpers are global symbols, and the copies of libmvvm.so that
+# test_library_copies.c loads would bind to the first copy's (one tag for all, and an ODR report).
+EXPORTS=(-Xlinker "--version-script=$PWD/Sources/MVVMExport/exports.map")
 # The linker warns once per sanitizer helper the version script keeps local: noise, filtered.
-"$SWIFT" build --scratch-path "$SCRATCH" --sanitize="$KIND" --build-tests > "$LOGS/build.log" 2>&1
+"$SWIFT" build --scratch-path "$SCRATCH" --sanitize="$KIND" --build-tests "${EXPORTS[@]}" > "$LOGS/build.log" 2>&1
 build_status=$?
 grep -v "Cannot export local symbol '__\(a\|t\)san" "$LOGS/build.log" | tail -n 5
 if [ "$build_status" -ne 0 ]; then
@@ -99,14 +103,14 @@ if [ "$build_status" -ne 0 ]; then
     failed=$((failed + 1))
     finish
 fi
-LIBDIR="$("$SWIFT" build --scratch-path "$SCRATCH" --sanitize="$KIND" --show-bin-path)"
+LIBDIR="$("$SWIFT" build --scratch-path "$SCRATCH" --sanitize="$KIND" "${EXPORTS[@]}" --show-bin-path)"
 
 # ---------------------------------------------------------------------------------------------
 # Swift tests
 # ---------------------------------------------------------------------------------------------
 echo "== Swift tests ($KIND)"
 LSAN_OPTIONS="${LSAN_OPTIONS:-}:$SWIFT_TEST_LSAN" \
-    "$SWIFT" test --scratch-path "$SCRATCH" --sanitize="$KIND" --skip-build > "$LOGS/swift-test.log" 2>&1
+    "$SWIFT" test --scratch-path "$SCRATCH" --sanitize="$KIND" --skip-build "${EXPORTS[@]}" > "$LOGS/swift-test.log" 2>&1
 swift_status=$?
 total_line=$(grep -oE 'Test run with [0-9]+ tests?' "$LOGS/swift-test.log" | tail -n 1)
 swift_failed=$(grep -cE '^✘ Test [^r].* failed' "$LOGS/swift-test.log" || true)

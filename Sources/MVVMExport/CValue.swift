@@ -273,11 +273,12 @@ extension MVVMValue {
             guard depth < maxValueDepth else {
                 throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what) nests more than \(maxValueDepth) deep")
             }
-            let per = value.type == MVVM_TYPE_MAP ? 2 : 1
-            let count = Int(clamping: value.integer) * per
-            guard count >= 0, count <= maxValueCount * 2 else {
-                throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what) has \(value.integer) items")
+            // The count checked before it is multiplied: a map's pairs counted as Int64.max
+            // overflowed the product (a trap, found by the fuzzer).
+            guard value.integer >= 0, value.integer <= Int64(maxValueCount) else {
+                throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what) has \(value.integer) items (0 to \(maxValueCount))")
             }
+            let count = Int(value.integer) * (value.type == MVVM_TYPE_MAP ? 2 : 1)
             let items = UnsafePointer<mvvm_value>(bitPattern: UInt(truncatingIfNeeded: value.object))
             guard count == 0 || items != nil else { throw .nullPointer("\(what).object") }
             var copied: [Value] = []

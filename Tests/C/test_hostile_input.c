@@ -147,6 +147,22 @@ static void a_long_invalid_name_is_cut_short_in_the_last_error(void) {
     RELEASE(loop);
 }
 
+/* mvvm_value_copy of a container whose count is past the limit, up to INT64_MAX (a map's pairs
+ * once overflowed the item count, a trap): INVALID_ARGUMENT, the copy untouched. */
+static void a_copy_of_a_container_with_a_huge_count_is_refused(void) {
+    mvvm_value items[2] = { { .type = MVVM_TYPE_STRING, .string = "a" }, { .type = MVVM_TYPE_INT, .integer = 1 } };
+    const mvvm_type kinds[] = { MVVM_TYPE_MAP, MVVM_TYPE_ARRAY, MVVM_TYPE_RECORD };
+    const int64_t counts[] = { INT64_MAX, INT64_MAX / 2 + 1, ((int64_t)1 << 24) + 1, -1, INT64_MIN };
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            mvvm_value huge = { .type = kinds[k], .integer = counts[c] };
+            MVVM_VALUE_SET_ITEMS(&huge, items);
+            mvvm_value copy = { .type = MVVM_TYPE_BOOL, .boolean = true };
+            CHECK_STATUS(mvvm_value_copy(&huge, &copy), MVVM_ERR_INVALID_ARGUMENT);
+            CHECK(copy.type == MVVM_TYPE_BOOL && copy.boolean);
+        }
+    }
+}
 
 int main(int argc, char **argv) {
     self_path = argv[0];
@@ -154,6 +170,7 @@ int main(int argc, char **argv) {
         CHECK_TEST(a_stale_handle_never_comes_back_when_generations_run_out),
         CHECK_TEST(a_forged_request_handle_is_invalid_and_an_answered_one_unknown),
         CHECK_TEST(a_long_invalid_name_is_cut_short_in_the_last_error),
+        CHECK_TEST(a_copy_of_a_container_with_a_huge_count_is_refused),
     };
     return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

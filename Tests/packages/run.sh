@@ -112,7 +112,7 @@ sh_block() {
 # A block without its includes or imports is a fragment (an excerpt of a program): read, not run.
 whole() {
     case $1 in
-        c) grep -q 'main(' "$2" ;;
+        c) grep -qE '(^|[^A-Za-z0-9_])main\(' "$2" ;;
         python) grep -qE '^(import|from) ' "$2" ;;
         sh) [ "$(head -c 3 "$2")" = "cd " ] ;;
     esac
@@ -121,7 +121,7 @@ while read -r language file named; do
     [ -z "$named" ] || continue    # a file of a package: its session builds it (below)
     whole "$language" "$file" || continue
     case $language in
-        c) check "C block $(basename "$file") compiles$(grep -q 'main(' "$file" && echo ', runs and prints what it says')" c_block "$file" ;;
+        c) check "C block $(basename "$file") compiles$(whole c "$file" && echo ', runs and prints what it says')" c_block "$file" ;;
         python) check "Python block $(basename "$file") runs and prints what it says" python_block "$file" ;;
         sh) check "shell session $(basename "$file"): $(head -1 "$file")" sh_block "$file" ;;
     esac
