@@ -101,6 +101,17 @@ static bool soak_cycles(long cycles) {
     int failures_before = check_failures;
     tally t = {0};
     long expected_events = 0;
+    /* A first loop of each kind before counting: libdispatch opens its main queue's eventfd
+     * once per process, when the library first asks for it (wake-ups of the main thread). */
+    tally warm_up = {0};
+    long warm_up_events = 0;
+    for (int kind = MVVM_LOOP_MANUAL; kind <= MVVM_LOOP_VIRTUAL; kind++) {
+        mvvm_handle first = 0;
+        if (kind == MVVM_LOOP_THREAD) continue;
+        CHECK_STATUS(mvvm_loop_new((mvvm_loop_kind)kind, &first), MVVM_OK);
+        cycle(first, 0, &warm_up, &warm_up_events);
+        RELEASE(first);
+    }
     int fds_start = open_fds();
     double start = rss_mib(), mid = 0;
     int64_t t0 = check_now_ms();
