@@ -3154,6 +3154,18 @@ static void take_op(reader *r, uint8_t b) {
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+const char *__lsan_default_suppressions(void);
+
+/* LeakSanitizer's one suppression, compiled in so that a replay by hand applies it too.
+ * libdispatch frees a disposed queue's queue-specific data later, from a continuation it posts
+ * to a global queue (_dispatch_queue_dispose -> _dispatch_barrier_async_detached_f). GRDB keys its
+ * database queues that way, so a todo database closed just before the process ends leaves that
+ * continuation, and the entries it would free, pending at exit: libdispatch's deferred free, not a
+ * leak (fuzz_todo, fourth run: 64 bytes direct, 3,776 reachable only from it). Leaks reachable
+ * only from a suppressed block are not reported either; any other leak still fails the run. */
+const char *__lsan_default_suppressions(void) {
+    return "leak:_dispatch_barrier_async_detached_f\n";
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
