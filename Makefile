@@ -245,7 +245,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 RELEASE_LIB := build/release-static/libmvvm.so
 
-.PHONY: release release-shared install wheel test-packaging bench
+.PHONY: release release-shared install wheel test-packaging bench bench-main-loop
 
 # build/release-static/libmvvm.so: the Swift runtime linked in, for C, Python, hosts without Swift.
 release: deps
@@ -278,6 +278,14 @@ test-packaging: deps build-dir
 # Release builds and the benchmarks' table (BENCHMARKS.md); not part of `make test`.
 bench: deps build-dir
 	bash Tests/bench/run.sh
+
+# How late the main loop delivers an app's work (a Foundation Timer, a private queue's completion,
+# main-queue work) to a host that only polls its fd: a measurement in real time, not a test
+# (Tests/bench/main_loop_latency.c; figures in docs/loops-and-threads.md). Not part of `make test`.
+bench-main-loop: sample build-dir
+	cc -std=c11 -O1 -Wall -Wextra -Werror Tests/bench/main_loop_latency.c -Iinclude -L$(dir $(APP_SAMPLE_LIB)) -lappsample \
+	  -Wl,-rpath,$(CURDIR)/$(dir $(APP_SAMPLE_LIB)) -o build/main_loop_latency
+	./build/main_loop_latency
 
 # The C view and the Python view over the same catalog, each a scripted session on a virtual loop.
 demo: lib build-dir todo search

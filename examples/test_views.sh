@@ -27,6 +27,15 @@ if ! ./build/mvvm_view --script jump >/dev/null 2>build/mvvm_view.err && grep -q
 else
     failed=$((failed + 1)); echo "FAILED: an unknown action was not refused"
 fi
+# Interactive, on the main loop in poll(): keys through a pipe start the stopwatch, stop it about
+# 300 ms later, and quit. Its ticks reach the screen while the program only waits in poll(), so
+# the last screen shows a time past zero and the stopwatch stopped ("m: Resume").
+last_screen=$({ printf m; sleep 0.3; printf m; sleep 0.1; printf q; } | ./build/mvvm_view | tr '\r' '\n' | grep stopwatch | tail -n 1)
+if grep -q 'stopwatch 00:00:00\.[0-9][0-9] \[m: Resume\]' <<<"$last_screen" && ! grep -q '00:00:00\.00' <<<"$last_screen"; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAILED: the interactive view on the main loop ended on: $last_screen"
+fi
 # The todo screen: only a library with the todo app's classes has it (libmvvm.so refuses its
 # actions); build/todo/libtodo.so (made here when missing) does not carry the catalog, so there
 # the timer actions are refused, and examples/c/todo.script gives examples/c/todo.expected exactly.

@@ -411,7 +411,7 @@ struct CombineLatestTests {
             .subscribe(subscriber)
         let count = 1_000
 
-        DispatchQueue.concurrentPerform(iterations: subjects.count) { index in
+        performConcurrently(iterations: subjects.count) { index in
             for value in 1...count {
                 subjects[index].send(value)
             }
@@ -434,7 +434,7 @@ struct CombineLatestTests {
         a.combineLatest(b).subscribe(subscriber)
         let count = 1_000
 
-        DispatchQueue.concurrentPerform(iterations: 3) { index in
+        performConcurrently(iterations: 3) { index in
             switch index {
             case 0: (1...count).forEach { a.send($0) }
             case 1: (1...count).forEach { b.send($0) }

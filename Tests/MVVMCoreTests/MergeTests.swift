@@ -397,7 +397,7 @@ struct MergeTests {
         Publishers.Merge(a, b).subscribe(subscriber)
         let count = 1_000
 
-        DispatchQueue.concurrentPerform(iterations: 3) { index in
+        performConcurrently(iterations: 3) { index in
             switch index {
             case 0: (1...count).forEach { a.send($0) }
             case 1: (1...count).forEach { b.send(-$0) }

@@ -178,6 +178,24 @@ final class DemandRecorder: @unchecked Sendable {
     }
 }
 
+/// `DispatchQueue.concurrentPerform`, with its hand-offs made visible to ThreadSanitizer.
+/// libdispatch orders the caller's work before each iteration and each iteration before the
+/// return, but ThreadSanitizer does not see that ordering when an iteration runs on a worker
+/// thread made earlier, and reports the test's own set-up (a subject made by the caller, used by
+/// the iteration) as a race. A lock taken by the caller before and after, and by each iteration
+/// first and last, states the same ordering in a form it sees; the iterations' bodies stay
+/// unordered among themselves, so a race between them is still reported.
+func performConcurrently(iterations: Int, _ work: @Sendable (Int) -> Void) {
+    let handOff = NSLock()
+    handOff.withLock {}
+    DispatchQueue.concurrentPerform(iterations: iterations) { index in
+        handOff.withLock {}
+        work(index)
+        handOff.withLock {}
+    }
+    handOff.withLock {}
+}
+
 /// Sends `count` values from each subject, each on a thread of its own, then finishes them all,
 /// and expects the subscriber to have received every value once, each subject's in order, in
 /// calls that never overlapped, then `.finished`.
@@ -187,7 +205,7 @@ func expectEachValueOnce(
     concurrentlyTo subscriber: TestSubscriber<Int, Never>,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    DispatchQueue.concurrentPerform(iterations: subjects.count) { index in
+    performConcurrently(iterations: subjects.count) { index in
         for value in 0..<count {
             subjects[index].send(index * count + value)
         }

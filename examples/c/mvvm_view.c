@@ -4,9 +4,10 @@
  * (build/todo/libtodo.so). Through the generic calls (mvvm_new, mvvm_child, mvvm_send, mvvm_get_*),
  * so that one program runs on any library; the catalog's typed calls are in mvvm_catalog.h.
  *
- * Interactive (the default): a manual loop plugged into poll() beside standard input. The
- * program sleeps in poll() until a key arrives or the loop has work due, dispatches, and
- * renders on every notification. No busy loop, no sleeps.
+ * Interactive (the default): the main loop (MVVM_LOOP_MAIN) plugged into poll() beside standard
+ * input. The program sleeps in poll() until a key arrives or the loop has work due (its own
+ * timers, and the main actor's, DispatchQueue.main's and RunLoop.main's work of the view models),
+ * dispatches, and renders on every notification. No busy loop, no sleeps.
  *
  *     keys: s start, p pause, x stop (the player's buttons, throttled to one a second),
  *           m the stopwatch's main action (Start / Stop / Resume), c clear, q quit,
@@ -321,7 +322,7 @@ static int run_script(int count, char **actions) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Interactive: a manual loop in poll() beside the keyboard                                   */
+/* Interactive: the main loop in poll() beside the keyboard                                   */
 /* ------------------------------------------------------------------------------------------ */
 
 static char *get_string(mvvm_handle object, const char *name) {
@@ -388,7 +389,8 @@ static bool todo_screen(view *v, const struct termios *cooked, const struct term
 
 static int run_interactive(void) {
     view v = {.scripted = false};
-    open_view(&v, MVVM_LOOP_MANUAL);
+    /* main() runs on the process's main thread: the loop that also runs main-actor work. */
+    open_view(&v, MVVM_LOOP_MAIN);
     int loop_fd = -1;
     must(mvvm_loop_fd(v.loop, &loop_fd), "fd");
 
