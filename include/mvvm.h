@@ -460,7 +460,9 @@ mvvm_status mvvm_call_async(mvvm_handle object, const char *command, const char 
  * withdrawn, and answering it gives UNKNOWN_REQUEST, also when this is called from that
  * request's own request function) and its completion runs now, on the calling thread, with
  * MVVM_ERR_CANCELLED; what the task does after that is not reported. mvvm_release() of the
- * call's handle does the same.
+ * call's handle does the same. A call of a main-actor object (MVVM_LOOP_MAIN) cancelled from
+ * another thread is decided now and carried out on the main loop's thread at its next dispatch
+ * (its fd becomes readable): the task is told there, and the completion runs there.
  * The outcome is decided once, whichever thread ends the call: of a cancel (or release) and the
  * call's own end racing on another thread, exactly one wins. MVVM_OK means this cancel won and
  * the completion reports MVVM_ERR_CANCELLED; when the call ended first, this gives
@@ -556,6 +558,10 @@ mvvm_status mvvm_snapshot(mvvm_handle object, char **out);
  * The release is decided at once, whatever thread asks: of two threads releasing one handle
  * at once (or releasing and unsubscribing, cancelling or answering it), exactly one caller
  * wins and gets MVVM_OK; the other gets INVALID_HANDLE (UNKNOWN_REQUEST, for an answer).
+ * A main-actor object (MVVM_LOOP_MAIN), or its subscription or call, released from another
+ * thread: the handle ends now, no callback of the object's subscriptions starts after this
+ * returns, and the rest (the destroy functions, the calls' CANCELLED completions) runs on the
+ * main loop's thread at its next dispatch (its fd becomes readable).
  * May be called from a callback, including on the callback's own source.
  * Errors: INVALID_HANDLE (not live: released already, an asynchronous call that has ended, or
  * another thread's release won).
@@ -592,6 +598,9 @@ mvvm_status mvvm_subscribe(mvvm_handle object, const char *name_or_null, mvvm_ca
 
 /**
  * Ends a subscription: its callback is not called again, and its destroy function runs now.
+ * A main-actor object's subscription (MVVM_LOOP_MAIN) ended from another thread: no call of its
+ * callback starts after this returns (one already running on the main thread finishes), and
+ * its destroy function runs on the main loop's thread at its next dispatch.
  * Of two threads ending one subscription at once (mvvm_unsubscribe() or mvvm_release()),
  * exactly one wins and gets MVVM_OK; the other gets INVALID_HANDLE.
  * Errors: INVALID_HANDLE (already ended, or another thread's end won), WRONG_TYPE.

@@ -435,6 +435,7 @@ func unsubscribe(_ subscription: Subscription) throws(ExportError) {
     // A main-actor object's subscription ends on the main loop's thread: its handle now.
     if object.exportedClass.isMainActor && !object.context.loop.isOnMainActorThread {
         guard HandleTable.shared.remove(subscription.handle) else { return }
+        subscription.stopDelivering()
         return object.context.loop.schedule { object.unsubscribe(subscription) }
     }
     object.context.loop.perform { object.unsubscribe(subscription) }

@@ -22,6 +22,10 @@ final class AsyncCall: ObjectCallback, @unchecked Sendable {
     }
 
     override func releaseHandle() throws(ExportError) {
+        // A main-actor object's call ends on the main loop's thread, as mvvm_cancel's does.
+        if object.isMainActor && !object.context.loop.isOnMainActorThread {
+            return object.context.loop.schedule { [self] in cancel("its handle was released") }
+        }
         object.context.loop.perform { cancel("its handle was released") }
     }
 
@@ -175,6 +179,16 @@ public func mvvm_cancel(_ call: mvvm_handle) -> mvvm_status {
         guard HandleTable.shared.claim(call) else {
             throw ExportError(MVVM_ERR_INVALID_HANDLE, "the call \(HandleTable.describe(handle)) has ended (its completion "
                               + "runs or ran) or was cancelled already")
+        }
+        // A main-actor object's call is cancelled on the main loop's thread, at its next
+        // dispatch, as its release is (the cancel is decided now): its task unwinds there and
+        // its completion, CANCELLED, runs there. Should the loop be released first, that release
+        // ends the call instead.
+        let context = call.object.context
+        if call.object.isMainActor && !context.loop.isOnMainActorThread {
+            return context.loop.schedule {
+                context.loop.executor.runningInline { call.cancel("by mvvm_cancel", now: false) }
+            }
         }
         // Should the loop be released before this runs, that release cancels the call
         // (LOOP_RELEASED). An operation: the task unwinds in this call (its `defer`s run), and its changes are

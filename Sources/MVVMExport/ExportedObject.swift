@@ -1,6 +1,7 @@
 import CMVVM
 import MVVMRuntime
 @preconcurrency import OpenCombine
+import Synchronization
 
 /// A model or view model the C side holds a handle to: its subscriptions, what it keeps of the
 /// properties someone watches, its pending signals and asynchronous calls; and the delivery of
@@ -35,6 +36,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// Creation order on its loop, which orders announcements across objects.
     var serial: UInt64 = 0
     private(set) var isReleased = false
+    /// Set by a release from another thread of a main-actor object, which is detached later on
+    /// the main loop: its subscribers hear nothing more from the moment the release returns.
+    private let isSilenced = Atomic<Bool>(false)
 
     init(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext, constructor: String? = nil,
          keepAlive: [AnyObject] = []) {
@@ -47,6 +51,10 @@ final class ExportedObject: Handled, @unchecked Sendable {
         self.keepAlive = keepAlive
         super.init(kind: .object)
     }
+
+    /// Only a main-actor object can be silenced; the others pay one test of a stored flag.
+    @inline(__always)
+    private var isMainActorSilenced: Bool { isMainActor && isSilenced.load(ordering: .sequentiallyConsistent) }
 
     /// Registers the object under a new handle and connects its signals; on its loop.
     static func register(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext,
@@ -329,7 +337,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         let splices = lists[slot].delivery!.splices
         for (index, splice) in splices.enumerated() {
             lists[slot].delivery!.current = index
-            for subscription in hearers where subscription.isActive {
+            for subscription in hearers where subscription.isActive && !isMainActorSilenced {
                 context.callingHost { subscription.deliver(source: handle, name: name, splice: splice.splice) }
                 if isReleased { return }
             }
@@ -341,7 +349,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
     @inline(__always)
     private func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: CName, value: Value,
                           stamp: (slot: Int, stamp: UInt64)? = nil) {
-        for subscription in subscriptions where subscription.isActive {
+        for subscription in subscriptions where subscription.isActive && !isMainActorSilenced {
             if let wanted = subscription.selector, wanted != selector { continue }
             context.callingHost { subscription.deliver(source: handle, kind: kind, name: name, value: value) }
             if isReleased { return }
@@ -448,6 +456,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         // garbage collector runs finalizers on any thread): one release, one OK.
         if exportedClass.isMainActor && !context.loop.isOnMainActorThread {
             guard HandleTable.shared.remove(handle) else { return }
+            isSilenced.store(true, ordering: .sequentiallyConsistent)
             return context.loop.schedule { [self] in
                 detach()
                 context.forget(self)

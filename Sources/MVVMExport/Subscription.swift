@@ -1,5 +1,6 @@
 import CMVVM
 import MVVMRuntime
+import Synchronization
 
 /// A handle of the host's callback on one object (a subscription, an asynchronous call): the
 /// callback's user data, and its destroy function, which runs at most once.
@@ -36,7 +37,11 @@ class ObjectCallback: Handled, @unchecked Sendable {
 final class Subscription: ObjectCallback, @unchecked Sendable {
     let selector: ExportedClass.Selector?
     private let callback: mvvm_callback
-    private(set) var isActive = true
+    /// Cleared when it ends, or as soon as its end is asked for from another thread (a
+    /// main-actor object's subscription, ended later on the main loop): no call starts after.
+    private let delivering = Atomic<Bool>(true)
+    private var hasEnded = false
+    var isActive: Bool { delivering.load(ordering: .sequentiallyConsistent) }
 
     init(object: ExportedObject, selector: ExportedClass.Selector?, callback: @escaping mvvm_callback,
          userData: UnsafeMutableRawPointer?, destroy: mvvm_destroy_fn?) {
@@ -62,10 +67,14 @@ final class Subscription: ObjectCallback, @unchecked Sendable {
 
     override func releaseHandle() throws(ExportError) { try unsubscribe(self) }
 
+    /// No call starts after this returns, whichever thread asks; `end` follows on the loop.
+    func stopDelivering() { delivering.store(false, ordering: .sequentiallyConsistent) }
+
     /// Ends the subscription: no more calls, and the destroy function runs, exactly once.
     func end() {
-        guard isActive else { return }
-        isActive = false
+        guard !hasEnded else { return }
+        hasEnded = true
+        stopDelivering()
         HandleTable.shared.remove(handle)
         runDestroy()
     }

@@ -243,6 +243,93 @@ static void a_main_actor_object_refuses_other_loops_and_threads(void) {
     recorder_free(heard);
 }
 
+/* Ends from another thread take effect at once: no callback starts after an unsubscribe or a
+ * release returns, and a cancel's completion runs on the main loop's thread. */
+typedef struct { mvvm_handle handle; mvvm_status status; } ending;
+
+static void *unsubscribe_elsewhere(void *e) {
+    ((ending *)e)->status = mvvm_unsubscribe(((ending *)e)->handle);
+    return NULL;
+}
+
+static void *release_elsewhere(void *e) {
+    ((ending *)e)->status = mvvm_release(((ending *)e)->handle);
+    return NULL;
+}
+
+static void *cancel_elsewhere(void *e) {
+    ((ending *)e)->status = mvvm_cancel(((ending *)e)->handle);
+    return NULL;
+}
+
+static void on_another_thread(void *(*body)(void *), ending *e) {
+    pthread_t thread;
+    pthread_create(&thread, NULL, body, e);
+    pthread_join(thread, NULL);
+}
+
+static pthread_t done_thread;
+
+static void on_done_noting_thread(mvvm_handle call, mvvm_status status, const mvvm_value *result, const char *message,
+                                  void *user_data) {
+    done_thread = pthread_self();
+    on_done(call, status, result, message, user_data);
+}
+
+static void ends_from_another_thread_take_effect_at_once(void) {
+    int fd = -1;
+    mvvm_handle loop = main_loop(&fd), meeting = make(loop, "meeting_view_model");
+    recorder *unsubscribed = recorder_new(), *released = recorder_new();
+    ending sub = {0}, object = {0};
+    CHECK_STATUS(mvvm_subscribe(meeting, "status", recorder_callback, unsubscribed, recorder_destroy, &sub.handle), MVVM_OK);
+    /* Unsubscribed elsewhere; then a change made here, before any dispatch, is not heard. */
+    on_another_thread(unsubscribe_elsewhere, &sub);
+    CHECK_EQ_INT(sub.status, MVVM_OK);
+    CHECK_STATUS(mvvm_send(meeting, "refresh", NULL), MVVM_OK); /* status = "refreshing", at once */
+    CHECK_EQ_INT(rec_count(unsubscribed, NULL), 0);
+    WAIT_ON_FD(loop, fd, rec_destroyed(unsubscribed) == 1);
+    CHECK_EQ_INT(rec_destroyed(unsubscribed), 1);
+    CHECK_EQ_INT(rec_count(unsubscribed, NULL), 0);
+
+    /* A cancel elsewhere: decided at once, carried out on the main loop's thread. */
+    completion c = {0};
+    mvvm_handle call = 0;
+    CHECK_STATUS(mvvm_call_async(meeting, "fetch", NULL, NULL, 0, on_done_noting_thread, &c, NULL, &call), MVVM_OK);
+    ending cancel = { .handle = call };
+    on_another_thread(cancel_elsewhere, &cancel);
+    CHECK_EQ_INT(cancel.status, MVVM_OK);
+    WAIT_ON_FD(loop, fd, c.done == 1);
+    CHECK_EQ_INT(c.done, 1);
+    CHECK_EQ_INT(c.status, MVVM_ERR_CANCELLED);
+    CHECK(c.done == 1 && pthread_equal(done_thread, pthread_self()));
+    /* The call's release elsewhere does the same. */
+    completion r = {0};
+    CHECK_STATUS(mvvm_call_async(meeting, "fetch", NULL, NULL, 0, on_done_noting_thread, &r, NULL, &call), MVVM_OK);
+    ending release_call = { .handle = call };
+    done_thread = 0;
+    on_another_thread(release_elsewhere, &release_call);
+    CHECK_EQ_INT(release_call.status, MVVM_OK);
+    WAIT_ON_FD(loop, fd, r.done == 1);
+    CHECK_EQ_INT(r.status, MVVM_ERR_CANCELLED);
+    CHECK(r.done == 1 && pthread_equal(done_thread, pthread_self()));
+
+    /* Released elsewhere while its timer ticks: nothing heard from the moment it returns. */
+    CHECK_STATUS(mvvm_subscribe(meeting, "seconds_elapsed", recorder_callback, released, recorder_destroy, &object.handle),
+                 MVVM_OK);
+    CHECK_STATUS(mvvm_send(meeting, "start", NULL), MVVM_OK);
+    WAIT_ON_FD(loop, fd, rec_count(released, NULL) >= 1);
+    object.handle = meeting;
+    on_another_thread(release_elsewhere, &object);
+    CHECK_EQ_INT(object.status, MVVM_OK);
+    int heard_before = rec_count(released, NULL);
+    WAIT_ON_FD(loop, fd, rec_destroyed(released) == 1);
+    CHECK_EQ_INT(rec_destroyed(released), 1);
+    CHECK_EQ_INT(rec_count(released, NULL), heard_before);
+    RELEASE(loop);
+    recorder_free(unsubscribed);
+    recorder_free(released);
+}
+
 int main(int argc, char **argv) {
     /* On the main thread, in this process (see the comment at the top). */
     setenv("CHECK_NO_FORK", "1", 1);
@@ -255,6 +342,7 @@ int main(int argc, char **argv) {
         CHECK_TEST(a_property_set_on_a_private_queue_is_heard),
         CHECK_TEST(a_swift_5_main_actor_class_works),
         CHECK_TEST(a_main_actor_object_refuses_other_loops_and_threads),
+        CHECK_TEST(ends_from_another_thread_take_effect_at_once),
     };
     return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }
