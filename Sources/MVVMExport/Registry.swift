@@ -331,7 +331,7 @@ func construct(_ exportedClass: ExportedClass, on context: LoopContext, _ given:
 
 /// The constructor the arguments fit, and their values as it takes them: the first, in the
 /// order registered, whose arguments they name and whose types accept them.
-private func choose(_ exportedClass: ExportedClass, _ given: GivenArguments,
+func choose(_ exportedClass: ExportedClass, _ given: GivenArguments,
                     _ fixed: ExportedConstructor?) throws(ExportError) -> (ExportedConstructor, [Value]) {
     let className = exportedClass.name.string
     let name = CallName(owner: exportedClass.name, member: nil)
