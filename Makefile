@@ -15,7 +15,7 @@ EXPORTS := -Xlinker --version-script=$(CURDIR)/Sources/MVVMExport/exports.map
 
 .PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
-	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages
+	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages node test-node
 
 all: build
 
@@ -192,6 +192,25 @@ test-gtk: lib gtk todo sample search build-dir
 	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
 	  bash examples/gtk/run_tests.sh
 
+# The Node.js binding (bindings/node): a Node-API addon in C over include/mvvm.h alone, built with
+# the machine's Node headers (Node-API 9) -> build/node/mvvm.node; the JavaScript module around it
+# (bindings/node/index.js) makes a library's classes at run time from its description.
+NODE_INCLUDE ?= $(firstword $(wildcard /usr/include/node /usr/local/include/node))
+NODE_ADDON := build/node/mvvm.node
+
+node: build-dir
+	@$(MAKE) --no-print-directory $(NODE_ADDON)
+
+$(NODE_ADDON): bindings/node/mvvm_node.c include/mvvm.h
+	@mkdir -p build/node
+	cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -DNAPI_VERSION=9 \
+	  -I$(NODE_INCLUDE) -Iinclude bindings/node/mvvm_node.c -o $@ -ldl -lpthread
+
+# Its tests (node --test): the catalog, Tests/outside's libsample.so, the todo app when built.
+test-node: lib sample node
+	MVVM_LIBRARY=$(BIN)/libmvvm.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
+	  MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash bindings/node/run_tests.sh
+
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
 FUZZ_SECONDS ?= 300
 
@@ -230,7 +249,7 @@ fuzz: deps build-dir
 # only reads what `test` built before both start (the library, the todo app, the GLib bridge, the
 # sample package), which no suite rebuilds differently.
 SUITES := swift:1200 generated:300 header:300 c:900 harness:600 outside:1200 views:300 python:900 tk:600 ruby:600 \
-	lua:300 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
+	lua:300 node:600 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
 SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 fuzz-seeds:1200 packaging:1500
 
 test: lib todo gtk sample search build-dir
