@@ -225,13 +225,17 @@ function closeObject(obj) {
 
 // Calls a user's callback: what it throws is reported as an uncaught exception, as Node reports
 // an EventEmitter listener's, and never unwinds through the library.
+// mvvm.reportError(error) can be replaced (a test, an app's own reporting).
 function callUser(fn, thisArg, args) {
   try {
     fn.apply(thisArg, args);
   } catch (error) {
-    process.nextTick(() => { throw error; });
+    report(error);
   }
 }
+
+const reporting = { reportError: (error) => { process.nextTick(() => { throw error; }); } };
+function report(error) { reporting.reportError(error); }
 
 // ------------------------------------------------------------------------------------------------
 // Loops
@@ -344,7 +348,7 @@ function subscribe(obj, name, fn) {
       try {
         shown = fromLibrary(lib, type, value, `${cls.name}.${member}`);
       } catch (error) {
-        process.nextTick(() => { throw error; });
+        report(error);
         return;
       }
     }
@@ -645,10 +649,10 @@ function answer(lib, fn, vmHandle, request, argument, arg) {
     try {
       addon.complete(lib.id, request, toLibrary(lib, arg.result ? arg.result : null, result, 'a service answer'));
     } catch (error) {
-      if (!(error instanceof UnknownRequestError || error instanceof ClosedError)) process.nextTick(() => { throw error; });
+      if (!(error instanceof UnknownRequestError || error instanceof ClosedError)) report(error);
     }
   };
-  const fail = (error) => { addon.release(lib.id, request); process.nextTick(() => { throw error; }); };
+  const fail = (error) => { addon.release(lib.id, request); report(error); };
   let result;
   try {
     result = fn(argument);
@@ -810,7 +814,13 @@ const api = {
 
 // mvvm.Counter, mvvm.Loop...: the default library's, loaded on first use.
 module.exports = new Proxy(api, {
+  set(target, prop, value) {
+    if (prop !== 'reportError' || typeof value !== 'function') return false;
+    reporting.reportError = value;
+    return true;
+  },
   get(target, prop, receiver) {
+    if (prop === 'reportError') return reporting.reportError;
     if (prop in target || typeof prop !== 'string') return Reflect.get(target, prop, receiver);
     if (prop === 'then' || prop === '__esModule' || prop === 'default') return undefined;
     const lib = library();
