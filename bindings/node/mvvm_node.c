@@ -68,7 +68,12 @@ typedef struct addon {
     napi_ref make_record;      /* (libraryId, name, fields[]) -> frozen object */
     napi_threadsafe_function tsfn;
     int keep_alive;            /* thread loops alive: the tsfn keeps Node running while > 0 */
+    bool dead;                 /* the environment is gone: nothing reaches JavaScript any more */
 } addon;
+
+/* Posting (another thread) and the environment's teardown (the JavaScript thread) take turns: a
+ * post after the teardown is dropped rather than touch a thread-safe function Node has freed. */
+static pthread_mutex_t post_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const napi_type_tag handle_tag = {0x6d76766d6e6f6465ULL, 0x68616e646c650001ULL};
 
@@ -98,7 +103,7 @@ static addon *get_addon(napi_env env) {
     return a;
 }
 
-static bool on_js_thread(addon *a) { return a && pthread_equal(pthread_self(), a->thread); }
+static bool on_js_thread(addon *a) { return a && !a->dead && pthread_equal(pthread_self(), a->thread); }
 
 /* Throws the error of a failed library call: the JavaScript module's class for the status, with
  * the library's message (read on this thread right after the call). */
@@ -673,7 +678,11 @@ static void post(target *t, message *m, const mvvm_value *value) {
     m->t = t;
     if (value && t->lib->mvvm_value_copy(value, &m->event.value) == MVVM_OK) m->has_value = true;
     atomic_fetch_add(&t->refs, 1);
-    if (!t->owner->tsfn || napi_call_threadsafe_function(t->owner->tsfn, m, napi_tsfn_nonblocking) != napi_ok) {
+    pthread_mutex_lock(&post_lock);
+    bool posted = !t->owner->dead && t->owner->tsfn &&
+                  napi_call_threadsafe_function(t->owner->tsfn, m, napi_tsfn_nonblocking) == napi_ok;
+    pthread_mutex_unlock(&post_lock);
+    if (!posted) {
         /* Node is shutting down: nothing can hear it any more. */
         if (m->has_value) t->lib->mvvm_value_free(&m->event.value);
         free(m->text);
@@ -745,12 +754,17 @@ static void on_destroy(void *user_data) {
         target_end(t->owner->env, t);
         return;
     }
+    if (t->owner->dead) return; /* at exit: the function's reference went with its environment */
     message *m = calloc(1, sizeof *m);
     if (!m) return; /* leaks the function's reference rather than touch it off its thread */
     m->kind = MESSAGE_DESTROY;
     /* The message takes over the library's hold: call_js ends the target and drops it. */
     m->t = t;
-    if (!t->owner->tsfn || napi_call_threadsafe_function(t->owner->tsfn, m, napi_tsfn_nonblocking) != napi_ok) free(m);
+    pthread_mutex_lock(&post_lock);
+    bool posted = !t->owner->dead && t->owner->tsfn &&
+                  napi_call_threadsafe_function(t->owner->tsfn, m, napi_tsfn_nonblocking) == napi_ok;
+    pthread_mutex_unlock(&post_lock);
+    if (!posted) free(m);
 }
 
 static target *new_target(napi_env env, library *lib, target_kind kind, napi_value fn) {
@@ -1351,12 +1365,14 @@ static napi_value js_watch_ref(napi_env env, napi_callback_info info) {
 /* Module                                                                                         */
 /* ---------------------------------------------------------------------------------------------- */
 
-static void addon_free(napi_env env, void *data, void *hint) {
-    (void)hint;
+/* The environment's teardown: from now on callbacks are dropped. The addon's state is kept (a
+ * library thread may still read it until it is told), and its references go with the environment. */
+static void addon_teardown(void *data) {
     addon *a = data;
-    if (a->make_error) napi_delete_reference(env, a->make_error);
-    if (a->make_record) napi_delete_reference(env, a->make_record);
-    free(a);
+    pthread_mutex_lock(&post_lock);
+    a->dead = true;
+    a->tsfn = NULL;
+    pthread_mutex_unlock(&post_lock);
 }
 
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
@@ -1368,7 +1384,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     }
     a->env = env;
     a->thread = pthread_self();
-    if (napi_set_instance_data(env, a, addon_free, NULL) != napi_ok) {
+    if (napi_set_instance_data(env, a, NULL, NULL) != napi_ok) {
         free(a);
         napi_failed(env, "napi_set_instance_data");
         return NULL;
@@ -1376,6 +1392,8 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     CHECK(env, napi_create_string_utf8(env, "mvvm callbacks", NAPI_AUTO_LENGTH, &name));
     CHECK(env, napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, NULL, NULL, NULL, call_js, &a->tsfn));
     CHECK(env, napi_unref_threadsafe_function(env, a->tsfn));
+    /* Added after the thread-safe function: cleanup hooks run in reverse, so this one runs first. */
+    CHECK(env, napi_add_env_cleanup_hook(env, addon_teardown, a));
     static const struct {
         const char *name;
         napi_callback fn;
