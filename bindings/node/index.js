@@ -647,7 +647,7 @@ function makeClass(lib, described, classNames) {
 function answer(lib, fn, vmHandle, request, argument, arg) {
   const complete = (result) => {
     try {
-      addon.complete(lib.id, request, toLibrary(lib, arg.result ? arg.result : null, result, 'a service answer'));
+      addon.complete(lib.id, request, toLibrary(lib, arg.result ? { type: arg.result } : null, result, 'a service answer'));
     } catch (error) {
       if (!(error instanceof UnknownRequestError || error instanceof ClosedError)) report(error);
     }
