@@ -208,7 +208,7 @@ $(NODE_ADDON): bindings/node/mvvm_node.c include/mvvm.h
 	  -I$(NODE_INCLUDE) -Iinclude bindings/node/mvvm_node.c -o $@ -ldl -lpthread
 
 # Its tests (node --test): the catalog, Tests/outside's libsample.so, the todo app when built.
-test-node: lib sample node
+test-node: lib sample todo node
 	MVVM_LIBRARY=$(BIN)/libmvvm.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
 	  MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash bindings/node/run_tests.sh
 
