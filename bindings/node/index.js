@@ -97,7 +97,7 @@ function describeValue(value) {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value);
   if (typeof value === 'bigint') return `${value}n`;
   if (value === null) return 'null';
-  if (typeof value === 'object') return value.constructor ? `a ${value.constructor.name}` : 'an object';
+  if (typeof value === 'object') return value.constructor ? `${/^[AEIOU]/.test(value.constructor.name) ? 'an' : 'a'} ${value.constructor.name}` : 'an object';
   return String(value);
 }
 
@@ -360,7 +360,7 @@ function subscribe(obj, name, fn) {
 
 function wrapItem(lib, owner, listName, index) {
   const handle = addon.listItem(lib.id, state(owner).handle, listName, index);
-  return lib.adopt(handle, owner.constructor.listItemClasses[listName], index);
+  return lib.adopt(handle, owner.constructor.listItemClasses[listName], index, state(owner).loop);
 }
 
 // ------------------------------------------------------------------------------------------------
