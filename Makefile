@@ -8,8 +8,10 @@ SWIFT ?= swift
 # python3-pytest, gjs: the GLib bridge, its typelib and the GTK apps in C and Python (`make gtk`),
 # the typelib from GJS.
 # node-typescript: `tsc --strict` checks the Node binding's declarations (bindings/node).
+# chromium, chromium-driver: the web example's browser tests (`make test-web`, Selenium from PyPI).
 SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi libsqlite3-dev \
-	libgtk-4-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev gir1.2-gtk-4.0 python3-pytest gjs node-typescript
+	libgtk-4-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev gir1.2-gtk-4.0 python3-pytest gjs node-typescript \
+	chromium chromium-driver
 BIN = $(shell $(SWIFT) build --show-bin-path)
 # Only mvvm_* leaves a library we build (bindings/c/common.sh says why this is not in Package.swift).
 EXPORTS := -Xlinker --version-script=$(CURDIR)/Sources/MVVMExport/exports.map
