@@ -18,7 +18,7 @@ EXPORTS := -Xlinker --version-script=$(CURDIR)/Sources/MVVMExport/exports.map
 
 .PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
-	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages node test-node
+	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages node test-node test-web
 
 all: build
 
@@ -214,6 +214,11 @@ test-node: lib sample todo node
 	MVVM_LIBRARY=$(BIN)/libmvvm.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
 	  MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash bindings/node/run_tests.sh
 
+# TodoMVC in a browser (examples/web: a node:http server over the todo app's view models) in
+# headless Chromium driven by Selenium; screenshots in build/screenshots/web_*.png.
+test-web: lib todo node build-dir
+	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash examples/web/run_tests.sh
+
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
 FUZZ_SECONDS ?= 300
 
@@ -252,7 +257,7 @@ fuzz: deps build-dir
 # only reads what `test` built before both start (the library, the todo app, the GLib bridge, the
 # sample package), which no suite rebuilds differently.
 SUITES := swift:1200 generated:300 header:300 c:900 harness:600 outside:1200 views:300 python:900 tk:600 ruby:600 \
-	lua:300 node:600 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
+	lua:300 node:600 web:600 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
 SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 fuzz-seeds:1200 packaging:1500
 
 test: lib todo gtk sample search build-dir

@@ -96,7 +96,15 @@
     const list = $('.todo-list');
     const editingInput = list.querySelector('li.editing .edit');
     if (!(editing && editingInput && document.activeElement === editingInput && shown.some((i) => i.id === editing.id))) {
-      list.replaceChildren(...shown.map(renderItem));
+      // An item's element is kept while it shows the same thing (keyed by id), so a change
+      // re-renders only what changed.
+      const kept = new Map([...list.children].map((li) => [li.dataset.key, li]));
+      list.replaceChildren(...shown.map((item) => {
+        const key = JSON.stringify([item.id, item.title, item.completed, Boolean(editing && editing.id === item.id)]);
+        const li = kept.get(key) || renderItem(item);
+        li.dataset.key = key;
+        return li;
+      }));
       const edit = list.querySelector('li.editing .edit');
       if (edit) { edit.focus(); edit.setSelectionRange(edit.value.length, edit.value.length); }
     }
