@@ -13,48 +13,11 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const RESERVED = new Set(['constructor', '__proto__', 'then', 'toString', 'valueOf', 'toJSON', 'hasOwnProperty',
-  'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__defineSetter__',
-  '__lookupGetter__', '__lookupSetter__']);
-// The binding's own methods on every object, declared unless a member takes the name.
-const OWN = ['close', 'subscribe', 'on', 'off', 'changes', 'describe', 'snapshot'];
-
-function camel(name) { return name.split('_').map((p) => p.slice(0, 1).toUpperCase() + p.slice(1)).join(''); }
-
-// The same naming rule as index.js: reserved names take trailing underscores.
-function jsNames(names) {
-  const given = {};
-  const used = new Set(names.filter((n) => !RESERVED.has(n)));
-  for (const name of names) {
-    let js = name;
-    if (RESERVED.has(name)) {
-      while (RESERVED.has(js) || used.has(js)) js += '_';
-      used.add(js);
-    }
-    given[name] = js;
-  }
-  return given;
-}
-
+const { jsNames, libraryNames } = require('./names.js');
 function key(name) { return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name); }
 
 function generate(described) {
-  const used = new Set(['Loop', 'Library', 'Subscription', 'Splice', 'MvvmObject', 'MvvmList', 'MvvmError',
-    'InvalidHandleError', 'ClosedError', 'WrongTypeError', 'NullPointerError', 'InvalidArgumentError', 'UnknownNameError',
-    'ReadOnlyError', 'TypeMismatchError', 'WrongLoopKindError', 'UnknownRequestError', 'InternalError', 'LoopReleasedError',
-    'CommandError', 'CancelledError', 'BadRegistrationError', 'WrongThreadError']);
-  const give = (display) => { let name = display; while (used.has(name)) name += '_'; used.add(name); return name; };
-  const classNames = {};
-  for (const c of described) classNames[c.class] = give(c.display || camel(c.class));
-  const records = {};
-  const recordNames = {};
-  for (const c of described) {
-    for (const [name, record] of Object.entries(c.records || {})) {
-      if (records[name]) continue;
-      records[name] = record;
-      recordNames[name] = give(record.display || camel(name));
-    }
-  }
+  const { classes: classNames, records: recordNames, recordDescriptions: records } = libraryNames(described);
 
   // A value as the module hands it out.
   const out = (type) => {

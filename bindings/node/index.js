@@ -18,6 +18,7 @@ function loadAddon() {
 }
 
 const addon = loadAddon();
+const { jsNames, libraryNames } = require('./names.js');
 
 // ------------------------------------------------------------------------------------------------
 // Errors: one class per mvvm_status, each carrying the status and the library's message.
@@ -62,28 +63,6 @@ const errors = {
 function makeError(status, statusName, message) {
   const Made = errorClasses[status] || MvvmError;
   return new Made(message || statusName, status, statusName);
-}
-
-// ------------------------------------------------------------------------------------------------
-// Names: members keep their C names; a few would break JavaScript objects (a member `then` would
-// make every object a thenable, `constructor` its prototype's link) and take a trailing underscore.
-
-const RESERVED = new Set(['constructor', '__proto__', 'then', 'toString', 'valueOf', 'toJSON', 'hasOwnProperty',
-  'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__defineSetter__',
-  '__lookupGetter__', '__lookupSetter__']);
-
-function jsNames(names) {
-  const given = {};
-  const used = new Set(names.filter((n) => !RESERVED.has(n)));
-  for (const name of names) {
-    let js = name;
-    if (RESERVED.has(name)) {
-      while (RESERVED.has(js) || used.has(js)) js += '_';
-      used.add(js);
-    }
-    given[name] = js;
-  }
-  return given;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -699,8 +678,6 @@ function callAsync(lib, handle, cmd, where, names, values, signal) {
 // ------------------------------------------------------------------------------------------------
 // Libraries
 
-function camel(name) { return name.split('_').map((p) => p.slice(0, 1).toUpperCase() + p.slice(1)).join(''); }
-
 const libraries = new Map();
 
 class Library {
@@ -718,21 +695,16 @@ class Library {
     this.recordByCName = {};
     this.items = new Map(); // object id -> WeakRef of a list item's object: one object per item
     this.Loop = makeLoopClass(this);
-    const used = new Set(['Loop', 'Library', 'Subscription', 'Splice', 'MvvmObject', 'MvvmList', ...Object.keys(errors)]);
-    const give = (display) => { let name = display; while (used.has(name)) name += '_'; used.add(name); return name; };
-    const classNames = {};
-    for (const c of described) classNames[c.class] = give(c.display || camel(c.class));
-    for (const c of described) {
-      for (const [name, record] of Object.entries(c.records || {})) {
-        if (this.recordDescriptions[name]) continue;
-        this.recordDescriptions[name] = record;
-        const display = give(record.display || camel(name));
-        const Made = { [display]: class { constructor(fields) { Object.assign(this, fields); Object.freeze(this); } } }[display];
-        Made.cName = name;
-        Made.description = record;
-        this.records[display] = Made;
-        this.recordByCName[name] = Made;
-      }
+    const names = libraryNames(described);
+    const classNames = names.classes;
+    for (const [name, record] of Object.entries(names.recordDescriptions)) {
+      this.recordDescriptions[name] = record;
+      const display = names.records[name];
+      const Made = { [display]: class { constructor(fields) { Object.assign(this, fields); Object.freeze(this); } } }[display];
+      Made.cName = name;
+      Made.description = record;
+      this.records[display] = Made;
+      this.recordByCName[name] = Made;
     }
     for (const c of described) {
       const Made = makeClass(this, c, classNames);

@@ -566,8 +566,9 @@ typedef struct message {
     mvvm_handle request;
     mvvm_event event;    /* event.value is a copy (mvvm_value_copy) when has_value */
     bool has_value;
+    const mvvm_value *lent; /* delivered on the JavaScript thread: the library's value */
     mvvm_status status;
-    char *text;          /* a call's failure message */
+    char *text;          /* a call's failure message (posted: a copy; delivered at once: lent) */
 } message;
 
 static void target_unref(target *t) {
@@ -650,22 +651,27 @@ static void deliver_request(napi_env env, target *t, mvvm_handle vm, mvvm_handle
     call_target(env, t, 3, argv);
 }
 
+/* Delivers a message on the JavaScript thread: its value is the copy it carries across threads,
+ * or the library's own, lent for the call that is running. */
+static void deliver(napi_env env, message *m) {
+    const mvvm_value *value = m->has_value ? &m->event.value : m->lent;
+    switch (m->kind) {
+    case MESSAGE_EVENT: deliver_event(env, m->t, m->source, &m->event); break;
+    case MESSAGE_DONE: deliver_done(env, m->t, m->status, value, m->text); break;
+    case MESSAGE_REQUEST: deliver_request(env, m->t, m->source, m->request, value); break;
+    case MESSAGE_DESTROY: target_end(env, m->t); m->t = NULL; break;
+    }
+}
+
 /* The thread-safe function's side on the JavaScript thread: messages in the order posted. */
 static void call_js(napi_env env, napi_value js_fn, void *context, void *data) {
     (void)js_fn;
     (void)context;
     message *m = data;
-    if (env) {
-        napi_handle_scope scope;
-        if (napi_open_handle_scope(env, &scope) == napi_ok) {
-            switch (m->kind) {
-            case MESSAGE_EVENT: deliver_event(env, m->t, m->source, &m->event); break;
-            case MESSAGE_DONE: deliver_done(env, m->t, m->status, m->has_value ? &m->event.value : NULL, m->text); break;
-            case MESSAGE_REQUEST: deliver_request(env, m->t, m->source, m->request, m->has_value ? &m->event.value : NULL); break;
-            case MESSAGE_DESTROY: target_end(env, m->t); m->t = NULL; break;
-            }
-            napi_close_handle_scope(env, scope);
-        }
+    napi_handle_scope scope;
+    if (env && napi_open_handle_scope(env, &scope) == napi_ok) {
+        deliver(env, m);
+        napi_close_handle_scope(env, scope);
     }
     if (m->has_value && m->t) m->t->lib->mvvm_value_free(&m->event.value);
     if (m->t) target_unref(m->t);
@@ -691,61 +697,42 @@ static void post(target *t, message *m, const mvvm_value *value) {
     }
 }
 
-static void on_event(mvvm_handle source, const mvvm_event *event, void *user_data) {
-    target *t = user_data;
+/* A callback of the library: delivered at once on the JavaScript thread (during the call from
+ * JavaScript that caused it), or copied and posted there from any other thread. */
+static void hand_over(message *m, const mvvm_value *value) {
+    target *t = m->t;
     if (atomic_load(&t->ended)) return;
     if (on_js_thread(t->owner)) {
         napi_env env = t->owner->env;
         napi_handle_scope scope;
+        m->lent = value;
         if (napi_open_handle_scope(env, &scope) != napi_ok) return;
-        deliver_event(env, t, source, event);
+        deliver(env, m);
         napi_close_handle_scope(env, scope);
         return;
     }
-    message *m = calloc(1, sizeof *m);
-    if (!m) return;
-    m->kind = MESSAGE_EVENT;
-    m->source = source;
-    m->event = *event;
-    m->event.value.type = MVVM_TYPE_NONE;
-    post(t, m, &event->value);
+    message *copy = malloc(sizeof *copy);
+    if (!copy) return;
+    *copy = *m;
+    copy->lent = NULL;
+    copy->event.value.type = MVVM_TYPE_NONE; /* the copy's own value, or none */
+    copy->text = m->text ? strdup(m->text) : NULL;
+    post(t, copy, value);
+}
+
+static void on_event(mvvm_handle source, const mvvm_event *event, void *user_data) {
+    message m = {.kind = MESSAGE_EVENT, .t = user_data, .source = source, .event = *event};
+    hand_over(&m, &event->value);
 }
 
 static void on_done(mvvm_handle call, mvvm_status status, const mvvm_value *result, const char *text, void *user_data) {
-    target *t = user_data;
-    if (on_js_thread(t->owner)) {
-        napi_env env = t->owner->env;
-        napi_handle_scope scope;
-        if (napi_open_handle_scope(env, &scope) != napi_ok) return;
-        deliver_done(env, t, status, result, text);
-        napi_close_handle_scope(env, scope);
-        return;
-    }
-    message *m = calloc(1, sizeof *m);
-    if (!m) return;
-    m->kind = MESSAGE_DONE;
-    m->source = call;
-    m->status = status;
-    m->text = text ? strdup(text) : NULL;
-    post(t, m, result);
+    message m = {.kind = MESSAGE_DONE, .t = user_data, .source = call, .status = status, .text = (char *)text};
+    hand_over(&m, result);
 }
 
 static void on_request(mvvm_handle vm, mvvm_handle request, const mvvm_value *argument, void *user_data) {
-    target *t = user_data;
-    if (on_js_thread(t->owner)) {
-        napi_env env = t->owner->env;
-        napi_handle_scope scope;
-        if (napi_open_handle_scope(env, &scope) != napi_ok) return;
-        deliver_request(env, t, vm, request, argument);
-        napi_close_handle_scope(env, scope);
-        return;
-    }
-    message *m = calloc(1, sizeof *m);
-    if (!m) return;
-    m->kind = MESSAGE_REQUEST;
-    m->source = vm;
-    m->request = request;
-    post(t, m, argument);
+    message m = {.kind = MESSAGE_REQUEST, .t = user_data, .source = vm, .request = request};
+    hand_over(&m, argument);
 }
 
 static void on_destroy(void *user_data) {
