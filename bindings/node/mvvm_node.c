@@ -1004,26 +1004,40 @@ static napi_value js_set(napi_env env, napi_callback_info info) {
     return undefined(env);
 }
 
+/* What call, callAsync and newObject take: a name, then names[] and args[] (to_arguments). */
+typedef struct named_call {
+    char *name;
+    arena ar;
+    const char **names;
+    mvvm_value *args;
+    size_t count;
+} named_call;
+
+static void named_call_free(named_call *c) {
+    free(c->name);
+    arena_free(&c->ar);
+}
+
+static bool take_named_call(napi_env env, napi_value *argv, const char *what, named_call *c) {
+    memset(c, 0, sizeof *c);
+    if (!(c->name = arg_string(env, argv[0], what))) return false;
+    if (!to_arguments(env, &c->ar, argv[1], argv[2], &c->names, &c->args, &c->count)) {
+        named_call_free(c);
+        return false;
+    }
+    return true;
+}
+
 /* call(id, handle, command, names, args) -> result */
 static napi_value js_call(napi_env env, napi_callback_info info) {
     ARGS(5);
     LIB_HANDLE();
-    arena ar = {0};
-    const char **names;
-    mvvm_value *args;
-    size_t count;
-    char *command = arg_string(env, argv[2], "a command name");
-    if (!command) return NULL;
-    if (!to_arguments(env, &ar, argv[3], argv[4], &names, &args, &count)) {
-        free(command);
-        arena_free(&ar);
-        return NULL;
-    }
+    named_call c;
     mvvm_value result;
     memset(&result, 0, sizeof result);
-    mvvm_status st = lib->mvvm_call_named(h, command, names, args, count, &result);
-    free(command);
-    arena_free(&ar);
+    if (!take_named_call(env, &argv[2], "a command name", &c)) return NULL;
+    mvvm_status st = lib->mvvm_call_named(h, c.name, c.names, c.args, c.count, &result);
+    named_call_free(&c);
     OR_THROW(lib, st);
     napi_value out = from_value(env, library_id(lib), &result, 0);
     lib->mvvm_value_free(&result);
@@ -1034,28 +1048,17 @@ static napi_value js_call(napi_env env, napi_callback_info info) {
 static napi_value js_call_async(napi_env env, napi_callback_info info) {
     ARGS(6);
     LIB_HANDLE();
-    arena ar = {0};
-    const char **names;
-    mvvm_value *args;
-    size_t count;
+    named_call c;
     mvvm_handle call = 0;
-    char *command = arg_string(env, argv[2], "a command name");
-    if (!command) return NULL;
-    if (!to_arguments(env, &ar, argv[3], argv[4], &names, &args, &count)) {
-        free(command);
-        arena_free(&ar);
-        return NULL;
-    }
+    if (!take_named_call(env, &argv[2], "a command name", &c)) return NULL;
     target *t = new_target(env, lib, TARGET_CALL, argv[5]);
     if (!t) {
-        free(command);
-        arena_free(&ar);
+        named_call_free(&c);
         return NULL;
     }
     /* On failure the library runs on_destroy itself, which ends the target. */
-    mvvm_status st = lib->mvvm_call_async(h, command, names, args, count, on_done, t, on_destroy, &call);
-    free(command);
-    arena_free(&ar);
+    mvvm_status st = lib->mvvm_call_async(h, c.name, c.names, c.args, c.count, on_done, t, on_destroy, &call);
+    named_call_free(&c);
     OR_THROW(lib, st);
     return make_handle(env, call);
 }
@@ -1109,21 +1112,11 @@ static napi_value js_snapshot(napi_env env, napi_callback_info info) {
 static napi_value js_new_object(napi_env env, napi_callback_info info) {
     ARGS(5);
     LIB_HANDLE();
-    arena ar = {0};
-    const char **names;
-    mvvm_value *args;
-    size_t count;
+    named_call c;
     mvvm_handle out = 0;
-    char *cls = arg_string(env, argv[2], "a class name");
-    if (!cls) return NULL;
-    if (!to_arguments(env, &ar, argv[3], argv[4], &names, &args, &count)) {
-        free(cls);
-        arena_free(&ar);
-        return NULL;
-    }
-    mvvm_status st = lib->mvvm_new_named(h, cls, names, args, count, &out);
-    free(cls);
-    arena_free(&ar);
+    if (!take_named_call(env, &argv[2], "a class name", &c)) return NULL;
+    mvvm_status st = lib->mvvm_new_named(h, c.name, c.names, c.args, c.count, &out);
+    named_call_free(&c);
     OR_THROW(lib, st);
     return make_handle(env, out);
 }
