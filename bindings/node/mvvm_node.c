@@ -23,6 +23,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -924,16 +925,6 @@ static napi_value js_loop_fd(napi_env env, napi_callback_info info) {
     return out;
 }
 
-static napi_value js_loop_dispatch(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    LIB_HANDLE();
-    int64_t ran = 0;
-    napi_value out;
-    OR_THROW(lib, lib->mvvm_loop_dispatch(h, &ran));
-    CHECK(env, napi_create_int64(env, ran, &out));
-    return out;
-}
-
 static napi_value js_loop_advance(napi_env env, napi_callback_info info) {
     ARGS(3);
     LIB_HANDLE();
@@ -943,23 +934,26 @@ static napi_value js_loop_advance(napi_env env, napi_callback_info info) {
     return undefined(env);
 }
 
-static napi_value js_loop_now(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    LIB_HANDLE();
-    int64_t ms = 0;
-    napi_value out;
-    OR_THROW(lib, lib->mvvm_loop_now_ms(h, &ms));
-    CHECK(env, napi_create_int64(env, ms, &out));
-    return out;
-}
+/* loopDispatch, loopNow, loopNextTimeout, objectId: (id, handle) -> the int64 the library's
+ * function gives; the function is named by its offset in `library` (the callback's data). */
+typedef mvvm_status (*int64_of_handle)(mvvm_handle, int64_t *);
 
-static napi_value js_loop_next_timeout(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    LIB_HANDLE();
-    int64_t ms = 0;
-    napi_value out;
-    OR_THROW(lib, lib->mvvm_loop_next_timeout_ms(h, &ms));
-    CHECK(env, napi_create_int64(env, ms, &out));
+static napi_value js_int64_of_handle(napi_env env, napi_callback_info info) {
+    size_t argc = 2;
+    napi_value argv[2], out;
+    void *data;
+    library *lib;
+    mvvm_handle h;
+    int64_t value = 0;
+    CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, &data));
+    if (argc < 2) {
+        napi_throw_type_error(env, NULL, "mvvm addon: too few arguments");
+        return NULL;
+    }
+    if (!arg_library(env, argv[0], &lib) || !arg_handle(env, argv[1], &h)) return NULL;
+    int64_of_handle fn = *(int64_of_handle *)((char *)lib + (uintptr_t)data);
+    OR_THROW(lib, fn(h, &value));
+    CHECK(env, napi_create_int64(env, value, &out));
     return out;
 }
 
@@ -1202,16 +1196,6 @@ static napi_value js_list_item(napi_env env, napi_callback_info info) {
     return make_handle(env, out);
 }
 
-static napi_value js_object_id(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    LIB_HANDLE();
-    int64_t id = 0;
-    napi_value out;
-    OR_THROW(lib, lib->mvvm_object_id(h, &id));
-    CHECK(env, napi_create_int64(env, id, &out));
-    return out;
-}
-
 /* objectValue(handle) -> an object tagged as a handle: MVVM_TYPE_OBJECT in a value. */
 static napi_value js_object_value(napi_env env, napi_callback_info info) {
     ARGS(1);
@@ -1377,21 +1361,25 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     static const struct {
         const char *name;
         napi_callback fn;
+        size_t data;
     } functions[] = {
-        {"init", js_init}, {"load", js_load}, {"classes", js_classes}, {"version", js_version},
-        {"statusName", js_status_name}, {"loopNew", js_loop_new}, {"loopFd", js_loop_fd},
-        {"loopDispatch", js_loop_dispatch}, {"loopAdvance", js_loop_advance}, {"loopNow", js_loop_now},
-        {"loopNextTimeout", js_loop_next_timeout}, {"release", js_release}, {"get", js_get}, {"set", js_set},
-        {"call", js_call}, {"callAsync", js_call_async}, {"cancel", js_cancel}, {"child", js_child},
-        {"className", js_class_name}, {"describe", js_describe}, {"snapshot", js_snapshot},
-        {"newObject", js_new_object}, {"subscribe", js_subscribe}, {"unsubscribe", js_unsubscribe},
-        {"serviceNew", js_service_new}, {"complete", js_complete}, {"listCount", js_list_count},
-        {"listItem", js_list_item}, {"objectId", js_object_id}, {"objectValue", js_object_value},
-        {"keepAlive", js_keep_alive}, {"watch", js_watch}, {"unwatch", js_unwatch}, {"watchRef", js_watch_ref},
+        {"init", js_init, 0}, {"load", js_load, 0}, {"classes", js_classes, 0}, {"version", js_version, 0},
+        {"statusName", js_status_name, 0}, {"loopNew", js_loop_new, 0}, {"loopFd", js_loop_fd, 0},
+        {"loopDispatch", js_int64_of_handle, offsetof(library, mvvm_loop_dispatch)},
+        {"loopAdvance", js_loop_advance, 0},
+        {"loopNow", js_int64_of_handle, offsetof(library, mvvm_loop_now_ms)},
+        {"loopNextTimeout", js_int64_of_handle, offsetof(library, mvvm_loop_next_timeout_ms)}, {"release", js_release, 0}, {"get", js_get, 0}, {"set", js_set, 0},
+        {"call", js_call, 0}, {"callAsync", js_call_async, 0}, {"cancel", js_cancel, 0}, {"child", js_child, 0},
+        {"className", js_class_name, 0}, {"describe", js_describe, 0}, {"snapshot", js_snapshot, 0},
+        {"newObject", js_new_object, 0}, {"subscribe", js_subscribe, 0}, {"unsubscribe", js_unsubscribe, 0},
+        {"serviceNew", js_service_new, 0}, {"complete", js_complete, 0}, {"listCount", js_list_count, 0},
+        {"listItem", js_list_item, 0}, {"objectId", js_int64_of_handle, offsetof(library, mvvm_object_id)}, {"objectValue", js_object_value, 0},
+        {"keepAlive", js_keep_alive, 0}, {"watch", js_watch, 0}, {"unwatch", js_unwatch, 0}, {"watchRef", js_watch_ref, 0},
     };
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
         napi_value fn;
-        CHECK(env, napi_create_function(env, functions[i].name, NAPI_AUTO_LENGTH, functions[i].fn, NULL, &fn));
+        CHECK(env, napi_create_function(env, functions[i].name, NAPI_AUTO_LENGTH, functions[i].fn,
+                                        (void *)(uintptr_t)functions[i].data, &fn));
         CHECK(env, napi_set_named_property(env, exports, functions[i].name, fn));
     }
     return exports;
