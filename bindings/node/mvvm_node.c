@@ -934,34 +934,52 @@ static napi_value js_loop_advance(napi_env env, napi_callback_info info) {
     return undefined(env);
 }
 
+/* (id, handle) and the library's function that the callback's data names by its offset in
+ * `library`: for the calls that differ only in which function they make. */
+static bool library_function(napi_env env, napi_callback_info info, library **lib, mvvm_handle *h, void **fn) {
+    size_t argc = 2;
+    napi_value argv[2];
+    void *data;
+    if (napi_get_cb_info(env, info, &argc, argv, NULL, &data) != napi_ok) {
+        napi_failed(env, "napi_get_cb_info");
+        return false;
+    }
+    if (argc < 2) {
+        napi_throw_type_error(env, NULL, "mvvm addon: too few arguments");
+        return false;
+    }
+    if (!arg_library(env, argv[0], lib) || !arg_handle(env, argv[1], h)) return false;
+    memcpy(fn, (char *)*lib + (uintptr_t)data, sizeof *fn);
+    return true;
+}
+
 /* loopDispatch, loopNow, loopNextTimeout, objectId: (id, handle) -> the int64 the library's
  * function gives; the function is named by its offset in `library` (the callback's data). */
 typedef mvvm_status (*int64_of_handle)(mvvm_handle, int64_t *);
 
 static napi_value js_int64_of_handle(napi_env env, napi_callback_info info) {
-    size_t argc = 2;
-    napi_value argv[2], out;
-    void *data;
+    napi_value out;
     library *lib;
     mvvm_handle h;
     int64_t value = 0;
-    CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, &data));
-    if (argc < 2) {
-        napi_throw_type_error(env, NULL, "mvvm addon: too few arguments");
-        return NULL;
-    }
-    if (!arg_library(env, argv[0], &lib) || !arg_handle(env, argv[1], &h)) return NULL;
-    int64_of_handle fn = *(int64_of_handle *)((char *)lib + (uintptr_t)data);
+    int64_of_handle fn;
+    if (!library_function(env, info, &lib, &h, (void **)&fn)) return NULL;
     OR_THROW(lib, fn(h, &value));
     CHECK(env, napi_create_int64(env, value, &out));
     return out;
 }
 
-/* release(id, handle) -> status: no throw, for finalizers and close() alike. */
-static napi_value js_release(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    LIB_HANDLE();
-    return make_status(env, lib->mvvm_release(h));
+/* release, cancel, unsubscribe: (id, handle) -> the status, thrown for nothing: a handle that
+ * ended already is no error to close(), a finalizer or an AbortSignal. The function is named by
+ * its offset in `library` (the callback's data). */
+typedef mvvm_status (*status_of_handle)(mvvm_handle);
+
+static napi_value js_status_of_handle(napi_env env, napi_callback_info info) {
+    library *lib;
+    mvvm_handle h;
+    status_of_handle fn;
+    if (!library_function(env, info, &lib, &h, (void **)&fn)) return NULL;
+    return make_status(env, fn(h));
 }
 
 static napi_value js_get(napi_env env, napi_callback_info info) {
@@ -1057,13 +1075,6 @@ static napi_value js_call_async(napi_env env, napi_callback_info info) {
     return make_handle(env, call);
 }
 
-/* cancel(id, call) -> status (INVALID_HANDLE when the call already ended: not an error here) */
-static napi_value js_cancel(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    LIB_HANDLE();
-    return make_status(env, lib->mvvm_cancel(h));
-}
-
 static napi_value js_child(napi_env env, napi_callback_info info) {
     ARGS(3);
     LIB_HANDLE();
@@ -1133,12 +1144,6 @@ static napi_value js_subscribe(napi_env env, napi_callback_info info) {
     free(name);
     OR_THROW(lib, st);
     return make_handle(env, out);
-}
-
-static napi_value js_unsubscribe(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    LIB_HANDLE();
-    return make_status(env, lib->mvvm_unsubscribe(h));
 }
 
 /* serviceNew(id, fn(viewModel, request, argument)) -> handle */
@@ -1368,10 +1373,10 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"loopDispatch", js_int64_of_handle, offsetof(library, mvvm_loop_dispatch)},
         {"loopAdvance", js_loop_advance, 0},
         {"loopNow", js_int64_of_handle, offsetof(library, mvvm_loop_now_ms)},
-        {"loopNextTimeout", js_int64_of_handle, offsetof(library, mvvm_loop_next_timeout_ms)}, {"release", js_release, 0}, {"get", js_get, 0}, {"set", js_set, 0},
-        {"call", js_call, 0}, {"callAsync", js_call_async, 0}, {"cancel", js_cancel, 0}, {"child", js_child, 0},
+        {"loopNextTimeout", js_int64_of_handle, offsetof(library, mvvm_loop_next_timeout_ms)}, {"release", js_status_of_handle, offsetof(library, mvvm_release)}, {"get", js_get, 0}, {"set", js_set, 0},
+        {"call", js_call, 0}, {"callAsync", js_call_async, 0}, {"cancel", js_status_of_handle, offsetof(library, mvvm_cancel)}, {"child", js_child, 0},
         {"className", js_class_name, 0}, {"describe", js_describe, 0}, {"snapshot", js_snapshot, 0},
-        {"newObject", js_new_object, 0}, {"subscribe", js_subscribe, 0}, {"unsubscribe", js_unsubscribe, 0},
+        {"newObject", js_new_object, 0}, {"subscribe", js_subscribe, 0}, {"unsubscribe", js_status_of_handle, offsetof(library, mvvm_unsubscribe)},
         {"serviceNew", js_service_new, 0}, {"complete", js_complete, 0}, {"listCount", js_list_count, 0},
         {"listItem", js_list_item, 0}, {"objectId", js_int64_of_handle, offsetof(library, mvvm_object_id)}, {"objectValue", js_object_value, 0},
         {"keepAlive", js_keep_alive, 0}, {"watch", js_watch, 0}, {"unwatch", js_unwatch, 0}, {"watchRef", js_watch_ref, 0},
