@@ -1097,19 +1097,16 @@ static napi_value js_class_name(napi_env env, napi_callback_info info) {
     return out;
 }
 
-static napi_value js_describe(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    LIB_HANDLE();
-    char *json = NULL;
-    OR_THROW(lib, lib->mvvm_describe(h, &json));
-    return take_string(env, lib, json);
-}
+/* describe, snapshot: (id, handle) -> the JSON text the library's function gives. */
+typedef mvvm_status (*json_of_handle)(mvvm_handle, char **);
 
-static napi_value js_snapshot(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    LIB_HANDLE();
+static napi_value js_json_of_handle(napi_env env, napi_callback_info info) {
+    library *lib;
+    mvvm_handle h;
+    json_of_handle fn;
     char *json = NULL;
-    OR_THROW(lib, lib->mvvm_snapshot(h, &json));
+    if (!library_function(env, info, &lib, &h, (void **)&fn)) return NULL;
+    OR_THROW(lib, fn(h, &json));
     return take_string(env, lib, json);
 }
 
@@ -1375,7 +1372,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"loopNow", js_int64_of_handle, offsetof(library, mvvm_loop_now_ms)},
         {"loopNextTimeout", js_int64_of_handle, offsetof(library, mvvm_loop_next_timeout_ms)}, {"release", js_status_of_handle, offsetof(library, mvvm_release)}, {"get", js_get, 0}, {"set", js_set, 0},
         {"call", js_call, 0}, {"callAsync", js_call_async, 0}, {"cancel", js_status_of_handle, offsetof(library, mvvm_cancel)}, {"child", js_child, 0},
-        {"className", js_class_name, 0}, {"describe", js_describe, 0}, {"snapshot", js_snapshot, 0},
+        {"className", js_class_name, 0}, {"describe", js_json_of_handle, offsetof(library, mvvm_describe)}, {"snapshot", js_json_of_handle, offsetof(library, mvvm_snapshot)},
         {"newObject", js_new_object, 0}, {"subscribe", js_subscribe, 0}, {"unsubscribe", js_status_of_handle, offsetof(library, mvvm_unsubscribe)},
         {"serviceNew", js_service_new, 0}, {"complete", js_complete, 0}, {"listCount", js_list_count, 0},
         {"listItem", js_list_item, 0}, {"objectId", js_int64_of_handle, offsetof(library, mvvm_object_id)}, {"objectValue", js_object_value, 0},
