@@ -162,3 +162,28 @@ test('objects and loops made and dropped in numbers', async () => {
     await collect();
   }
 });
+
+test('a thread loop under churn: subscriptions end and objects close while its changes are queued', async () => {
+  const loop = new mvvm.Loop('thread');
+  const watches = [];
+  for (let i = 0; i < 20; i++) {
+    const sw = new mvvm.StopWatch(loop);
+    sw.start();
+    watches.push(sw);
+  }
+  let heard = 0;
+  const deadline = Date.now() + 400;
+  while (Date.now() < deadline) {
+    const subs = watches.filter((sw) => !mvvm.closed(sw)).map((sw) => sw.subscribe('time_ms', () => { heard++; }));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const sub of subs) sub.unsubscribe();
+    const victim = watches[Math.floor(Math.random() * watches.length)];
+    if (!mvvm.closed(victim) && Math.random() < 0.2) victim.close();
+  }
+  const after = heard;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(heard, after, 'nothing is heard after every subscription ended');
+  assert.ok(heard > 0);
+  loop.close();
+  await collect();
+});
