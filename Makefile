@@ -189,7 +189,7 @@ $(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLI
 # under valgrind) and from Python, every binding's names and UInt64 values against the
 # description (Tests/bindings/agree.py), under a private Xvfb with GSK_RENDERER=cairo; screenshots in
 # build/screenshots/gtk_*.png.
-test-gtk: lib gtk todo sample search build-dir
+test-gtk: lib gtk todo sample search node build-dir
 	MVVM_LIBRARY=$(BIN)/libmvvm.so MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
 	  MVVM_CATALOG_LIBRARY=$(BIN)/libmvvm.so \
 	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
