@@ -209,9 +209,10 @@ $(NODE_ADDON): bindings/node/mvvm_node.c include/mvvm.h
 	cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -DNAPI_VERSION=9 \
 	  -I$(NODE_INCLUDE) -Iinclude bindings/node/mvvm_node.c -o $@ -ldl -lpthread
 
-# Its tests (node --test): the catalog, Tests/outside's libsample.so, the todo app when built.
+# Its tests (node --test): the catalog, Tests/outside's libsample.so and libappsample.so (the main
+# loop), the todo app, the TypeScript declarations (tsc --strict).
 test-node: lib sample todo node
-	MVVM_LIBRARY=$(BIN)/libmvvm.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
+	MVVM_LIBRARY=$(BIN)/libmvvm.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
 	  MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash bindings/node/run_tests.sh
 
 # TodoMVC in a browser (examples/web: a node:http server over the todo app's view models) in
