@@ -17,6 +17,13 @@ export interface AbortSignalLike {
   removeEventListener(type: 'abort', listener: () => void): void;
 }
 
+/** What a host service's function is told beside the argument: the view model that asks (when
+ * this module made it and it lives) and a way to withdraw the request unanswered. */
+export interface ServiceRequest<ViewModel = MvvmObject> {
+  readonly viewModel: ViewModel | null;
+  cancel(): boolean;
+}
+
 export type LoopKind = 'manual' | 'virtual' | 'thread' | 'main';
 
 /** A loop of the default library: new Loop('manual') is driven by Node's event loop. */

@@ -506,6 +506,7 @@ function makeClass(lib, described, classNames) {
         super();
         let handle;
         let models = [];
+        const services = [];
         if (loop === INTERNAL) {
           handle = args[0];
           loop = args[1];
@@ -520,7 +521,6 @@ function makeClass(lib, described, classNames) {
           const taken = takeArguments(args, all, `new ${display}`, false);
           const cNames = taken.names;
           const values = [];
-          const services = [];
           for (const [arg, value] of taken.values) {
             const where = `new ${display}: argument ${arg.name}`;
             if (arg.type === 'object') {
@@ -547,6 +547,7 @@ function makeClass(lib, described, classNames) {
         }
         const s = { lib, handle, closed: false, what: `a ${display}`, loop, models, children: new Map(), lists: new Map() };
         Object.defineProperty(this, kState, { value: s });
+        if (services.length) remember(lib.objects, handle, this);
         finalizers.register(this, { id: lib.id, handle }, s);
       }
     },
@@ -632,9 +633,16 @@ function answer(lib, fn, vmHandle, request, argument, arg) {
     }
   };
   const fail = (error) => { addon.release(lib.id, request); report(error); };
+  const known = lib.objects.get(vmHandle);
+  // The request: the view model that asks (when this module made it and it lives), and a way to
+  // withdraw the request unanswered.
+  const about = Object.freeze({
+    viewModel: (known && known.deref()) || null,
+    cancel: () => addon.release(lib.id, request) === 0,
+  });
   let result;
   try {
-    result = fn(argument);
+    result = fn(argument, about);
   } catch (error) {
     fail(error);
     return;
@@ -694,6 +702,7 @@ class Library {
     this.byCName = {};
     this.recordByCName = {};
     this.items = new Map(); // object id -> WeakRef of a list item's object: one object per item
+    this.objects = new Map(); // handle -> WeakRef of an object made with a host service: whom a request is about
     this.Loop = makeLoopClass(this);
     const names = libraryNames(described);
     const classNames = names.classes;
@@ -740,10 +749,21 @@ class Library {
         return alive;
       }
       const made = new Made(INTERNAL, handle, loop || null);
-      this.items.set(id, new WeakRef(made));
+      remember(this.items, id, made);
       return made;
     }
     return new Made(INTERNAL, handle, loop || null);
+  }
+}
+
+// A map of weak references: its dead entries are swept whenever it has doubled since the last
+// sweep, so it stays as large as what lives, give or take a factor of two.
+const swept = new WeakMap();
+function remember(map, key, obj) {
+  map.set(key, new WeakRef(obj));
+  if (map.size >= 2 * (swept.get(map) || 32)) {
+    for (const [k, ref] of map) if (!ref.deref()) map.delete(k);
+    swept.set(map, map.size);
   }
 }
 

@@ -99,7 +99,13 @@ test('sign-up: enabled by the rules; the built-in service presents the alert', (
 test('sign-up: a host service answers, synchronously or by a Promise', async () => {
   const loop = virtual();
   const asked = [];
-  const su = new mvvm.SignUpViewModel(loop, (argument) => { asked.push(argument); return Promise.resolve(true); });
+  let su = null;
+  su = new mvvm.SignUpViewModel(loop, (argument, request) => {
+    asked.push(argument);
+    assert.equal(request.viewModel, su, 'the request names the view model that asks');
+    assert.equal(request.viewModel.password, 'password1', 'readable during the request');
+    return Promise.resolve(true);
+  });
   Object.assign(su, { user_id: 'abcdef', password: 'password1', confirm_password: 'password1', agreed: true });
   su.sign_up_tapped();
   await new Promise((resolve) => setImmediate(resolve));
@@ -109,6 +115,18 @@ test('sign-up: a host service answers, synchronously or by a Promise', async () 
   Object.assign(refused, { user_id: 'abcdef', password: 'password1', confirm_password: 'password1', agreed: true });
   refused.sign_up_tapped();
   assert.equal(refused.is_completion_alert_presented, false);
+  const welcome = new mvvm.WelcomeViewModel(loop, (argument, request) => { request.cancel(); return 'never'; });
+  const heard = [];
+  welcome.on('on_show_welcome', (text) => heard.push(text));
+  welcome.view_did_load();
+  loop.advance(0);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(heard, [], 'a withdrawn request is never answered');
+  const answered = new mvvm.WelcomeViewModel(loop, () => 'Hi from the host');
+  answered.on('on_show_welcome', (text) => heard.push(text));
+  answered.view_did_load();
+  loop.advance(0);
+  assert.deepEqual(heard, ['Hi from the host']);
   loop.close();
 });
 

@@ -17,7 +17,7 @@ const page = new mvvm.CounterPageViewModel(loop, 5n);
 const label: string = page.first_counter.label;
 const sw = new mvvm.StopWatch(loop);
 const state: 'startable' | 'stoppable' | 'resumable' = sw.state;
-const signUp = new mvvm.SignUpViewModel(loop, async (userId: string) => userId.length > 3);
+const signUp = new mvvm.SignUpViewModel(loop, async (userId: string, request) => userId.length > 3 && request.viewModel?.password !== '');
 signUp.user_id = 'abc';
 const welcome = new mvvm.WelcomeViewModel(loop);
 welcome.on('on_show_text', (text: string) => { void text; });
@@ -35,6 +35,8 @@ timer.nope();
 new mvvm.TimerViewModel(loop, new mvvm.Counter(loop));
 // @ts-expect-error: a count is a number
 const wrong: string = timer.count;
+// @ts-expect-error: the sign-up service answers a boolean
+new mvvm.SignUpViewModel(loop, () => 'yes');
 // @ts-expect-error: no such event
 timer.subscribe('counts', () => {});
 
