@@ -176,7 +176,12 @@ function typeText(type) {
 // ------------------------------------------------------------------------------------------------
 // Lifetimes: an object owns its handle; close() releases it, and so does the garbage collector.
 
-const finalizers = new FinalizationRegistry(({ id, handle }) => { addon.release(id, handle); });
+// Held for an object: its library's id and its handle. For a loop: its state, whose onClose stops
+// watching its fd (the fd goes with the loop) and lets Node go (a thread loop's hold).
+const finalizers = new FinalizationRegistry((held) => {
+  if (held.onClose) held.onClose();
+  addon.release(held.id === undefined ? held.lib.id : held.id, held.handle);
+});
 const INTERNAL = Symbol('mvvm.internal');
 const kState = Symbol('mvvm.state');
 
@@ -245,7 +250,8 @@ function makeLoopClass(lib) {
         if (s.alive) addon.keepAlive(-1);
         s.alive = false;
       };
-      finalizers.register(this, { id: lib.id, handle }, s);
+      // The state (which holds nothing of the Loop object) is what the finalizer gets.
+      finalizers.register(this, s, s);
       Object.freeze(this);
     }
     get handle() { return state(this).handle; }

@@ -187,3 +187,20 @@ test('a thread loop under churn: subscriptions end and objects close while its c
   loop.close();
   await collect();
 });
+
+test('a loop nobody holds is released by the collector, its fd no longer watched', async () => {
+  let handle;
+  let ref;
+  (() => {
+    const loop = new mvvm.Loop('manual');
+    const sw = new mvvm.StopWatch(loop);
+    sw.start();
+    handle = loop.handle;
+    ref = new WeakRef(loop);
+  })();
+  await collect();
+  await collect();
+  assert.equal(ref.deref(), undefined);
+  assert.equal(liveHandle(mvvm.library(), handle), false);
+  // Were it still watched, this file's process would not end (the test runner would time out).
+});
