@@ -161,7 +161,7 @@ static bool arg_int(napi_env env, napi_value v, const char *what, int64_t *out) 
 static bool arg_library(napi_env env, napi_value v, library **out) {
     int64_t id;
     if (!arg_int(env, v, "a library id", &id)) return false;
-    if (id < 0 || id >= library_count || !libraries[id]) {
+    if (id < 0 || id >= __atomic_load_n(&library_count, __ATOMIC_ACQUIRE) || !libraries[id]) {
         napi_throw_type_error(env, NULL, "not a loaded library");
         return false;
     }
@@ -860,7 +860,9 @@ static napi_value js_load(napi_env env, napi_callback_info info) {
             return NULL;
         }
         id = library_count;
-        libraries[library_count++] = lib;
+        libraries[id] = lib;
+        /* Published after the slot: another environment's thread reads the count unlocked. */
+        __atomic_store_n(&library_count, id + 1, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&libraries_lock);
     napi_value out;
