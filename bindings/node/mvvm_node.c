@@ -70,6 +70,14 @@ typedef struct addon {
     napi_threadsafe_function tsfn;
     int keep_alive;            /* thread loops alive: the tsfn keeps Node running while > 0 */
     bool dead;                 /* the environment is gone: nothing reaches JavaScript any more */
+    struct watch *watches;     /* the fds watched in this environment's libuv loop */
+    /* The loops made in this environment, released when it is torn down (a Worker that ends):
+     * their threads stop and their objects' callbacks end. Released ones are swept as it grows. */
+    struct made_loop {
+        library *lib;
+        mvvm_handle handle;
+    } *loops;
+    size_t loop_count, loop_capacity;
 } addon;
 
 /* Posting (another thread) and the environment's teardown (the JavaScript thread) take turns: a
@@ -912,8 +920,33 @@ static napi_value js_loop_new(napi_env env, napi_callback_info info) {
     library *lib;
     int64_t kind;
     mvvm_handle h = 0;
+    addon *a = get_addon(env);
     if (!arg_library(env, argv[0], &lib) || !arg_int(env, argv[1], "a loop kind", &kind)) return NULL;
+    if (!a) {
+        napi_throw_error(env, NULL, "mvvm addon: no instance data");
+        return NULL;
+    }
+    if (a->loop_count == a->loop_capacity) {
+        /* Sweep the released loops first: a loop's class name fails once it is released. */
+        size_t kept = 0;
+        for (size_t i = 0; i < a->loop_count; i++) {
+            const char *name;
+            if (a->loops[i].lib->mvvm_class_name(a->loops[i].handle, &name) == MVVM_OK) a->loops[kept++] = a->loops[i];
+        }
+        a->loop_count = kept;
+    }
+    if (a->loop_count == a->loop_capacity) {
+        size_t capacity = a->loop_capacity ? 2 * a->loop_capacity : 8;
+        struct made_loop *loops = realloc(a->loops, capacity * sizeof *loops);
+        if (!loops) {
+            napi_throw_error(env, NULL, "out of memory");
+            return NULL;
+        }
+        a->loops = loops;
+        a->loop_capacity = capacity;
+    }
     OR_THROW(lib, lib->mvvm_loop_new((mvvm_loop_kind)kind, &h));
+    a->loops[a->loop_count++] = (struct made_loop){lib, h};
     return make_handle(env, h);
 }
 
@@ -1232,6 +1265,8 @@ static napi_value js_keep_alive(napi_env env, napi_callback_info info) {
 
 typedef struct watch {
     uv_poll_t poll;
+    addon *owner;
+    struct watch *prev, *next; /* in owner->watches while open */
     napi_env env;
     napi_ref fn;              /* the module's dispatch function, called when the fd is readable */
     napi_async_context context;
@@ -1259,8 +1294,15 @@ static void watch_closed(uv_handle_t *handle) { free(handle->data); }
 static void watch_end(watch *w) {
     if (w->closed) return;
     w->closed = true;
-    if (w->fn) napi_delete_reference(w->env, w->fn);
-    if (w->context) napi_async_destroy(w->env, w->context);
+    if (w->prev) w->prev->next = w->next;
+    else if (w->owner->watches == w) w->owner->watches = w->next;
+    if (w->next) w->next->prev = w->prev;
+    w->prev = w->next = NULL;
+    /* At teardown the environment deletes its references and async contexts itself. */
+    if (!w->owner->dead) {
+        if (w->fn) napi_delete_reference(w->env, w->fn);
+        if (w->context) napi_async_destroy(w->env, w->context);
+    }
     w->fn = NULL;
     w->context = NULL;
     uv_poll_stop(&w->poll);
@@ -1289,12 +1331,21 @@ static napi_value js_watch(napi_env env, napi_callback_info info) {
         return NULL;
     }
     w->env = env;
+    w->owner = get_addon(env);
     w->poll.data = w;
+    if (!w->owner) {
+        free(w);
+        napi_throw_error(env, NULL, "mvvm addon: no instance data");
+        return NULL;
+    }
     if (uv_poll_init(uv, &w->poll, (int)fd) != 0) {
         free(w);
         napi_throw_error(env, NULL, "uv_poll_init failed on the loop's fd");
         return NULL;
     }
+    w->next = w->owner->watches;
+    if (w->next) w->next->prev = w;
+    w->owner->watches = w;
     if (napi_create_reference(env, argv[1], 1, &w->fn) != napi_ok ||
         napi_create_string_utf8(env, "mvvm.Loop", NAPI_AUTO_LENGTH, &name) != napi_ok ||
         napi_async_init(env, NULL, name, &w->context) != napi_ok || uv_poll_start(&w->poll, UV_READABLE, watch_readable) != 0) {
@@ -1341,6 +1392,12 @@ static void addon_teardown(void *data) {
     a->dead = true;
     a->tsfn = NULL;
     pthread_mutex_unlock(&post_lock);
+    /* Its libuv loop closes next: no handle of ours may stay open on it. */
+    while (a->watches) watch_end(a->watches);
+    for (size_t i = 0; i < a->loop_count; i++) a->loops[i].lib->mvvm_release(a->loops[i].handle);
+    free(a->loops);
+    a->loops = NULL;
+    a->loop_count = a->loop_capacity = 0;
 }
 
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {

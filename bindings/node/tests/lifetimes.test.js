@@ -204,3 +204,31 @@ test('a loop nobody holds is released by the collector, its fd no longer watched
   assert.equal(liveHandle(mvvm.library(), handle), false);
   // Were it still watched, this file's process would not end (the test runner would time out).
 });
+
+test('Workers: each has the module; one that ends, with loops running and fds watched, leaves no trace', async () => {
+  const { Worker } = require('node:worker_threads');
+  const source = `
+    const { parentPort } = require('node:worker_threads');
+    const mvvm = require(${JSON.stringify(require.resolve('..'))});
+    const thread = new mvvm.Loop('thread');
+    const manual = new mvvm.Loop('manual');
+    for (const loop of [thread, manual]) {
+      const sw = new mvvm.StopWatch(loop);
+      sw.subscribe('time_ms', () => {});
+      sw.start();
+    }
+    const counter = new mvvm.Counter(new mvvm.Loop('virtual'));
+    counter.increment();
+    parentPort.postMessage(counter.count);`;
+  const results = await Promise.all([0, 1, 2].map(async (i) => {
+    const worker = new Worker(source, { eval: true });
+    const count = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+    await new Promise((resolve) => setTimeout(resolve, 10 * i));
+    await worker.terminate();
+    return count;
+  }));
+  assert.deepEqual(results, [1, 1, 1]);
+  const loop = new mvvm.Loop('virtual');
+  assert.equal(new mvvm.Counter(loop).count, 0, 'this thread still works');
+  loop.close();
+});
