@@ -250,3 +250,16 @@ test('changes as an async iterator', async () => {
   assert.equal(seen.length, 3);
   loop.close();
 });
+
+test('every status of mvvm.h has its Error subclass, named as the library names it', () => {
+  const lib = mvvm.library();
+  const classes = Object.values(mvvm).filter((v) => typeof v === 'function' && v.prototype instanceof mvvm.MvvmError &&
+    Object.prototype.hasOwnProperty.call(v, 'status'));
+  const byStatus = new Map(classes.map((c) => [c.status, c]));
+  for (let status = 1; status <= 15; status++) {
+    const made = byStatus.get(status);
+    assert.ok(made, `status ${status} (${lib.statusName(status)}) has a class`);
+    assert.equal(made.statusName, lib.statusName(status));
+  }
+  assert.equal(lib.statusName(16), 'MVVM_UNKNOWN_STATUS');
+});
