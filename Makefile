@@ -7,10 +7,11 @@ SWIFT ?= swift
 # libgtk-4-dev, libjson-glib-dev, gobject-introspection, libgirepository1.0-dev, gir1.2-gtk-4.0 and
 # python3-pytest, gjs: the GLib bridge, its typelib and the GTK apps in C and Python (`make gtk`),
 # the typelib from GJS.
-# node-typescript: `tsc --strict` checks the Node binding's declarations (bindings/node).
+# nodejs (Node 20, with its Node-API headers, is on the machine: NodeSource's package of that name)
+# and node-typescript: the Node binding (bindings/node), its declarations checked by `tsc --strict`.
 # chromium, chromium-driver: the web example's browser tests (`make test-web`, Selenium from PyPI).
 SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi libsqlite3-dev \
-	libgtk-4-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev gir1.2-gtk-4.0 python3-pytest gjs node-typescript \
+	libgtk-4-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev gir1.2-gtk-4.0 python3-pytest gjs nodejs node-typescript \
 	chromium chromium-driver
 BIN = $(shell $(SWIFT) build --show-bin-path)
 # Only mvvm_* leaves a library we build (bindings/c/common.sh says why this is not in Package.swift).
