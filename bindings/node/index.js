@@ -498,6 +498,27 @@ function takeArguments(args, declared, where, allowSignal) {
   return { names: null, values: positional.map((v, i) => [declared[i], v]), signal };
 }
 
+// One constructor argument for the library: a model as its handle, a host service's function as a
+// new service (kept in services until the object is made), a value checked as its type says.
+function constructorArgument(lib, display, classNames, arg, value, models, services) {
+  const where = `new ${display}: argument ${arg.name}`;
+  if (arg.type === 'object') {
+    // Of another class: the library says so (WrongTypeError).
+    if (!(value instanceof MvvmObject) || state(value).lib !== lib) {
+      throw new TypeError(`${where}: expected a ${(arg.classes || []).map((c) => classNames[c]).join(' or ')} of this library, got ${describeValue(value)}`);
+    }
+    models.push(value);
+    return addon.objectValue(liveHandle(value));
+  }
+  if (arg.type === 'service') {
+    if (typeof value !== 'function') throw new TypeError(`${where}: a host service is a function (argument, request) => answer or a Promise of it`);
+    const service = addon.serviceNew(lib.id, (vm, request, argument) => answer(lib, value, vm, request, argument, arg));
+    services.push(service);
+    return addon.objectValue(service);
+  }
+  return toLibrary(lib, arg, value, where);
+}
+
 function makeClass(lib, described, classNames) {
   const display = classNames[described.class];
   const members = [...described.properties.map((p) => p.name), ...described.commands.map((c) => c.name),
@@ -523,27 +544,32 @@ function makeClass(lib, described, classNames) {
           if (!(loop instanceof lib.Loop)) {
             throw new TypeError(`new ${display}(loop, ...): the first argument is a Loop of this library (mvvm.Loop)`);
           }
-          const all = [...ctorArgs.values()];
-          const taken = takeArguments(args, all, `new ${display}`, false);
+          // By name: the library picks the constructor whose arguments these name. By position:
+          // the first constructor of that many arguments whose types take them.
+          const taken = takeArguments(args, [...ctorArgs.values()], `new ${display}`, false);
           const cNames = taken.names;
-          const values = [];
-          for (const [arg, value] of taken.values) {
-            const where = `new ${display}: argument ${arg.name}`;
-            if (arg.type === 'object') {
-              if (!(value instanceof MvvmObject) || state(value).lib !== lib) {
-                throw new TypeError(`${where}: expected a ${(arg.classes || []).map((c) => classNames[c]).join(' or ')} of this library, got ${describeValue(value)}`);
-              }
-              models.push(value);
-              values.push(addon.objectValue(liveHandle(value)));
-            } else if (arg.type === 'service') {
-              if (typeof value !== 'function') throw new TypeError(`${where}: a host service is a function (argument) => result or Promise`);
-              const service = addon.serviceNew(lib.id, (vm, request, argument) => answer(lib, value, vm, request, argument, arg));
-              services.push(service);
-              values.push(addon.objectValue(service));
-            } else {
-              values.push(toLibrary(lib, arg, value, where));
+          let candidates = [taken.values.map(([arg]) => arg)];
+          if (!cNames) {
+            candidates = described.constructors.filter((k) => k.arguments.length === args.length).map((k) => k.arguments);
+            if (candidates.length === 0) {
+              const counts = [...new Set(described.constructors.map((k) => k.arguments.length))].join(' or ');
+              throw new TypeError(`new ${display}(loop, ...) takes ${counts} argument(s) after the loop, not ${args.length}`);
             }
           }
+          const given = taken.values.map(([, value]) => value);
+          let values;
+          let firstError = null;
+          for (const declared of candidates) {
+            try {
+              values = declared.map((arg, i) => constructorArgument(lib, display, classNames, arg, given[i], models, services));
+              break;
+            } catch (error) {
+              for (const service of services.splice(0)) addon.release(lib.id, service);
+              models = [];
+              firstError = firstError || error;
+            }
+          }
+          if (!values) throw firstError;
           try {
             handle = addon.newObject(lib.id, liveHandle(loop), described.class, cNames, values);
           } finally {
