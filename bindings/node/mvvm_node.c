@@ -100,10 +100,26 @@ static void napi_failed(napi_env env, const char *what) {
     if (napi_is_exception_pending(env, &pending) == napi_ok && pending) return;
     const napi_extended_error_info *info = NULL;
     char text[512];
-    napi_get_last_error_info(env, &info);
+    if (napi_get_last_error_info(env, &info) != napi_ok) info = NULL;
     snprintf(text, sizeof text, "mvvm addon: %s failed: %s", what,
              info && info->error_message ? info->error_message : "unknown error");
     napi_throw_error(env, NULL, text);
+}
+
+/* Where no JavaScript called (a callback of the library, a libuv callback) an exception has no
+ * caller to go to: it becomes the process's uncaught exception, as an I/O callback's would. */
+static void report_pending(napi_env env) {
+    bool pending = false;
+    napi_value error;
+    if (napi_is_exception_pending(env, &pending) == napi_ok && pending &&
+        napi_get_and_clear_last_exception(env, &error) == napi_ok && napi_fatal_exception(env, error) != napi_ok)
+        fprintf(stderr, "mvvm addon: an exception could not be reported\n");
+}
+
+/* A Node-API call whose failure leaves nothing to undo (closing a scope, deleting a reference):
+ * said on stderr, since there is no caller to throw to. */
+static void quietly(napi_status status, const char *what) {
+    if (status != napi_ok) fprintf(stderr, "mvvm addon: %s failed (napi_status %d)\n", what, (int)status);
 }
 
 static addon *get_addon(napi_env env) {
@@ -133,7 +149,7 @@ static void throw_status(napi_env env, const library *lib, mvvm_status status) {
         napi_failed(env, "making an error");
         return;
     }
-    napi_throw(env, error);
+    if (napi_throw(env, error) != napi_ok) napi_throw_error(env, name, message);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -586,7 +602,7 @@ static void target_unref(target *t) {
 
 static void target_end(napi_env env, target *t) {
     if (!atomic_exchange(&t->ended, true)) {
-        if (t->fn) napi_delete_reference(env, t->fn);
+        if (t->fn) quietly(napi_delete_reference(env, t->fn), "deleting a callback's reference");
         t->fn = NULL;
     }
     target_unref(t);
@@ -598,13 +614,7 @@ static void call_target(napi_env env, target *t, size_t argc, napi_value *argv) 
     napi_value fn, global, result;
     if (atomic_load(&t->ended) || !t->fn) return;
     if (napi_get_reference_value(env, t->fn, &fn) != napi_ok || napi_get_global(env, &global) != napi_ok) return;
-    if (napi_call_function(env, global, fn, argc, argv, &result) != napi_ok) {
-        napi_value error;
-        bool pending = false;
-        if (napi_is_exception_pending(env, &pending) == napi_ok && pending &&
-            napi_get_and_clear_last_exception(env, &error) == napi_ok)
-            napi_fatal_exception(env, error);
-    }
+    if (napi_call_function(env, global, fn, argc, argv, &result) != napi_ok) report_pending(env);
 }
 
 static void deliver_event(napi_env env, target *t, mvvm_handle source, const mvvm_event *e) {
@@ -620,8 +630,7 @@ static void deliver_event(napi_env env, target *t, mvvm_handle source, const mvv
     argv[2] = from_value(env, t->lib_id, &e->value, 0);
     (void)source;
     if (!argv[2]) {
-        napi_value error;
-        if (napi_get_and_clear_last_exception(env, &error) == napi_ok) napi_fatal_exception(env, error);
+        report_pending(env);
         return;
     }
     call_target(env, t, 6, argv);
@@ -637,8 +646,7 @@ static void deliver_done(napi_env env, target *t, mvvm_status status, const mvvm
     if (result) {
         argv[1] = from_value(env, t->lib_id, result, 0);
         if (!argv[1]) {
-            napi_value error;
-            if (napi_get_and_clear_last_exception(env, &error) == napi_ok) napi_fatal_exception(env, error);
+            report_pending(env);
             return;
         }
     } else if (napi_get_undefined(env, &argv[1]) != napi_ok) {
@@ -653,8 +661,7 @@ static void deliver_request(napi_env env, target *t, mvvm_handle vm, mvvm_handle
     argv[1] = make_handle(env, request);
     argv[2] = arg ? from_value(env, t->lib_id, arg, 0) : undefined(env);
     if (!argv[0] || !argv[1] || !argv[2]) {
-        napi_value error;
-        if (napi_get_and_clear_last_exception(env, &error) == napi_ok) napi_fatal_exception(env, error);
+        report_pending(env);
         return;
     }
     call_target(env, t, 3, argv);
@@ -680,7 +687,7 @@ static void call_js(napi_env env, napi_value js_fn, void *context, void *data) {
     napi_handle_scope scope;
     if (env && napi_open_handle_scope(env, &scope) == napi_ok) {
         deliver(env, m);
-        napi_close_handle_scope(env, scope);
+        quietly(napi_close_handle_scope(env, scope), "closing a handle scope");
     }
     if (m->has_value && m->t) m->t->lib->mvvm_value_free(&m->event.value);
     if (m->t) target_unref(m->t);
@@ -717,7 +724,7 @@ static void hand_over(message *m, const mvvm_value *value) {
         m->lent = value;
         if (napi_open_handle_scope(env, &scope) != napi_ok) return;
         deliver(env, m);
-        napi_close_handle_scope(env, scope);
+        quietly(napi_close_handle_scope(env, scope), "closing a handle scope");
         return;
     }
     message *copy = malloc(sizeof *copy);
@@ -824,8 +831,8 @@ static napi_value js_init(napi_env env, napi_callback_info info) {
         napi_throw_error(env, NULL, "mvvm addon: no instance data");
         return NULL;
     }
-    if (a->make_error) napi_delete_reference(env, a->make_error);
-    if (a->make_record) napi_delete_reference(env, a->make_record);
+    if (a->make_error) quietly(napi_delete_reference(env, a->make_error), "deleting init()'s reference");
+    if (a->make_record) quietly(napi_delete_reference(env, a->make_record), "deleting init()'s reference");
     CHECK(env, napi_create_reference(env, argv[0], 1, &a->make_error));
     CHECK(env, napi_create_reference(env, argv[1], 1, &a->make_record));
     return undefined(env);
@@ -1285,8 +1292,8 @@ static void watch_readable(uv_poll_t *poll, int status, int events) {
     /* make_callback runs the dispatch as Node runs its own I/O callbacks: with the microtasks and
      * nextTicks after it, and an uncaught exception reported as such. */
     if (napi_get_reference_value(env, w->fn, &fn) == napi_ok && napi_get_global(env, &global) == napi_ok)
-        napi_make_callback(env, w->context, global, fn, 0, NULL, &result);
-    napi_close_handle_scope(env, scope);
+        if (napi_make_callback(env, w->context, global, fn, 0, NULL, &result) != napi_ok) report_pending(env);
+    quietly(napi_close_handle_scope(env, scope), "closing a handle scope");
 }
 
 static void watch_closed(uv_handle_t *handle) { free(handle->data); }
@@ -1300,8 +1307,8 @@ static void watch_end(watch *w) {
     w->prev = w->next = NULL;
     /* At teardown the environment deletes its references and async contexts itself. */
     if (!w->owner->dead) {
-        if (w->fn) napi_delete_reference(w->env, w->fn);
-        if (w->context) napi_async_destroy(w->env, w->context);
+        if (w->fn) quietly(napi_delete_reference(w->env, w->fn), "deleting the dispatch function's reference");
+        if (w->context) quietly(napi_async_destroy(w->env, w->context), "destroying an async context");
     }
     w->fn = NULL;
     w->context = NULL;
