@@ -70,6 +70,12 @@ typedef struct addon {
     napi_threadsafe_function tsfn;
     int keep_alive;            /* thread loops alive: the tsfn keeps Node running while > 0 */
     bool dead;                 /* the environment is gone: nothing reaches JavaScript any more */
+    /* Callbacks made on other threads, in the order the library made them, under post_lock. They
+     * are delivered in that order on the JavaScript thread: when the thread-safe function wakes it,
+     * and before any callback made there, so that a thread loop's older change never arrives after
+     * a newer one made by a call from JavaScript. */
+    struct message *queue_head, *queue_tail;
+    bool wake_pending;
     struct watch *watches;     /* the fds watched in this environment's libuv loop */
     /* The loops made in this environment, released when it is torn down (a Worker that ends):
      * their threads stop and their objects' callbacks end. Released ones are swept as it grows. */
@@ -594,6 +600,7 @@ typedef struct message {
     const mvvm_value *lent; /* delivered on the JavaScript thread: the library's value */
     mvvm_status status;
     char *text;          /* a call's failure message (posted: a copy; delivered at once: lent) */
+    struct message *next; /* in the queue */
 } message;
 
 static void target_unref(target *t) {
@@ -679,38 +686,64 @@ static void deliver(napi_env env, message *m) {
     }
 }
 
-/* The thread-safe function's side on the JavaScript thread: messages in the order posted. */
-static void call_js(napi_env env, napi_value js_fn, void *context, void *data) {
-    (void)js_fn;
-    (void)context;
-    message *m = data;
-    napi_handle_scope scope;
-    if (env && napi_open_handle_scope(env, &scope) == napi_ok) {
-        deliver(env, m);
-        quietly(napi_close_handle_scope(env, scope), "closing a handle scope");
-    }
+static void message_free(message *m) {
     if (m->has_value && m->t) m->t->lib->mvvm_value_free(&m->event.value);
     if (m->t) target_unref(m->t);
     free(m->text);
     free(m);
 }
 
-/* Posts a message from another thread; the library's value is copied first. */
+/* Delivers the queued callbacks, oldest first, on the JavaScript thread. Each is taken off the
+ * queue before it runs: a callback that calls into the library (and so drains again) finds the
+ * ones after it. */
+static void drain(napi_env env, addon *a) {
+    for (;;) {
+        pthread_mutex_lock(&post_lock);
+        message *m = a->queue_head;
+        if (m) {
+            a->queue_head = m->next;
+            if (!a->queue_head) a->queue_tail = NULL;
+        } else {
+            a->wake_pending = false;
+        }
+        pthread_mutex_unlock(&post_lock);
+        if (!m) return;
+        napi_handle_scope scope;
+        if (napi_open_handle_scope(env, &scope) == napi_ok) {
+            deliver(env, m);
+            quietly(napi_close_handle_scope(env, scope), "closing a handle scope");
+        }
+        message_free(m);
+    }
+}
+
+/* The thread-safe function's side, on the JavaScript thread: it only wakes the queue. */
+static void call_js(napi_env env, napi_value js_fn, void *context, void *data) {
+    (void)js_fn;
+    (void)data;
+    if (env) drain(env, context);
+}
+
+/* Queues a message from another thread (a copy of the library's value with it) and wakes the
+ * JavaScript thread, once until it drains. Dropped when the environment has gone. */
 static void post(target *t, message *m, const mvvm_value *value) {
+    addon *a = t->owner;
     m->t = t;
+    m->next = NULL;
     if (value && t->lib->mvvm_value_copy(value, &m->event.value) == MVVM_OK) m->has_value = true;
     atomic_fetch_add(&t->refs, 1);
     pthread_mutex_lock(&post_lock);
-    bool posted = !t->owner->dead && t->owner->tsfn &&
-                  napi_call_threadsafe_function(t->owner->tsfn, m, napi_tsfn_nonblocking) == napi_ok;
-    pthread_mutex_unlock(&post_lock);
-    if (!posted) {
-        /* Node is shutting down: nothing can hear it any more. */
-        if (m->has_value) t->lib->mvvm_value_free(&m->event.value);
-        free(m->text);
-        free(m);
-        target_unref(t);
+    bool queued = !a->dead && a->tsfn;
+    if (queued) {
+        if (a->queue_tail) a->queue_tail->next = m;
+        else a->queue_head = m;
+        a->queue_tail = m;
+        if (!a->wake_pending &&
+            napi_call_threadsafe_function(a->tsfn, NULL, napi_tsfn_nonblocking) == napi_ok)
+            a->wake_pending = true;
     }
+    pthread_mutex_unlock(&post_lock);
+    if (!queued) message_free(m);
 }
 
 /* A callback of the library: delivered at once on the JavaScript thread (during the call from
@@ -721,6 +754,8 @@ static void hand_over(message *m, const mvvm_value *value) {
     if (on_js_thread(t->owner)) {
         napi_env env = t->owner->env;
         napi_handle_scope scope;
+        drain(env, t->owner); /* what other threads made before this comes first */
+        if (atomic_load(&t->ended)) return;
         m->lent = value;
         if (napi_open_handle_scope(env, &scope) != napi_ok) return;
         deliver(env, m);
@@ -761,13 +796,20 @@ static void on_destroy(void *user_data) {
     message *m = calloc(1, sizeof *m);
     if (!m) return; /* leaks the function's reference rather than touch it off its thread */
     m->kind = MESSAGE_DESTROY;
-    /* The message takes over the library's hold: call_js ends the target and drops it. */
-    m->t = t;
+    /* The message takes over the library's hold: delivering it ends the target and drops it. */
     pthread_mutex_lock(&post_lock);
-    bool posted = !t->owner->dead && t->owner->tsfn &&
-                  napi_call_threadsafe_function(t->owner->tsfn, m, napi_tsfn_nonblocking) == napi_ok;
+    bool queued = !t->owner->dead && t->owner->tsfn;
+    if (queued) {
+        m->t = t;
+        if (t->owner->queue_tail) t->owner->queue_tail->next = m;
+        else t->owner->queue_head = m;
+        t->owner->queue_tail = m;
+        if (!t->owner->wake_pending &&
+            napi_call_threadsafe_function(t->owner->tsfn, NULL, napi_tsfn_nonblocking) == napi_ok)
+            t->owner->wake_pending = true;
+    }
     pthread_mutex_unlock(&post_lock);
-    if (!posted) free(m);
+    if (!queued) free(m);
 }
 
 static target *new_target(napi_env env, library *lib, target_kind kind, napi_value fn) {
@@ -1398,7 +1440,17 @@ static void addon_teardown(void *data) {
     pthread_mutex_lock(&post_lock);
     a->dead = true;
     a->tsfn = NULL;
+    message *queued = a->queue_head;
+    a->queue_head = a->queue_tail = NULL;
     pthread_mutex_unlock(&post_lock);
+    /* What was queued is never delivered; a destroy's target keeps its reference (the
+     * environment frees its references itself). */
+    while (queued) {
+        message *next = queued->next;
+        if (queued->kind == MESSAGE_DESTROY) queued->t = NULL;
+        message_free(queued);
+        queued = next;
+    }
     /* Its libuv loop closes next: no handle of ours may stay open on it. */
     while (a->watches) watch_end(a->watches);
     for (size_t i = 0; i < a->loop_count; i++) a->loops[i].lib->mvvm_release(a->loops[i].handle);
@@ -1422,7 +1474,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         return NULL;
     }
     CHECK(env, napi_create_string_utf8(env, "mvvm callbacks", NAPI_AUTO_LENGTH, &name));
-    CHECK(env, napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, NULL, NULL, NULL, call_js, &a->tsfn));
+    CHECK(env, napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, NULL, NULL, a, call_js, &a->tsfn));
     CHECK(env, napi_unref_threadsafe_function(env, a->tsfn));
     /* Added after the thread-safe function: cleanup hooks run in reverse, so this one runs first. */
     CHECK(env, napi_add_env_cleanup_hook(env, addon_teardown, a));

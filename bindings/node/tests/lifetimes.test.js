@@ -232,3 +232,26 @@ test('Workers: each has the module; one that ends, with loops running and fds wa
   assert.equal(new mvvm.Counter(loop).count, 0, 'this thread still works');
   loop.close();
 });
+
+test("a thread loop's changes never arrive after a newer change made from JavaScript", async () => {
+  const loop = new mvvm.Loop('thread');
+  let stale = 0;
+  for (let trial = 0; trial < 30; trial++) {
+    const sw = new mvvm.StopWatch(loop);
+    let last = null;
+    const sub = sw.subscribe('time_ms', (value) => { last = value; });
+    sw.start();
+    await new Promise((resolve) => setTimeout(resolve, 3));
+    const until = Date.now() + 25; // the loop's ticks queue up behind this
+    while (Date.now() < until) { /* busy */ }
+    sw.stop();
+    sw.clear();
+    const now = sw.time_ms;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (last !== now) stale++;
+    sub.unsubscribe();
+    sw.close();
+  }
+  assert.equal(stale, 0, 'the last value heard is the current one');
+  loop.close();
+});
