@@ -117,9 +117,11 @@ static void napi_failed(napi_env env, const char *what) {
 static void report_pending(napi_env env) {
     bool pending = false;
     napi_value error;
+    /* A Worker being terminated has its termination pending, which no one needs to hear of:
+     * napi_fatal_exception refuses it, and that refusal is let be. */
     if (napi_is_exception_pending(env, &pending) == napi_ok && pending &&
-        napi_get_and_clear_last_exception(env, &error) == napi_ok && napi_fatal_exception(env, error) != napi_ok)
-        fprintf(stderr, "mvvm addon: an exception could not be reported\n");
+        napi_get_and_clear_last_exception(env, &error) == napi_ok)
+        (void)napi_fatal_exception(env, error);
 }
 
 /* A Node-API call whose failure leaves nothing to undo (closing a scope, deleting a reference):
