@@ -726,26 +726,29 @@ static void call_js(napi_env env, napi_value js_fn, void *context, void *data) {
     if (env) drain(env, context);
 }
 
-/* Queues a message from another thread (a copy of the library's value with it) and wakes the
- * JavaScript thread, once until it drains. Dropped when the environment has gone. */
-static void post(target *t, message *m, const mvvm_value *value) {
-    addon *a = t->owner;
-    m->t = t;
+/* Appends a message to the queue and wakes the JavaScript thread, once until it drains; false
+ * when the environment has gone (the message is the caller's still). */
+static bool enqueue(addon *a, message *m) {
     m->next = NULL;
-    if (value && t->lib->mvvm_value_copy(value, &m->event.value) == MVVM_OK) m->has_value = true;
-    atomic_fetch_add(&t->refs, 1);
     pthread_mutex_lock(&post_lock);
     bool queued = !a->dead && a->tsfn;
     if (queued) {
         if (a->queue_tail) a->queue_tail->next = m;
         else a->queue_head = m;
         a->queue_tail = m;
-        if (!a->wake_pending &&
-            napi_call_threadsafe_function(a->tsfn, NULL, napi_tsfn_nonblocking) == napi_ok)
+        if (!a->wake_pending && napi_call_threadsafe_function(a->tsfn, NULL, napi_tsfn_nonblocking) == napi_ok)
             a->wake_pending = true;
     }
     pthread_mutex_unlock(&post_lock);
-    if (!queued) message_free(m);
+    return queued;
+}
+
+/* Queues a message from another thread, with a copy of the library's value. */
+static void post(target *t, message *m, const mvvm_value *value) {
+    m->t = t;
+    if (value && t->lib->mvvm_value_copy(value, &m->event.value) == MVVM_OK) m->has_value = true;
+    atomic_fetch_add(&t->refs, 1);
+    if (!enqueue(t->owner, m)) message_free(m);
 }
 
 /* A callback of the library: delivered at once on the JavaScript thread (during the call from
@@ -799,17 +802,9 @@ static void on_destroy(void *user_data) {
     if (!m) return; /* leaks the function's reference rather than touch it off its thread */
     m->kind = MESSAGE_DESTROY;
     /* The message takes over the library's hold: delivering it ends the target and drops it. */
-    pthread_mutex_lock(&post_lock);
-    bool queued = !t->owner->dead && t->owner->tsfn;
-    if (queued) {
-        m->t = t;
-        if (t->owner->queue_tail) t->owner->queue_tail->next = m;
-        else t->owner->queue_head = m;
-        t->owner->queue_tail = m;
-        if (!t->owner->wake_pending &&
-            napi_call_threadsafe_function(t->owner->tsfn, NULL, napi_tsfn_nonblocking) == napi_ok)
-            t->owner->wake_pending = true;
-    }
+    m->t = t;
+    if (!enqueue(t->owner, m)) free(m);
+}
     pthread_mutex_unlock(&post_lock);
     if (!queued) free(m);
 }
