@@ -805,9 +805,6 @@ static void on_destroy(void *user_data) {
     m->t = t;
     if (!enqueue(t->owner, m)) free(m);
 }
-    pthread_mutex_unlock(&post_lock);
-    if (!queued) free(m);
-}
 
 static target *new_target(napi_env env, library *lib, target_kind kind, napi_value fn) {
     napi_valuetype type;
