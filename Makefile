@@ -206,6 +206,7 @@ node: build-dir
 	@$(MAKE) --no-print-directory $(NODE_ADDON)
 
 $(NODE_ADDON): bindings/node/mvvm_node.c include/mvvm.h
+	@[ -f "$(NODE_INCLUDE)/node_api.h" ] || { echo "no node_api.h in NODE_INCLUDE=$(NODE_INCLUDE): install Node.js 20 with its headers, or set NODE_INCLUDE"; exit 1; }
 	@mkdir -p build/node
 	cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -DNAPI_VERSION=9 \
 	  -I$(NODE_INCLUDE) -Iinclude bindings/node/mvvm_node.c -o $@ -ldl -lpthread
