@@ -12,6 +12,8 @@ const mvvm = require('..');
 const here = path.join(__dirname, '..');
 const typed = path.join(__dirname, 'typed');
 const samplePath = process.env.MVVM_SAMPLE_LIBRARY;
+const todoPath = process.env.MVVM_TODO_LIBRARY && fs.existsSync(process.env.MVVM_TODO_LIBRARY) ? process.env.MVVM_TODO_LIBRARY : null;
+const TSC = ['--strict', '--noEmit', '--target', 'es2020', '--lib', 'es2020', '--module', 'commonjs', '--moduleResolution', 'node'];
 
 function run(command, args, options = {}) {
   return spawnSync(command, args, { encoding: 'utf8', ...options });
@@ -35,11 +37,18 @@ test('tsc --strict: the declarations check, and planted mistakes are reported', 
   assert.ok(planted >= 10);
   fs.writeFileSync(path.join(typed, 'unmarked.ts'), source.replace(/^\/\/ @ts-expect-error.*$/gm, ''));
   try {
-    const unmarked = run('tsc', ['--strict', '--noEmit', '--target', 'es2020', '--lib', 'es2020', '--module', 'commonjs',
-      '--moduleResolution', 'node', path.join(typed, 'unmarked.ts')]);
+    const unmarked = run('tsc', [...TSC, path.join(typed, 'unmarked.ts')]);
     const lines = new Set(unmarked.stdout.split('\n').filter((l) => /error TS/.test(l)).map((l) => l.replace(/,\d+\).*/, '')));
     assert.equal(lines.size, planted, unmarked.stdout);
   } finally {
     fs.rmSync(path.join(typed, 'unmarked.ts'), { force: true });
   }
+});
+
+test("tsc --strict: the todo app's declarations, generated from its library", { skip: todoPath ? false : 'the todo app is not built' }, () => {
+  const generated = run(process.execPath, [path.join(here, 'gen_dts.js'), todoPath, path.join(typed, 'todo.d.ts'),
+    '--module', '../../index']);
+  assert.equal(generated.status, 0, generated.stderr);
+  const tsc = run('tsc', [...TSC, path.join(typed, 'check_todo.ts')]);
+  assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
 });
