@@ -203,6 +203,7 @@ function closeObject(obj) {
   s.closed = true;
   finalizers.unregister(s);
   if (s.onClose) s.onClose();
+  if (s.iterators) for (const finish of [...s.iterators]) finish();
   addon.release(s.lib.id, s.handle);
   return true;
 }
@@ -429,11 +430,15 @@ const operations = {
     let done = false;
     const push = (item) => { const w = waiting.shift(); if (w) w({ value: item, done: false }); else queue.push(item); };
     sub = subscribe(obj, name, (value, event) => push([value, event]));
+    const s = state(obj);
     const finish = () => {
-      if (!done) { done = true; sub.unsubscribe(); }
+      if (!done) { done = true; sub.unsubscribe(); s.iterators.delete(finish); }
       while (waiting.length) waiting.shift()({ value: undefined, done: true });
       return Promise.resolve({ value: undefined, done: true });
     };
+    // Closing the object ends the iteration (a for await loop waiting on it leaves).
+    s.iterators = s.iterators || new Set();
+    s.iterators.add(finish);
     return {
       next() {
         if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });

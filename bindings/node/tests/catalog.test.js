@@ -263,3 +263,16 @@ test('every status of mvvm.h has its Error subclass, named as the library names 
   }
   assert.equal(lib.statusName(16), 'MVVM_UNKNOWN_STATUS');
 });
+
+test('closing an object ends an iteration over its changes', async () => {
+  const loop = new mvvm.Loop('virtual');
+  const counter = new mvvm.Counter(loop);
+  const seen = [];
+  const iterating = (async () => { for await (const [value] of counter.changes('count')) seen.push(value); })();
+  counter.increment();
+  await new Promise((resolve) => setImmediate(resolve));
+  counter.close();
+  await iterating;
+  assert.deepEqual(seen, [1]);
+  loop.close();
+});
