@@ -1060,6 +1060,13 @@ static napi_value js_status_of_handle(napi_env env, napi_callback_info info) {
     return make_status(env, fn(h));
 }
 
+/* A value the library gave through an out-pointer, for JavaScript; the library's copy freed. */
+static napi_value take_value(napi_env env, library *lib, mvvm_value *v) {
+    napi_value out = from_value(env, library_id(lib), v, 0);
+    lib->mvvm_value_free(v);
+    return out;
+}
+
 static napi_value js_get(napi_env env, napi_callback_info info) {
     ARGS(3);
     LIB_HANDLE();
@@ -1070,9 +1077,7 @@ static napi_value js_get(napi_env env, napi_callback_info info) {
     mvvm_status st = lib->mvvm_get(h, name, &v);
     free(name);
     OR_THROW(lib, st);
-    napi_value out = from_value(env, library_id(lib), &v, 0);
-    lib->mvvm_value_free(&v);
-    return out;
+    return take_value(env, lib, &v);
 }
 
 static napi_value js_set(napi_env env, napi_callback_info info) {
@@ -1129,9 +1134,7 @@ static napi_value js_call(napi_env env, napi_callback_info info) {
     mvvm_status st = lib->mvvm_call_named(h, c.name, c.names, c.args, c.count, &result);
     named_call_free(&c);
     OR_THROW(lib, st);
-    napi_value out = from_value(env, library_id(lib), &result, 0);
-    lib->mvvm_value_free(&result);
-    return out;
+    return take_value(env, lib, &result);
 }
 
 /* callAsync(id, handle, command, names, args, done(status, result, message)) -> call handle */
