@@ -7,15 +7,19 @@ SWIFT ?= swift
 # libgtk-4-dev, libjson-glib-dev, gobject-introspection, libgirepository1.0-dev, gir1.2-gtk-4.0 and
 # python3-pytest, gjs: the GLib bridge, its typelib and the GTK apps in C and Python (`make gtk`),
 # the typelib from GJS.
+# nodejs (Node 20, with its Node-API headers, is on the machine: NodeSource's package of that name)
+# and node-typescript: the Node binding (bindings/node), its declarations checked by `tsc --strict`.
+# chromium, chromium-driver: the web example's browser tests (`make test-web`, Selenium from PyPI).
 SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi libsqlite3-dev \
-	libgtk-4-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev gir1.2-gtk-4.0 python3-pytest gjs
+	libgtk-4-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev gir1.2-gtk-4.0 python3-pytest gjs nodejs node-typescript \
+	chromium chromium-driver
 BIN = $(shell $(SWIFT) build --show-bin-path)
 # Only mvvm_* leaves a library we build (bindings/c/common.sh says why this is not in Package.swift).
 EXPORTS := -Xlinker --version-script=$(CURDIR)/Sources/MVVMExport/exports.map
 
 .PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
-	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages
+	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages node test-node test-web
 
 all: build
 
@@ -186,10 +190,36 @@ $(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLI
 # under valgrind) and from Python, every binding's names and UInt64 values against the
 # description (Tests/bindings/agree.py), under a private Xvfb with GSK_RENDERER=cairo; screenshots in
 # build/screenshots/gtk_*.png.
-test-gtk: lib gtk todo sample search build-dir
+test-gtk: lib gtk todo sample search node build-dir
 	MVVM_CATALOG_LIBRARY=$(BIN)/libmvvm.so MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
 	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
 	  bash examples/gtk/run_tests.sh
+
+# The Node.js binding (bindings/node): a Node-API addon in C over include/mvvm.h alone, built with
+# the machine's Node headers (Node-API 9) -> build/node/mvvm.node; the JavaScript module around it
+# (bindings/node/index.js) makes a library's classes at run time from its description.
+NODE_INCLUDE ?= $(firstword $(wildcard /usr/include/node /usr/local/include/node))
+NODE_ADDON := build/node/mvvm.node
+
+node: build-dir
+	@$(MAKE) --no-print-directory $(NODE_ADDON)
+
+$(NODE_ADDON): bindings/node/mvvm_node.c include/mvvm.h
+	@[ -f "$(NODE_INCLUDE)/node_api.h" ] || { echo "no node_api.h in NODE_INCLUDE=$(NODE_INCLUDE): install Node.js 20 with its headers, or set NODE_INCLUDE"; exit 1; }
+	@mkdir -p build/node
+	cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -DNAPI_VERSION=9 \
+	  -I$(NODE_INCLUDE) -Iinclude bindings/node/mvvm_node.c -o $@ -ldl -lpthread
+
+# Its tests (node --test): the catalog, Tests/outside's libsample.so and libappsample.so (the main
+# loop), the todo app, the TypeScript declarations (tsc --strict).
+test-node: lib sample todo node
+	MVVM_LIBRARY=$(BIN)/libmvvm.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
+	  MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash bindings/node/run_tests.sh
+
+# TodoMVC in a browser (examples/web: a node:http server over the todo app's view models) in
+# headless Chromium driven by Selenium; screenshots in build/screenshots/web_*.png.
+test-web: lib todo node build-dir
+	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash examples/web/run_tests.sh
 
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
 FUZZ_SECONDS ?= 300
@@ -229,10 +259,10 @@ fuzz: deps build-dir
 # only reads what `test` built before both start (the library, the todo app, the GLib bridge, the
 # sample package), which no suite rebuilds differently.
 SUITES := swift:1200 generated:300 header:300 c:900 harness:600 outside:1200 views:300 python:900 tk:600 ruby:600 \
-	lua:300 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
+	lua:300 node:600 web:600 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
 SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 fuzz-seeds:1200 packaging:1500
 
-test: lib todo gtk sample search build-dir
+test: lib todo gtk sample search node build-dir
 	@bash Tests/run_suites.sh --beside "$(SUITES_BESIDE)" $(SUITES)
 
 build-dir:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench: release builds (as shipped: MVVM_RELEASE_SWIFT_FLAGS of bindings/c/common.sh,
-# in .build-release), then the C, Swift and Python benchmarks, each case repeated REPS times
+# in .build-release), then the C, Swift, Python and Node.js benchmarks, each case repeated REPS times
 # (default 7), then one table. Every libmvvm case is printed beside its GObject twin (C:
 # Tests/bench/gobject_sign_up.c; Python: a GObject.Object subclass in bench_python.py), measured
 # in the same run.
@@ -26,8 +26,11 @@ if /usr/bin/python3 -c 'import gi' 2>/dev/null; then python=/usr/bin/python3; fi
 # The programs take turns, one repetition each, so that a noisy minute on this shared machine
 # falls on both sides of a ratio. A process per population repetition: freed pages stay
 # resident, so a second population in the same process would measure no growth.
-for file in c population observable_population gobject_population swift python; do : > "$out/$file.txt"; done
+for file in c population observable_population gobject_population swift python node; do : > "$out/$file.txt"; done
 python_ok=1
+# The Node.js binding's rows (bench_node.js) need its addon: built here, as `make node` does.
+node_ok=0
+if command -v node >/dev/null && make --no-print-directory node >&2; then node_ok=1; fi
 for rep in $(seq "$reps"); do
     echo "repetition $rep of $reps: C, Swift, Python, then C with 100,000 live objects, then 100,000 GObjects" >&2
     "$out/bench_c" 1 "$n" >> "$out/c.txt"
@@ -37,11 +40,16 @@ for rep in $(seq "$reps"); do
         echo "Python benchmarks failed; the table has no Python rows" >&2
         python_ok=0
     fi
+    if [ "$node_ok" = 1 ] && ! MVVM_LIBRARY="$libdir/libmvvm.so" node Tests/bench/bench_node.js 1 "$n" >> "$out/node.txt"; then
+        echo "Node.js benchmarks failed; the table has no Node.js rows" >&2
+        node_ok=0
+    fi
     "$out/bench_c" 1 "$n" population >> "$out/population.txt"
     "$out/bench_c" 1 "$n" observable-population >> "$out/observable_population.txt"
     "$out/bench_c" 1 "$n" gobject-population >> "$out/gobject_population.txt"
 done
 results=("$out/c.txt" "$out/population.txt" "$out/observable_population.txt" "$out/gobject_population.txt" "$out/swift.txt")
 if [ "$python_ok" = 1 ]; then results+=("$out/python.txt"); fi
+if [ "$node_ok" = 1 ]; then results+=("$out/node.txt"); fi
 python3 Tests/bench/summarize.py "${results[@]}" | tee "$out/table.txt"
 bash Tests/bench/run_todo.sh "$reps"   # the todo app against GListStore (its own table)

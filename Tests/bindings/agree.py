@@ -1,8 +1,8 @@
 """Every binding shows what the description says: each prints, for a library, its classes' (and
 records') names and, for Tests/outside's meter, UInt64 values above INT64_MAX
 (*/print_names_and_uints.*); this compares each with the description (mvvm_classes' "display")
-and the values with the numbers themselves. Python, Ruby, LuaJIT and the GLib bridge (GJS over
-its typelib). Usage: python3 Tests/bindings/agree.py LIBRARY...; prints TAP, exits 1 on a
+and the values with the numbers themselves. Python, Ruby, LuaJIT, the GLib bridge (GJS over
+its typelib) and Node.js. Usage: python3 Tests/bindings/agree.py LIBRARY...; prints TAP, exits 1 on a
 difference. Run by make test-gtk (examples/gtk/run_tests.sh), where every binding is built."""
 
 import ctypes
@@ -59,6 +59,8 @@ def main() -> int:
         "LuaJIT": (lambda lib: ["luajit", "bindings/lua/print_names_and_uints.lua", lib, str(header)], {}, False),
         "GLib": (lambda lib: ["gjs", "bindings/glib/print_names_and_uints.js", lib],
                  {"GI_TYPELIB_PATH": str(ROOT / "build/gtk")}, False),
+        "Node.js": (lambda lib: ["node", "bindings/node/print_names_and_uints.js", lib],
+                    {"MVVM_NODE_ADDON": str(ROOT / "build/node/mvvm.node")}, True),
     }
     failed, number = 0, 0
     print("1..%d" % (len(bindings) * len(sys.argv[1:])))

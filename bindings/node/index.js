@@ -1,0 +1,858 @@
+'use strict';
+// libmvvm for Node.js: the classes of a library made at run time from its description
+// (mvvm_classes), over the Node-API addon (mvvm_node.c), as the Python package makes them.
+// docs/node.md is the guide; index.d.ts declares this module's own API.
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+function loadAddon() {
+  const tried = [];
+  for (const candidate of [process.env.MVVM_NODE_ADDON, path.join(__dirname, 'mvvm.node'),
+    path.join(__dirname, '..', '..', 'build', 'node', 'mvvm.node')]) {
+    if (!candidate) continue;
+    tried.push(candidate);
+    if (fs.existsSync(candidate)) return require(candidate);
+  }
+  throw new Error(`mvvm: the addon is not built (make node); tried ${tried.join(', ')}`);
+}
+
+const addon = loadAddon();
+const { jsNames, libraryNames } = require('./names.js');
+
+// ------------------------------------------------------------------------------------------------
+// Errors: one class per mvvm_status, each carrying the status and the library's message.
+
+class MvvmError extends Error {
+  constructor(message, status = 0, statusName = 'MVVM_OK', options) {
+    super(message, options);
+    this.status = status;
+    this.statusName = statusName;
+  }
+  get name() { return this.constructor.name; }
+}
+
+const errorClasses = {};
+function errorClass(status, className, statusName, base = MvvmError) {
+  const made = { [className]: class extends base {} }[className];
+  errorClasses[status] = made;
+  made.status = status;
+  made.statusName = statusName;
+  return made;
+}
+const InvalidHandleError = errorClass(1, 'InvalidHandleError', 'MVVM_ERR_INVALID_HANDLE');
+const ClosedError = { ClosedError: class extends InvalidHandleError {} }.ClosedError;
+const errors = {
+  MvvmError, InvalidHandleError, ClosedError,
+  WrongTypeError: errorClass(2, 'WrongTypeError', 'MVVM_ERR_WRONG_TYPE'),
+  NullPointerError: errorClass(3, 'NullPointerError', 'MVVM_ERR_NULL_POINTER'),
+  InvalidArgumentError: errorClass(4, 'InvalidArgumentError', 'MVVM_ERR_INVALID_ARGUMENT'),
+  UnknownNameError: errorClass(5, 'UnknownNameError', 'MVVM_ERR_UNKNOWN_NAME'),
+  ReadOnlyError: errorClass(6, 'ReadOnlyError', 'MVVM_ERR_READ_ONLY'),
+  TypeMismatchError: errorClass(7, 'TypeMismatchError', 'MVVM_ERR_TYPE_MISMATCH'),
+  WrongLoopKindError: errorClass(8, 'WrongLoopKindError', 'MVVM_ERR_WRONG_LOOP_KIND'),
+  UnknownRequestError: errorClass(9, 'UnknownRequestError', 'MVVM_ERR_UNKNOWN_REQUEST'),
+  InternalError: errorClass(10, 'InternalError', 'MVVM_ERR_INTERNAL'),
+  LoopReleasedError: errorClass(11, 'LoopReleasedError', 'MVVM_ERR_LOOP_RELEASED', ClosedError),
+  CommandError: errorClass(12, 'CommandError', 'MVVM_ERR_COMMAND_FAILED'),
+  CancelledError: errorClass(13, 'CancelledError', 'MVVM_ERR_CANCELLED'),
+  BadRegistrationError: errorClass(14, 'BadRegistrationError', 'MVVM_ERR_BAD_REGISTRATION'),
+  WrongThreadError: errorClass(15, 'WrongThreadError', 'MVVM_ERR_WRONG_THREAD'),
+};
+
+function makeError(status, statusName, message) {
+  const Made = errorClasses[status] || MvvmError;
+  return new Made(message || statusName, status, statusName);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Values: each member's type (from the description) decides its JavaScript form.
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function isU64(type) { return type && type.c_type === 'uint64_t'; }
+
+function describeValue(value) {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (value === null) return 'null';
+  if (typeof value === 'object') return value.constructor ? `${/^[AEIOU]/.test(value.constructor.name) ? 'an' : 'a'} ${value.constructor.name}` : 'an object';
+  return String(value);
+}
+
+// A value the library gave, in the member's JavaScript form.
+function fromLibrary(lib, type, value, where) {
+  if (value === null || value === undefined || !type) return value;
+  switch (type.type) {
+    case 'int':
+      if (isU64(type)) return BigInt(value);
+      if (typeof value === 'bigint') {
+        throw new RangeError(`${where}: ${value} is beyond ±2^53, which a number cannot hold exactly`);
+      }
+      return value;
+    case 'array':
+      return Object.freeze(value.map((item, i) => fromLibrary(lib, type.element, item, `${where}[${i}]`)));
+    default:
+      return value; // records are made by makeRecord, bytes are Uint8Array already
+  }
+}
+
+// A value for the library: the scalars checked here (a TypeError or RangeError naming the member);
+// arrays and records element by element; the library checks the rest and names what it refuses.
+function toLibrary(lib, type, value, where) {
+  if (!type) return value;
+  if (value === null || value === undefined) {
+    if (value === undefined && type.type !== 'none') {
+      throw new TypeError(`${where}: a value is needed (${typeText(type)})`);
+    }
+    return value;
+  }
+  switch (type.type) {
+    case 'bool':
+      if (typeof value !== 'boolean') throw new TypeError(`${where}: expected a boolean, got ${describeValue(value)}`);
+      return value;
+    case 'int':
+      if (typeof value === 'bigint') {
+        if (!isU64(type) && (value > 2n ** 63n - 1n || value < -(2n ** 63n))) {
+          throw new RangeError(`${where}: ${value}n is beyond a 64-bit int`);
+        }
+        if (isU64(type) && (value < 0n || value > 2n ** 64n - 1n)) {
+          throw new RangeError(`${where}: ${value}n is beyond a UInt64`);
+        }
+        return value;
+      }
+      if (typeof value !== 'number' || !Number.isInteger(value)) {
+        if (typeof value === 'number' && Number.isFinite(value)) {
+          throw new RangeError(`${where}: ${value} is not an integer`);
+        }
+        throw new TypeError(`${where}: expected an integer, got ${describeValue(value)}`);
+      }
+      if (!Number.isSafeInteger(value)) {
+        throw new RangeError(`${where}: ${value} is beyond ±2^53, where a number is no longer exact (pass a bigint)`);
+      }
+      return value;
+    case 'double':
+      if (typeof value !== 'number') throw new TypeError(`${where}: expected a number, got ${describeValue(value)}`);
+      return value;
+    case 'string':
+      if (typeof value !== 'string') throw new TypeError(`${where}: expected a string, got ${describeValue(value)}`);
+      return value;
+    case 'bytes':
+      if (!(value instanceof Uint8Array)) throw new TypeError(`${where}: expected a Uint8Array, got ${describeValue(value)}`);
+      return value;
+    case 'array':
+      if (!Array.isArray(value)) throw new TypeError(`${where}: expected an array, got ${describeValue(value)}`);
+      return value.map((item, i) => toLibrary(lib, type.element, item, `${where}[${i}]`));
+    case 'record': {
+      if (typeof value !== 'object' || Array.isArray(value) || value instanceof Uint8Array) {
+        throw new TypeError(`${where}: expected a ${lib.recordDisplay(type.record)} record object, got ${describeValue(value)}`);
+      }
+      const record = lib.recordDescriptions[type.record];
+      if (!record) return { ...value };
+      const out = {};
+      for (const field of record.fields) {
+        if (Object.prototype.hasOwnProperty.call(value, field.name)) {
+          out[field.name] = toLibrary(lib, field, value[field.name], `${where}.${field.name}`);
+        }
+      }
+      for (const key of Object.keys(value)) {
+        if (!(key in out)) out[key] = value[key]; // the library names the unknown field
+      }
+      return out;
+    }
+    default:
+      return value;
+  }
+}
+
+function typeText(type) {
+  if (!type) return 'unknown';
+  let text = type.type === 'int' && isU64(type) ? 'uint64' : type.type;
+  if (type.type === 'record') text = `record ${type.record}`;
+  if (type.type === 'array') text = `array of ${typeText(type.element)}`;
+  return type.optional ? `${text}?` : text;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Lifetimes: an object owns its handle; close() releases it, and so does the garbage collector.
+
+// Held for an object: its library's id and its handle. For a loop: its state, whose onClose stops
+// watching its fd (the fd goes with the loop) and lets Node go (a thread loop's hold).
+const finalizers = new FinalizationRegistry((held) => {
+  if (held.onClose) held.onClose();
+  addon.release(held.id === undefined ? held.lib.id : held.id, held.handle);
+});
+const INTERNAL = Symbol('mvvm.internal');
+const kState = Symbol('mvvm.state');
+
+function state(obj) {
+  const s = obj && obj[kState];
+  if (!s) throw new TypeError('not an mvvm object');
+  return s;
+}
+
+function liveHandle(obj) {
+  const s = state(obj);
+  if (s.closed) throw new ClosedError(`${s.what} is closed`, 1, 'MVVM_ERR_INVALID_HANDLE');
+  return s.handle;
+}
+
+function closeObject(obj) {
+  const s = obj[kState];
+  if (!s || s.closed) return false;
+  s.closed = true;
+  finalizers.unregister(s);
+  if (s.onClose) s.onClose();
+  if (s.iterators) for (const finish of [...s.iterators]) finish();
+  addon.release(s.lib.id, s.handle);
+  return true;
+}
+
+// Calls a user's callback: what it throws is reported as an uncaught exception, as Node reports
+// an EventEmitter listener's, and never unwinds through the library.
+// mvvm.reportError(error) can be replaced (a test, an app's own reporting).
+function callUser(fn, thisArg, args) {
+  try {
+    fn.apply(thisArg, args);
+  } catch (error) {
+    report(error);
+  }
+}
+
+const reporting = { reportError: (error) => { process.nextTick(() => { throw error; }); } };
+function report(error) { reporting.reportError(error); }
+
+// ------------------------------------------------------------------------------------------------
+// Loops
+
+const LOOP_KINDS = { manual: 0, thread: 1, virtual: 2, main: 3 };
+
+function makeLoopClass(lib) {
+  class Loop {
+    // kind: 'manual' (driven by Node's event loop through its fd), 'virtual' (time moves with
+    // advance()), 'thread' (the library's own thread; changes arrive on the JavaScript thread),
+    // 'main' (the main loop, for @MainActor view models; driven as a manual one).
+    constructor(kind = 'manual', options = {}) {
+      if (!(kind in LOOP_KINDS)) throw new TypeError(`a loop kind is one of ${Object.keys(LOOP_KINDS).join(', ')}, not ${describeValue(kind)}`);
+      const handle = addon.loopNew(lib.id, LOOP_KINDS[kind]);
+      const s = { lib, handle, closed: false, what: `a ${kind} loop`, kind, watch: null };
+      Object.defineProperty(this, kState, { value: s });
+      this.kind = kind;
+      if (kind === 'manual' || kind === 'main') {
+        const dispatch = () => { if (!s.closed) addon.loopDispatch(lib.id, handle); };
+        s.watch = addon.watch(addon.loopFd(lib.id, handle), dispatch, options.ref !== false);
+      } else if (kind === 'thread') {
+        addon.keepAlive(options.ref === false ? 0 : 1);
+        s.alive = options.ref !== false;
+      }
+      s.onClose = () => {
+        if (s.watch) addon.unwatch(s.watch);
+        s.watch = null;
+        if (s.alive) addon.keepAlive(-1);
+        s.alive = false;
+      };
+      // The state (which holds nothing of the Loop object) is what the finalizer gets.
+      finalizers.register(this, s, s);
+      Object.freeze(this);
+    }
+    get handle() { return state(this).handle; }
+    get closed() { return state(this).closed; }
+    // Runs the work due now (manual loops; Node does it by itself when the fd is readable).
+    dispatch() { return addon.loopDispatch(lib.id, liveHandle(this)); }
+    // Virtual loops: moves time forward by ms, running what falls due in time order.
+    advance(ms = 0) { addon.loopAdvance(lib.id, liveHandle(this), ms); }
+    get now() { return addon.loopNow(lib.id, liveHandle(this)); }
+    // Milliseconds until the next work is due; -1 when nothing is scheduled.
+    get nextTimeout() { return addon.loopNextTimeout(lib.id, liveHandle(this)); }
+    // Whether the loop keeps Node running (manual and thread loops; true by default).
+    ref() { this.#setRef(true); return this; }
+    unref() { this.#setRef(false); return this; }
+    #setRef(on) {
+      const s = state(this);
+      if (s.closed) return;
+      if (s.watch) addon.watchRef(s.watch, on);
+      if (s.kind === 'thread' && s.alive !== on) { addon.keepAlive(on ? 1 : -1); s.alive = on; }
+    }
+    // Releases the loop: its objects' calls fail with LoopReleasedError from then on.
+    close() { closeObject(this); }
+    [Symbol.dispose]() { closeObject(this); }
+    get [Symbol.toStringTag]() { return `mvvm.Loop ${this.kind}`; }
+  }
+  return Loop;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Subscriptions
+
+class Subscription {
+  constructor(token, lib, handle, owner) {
+    if (token !== INTERNAL) throw new TypeError('subscriptions are made by subscribe()');
+    Object.defineProperty(this, kState, { value: { lib, handle, closed: false, what: 'a subscription', owner } });
+  }
+  get active() { const s = state(this); return !s.closed && !state(s.owner).closed; }
+  unsubscribe() {
+    const s = state(this);
+    if (s.closed) return false;
+    s.closed = true;
+    return addon.unsubscribe(s.lib.id, s.handle) === 0;
+  }
+  [Symbol.dispose]() { this.unsubscribe(); }
+}
+
+// A list's change: at index, removed items went and inserted came (items: the inserted items).
+class Splice {
+  constructor(index, removed, inserted, items) {
+    this.index = index;
+    this.removed = removed;
+    this.inserted = inserted;
+    this.items = items;
+    Object.freeze(this);
+  }
+}
+
+const EVENT_KINDS = { 1: 'property', 2: 'signal', 3: 'splice' };
+
+function subscribe(obj, name, fn) {
+  if (typeof fn !== 'function') throw new TypeError('subscribe(name, fn): fn must be a function');
+  if (name !== null && name !== undefined && typeof name !== 'string') {
+    throw new TypeError('subscribe(name, fn): name is a member name, or null for every member');
+  }
+  const s = state(obj);
+  const lib = s.lib;
+  const cls = obj.constructor;
+  const handle = liveHandle(obj);
+  const listener = (kind, member, value, index, removed, inserted) => {
+    if (s.closed) return;
+    const kindName = EVENT_KINDS[kind] || 'unknown';
+    let shown;
+    if (kindName === 'splice') {
+      const items = [];
+      for (let i = 0; i < inserted; i++) items.push(wrapItem(lib, obj, member, index + i));
+      shown = new Splice(index, removed, inserted, Object.freeze(items));
+    } else {
+      const type = kindName === 'signal' ? cls.signalTypes[member] : cls.propertyTypes[member];
+      try {
+        shown = fromLibrary(lib, type, value, `${cls.name}.${member}`);
+      } catch (error) {
+        report(error);
+        return;
+      }
+    }
+    callUser(fn, obj, [shown, { kind: kindName, name: member, source: obj }]);
+  };
+  const sub = addon.subscribe(lib.id, handle, name === undefined ? null : name, listener);
+  return new Subscription(INTERNAL, lib, sub, obj);
+}
+
+function wrapItem(lib, owner, listName, index) {
+  const handle = addon.listItem(lib.id, state(owner).handle, listName, index);
+  return lib.adopt(handle, owner.constructor.listItemClasses[listName], index, state(owner).loop);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Lists of child view models: read-only, array-like (list[i], length, iteration).
+
+class MvvmList {
+  constructor(token, owner, name) {
+    if (token !== INTERNAL) throw new TypeError('lists are read from their property');
+    this.owner = owner;
+    this.name = name;
+    Object.freeze(this);
+    return new Proxy(this, {
+      get(target, prop, receiver) {
+        if (typeof prop === 'string' && /^(0|[1-9][0-9]*)$/.test(prop)) {
+          const index = Number(prop);
+          return index < target.length ? target.at(index) : undefined;
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+      has(target, prop) {
+        if (typeof prop === 'string' && /^(0|[1-9][0-9]*)$/.test(prop)) return Number(prop) < target.length;
+        return Reflect.has(target, prop);
+      },
+      set() { throw new TypeError('a list of view models is read-only: its view model changes it'); },
+      defineProperty() { throw new TypeError('a list of view models is read-only'); },
+      deleteProperty() { throw new TypeError('a list of view models is read-only'); },
+    });
+  }
+  get length() { const s = state(this.owner); return addon.listCount(s.lib.id, liveHandle(this.owner), this.name); }
+  at(index) {
+    const length = this.length;
+    if (!Number.isInteger(index)) throw new TypeError('a list index is an integer');
+    if (index < 0) index += length;
+    if (index < 0 || index >= length) return undefined;
+    return wrapItem(state(this.owner).lib, this.owner, this.name, index);
+  }
+  *[Symbol.iterator]() { for (let i = 0, n = this.length; i < n; i++) yield this.at(i); }
+  toArray() { return [...this]; }
+  map(fn) { return this.toArray().map(fn); }
+  // Subscribes to the list's splices: fn(splice).
+  subscribe(fn) { return subscribe(this.owner, this.name, fn); }
+  get [Symbol.toStringTag]() { return 'mvvm.List'; }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Objects
+
+class MvvmObject {
+  get [Symbol.toStringTag]() { return `mvvm.${this.constructor.name}`; }
+}
+
+// The binding's own operations, reachable whatever members a class has (a member `close` wins
+// over MvvmObject.prototype.close, and then mvvm.close(obj) still closes).
+const operations = {
+  close(obj) { return closeObject(obj); },
+  closed(obj) { return state(obj).closed; },
+  handle(obj) { return state(obj).handle; },
+  subscribe(obj, name, fn) { return subscribe(obj, name, fn); },
+  on(obj, name, fn) {
+    const s = state(obj);
+    s.listeners = s.listeners || new Map();
+    const key = `${name === null ? '*' : name}`;
+    const forName = s.listeners.get(key) || new Map();
+    if (forName.has(fn)) return obj;
+    forName.set(fn, subscribe(obj, name, fn));
+    s.listeners.set(key, forName);
+    return obj;
+  },
+  off(obj, name, fn) {
+    const s = state(obj);
+    const forName = s.listeners && s.listeners.get(`${name === null ? '*' : name}`);
+    const sub = forName && forName.get(fn);
+    if (sub) { sub.unsubscribe(); forName.delete(fn); }
+    return obj;
+  },
+  // Async iteration over changes: for await (const [value, event] of mvvm.changes(obj, 'count')).
+  changes(obj, name = null) {
+    const queue = [];
+    const waiting = [];
+    let sub = null;
+    let done = false;
+    const push = (item) => { const w = waiting.shift(); if (w) w({ value: item, done: false }); else queue.push(item); };
+    sub = subscribe(obj, name, (value, event) => push([value, event]));
+    const s = state(obj);
+    const finish = () => {
+      if (!done) { done = true; sub.unsubscribe(); s.iterators.delete(finish); }
+      while (waiting.length) waiting.shift()({ value: undefined, done: true });
+      return Promise.resolve({ value: undefined, done: true });
+    };
+    // Closing the object ends the iteration (a for await loop waiting on it leaves).
+    s.iterators = s.iterators || new Set();
+    s.iterators.add(finish);
+    return {
+      next() {
+        if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
+        if (done || !sub.active) return finish();
+        return new Promise((resolve) => waiting.push(resolve));
+      },
+      return: finish,
+      [Symbol.asyncIterator]() { return this; },
+    };
+  },
+  describe(obj) { const s = state(obj); return JSON.parse(addon.describe(s.lib.id, liveHandle(obj))); },
+  snapshot(obj) { const s = state(obj); return JSON.parse(addon.snapshot(s.lib.id, liveHandle(obj))); },
+  objectId(obj) { const s = state(obj); return addon.objectId(s.lib.id, liveHandle(obj)); },
+  className(obj) { const s = state(obj); return addon.className(s.lib.id, liveHandle(obj)); },
+  loop(obj) { return state(obj).loop; },
+};
+
+for (const name of ['close', 'subscribe', 'on', 'off', 'changes', 'describe', 'snapshot']) {
+  Object.defineProperty(MvvmObject.prototype, name, {
+    value: function (...args) { return operations[name](this, ...args); }, writable: true, configurable: true,
+  });
+}
+Object.defineProperty(MvvmObject.prototype, Symbol.dispose, {
+  value: function () { closeObject(this); }, writable: true, configurable: true,
+});
+
+function isPlainObject(value) {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+// Arguments by position or as one options object of named arguments (with `signal` too, for an
+// async command, when no argument is so named).
+function takeArguments(args, declared, where, allowSignal) {
+  let signal;
+  const names = declared.map((a) => a.name);
+  const single = declared.length === 1 && declared[0].type === 'record';
+  if (args.length === 1 && isPlainObject(args[0]) && !(single && !Object.keys(args[0]).every((k) => names.includes(k) || (allowSignal && k === 'signal')))) {
+    const options = args[0];
+    const keys = Object.keys(options);
+    const asOptions = keys.every((k) => names.includes(k) || (allowSignal && k === 'signal' && !names.includes('signal')));
+    if (asOptions && (declared.length > 1 || !single || keys.includes(declared[0].name))) {
+      if (allowSignal && !names.includes('signal')) signal = options.signal;
+      const given = declared.filter((a) => Object.prototype.hasOwnProperty.call(options, a.name) && options[a.name] !== undefined);
+      return { names: given.map((a) => a.name), values: given.map((a) => [a, options[a.name]]), signal };
+    }
+    if (!single && declared.length !== 1) {
+      const unknown = keys.filter((k) => !names.includes(k));
+      throw new TypeError(`${where}: no argument named ${unknown.join(', ')} (its arguments: ${names.join(', ') || 'none'})`);
+    }
+  }
+  let positional = args;
+  if (allowSignal && args.length === declared.length + 1 && isPlainObject(args[args.length - 1]) &&
+      Object.keys(args[args.length - 1]).every((k) => k === 'signal')) {
+    signal = args[args.length - 1].signal;
+    positional = args.slice(0, -1);
+  }
+  if (positional.length > declared.length) {
+    throw new TypeError(`${where} takes ${declared.length} argument${declared.length === 1 ? '' : 's'}, not ${positional.length}`);
+  }
+  return { names: null, values: positional.map((v, i) => [declared[i], v]), signal };
+}
+
+// One constructor argument for the library: a model as its handle, a host service's function as a
+// new service (kept in services until the object is made), a value checked as its type says.
+function constructorArgument(lib, display, classNames, arg, value, models, services) {
+  const where = `new ${display}: argument ${arg.name}`;
+  if (arg.type === 'object') {
+    // Of another class: the library says so (WrongTypeError).
+    if (!(value instanceof MvvmObject) || state(value).lib !== lib) {
+      throw new TypeError(`${where}: expected a ${(arg.classes || []).map((c) => classNames[c]).join(' or ')} of this library, got ${describeValue(value)}`);
+    }
+    models.push(value);
+    return addon.objectValue(liveHandle(value));
+  }
+  if (arg.type === 'service') {
+    if (typeof value !== 'function') throw new TypeError(`${where}: a host service is a function (argument, request) => answer or a Promise of it`);
+    const service = addon.serviceNew(lib.id, (vm, request, argument) => answer(lib, value, vm, request, argument, arg));
+    services.push(service);
+    return addon.objectValue(service);
+  }
+  return toLibrary(lib, arg, value, where);
+}
+
+function makeClass(lib, described, classNames) {
+  const display = classNames[described.class];
+  const members = [...described.properties.map((p) => p.name), ...described.commands.map((c) => c.name),
+    ...described.children];
+  const names = jsNames(members);
+  const ctorArgs = new Map();
+  for (const c of described.constructors || []) for (const a of c.arguments) if (!ctorArgs.has(a.name)) ctorArgs.set(a.name, a);
+
+  const Made = {
+    [display]: class extends MvvmObject {
+      constructor(loop, ...args) {
+        super();
+        let handle;
+        let models = [];
+        const services = [];
+        if (loop === INTERNAL) {
+          handle = args[0];
+          loop = args[1];
+        } else {
+          if (!described.constructors || described.constructors.length === 0) {
+            throw new TypeError(`${display} has no constructor: its parent makes it (a child or a list item)`);
+          }
+          if (!(loop instanceof lib.Loop)) {
+            throw new TypeError(`new ${display}(loop, ...): the first argument is a Loop of this library (mvvm.Loop)`);
+          }
+          // By name: the library picks the constructor whose arguments these name. By position:
+          // the first constructor of that many arguments whose types take them.
+          const taken = takeArguments(args, [...ctorArgs.values()], `new ${display}`, false);
+          const cNames = taken.names;
+          let candidates = [taken.values.map(([arg]) => arg)];
+          if (!cNames) {
+            candidates = described.constructors.filter((k) => k.arguments.length === args.length).map((k) => k.arguments);
+            if (candidates.length === 0) {
+              const counts = [...new Set(described.constructors.map((k) => k.arguments.length))].join(' or ');
+              throw new TypeError(`new ${display}(loop, ...) takes ${counts} argument(s) after the loop, not ${args.length}`);
+            }
+          }
+          const given = taken.values.map(([, value]) => value);
+          let values;
+          let firstError = null;
+          for (const declared of candidates) {
+            try {
+              values = declared.map((arg, i) => constructorArgument(lib, display, classNames, arg, given[i], models, services));
+              break;
+            } catch (error) {
+              for (const service of services.splice(0)) addon.release(lib.id, service);
+              models = [];
+              firstError = firstError || error;
+            }
+          }
+          if (!values) throw firstError;
+          try {
+            handle = addon.newObject(lib.id, liveHandle(loop), described.class, cNames, values);
+          } finally {
+            // The service's function lives on while a view model made with it does.
+            for (const service of services) addon.release(lib.id, service);
+          }
+        }
+        const s = { lib, handle, closed: false, what: `a ${display}`, loop, models, children: new Map(), lists: new Map() };
+        Object.defineProperty(this, kState, { value: s });
+        if (services.length) remember(lib.objects, handle, this);
+        finalizers.register(this, { id: lib.id, handle }, s);
+      }
+    },
+  }[display];
+
+  Made.cName = described.class;
+  Made.description = described;
+  Made.propertyTypes = Object.fromEntries(described.properties.map((p) => [p.name, p]));
+  Made.signalTypes = Object.fromEntries(described.signals.map((p) => [p.name, p]));
+  Made.listItemClasses = {};
+  const proto = Made.prototype;
+
+  for (const prop of described.properties) {
+    const where = `${display}.${prop.name}`;
+    if (prop.type === 'list') {
+      Made.listItemClasses[prop.name] = prop.item_class;
+      Object.defineProperty(proto, names[prop.name], {
+        get() {
+          const s = state(this);
+          let list = s.lists.get(prop.name);
+          if (!list) { list = new MvvmList(INTERNAL, this, prop.name); s.lists.set(prop.name, list); }
+          return list;
+        },
+        set() { throw new TypeError(`${where} is a list of view models: read-only`); },
+        enumerable: true, configurable: true,
+      });
+      continue;
+    }
+    Object.defineProperty(proto, names[prop.name], {
+      get() { return fromLibrary(lib, prop, addon.get(lib.id, liveHandle(this), prop.name), where); },
+      set(value) { addon.set(lib.id, liveHandle(this), prop.name, toLibrary(lib, prop, value, where)); },
+      enumerable: true, configurable: true,
+    });
+  }
+  for (const cmd of described.commands) {
+    const where = `${display}.${cmd.name}`;
+    const method = {
+      [names[cmd.name]](...args) {
+        const handle = liveHandle(this);
+        const taken = takeArguments(args, cmd.arguments, where, Boolean(cmd.async));
+        const values = taken.values.map(([arg, value]) => toLibrary(lib, arg, value, `${where}: argument ${arg.name}`));
+        if (!cmd.async) {
+          return fromLibrary(lib, cmd.result, addon.call(lib.id, handle, cmd.name, taken.names, values), `${where}'s result`);
+        }
+        return callAsync(lib, handle, cmd, where, taken.names, values, taken.signal);
+      },
+    }[names[cmd.name]];
+    Object.defineProperty(proto, names[cmd.name], { value: method, writable: true, configurable: true });
+  }
+  for (const child of described.children) {
+    const childClass = described.child_classes ? described.child_classes[child] : null;
+    Object.defineProperty(proto, names[child], {
+      get() {
+        const s = state(this);
+        let made = s.children.get(child);
+        if (!made || state(made).closed) {
+          made = lib.adopt(addon.child(lib.id, liveHandle(this), child), childClass, null, s.loop);
+          s.children.set(child, made);
+        }
+        return made;
+      },
+      enumerable: true, configurable: true,
+    });
+  }
+  // The models an object was made over (timer, model), unless a member has the name.
+  for (const [name, arg] of ctorArgs) {
+    if (arg.type !== 'object' || name in names || name in proto) continue;
+    Object.defineProperty(proto, name, {
+      get() { return state(this).models.find((m) => (arg.classes || []).includes(m.constructor.cName)) || null; },
+      enumerable: false, configurable: true,
+    });
+  }
+  return Made;
+}
+
+// A host service's request: fn(argument) gives the answer, or a Promise of it.
+function answer(lib, fn, vmHandle, request, argument, arg) {
+  const complete = (result) => {
+    try {
+      addon.complete(lib.id, request, toLibrary(lib, arg.result ? { type: arg.result } : null, result, 'a service answer'));
+    } catch (error) {
+      if (!(error instanceof UnknownRequestError || error instanceof ClosedError)) report(error);
+    }
+  };
+  const fail = (error) => { addon.release(lib.id, request); report(error); };
+  const known = lib.objects.get(vmHandle);
+  // The request: the view model that asks (when this module made it and it lives), and a way to
+  // withdraw the request unanswered.
+  const about = Object.freeze({
+    viewModel: (known && known.deref()) || null,
+    cancel: () => addon.release(lib.id, request) === 0,
+  });
+  let result;
+  try {
+    result = fn(argument, about);
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  if (result && typeof result.then === 'function') result.then(complete, fail);
+  else complete(result);
+}
+const { UnknownRequestError } = errors;
+
+function callAsync(lib, handle, cmd, where, names, values, signal) {
+  if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean')) {
+    throw new TypeError(`${where}: signal must be an AbortSignal`);
+  }
+  return new Promise((resolve, reject) => {
+    let call = null;
+    let ended = false;
+    let onAbort = null;
+    const done = (status, result, message) => {
+      ended = true;
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+      if (status === 0) {
+        try { resolve(fromLibrary(lib, cmd.result, result, `${where}'s result`)); } catch (error) { reject(error); }
+      } else {
+        const error = makeError(status, lib.statusName(status), message);
+        if (status === 13 && signal && signal.aborted) error.cause = signal.reason;
+        reject(error);
+      }
+    };
+    if (signal && signal.aborted) {
+      reject(new errors.CancelledError(`${where} was cancelled before it started`, 13, 'MVVM_ERR_CANCELLED', { cause: signal.reason }));
+      return;
+    }
+    call = addon.callAsync(lib.id, handle, cmd.name, names, values, done);
+    if (signal && !ended) {
+      onAbort = () => { if (!ended) addon.cancel(lib.id, call); };
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Libraries
+
+const libraries = new Map();
+
+class Library {
+  constructor(token, file) {
+    if (token !== INTERNAL) throw new TypeError('use mvvm.load(path)');
+    this.path = file;
+    this.id = addon.load(file);
+    this.version = addon.version(this.id);
+    const described = JSON.parse(addon.classes(this.id));
+    this.descriptions = described;
+    this.classes = {};
+    this.records = {};
+    this.recordDescriptions = {};
+    this.byCName = {};
+    this.recordByCName = {};
+    this.items = new Map(); // object id -> WeakRef of a list item's object: one object per item
+    this.objects = new Map(); // handle -> WeakRef of an object made with a host service: whom a request is about
+    this.Loop = makeLoopClass(this);
+    const names = libraryNames(described);
+    const classNames = names.classes;
+    for (const [name, record] of Object.entries(names.recordDescriptions)) {
+      this.recordDescriptions[name] = record;
+      const display = names.records[name];
+      const Made = { [display]: class { constructor(fields) { Object.assign(this, fields); Object.freeze(this); } } }[display];
+      Made.cName = name;
+      Made.description = record;
+      this.records[display] = Made;
+      this.recordByCName[name] = Made;
+    }
+    for (const c of described) {
+      const Made = makeClass(this, c, classNames);
+      this.classes[classNames[c.class]] = Made;
+      this.byCName[c.class] = Made;
+    }
+    for (const [name, Made] of Object.entries({ ...this.classes, ...this.records })) {
+      if (!(name in this)) this[name] = Made;
+    }
+  }
+  statusName(status) { return addon.statusName(this.id, status); }
+  recordDisplay(name) { const R = this.recordByCName[name]; return R ? R.name : name; }
+  // A record value from the library: a frozen object of its record's class.
+  makeRecord(name, fields) {
+    const Made = this.recordByCName[name];
+    if (!Made) throw new errors.InternalError(`the library gave a record ${name} its description does not name`, 10, 'MVVM_ERR_INTERNAL');
+    const values = {};
+    Made.description.fields.forEach((field, i) => {
+      values[field.name] = fromLibrary(this, field, fields[i], `${Made.name}.${field.name}`);
+    });
+    return new Made(values);
+  }
+  // Wraps a new handle of class cName in its class (a child's or a list item's); a list item
+  // already wrapped and still alive is that object (its new handle released).
+  adopt(handle, cName, listIndex, loop) {
+    const Made = this.byCName[cName] || this.byCName[addon.className(this.id, handle)];
+    if (listIndex !== null && listIndex !== undefined) {
+      const id = addon.objectId(this.id, handle);
+      const known = this.items.get(id);
+      const alive = known && known.deref();
+      if (alive && !state(alive).closed) {
+        addon.release(this.id, handle);
+        return alive;
+      }
+      const made = new Made(INTERNAL, handle, loop || null);
+      remember(this.items, id, made);
+      return made;
+    }
+    return new Made(INTERNAL, handle, loop || null);
+  }
+}
+
+// A map of weak references: its dead entries are swept whenever it has doubled since the last
+// sweep, so it stays as large as what lives, give or take a factor of two.
+const swept = new WeakMap();
+function remember(map, key, obj) {
+  map.set(key, new WeakRef(obj));
+  if (map.size >= 2 * (swept.get(map) || 32)) {
+    for (const [k, ref] of map) if (!ref.deref()) map.delete(k);
+    swept.set(map, map.size);
+  }
+}
+
+function recordMaker(libraryId, name, fields) {
+  for (const lib of libraries.values()) if (lib.id === libraryId) return lib.makeRecord(name, fields);
+  return Object.freeze(fields);
+}
+
+addon.init(makeError, recordMaker);
+
+// mvvm.load(path): a library's classes; loading one path twice gives the same Library.
+function load(file) {
+  if (typeof file !== 'string') throw new TypeError('mvvm.load(path): path is a string');
+  const resolved = path.resolve(file);
+  let lib = libraries.get(resolved);
+  if (!lib) {
+    lib = new Library(INTERNAL, resolved);
+    for (const other of libraries.values()) if (other.id === lib.id) return other;
+    libraries.set(resolved, lib);
+  }
+  return lib;
+}
+
+// The default library: MVVM_LIBRARY, else this checkout's debug build, else libmvvm.so on the
+// system's search path.
+let defaultLibrary = null;
+function library() {
+  if (defaultLibrary) return defaultLibrary;
+  const candidates = [process.env.MVVM_LIBRARY, path.join(__dirname, '..', '..', '.build', 'debug', 'libmvvm.so')];
+  for (const candidate of candidates) {
+    if (candidate && fs.existsSync(candidate)) return (defaultLibrary = load(candidate));
+  }
+  return (defaultLibrary = load('libmvvm.so'));
+}
+
+const api = {
+  load, library, Library, MvvmObject, MvvmList, Subscription, Splice, ...errors, ...operations,
+  addon, version: () => library().version,
+};
+
+// mvvm.Counter, mvvm.Loop...: the default library's, loaded on first use.
+module.exports = new Proxy(api, {
+  set(target, prop, value) {
+    if (prop !== 'reportError' || typeof value !== 'function') return false;
+    reporting.reportError = value;
+    return true;
+  },
+  get(target, prop, receiver) {
+    if (prop === 'reportError') return reporting.reportError;
+    if (prop in target || typeof prop !== 'string') return Reflect.get(target, prop, receiver);
+    if (prop === 'then' || prop === '__esModule' || prop === 'default') return undefined;
+    const lib = library();
+    return lib[prop];
+  },
+});

@@ -1,0 +1,257 @@
+'use strict';
+// Lifetimes: close(), Symbol.dispose, the garbage collector's finalizers; callbacks kept alive
+// until unsubscribed and let go after; thread loops' calls and services.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const v8 = require('node:v8');
+const vm = require('node:vm');
+const mvvm = require('..');
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc');
+
+async function collect() {
+  for (let i = 0; i < 4; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function liveHandle(lib, handle) {
+  try {
+    mvvm.addon.className(lib.id, handle);
+    return true;
+  } catch (error) {
+    assert.ok(error instanceof mvvm.InvalidHandleError, String(error));
+    return false;
+  }
+}
+
+test('close() releases once; a closed object says so', () => {
+  const loop = new mvvm.Loop('virtual');
+  const counter = new mvvm.Counter(loop);
+  const handle = mvvm.handle(counter);
+  assert.equal(liveHandle(mvvm.library(), handle), true);
+  assert.equal(mvvm.closed(counter), false);
+  counter.close();
+  assert.equal(mvvm.closed(counter), true);
+  assert.equal(liveHandle(mvvm.library(), handle), false);
+  assert.doesNotThrow(() => counter.close());
+  assert.throws(() => counter.count, (e) => e instanceof mvvm.ClosedError && /closed/.test(e.message));
+  assert.throws(() => counter.increment(), mvvm.ClosedError);
+  loop.close();
+  assert.throws(() => loop.advance(1), mvvm.ClosedError);
+});
+
+test('Symbol.dispose closes (using-style scopes)', () => {
+  const loop = new mvvm.Loop('virtual');
+  const counter = new mvvm.Counter(loop);
+  const handle = mvvm.handle(counter);
+  counter[Symbol.dispose]();
+  assert.equal(liveHandle(mvvm.library(), handle), false);
+  loop[Symbol.dispose]();
+  assert.equal(loop.closed, true);
+});
+
+test('the garbage collector releases an object nobody holds', async () => {
+  const loop = new mvvm.Loop('virtual');
+  let handle;
+  (() => {
+    const counter = new mvvm.Counter(loop);
+    handle = mvvm.handle(counter);
+  })();
+  assert.equal(liveHandle(mvvm.library(), handle), true);
+  await collect();
+  assert.equal(liveHandle(mvvm.library(), handle), false);
+  loop.close();
+});
+
+test('a callback lives until unsubscribed, then is let go', async () => {
+  const loop = new mvvm.Loop('virtual');
+  const counter = new mvvm.Counter(loop);
+  let calls = 0;
+  let ref;
+  let sub;
+  (() => {
+    const fn = () => { calls++; };
+    ref = new WeakRef(fn);
+    sub = counter.subscribe('count', fn);
+  })();
+  await collect();
+  assert.ok(ref.deref(), 'kept while subscribed');
+  counter.increment();
+  assert.equal(calls, 1);
+  assert.equal(sub.unsubscribe(), true);
+  assert.equal(sub.unsubscribe(), false, 'one end, one OK');
+  counter.increment();
+  assert.equal(calls, 1);
+  await collect();
+  assert.equal(ref.deref(), undefined, 'let go after unsubscribe');
+  // Released with its object: the callback goes too.
+  (() => {
+    const fn = () => {};
+    ref = new WeakRef(fn);
+    counter.subscribe(null, fn);
+  })();
+  counter.close();
+  await collect();
+  assert.equal(ref.deref(), undefined, 'let go when its object is closed');
+  loop.close();
+});
+
+test('a callback may call back in: read, set, unsubscribe, close its source', () => {
+  const loop = new mvvm.Loop('virtual');
+  const echo = new mvvm.InputEchoViewModel(loop);
+  const seen = [];
+  const sub = echo.subscribe('label', (value) => {
+    seen.push([value, echo.message]);
+    if (value === 'a') echo.input = 'b';
+    if (value === 'b') sub.unsubscribe();
+  });
+  echo.input = 'a';
+  assert.deepEqual(seen, [['a', "Your input is 'a'!"], ['b', "Your input is 'b'!"]]);
+  echo.subscribe('input', () => echo.close());
+  echo.input = 'c';
+  assert.equal(mvvm.closed(echo), true);
+  loop.close();
+});
+
+test('an exception in a callback is reported (an uncaught exception by default), not a broken library', () => {
+  const loop = new mvvm.Loop('virtual');
+  const counter = new mvvm.Counter(loop);
+  const reported = [];
+  const saved = mvvm.reportError;
+  mvvm.reportError = (error) => reported.push(error);
+  counter.subscribe('count', () => { throw new Error('boom'); });
+  const after = [];
+  counter.subscribe('count', (v) => after.push(v));
+  counter.increment();
+  assert.deepEqual(after, [1], 'later subscribers still hear it');
+  mvvm.reportError = saved;
+  assert.equal(reported.length, 1);
+  assert.equal(reported[0].message, 'boom');
+  loop.close();
+});
+
+test('a thread loop: async calls and services settle on the JavaScript thread', async () => {
+  const sample = process.env.MVVM_SAMPLE_LIBRARY;
+  if (!sample) return;
+  const lib = mvvm.load(sample);
+  const loop = new lib.Loop('thread');
+  const p = new lib.Profile(loop);
+  const tags = await p.load(1);
+  assert.equal(tags.length, 1);
+  const finder = new lib.Finder(loop, async (query) => `got ${query}`);
+  finder.query = 'q';
+  assert.equal(await finder.find(), 'got q');
+  const slow = p.load(30);
+  loop.close();
+  await assert.rejects(slow, mvvm.MvvmError);
+});
+
+test('objects and loops made and dropped in numbers', async () => {
+  for (let round = 0; round < 5; round++) {
+    const loop = new mvvm.Loop(round % 2 ? 'manual' : 'virtual');
+    for (let i = 0; i < 200; i++) {
+      const c = new mvvm.Counter(loop);
+      c.subscribe('count', () => {});
+      c.increment();
+      if (i % 2) c.close();
+    }
+    loop.close();
+    await collect();
+  }
+});
+
+test('a thread loop under churn: subscriptions end and objects close while its changes are queued', async () => {
+  const loop = new mvvm.Loop('thread');
+  const watches = [];
+  for (let i = 0; i < 20; i++) {
+    const sw = new mvvm.StopWatch(loop);
+    sw.start();
+    watches.push(sw);
+  }
+  let heard = 0;
+  const deadline = Date.now() + 400;
+  while (Date.now() < deadline) {
+    const subs = watches.filter((sw) => !mvvm.closed(sw)).map((sw) => sw.subscribe('time_ms', () => { heard++; }));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const sub of subs) sub.unsubscribe();
+    const victim = watches[Math.floor(Math.random() * watches.length)];
+    if (!mvvm.closed(victim) && Math.random() < 0.2) victim.close();
+  }
+  const after = heard;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(heard, after, 'nothing is heard after every subscription ended');
+  assert.ok(heard > 0);
+  loop.close();
+  await collect();
+});
+
+test('a loop nobody holds is released by the collector, its fd no longer watched', async () => {
+  let handle;
+  let ref;
+  (() => {
+    const loop = new mvvm.Loop('manual');
+    const sw = new mvvm.StopWatch(loop);
+    sw.start();
+    handle = loop.handle;
+    ref = new WeakRef(loop);
+  })();
+  await collect();
+  await collect();
+  assert.equal(ref.deref(), undefined);
+  assert.equal(liveHandle(mvvm.library(), handle), false);
+  // Were it still watched, this file's process would not end (the test runner would time out).
+});
+
+test('Workers: each has the module; one that ends, with loops running and fds watched, leaves no trace', async () => {
+  const { Worker } = require('node:worker_threads');
+  const source = `
+    const { parentPort } = require('node:worker_threads');
+    const mvvm = require(${JSON.stringify(require.resolve('..'))});
+    const thread = new mvvm.Loop('thread');
+    const manual = new mvvm.Loop('manual');
+    for (const loop of [thread, manual]) {
+      const sw = new mvvm.StopWatch(loop);
+      sw.subscribe('time_ms', () => {});
+      sw.start();
+    }
+    const counter = new mvvm.Counter(new mvvm.Loop('virtual'));
+    counter.increment();
+    parentPort.postMessage(counter.count);`;
+  const results = await Promise.all([0, 1, 2].map(async (i) => {
+    const worker = new Worker(source, { eval: true });
+    const count = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+    await new Promise((resolve) => setTimeout(resolve, 10 * i));
+    await worker.terminate();
+    return count;
+  }));
+  assert.deepEqual(results, [1, 1, 1]);
+  const loop = new mvvm.Loop('virtual');
+  assert.equal(new mvvm.Counter(loop).count, 0, 'this thread still works');
+  loop.close();
+});
+
+test("a thread loop's changes never arrive after a newer change made from JavaScript", async () => {
+  const loop = new mvvm.Loop('thread');
+  let stale = 0;
+  for (let trial = 0; trial < 30; trial++) {
+    const sw = new mvvm.StopWatch(loop);
+    let last = null;
+    const sub = sw.subscribe('time_ms', (value) => { last = value; });
+    sw.start();
+    await new Promise((resolve) => setTimeout(resolve, 3));
+    const until = Date.now() + 25; // the loop's ticks queue up behind this
+    while (Date.now() < until) { /* busy */ }
+    sw.stop();
+    sw.clear();
+    const now = sw.time_ms;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (last !== now) stale++;
+    sub.unsubscribe();
+    sw.close();
+  }
+  assert.equal(stale, 0, 'the last value heard is the current one');
+  loop.close();
+});

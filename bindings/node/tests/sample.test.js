@@ -1,0 +1,216 @@
+'use strict';
+// A user's package (Tests/outside's libsample.so, MVVM_SAMPLE_LIBRARY) loaded with mvvm.load:
+// every value kind, records, commands by position and by name, throwing and async commands,
+// lists of view models with splices, members named as the binding's own API.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const mvvm = require('..');
+
+const samplePath = process.env.MVVM_SAMPLE_LIBRARY;
+const skip = samplePath ? false : 'MVVM_SAMPLE_LIBRARY is not set (make sample)';
+const lib = samplePath ? mvvm.load(samplePath) : null;
+
+test('load: a library of its own; the same path gives the same library', { skip }, () => {
+  assert.equal(mvvm.load(samplePath), lib);
+  assert.notEqual(lib, mvvm.library());
+  assert.equal(typeof lib.Profile, 'function');
+  assert.equal(lib.Meter, undefined);
+  assert.equal(typeof lib.Odometer, 'function', 'a class is its display name');
+  const catalogLoop = new mvvm.Loop('virtual');
+  assert.throws(() => new lib.Greeter(catalogLoop), TypeError, "another library's loop");
+  catalogLoop.close();
+});
+
+test('values: optionals, arrays, records (frozen), bytes', { skip }, () => {
+  const loop = new lib.Loop('virtual');
+  const p = new lib.Profile(loop);
+  assert.equal(p.limit, null);
+  p.limit = 5;
+  assert.equal(p.limit, 5);
+  p.limit = null;
+  assert.equal(p.limit, null);
+  p.tags = ['a', 'b', 'ç'];
+  assert.deepEqual([...p.tags], ['a', 'b', 'ç']);
+  assert.ok(Object.isFrozen(p.tags));
+  p.scores = [1, 2.5];
+  assert.deepEqual([...p.scores], [1, 2.5]);
+  assert.throws(() => { p.scores = [1, 'x']; }, TypeError);
+  p.address = { street: '1 Main St', city: 'Springfield' };
+  const address = p.address;
+  assert.ok(address instanceof lib.Address);
+  assert.ok(Object.isFrozen(address));
+  assert.equal(address.city, 'Springfield');
+  assert.equal(address.zip_code, null);
+  assert.throws(() => { address.city = 'x'; }, TypeError);
+  p.address = new lib.Address({ street: 'a', city: 'b', zip_code: '12345' });
+  assert.equal(p.address.zip_code, '12345');
+  assert.throws(() => { p.address = { street: 'a' }; }, mvvm.InvalidArgumentError);
+  assert.throws(() => { p.address = { street: 'a', city: 'b', planet: 'x' }; }, mvvm.MvvmError);
+  p.avatar = new Uint8Array([0, 1, 2, 255]);
+  assert.ok(p.avatar instanceof Uint8Array);
+  assert.deepEqual([...p.avatar], [0, 1, 2, 255]);
+  assert.throws(() => { p.avatar = [1, 2]; }, TypeError);
+  p.first = 'Ada';
+  p.last = 'Lovelace';
+  assert.equal(p.full_name, 'Ada Lovelace');
+  p.first = 'with\u0000nul';
+  assert.equal(p.first, 'with\u0000nul', 'a string holding NUL crosses whole');
+  loop.close();
+});
+
+test('commands: positional or an options object; results; a throwing command', { skip }, () => {
+  const loop = new lib.Loop('virtual');
+  const p = new lib.Profile(loop);
+  const contact = p.contact('Ada', '1 Main', 'London');
+  assert.equal(contact.constructor.name, 'Contact');
+  assert.deepEqual(p.contact({ city: 'Paris', name: 'Bo', street: 'x' }), p.contact('Bo', 'x', 'Paris'));
+  assert.throws(() => p.contact({ town: 'x' }), TypeError);
+  assert.throws(() => p.save(), (e) => e instanceof mvvm.CommandError && e.status === 12 && /no address/.test(e.message));
+  p.address = { street: 's', city: 'c' };
+  const saved = [];
+  p.subscribe('saved', (record) => saved.push(record));
+  const result = p.save();
+  assert.equal(result.constructor.name, 'Contact');
+  assert.equal(saved.length, 1);
+  assert.ok(Object.isFrozen(saved[0]));
+  p.tags = ['a', 'b'];
+  p.move_tag({ from: 0, to: 1 });
+  assert.deepEqual([...p.tags], ['b', 'a']);
+  assert.throws(() => p.move_tag(0, 9), mvvm.CommandError);
+  const agenda = new lib.Agenda(loop);
+  assert.equal(agenda.add({ name: 'Ann', is_completed: false }), 1);
+  assert.equal(agenda.add({ speaker: { name: 'Bob', is_completed: true, email: 'b@x' } }), 2);
+  assert.equal(agenda.next().name, 'Ann');
+  const w = new lib.Wishlist(loop);
+  w.add('pen', 2.5);
+  w.add({ item: 'cup' });
+  assert.deepEqual([...w.prices], [2.5, null]);
+  assert.equal(w.item(1), 'cup');
+  assert.throws(() => w.item(7), mvvm.CommandError);
+  loop.close();
+});
+
+test('integers: Int a number (RangeError beyond 2^53, naming the member), UInt64 a bigint', { skip }, () => {
+  const loop = new lib.Loop('virtual');
+  const tally = new lib.Tally(loop, 5);
+  assert.equal(tally.total, 5);
+  tally.step = 3;
+  tally.add();
+  assert.equal(tally.total, 8);
+  assert.throws(() => { tally.step = 2 ** 53; }, (e) => e instanceof RangeError && /Tally\.step/.test(e.message));
+  tally.step = 2n ** 60n;
+  assert.throws(() => tally.step, (e) => e instanceof RangeError && /Tally\.step/.test(e.message));
+  assert.throws(() => { tally.step = 2n ** 64n; }, RangeError);
+  const meter = new lib.Odometer(loop);
+  assert.equal(meter.reading, 2n ** 63n);
+  assert.equal(meter.ahead(2n ** 63n + 5n), 5n, 'wraps as an odometer does');
+  meter.reading = 18446744073709551615n;
+  assert.equal(meter.reading, 18446744073709551615n);
+  meter.reading = 7;
+  assert.equal(meter.reading, 7n);
+  assert.throws(() => { meter.reading = -1n; }, RangeError);
+  const wound = new lib.Odometer(loop, { reading: 3n });
+  assert.equal(wound.reading, 3n);
+  loop.close();
+});
+
+test('async commands: Promises, failures, AbortSignal', { skip }, async () => {
+  const loop = new lib.Loop('virtual');
+  const p = new lib.Profile(loop);
+  assert.equal(await p.ping(), 0);
+  const loading = p.load(2);
+  loop.advance(1000);
+  loop.advance(1000);
+  const tags = await loading;
+  assert.equal(tags.length, 2);
+  await assert.rejects(p.load(-1), (e) => e instanceof mvvm.CommandError && /cannot load -1/.test(e.message));
+  const controller = new AbortController();
+  const cancelled = p.load({ count: 3, signal: controller.signal });
+  controller.abort();
+  await assert.rejects(cancelled, (e) => e instanceof mvvm.CancelledError && e.status === 13);
+  const late = p.load(1, { signal: AbortSignal.abort() });
+  await assert.rejects(late, mvvm.CancelledError);
+  const released = p.load(5);
+  loop.close();
+  await assert.rejects(released, mvvm.MvvmError);
+});
+
+test('async commands waiting for a host service', { skip }, async () => {
+  const loop = new lib.Loop('virtual');
+  const answers = [];
+  const finder = new lib.Finder(loop, (query) => new Promise((resolve) => answers.push(() => resolve(`found ${query}`))));
+  finder.query = 'cats';
+  const finding = finder.find();
+  assert.equal(finder.is_finding, true);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(answers.length, 1);
+  answers[0]();
+  assert.equal(await finding, 'found cats');
+  assert.equal(finder.found, 'found cats');
+  const controller = new AbortController();
+  const again = finder.find({ signal: controller.signal });
+  controller.abort();
+  await assert.rejects(again, mvvm.CancelledError);
+  loop.close();
+});
+
+test('lists: read-only array-likes; splices with their items', { skip }, () => {
+  const loop = new lib.Loop('virtual');
+  const list = new lib.Playlist(loop);
+  const splices = [];
+  list.subscribe('songs', (splice) => splices.push(splice));
+  list.add('b');
+  list.add('a');
+  list.add('c');
+  const songs = list.songs;
+  assert.equal(songs.length, 3);
+  assert.deepEqual(songs.map((s) => s.title), ['b', 'a', 'c']);
+  assert.equal(songs[1].title, 'a');
+  assert.equal(songs[5], undefined);
+  assert.equal(songs.at(-1).title, 'c');
+  assert.equal(songs[0], songs[0], 'one object per item');
+  assert.throws(() => { songs[0] = null; }, TypeError);
+  assert.throws(() => { list.songs = []; }, TypeError);
+  assert.equal(splices.length, 3);
+  assert.ok(splices[0] instanceof mvvm.Splice);
+  assert.deepEqual({ ...splices[2], items: splices[2].items.map((s) => s.title) },
+    { index: 2, removed: 0, inserted: 1, items: ['c'] });
+  // Applying the splices in order to a copy gives the new list.
+  const copy = songs.map((s) => s.title);
+  splices.length = 0;
+  list.sort_by_title();
+  for (const s of splices) copy.splice(s.index, s.removed, ...s.items.map((i) => i.title));
+  assert.deepEqual(copy, ['a', 'b', 'c']);
+  assert.deepEqual(list.songs.map((s) => s.title), ['a', 'b', 'c']);
+  list.songs[0].title = 'z';
+  assert.equal(list.all.toArray().find((s) => s.title === 'z').title, 'z');
+  const board = new lib.Board(loop);
+  board.add(3);
+  assert.equal(board.tallies[0].total, 3);
+  loop.close();
+});
+
+test('members named as the binding API win; the module functions stay', { skip }, () => {
+  const loop = new lib.Loop('virtual');
+  const d = new lib.Dialog(loop);
+  d.close();
+  d.subscribe();
+  d.describe();
+  d.send('hi');
+  assert.equal(d.closed, true, 'close() was the command');
+  assert.ok(d.log.length >= 4);
+  d.class = 'modal';
+  assert.equal(d.class, 'modal');
+  d.loop = 'again';
+  assert.equal(d.loop, 'again');
+  assert.equal(typeof d.id, 'number');
+  const events = [];
+  mvvm.subscribe(d, 'description', (v) => events.push(v));
+  d.description = 'x';
+  assert.deepEqual(events, ['x']);
+  assert.equal(mvvm.describe(d).class, 'dialog');
+  assert.equal(mvvm.snapshot(d).description, 'x');
+  assert.equal(mvvm.close(d), true);
+  assert.throws(() => d.description, mvvm.ClosedError);
+  loop.close();
+});

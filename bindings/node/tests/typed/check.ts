@@ -1,0 +1,77 @@
+// Checked by tsc --strict (typed.test.js): the declarations of the module (index.d.ts), of the
+// catalog (mvvm_catalog.d.ts) and of a user's package (sample.d.ts, generated from
+// Tests/outside's libsample.so). Each @ts-expect-error is a planted mistake tsc must report.
+import * as mvvm from '../../index';
+import type { Classes as Sample } from './sample';
+
+const loop = new mvvm.Loop('virtual');
+const timer = new mvvm.CountDownTimer(loop, 3);
+const vm = new mvvm.TimerViewModel(loop, { timer });
+const seconds: number = timer.remaining_time;
+vm.player.tapped('start');
+vm.is_show_alert = false;
+timer.subscribe('count', (value: number) => { void value; });
+const sub: mvvm.Subscription = timer.subscribe(null, () => {});
+sub.unsubscribe();
+const page = new mvvm.CounterPageViewModel(loop, 5n);
+const label: string = page.first_counter.label;
+const sw = new mvvm.StopWatch(loop);
+const state: 'startable' | 'stoppable' | 'resumable' = sw.state;
+const signUp = new mvvm.SignUpViewModel(loop, async (userId: string, request) => userId.length > 3 && request.viewModel?.password !== '');
+signUp.user_id = 'abc';
+const welcome = new mvvm.WelcomeViewModel(loop);
+welcome.on('on_show_text', (text: string) => { void text; });
+timer[Symbol.dispose]();
+
+// @ts-expect-error: a read-only property
+timer.count = 3;
+// @ts-expect-error: not one of the values the command takes
+vm.player.tapped('jump');
+// @ts-expect-error: a bool binding takes a boolean
+vm.is_show_alert = 'yes';
+// @ts-expect-error: no such member
+timer.nope();
+// @ts-expect-error: a timer view model is made over a timer, not a counter
+new mvvm.TimerViewModel(loop, new mvvm.Counter(loop));
+// @ts-expect-error: a count is a number
+const wrong: string = timer.count;
+// @ts-expect-error: the sign-up service answers a boolean
+new mvvm.SignUpViewModel(loop, () => 'yes');
+// @ts-expect-error: no such event
+timer.subscribe('counts', () => {});
+
+const lib = mvvm.load<Sample>(process.env.MVVM_SAMPLE_LIBRARY ?? '');
+const sampleLoop = new lib.Loop('virtual');
+const profile = new lib.Profile(sampleLoop);
+profile.tags = ['a'];
+const tags: readonly string[] = profile.tags;
+profile.address = { street: 's', city: 'c' };
+const city: string | undefined = profile.address?.city;
+const loaded: Promise<readonly string[]> = profile.load(2, { signal: new AbortController().signal });
+const contact = profile.contact({ name: 'n', street: 's', city: 'c' });
+const zip: string | null = contact.address.zip_code;
+const meter = new lib.Odometer(sampleLoop);
+const reading: bigint = meter.reading;
+const playlist = new lib.Playlist(sampleLoop);
+const first: string | undefined = playlist.songs[0]?.title;
+playlist.subscribe('songs', (splice) => { const n: number = splice.index + splice.items.length; void n; });
+profile.avatar = new Uint8Array([1]);
+const tally = new lib.Tally(sampleLoop, { start: 1 });
+const dialog = new lib.Dialog(sampleLoop);
+dialog.close();
+mvvm.close(dialog);
+
+// @ts-expect-error: a UInt64 reads as a bigint
+const readingNumber: number = meter.reading;
+// @ts-expect-error: bytes are a Uint8Array
+profile.avatar = [1, 2];
+// @ts-expect-error: a record's field is missing
+profile.address = { street: 's' };
+// @ts-expect-error: an async command gives a Promise
+const notAwaited: readonly string[] = profile.load(1);
+// @ts-expect-error: lists are read-only
+playlist.songs = [];
+
+declare const process: { env: Record<string, string | undefined> };
+declare class AbortController { readonly signal: mvvm.AbortSignalLike; abort(): void; }
+void [seconds, label, state, tags, city, loaded, zip, reading, first, tally, wrong, readingNumber, notAwaited];

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# make test-web: TodoMVC in headless Chromium (Debian's chromium and chromium-driver, which
+# `make deps` installs) driven by Selenium (PyPI, in the virtualenv build/venv-web), over
+# examples/web/server.js on a private port and a fresh SQLite database. Screenshots in
+# build/screenshots/web_*.png. Needs MVVM_TODO_LIBRARY (make todo) and the addon (make node).
+# The last line is "web: N passed, N failed".
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+root=$PWD
+me=run_tests.sh
+library=${MVVM_TODO_LIBRARY:-$root/build/todo/libtodo.so}
+for needed in "$library" build/node/mvvm.node /usr/bin/chromium /usr/bin/chromedriver; do
+    if [ ! -e "$needed" ]; then
+        echo "$me: $needed is missing (make todo node deps)"
+        echo "web: 0 passed, 1 failed"
+        exit 1
+    fi
+done
+
+venv=$root/build/venv-web
+if ! "$venv/bin/python" -c 'import selenium' >/dev/null 2>&1; then
+    rm -rf "$venv"
+    python3 -m venv "$venv" >&2 && "$venv/bin/python" -m pip --disable-pip-version-check -q install selenium >&2 || {
+        echo "$me: cannot install Selenium from PyPI into $venv"
+        echo "web: 0 passed, 1 failed"
+        exit 1
+    }
+fi
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/mvvm-web.XXXXXX")
+server_pid=
+cleanup() {
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; fi
+    rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+node examples/web/server.js --port 0 --storage "$scratch/todos.sqlite" --library "$library" >"$scratch/server.log" 2>&1 &
+server_pid=$!
+url=
+for _ in $(seq 100); do
+    url=$(grep -oE 'http://127\.0\.0\.1:[0-9]+/' "$scratch/server.log" | head -1)
+    [ -n "$url" ] && break
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+done
+if [ -z "$url" ]; then
+    echo "$me: the server did not start:"; cat "$scratch/server.log"
+    echo "web: 0 passed, 1 failed"
+    exit 1
+fi
+
+mkdir -p build/screenshots
+# Selenium Manager would look for drivers online: the paths are given and it is told it is offline.
+SE_OFFLINE=true MVVM_WEB_URL=$url MVVM_WEB_PROFILE=$scratch/profile MVVM_WEB_SCREENSHOTS=$root/build/screenshots \
+    "$venv/bin/python" examples/web/test_web.py
+status=$?
+if [ "$status" != 0 ]; then echo "== the server's log:"; cat "$scratch/server.log"; fi
+exit "$status"

@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+'use strict';
+// TodoMVC in a browser: the state lives in the todo app's Swift view models (build/todo/libtodo.so,
+// examples/todo), driven from this Node server, built on node:http alone. The page (public/)
+// renders what the view models say, streamed to it as Server-Sent Events (GET /events: the state
+// once, then each property change, list splice and item change), and sends each user action as a
+// command (POST /api, JSON). Every tab shares one list, kept in the todo app's SQLite database.
+//
+//   node examples/web/server.js [--port N] [--storage FILE] [--library libtodo.so]
+//
+// Prints "listening on http://127.0.0.1:PORT/" once it accepts connections (--port 0: any free port).
+const http = require('node:http');
+const fs = require('node:fs');
+const path = require('node:path');
+const mvvm = require('../../bindings/node');
+
+const root = path.join(__dirname, '..', '..');
+function option(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 && at + 1 < process.argv.length ? process.argv[at + 1] : fallback;
+}
+const port = Number(option('port', process.env.PORT || 8080));
+const storage = option('storage', path.join(root, 'build', 'web', 'todos.sqlite'));
+const libraryPath = option('library', process.env.MVVM_TODO_LIBRARY || path.join(root, 'build', 'todo', 'libtodo.so'));
+
+fs.mkdirSync(path.dirname(storage), { recursive: true });
+const lib = mvvm.load(libraryPath);
+const loop = new lib.Loop('manual'); // driven by Node's event loop
+const todos = new lib.TodoListViewModel(loop, storage);
+// Each tab filters by its own URL (#/active...): the list the server streams is every todo.
+todos.filter = 'all';
+
+const LIST_PROPERTIES = ['items_left', 'active_count', 'completed_count', 'all_completed', 'has_todos',
+  'is_clear_completed_visible', 'storage_error'];
+const ITEM_PROPERTIES = new Set(['title', 'completed']);
+
+const clients = new Set();
+function send(response, event, data) { response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`); }
+function broadcast(event, data) { for (const client of clients) send(client, event, data); }
+
+// The server's copy of the list (ids, as the splices leave it) and each listed item's subscription.
+const ids = [];
+const watched = new Map(); // id -> {item, subscription}
+function itemState(item) { return { id: item.id, title: item.title, completed: item.completed }; }
+function watch(item) {
+  if (watched.has(item.id)) return;
+  const subscription = item.subscribe(null, (value, event) => {
+    if (ITEM_PROPERTIES.has(event.name)) broadcast('item', { id: item.id, name: event.name, value });
+  });
+  watched.set(item.id, { item, subscription });
+}
+for (const item of todos.items) { ids.push(item.id); watch(item); }
+
+todos.subscribe(null, (value, event) => {
+  if (event.kind === 'splice') {
+    const inserted = value.items.map((item) => item.id);
+    const removed = ids.splice(value.index, value.removed, ...inserted);
+    value.items.forEach(watch);
+    for (const id of removed) {
+      if (ids.includes(id)) continue;
+      const gone = watched.get(id);
+      watched.delete(id);
+      gone.subscription.unsubscribe();
+      gone.item.close();
+    }
+    broadcast('splice', { index: value.index, removed: value.removed, items: value.items.map(itemState) });
+  } else if (LIST_PROPERTIES.includes(event.name)) {
+    broadcast('property', { name: event.name, value });
+  }
+});
+
+function state() {
+  return {
+    items: ids.map((id) => itemState(watched.get(id).item)),
+    properties: Object.fromEntries(LIST_PROPERTIES.map((name) => [name, todos[name]])),
+  };
+}
+
+function itemById(id) {
+  const found = watched.get(id);
+  if (!found) throw new RangeError(`no todo ${id}`);
+  return found.item;
+}
+
+// Each user action, as the view models' commands and bindings.
+const actions = {
+  add({ title }) { todos.new_todo_title = String(title); todos.add(); },
+  toggle({ id, completed }) { itemById(id).completed = Boolean(completed); },
+  toggle_all({ completed }) { todos.all_completed = Boolean(completed); },
+  edit({ id, title }) {
+    const item = itemById(id);
+    item.begin_edit();
+    item.edit_text = String(title);
+    item.commit_edit(); // trimmed; an empty title destroys the todo
+  },
+  destroy({ id }) { itemById(id).destroy(); },
+  clear_completed() { todos.clear_completed(); },
+};
+
+const FILES = { '/': ['index.html', 'text/html'], '/app.js': ['app.js', 'text/javascript'],
+  '/style.css': ['style.css', 'text/css'] };
+
+function readBody(request) {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk) => { body += chunk; if (body.length > 1 << 20) request.destroy(); });
+    request.on('end', () => resolve(body));
+    request.on('error', reject);
+  });
+}
+
+const server = http.createServer(async (request, response) => {
+  const url = new URL(request.url, 'http://localhost');
+  try {
+    if (request.method === 'GET' && url.pathname === '/events') {
+      response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+      send(response, 'state', state());
+      clients.add(response);
+      request.on('close', () => clients.delete(response));
+      return;
+    }
+    if (request.method === 'POST' && url.pathname === '/api') {
+      const command = JSON.parse(await readBody(request));
+      const action = Object.prototype.hasOwnProperty.call(actions, command.action) ? actions[command.action] : null;
+      if (!action) throw new RangeError(`no action ${command.action}`);
+      action(command);
+      response.writeHead(204);
+      response.end();
+      return;
+    }
+    const file = request.method === 'GET' && FILES[url.pathname];
+    if (file) {
+      response.writeHead(200, { 'Content-Type': `${file[1]}; charset=utf-8`, 'Cache-Control': 'no-store' });
+      response.end(fs.readFileSync(path.join(__dirname, 'public', file[0])));
+      return;
+    }
+    response.writeHead(404, { 'Content-Type': 'text/plain' });
+    response.end('not found\n');
+  } catch (error) {
+    const status = error instanceof SyntaxError || error instanceof RangeError || error instanceof TypeError ||
+      error instanceof mvvm.InvalidArgumentError ? 400 : 500;
+    response.writeHead(status, { 'Content-Type': 'application/json' });
+    response.end(JSON.stringify({ error: error.message, status: error.statusName || null }));
+  }
+});
+
+server.listen(port, '127.0.0.1', () => {
+  console.log(`listening on http://127.0.0.1:${server.address().port}/`);
+});
+
+function stop() {
+  for (const client of clients) client.end();
+  server.close();
+  loop.close();
+}
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

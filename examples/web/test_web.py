@@ -1,0 +1,264 @@
+"""TodoMVC in headless Chromium over examples/web/server.js (run by run_tests.sh): every TodoMVC
+behaviour, the list kept across a reload, and two tabs on one list. Prints "ok N - name" or
+"not ok N - name" per test, then "web: N passed, N failed"."""
+
+import os
+import sys
+import time
+import traceback
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+URL = os.environ["MVVM_WEB_URL"]
+SHOTS = os.environ["MVVM_WEB_SCREENSHOTS"]
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=900,800",
+                 "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-extensions",
+                 "--user-data-dir=" + os.environ["MVVM_WEB_PROFILE"]):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+
+
+def wait(condition, what, timeout=5.0):
+    end = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < end:
+        try:
+            value = condition()
+            if value:
+                return value
+        except Exception as error:  # noqa: BLE001 - a stale element while the page re-renders
+            last = error
+        time.sleep(0.02)
+    if callable(what):
+        try:
+            what = what()
+        except Exception as error:  # noqa: BLE001
+            what = "(%s)" % error
+    raise AssertionError("timed out waiting for %s%s" % (what, " (%s)" % last if last else ""))
+
+
+class Page:
+    def __init__(self, driver):
+        self.d = driver
+
+    def open(self, route="#/"):
+        self.d.get(URL + route)
+        wait(lambda: self.d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "yes", "the state")
+
+    def css(self, selector):
+        return self.d.find_element(By.CSS_SELECTOR, selector)
+
+    def titles(self):
+        return [li.find_element(By.TAG_NAME, "label").text for li in self.d.find_elements(By.CSS_SELECTOR, ".todo-list li")]
+
+    def expect_titles(self, titles):
+        wait(lambda: self.titles() == titles, lambda: "titles %r (now %r)" % (titles, self.titles()))
+
+    def add(self, text):
+        field = self.css(".new-todo")
+        field.send_keys(text + Keys.ENTER)
+
+    def act(self, fn, what):
+        """Does fn, again while the page re-renders under it (a stale element)."""
+        wait(lambda: fn() or True, what)
+
+    def toggle(self, title):
+        self.act(lambda: self.item(title).find_element(By.CSS_SELECTOR, ".toggle").click(), "toggling %r" % title)
+
+    def item(self, title):
+        for li in self.d.find_elements(By.CSS_SELECTOR, ".todo-list li"):
+            if li.find_element(By.TAG_NAME, "label").text == title:
+                return li
+        raise AssertionError("no todo %r" % title)
+
+    def count_text(self):
+        return self.css(".todo-count").text
+
+    def expect_count(self, text):
+        wait(lambda: self.count_text() == text, lambda: "the counter %r (now %r)" % (text, self.count_text()))
+
+    def visible(self, selector):
+        found = self.d.find_elements(By.CSS_SELECTOR, selector)
+        return bool(found) and found[0].is_displayed()
+
+    def shot(self, name):
+        self.d.save_screenshot(os.path.join(SHOTS, "web_%s.png" % name))
+
+    def clear_all(self):
+        for _ in range(50):
+            items = self.d.find_elements(By.CSS_SELECTOR, ".todo-list li")
+            if not items:
+                return
+            self.destroy(items[0])
+            time.sleep(0.05)
+
+    def destroy(self, li):
+        ActionChains(self.d).move_to_element(li).perform()
+        li.find_element(By.CSS_SELECTOR, ".destroy").click()
+
+
+def test_add(p):
+    p.open()
+    assert not p.visible(".main") and not p.visible(".footer"), "main and footer hidden with no todos"
+    p.add("  buy milk  ")
+    p.expect_titles(["buy milk"])
+    p.add("   ")
+    p.add("walk the dog")
+    p.expect_titles(["buy milk", "walk the dog"])
+    assert p.css(".new-todo").get_attribute("value") == ""
+    p.expect_count("2 items left")
+    assert p.css(".todo-count strong").text == "2"
+    assert p.visible(".main") and p.visible(".footer")
+    assert not p.visible(".clear-completed"), "clear completed hidden when none"
+    p.shot("added")
+
+
+def test_toggle_and_counter(p):
+    p.toggle("buy milk")
+    wait(lambda: "completed" in p.item("buy milk").get_attribute("class"), "buy milk completed")
+    p.expect_count("1 item left")
+    wait(lambda: p.visible(".clear-completed"), "clear completed shown")
+    p.shot("toggled")
+    p.toggle("buy milk")
+    p.expect_count("2 items left")
+
+
+def test_toggle_all(p):
+    p.css(".toggle-all + label").click()
+    wait(lambda: all("completed" in li.get_attribute("class") for li in p.d.find_elements(By.CSS_SELECTOR, ".todo-list li")),
+         "every todo completed")
+    p.expect_count("0 items left")
+    wait(lambda: p.css(".toggle-all").is_selected(), "toggle all checked")
+    p.css(".toggle-all + label").click()
+    p.expect_count("2 items left")
+    wait(lambda: not p.css(".toggle-all").is_selected(), "toggle all unchecked")
+
+
+def edit(p, title):
+    p.act(lambda: ActionChains(p.d).double_click(p.item(title).find_element(By.TAG_NAME, "label")).perform(), "editing")
+    return wait(lambda: p.d.find_element(By.CSS_SELECTOR, ".todo-list li.editing .edit"), "the edit field")
+
+
+def test_edit(p):
+    field = edit(p, "walk the dog")
+    assert field.get_attribute("value") == "walk the dog"
+    p.shot("editing")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("  walk the cat  " + Keys.ENTER)
+    p.expect_titles(["buy milk", "walk the cat"])
+    field = edit(p, "walk the cat")
+    field.send_keys(" again")
+    field.send_keys(Keys.ESCAPE)
+    p.expect_titles(["buy milk", "walk the cat"])
+    field = edit(p, "buy milk")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("buy oat milk")
+    p.css(".new-todo").click()  # blur saves
+    p.expect_titles(["buy oat milk", "walk the cat"])
+    p.add("temporary")
+    p.expect_titles(["buy oat milk", "walk the cat", "temporary"])
+    field = edit(p, "temporary")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.BACKSPACE)
+    field.send_keys(Keys.ENTER)
+    p.expect_titles(["buy oat milk", "walk the cat"])  # an emptied title deletes
+
+
+def test_destroy(p):
+    p.add("to destroy")
+    p.expect_titles(["buy oat milk", "walk the cat", "to destroy"])
+    p.act(lambda: p.destroy(p.item("to destroy")), "destroying")
+    p.expect_titles(["buy oat milk", "walk the cat"])
+
+
+def test_filters(p):
+    p.toggle("buy oat milk")
+    p.expect_count("1 item left")
+    p.open("#/active")
+    p.expect_titles(["walk the cat"])
+    assert "selected" in p.d.find_element(By.CSS_SELECTOR, '.filters a[href="#/active"]').get_attribute("class")
+    p.shot("active")
+    p.open("#/completed")
+    p.expect_titles(["buy oat milk"])
+    p.shot("completed")
+    p.d.find_element(By.CSS_SELECTOR, '.filters a[href="#/"]').click()
+    p.expect_titles(["buy oat milk", "walk the cat"])
+
+
+def test_clear_completed(p):
+    wait(lambda: p.visible(".clear-completed"), "clear completed shown")
+    p.css(".clear-completed").click()
+    p.expect_titles(["walk the cat"])
+    wait(lambda: not p.visible(".clear-completed"), "clear completed hidden")
+
+
+def test_reload(p):
+    p.add("kept")
+    p.toggle("walk the cat")
+    p.expect_count("1 item left")
+    p.d.refresh()
+    wait(lambda: p.d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "yes", "the state")
+    p.expect_titles(["walk the cat", "kept"])
+    assert "completed" in p.item("walk the cat").get_attribute("class")
+    p.expect_count("1 item left")
+    p.shot("reloaded")
+
+
+def test_two_tabs(p):
+    first = p.d.current_window_handle
+    p.d.switch_to.new_window("tab")
+    second = p.d.current_window_handle
+    p.open()
+    p.expect_titles(["walk the cat", "kept"])
+    p.add("from the second tab")
+    p.d.switch_to.window(first)
+    wait(lambda: p.titles() == ["walk the cat", "kept", "from the second tab"], "the first tab to show it", timeout=1.0)
+    p.toggle("kept")
+    p.d.switch_to.window(second)
+    wait(lambda: "completed" in p.item("kept").get_attribute("class"), "the second tab to show the toggle", timeout=1.0)
+    p.expect_count("1 item left")
+    p.shot("two_tabs")
+    p.d.close()
+    p.d.switch_to.window(first)
+
+
+TESTS = [test_add, test_toggle_and_counter, test_toggle_all, test_edit, test_destroy, test_filters, test_clear_completed,
+         test_reload, test_two_tabs]
+
+
+def main():
+    passed = failed = 0
+    driver = browser()
+    try:
+        page = Page(driver)
+        for number, test in enumerate(TESTS, 1):
+            try:
+                test(page)
+                passed += 1
+                print("ok %d - %s" % (number, test.__name__), flush=True)
+            except Exception:  # noqa: BLE001 - each failure is reported and the rest still run
+                failed += 1
+                print("not ok %d - %s" % (number, test.__name__), flush=True)
+                traceback.print_exc(file=sys.stdout)
+                try:
+                    page.shot("failed_%s" % test.__name__)
+                except Exception:  # noqa: BLE001
+                    pass
+    finally:
+        driver.quit()
+    print("web: %d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
