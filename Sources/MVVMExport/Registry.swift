@@ -231,6 +231,13 @@ final class Registry: @unchecked Sendable {
 
     func exportedClass(named name: String) -> ExportedClass? { lockedOnceLoaded { byName[name] } }
 
+    /// The class whose C name is `name`, found without making a `String` of it (no allocation,
+    /// no hashing: `mvvm_new` asks on every object made): each class's interned name compared,
+    /// most ruled out by their first byte.
+    func exportedClass(matching name: UnsafePointer<CChar>) -> ExportedClass? {
+        lockedOnceLoaded { ordered.first { $0.name.matches(name) } }
+    }
+
     func exportedClass(for type: ObjectIdentifier) -> ExportedClass? { lockedOnceLoaded { byType[type] } }
 
     func record(named name: String) -> RecordDescription? { lockedOnceLoaded { recordsByName[name] } }
@@ -383,6 +390,12 @@ func model(_ handle: mvvm_handle, _ name: String, of types: [ObjectIdentifier], 
 }
 
 func exportedClass(named name: UnsafePointer<CChar>?) throws(ExportError) -> ExportedClass {
+    // A name that matches a registered one is that name's valid UTF-8; any other is read in full
+    // for the checks and the message below.
+    if let name {
+        try Registry.shared.requireSound()
+        if let found = Registry.shared.exportedClass(matching: name) { return found }
+    }
     let text = try CString.read(name, "class_name")
     try Registry.shared.requireSound()
     guard let found = Registry.shared.exportedClass(named: text) else {
