@@ -417,6 +417,20 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     // MARK: Ending
 
+    /// This object, and what of it a publisher chain may still run in while the current work
+    /// unwinds; for most objects only itself, kept with no allocation.
+    private func keepChainsUntilWorkEnds() {
+        let chains = values.lazy.compactMap(\.watch).filter { $0 is PublisherWatch }.count
+            + lists.lazy.compactMap(\.watch).filter { $0 is PublisherWatch }.count
+        guard chains > 0 || !connections.isEmpty else { return context.loop.keepUntilWorkEnds(self) }
+        var kept: [AnyObject] = [self]
+        kept.reserveCapacity(1 + chains + connections.count)
+        for watch in values.lazy.compactMap(\.watch) where watch is PublisherWatch { kept.append(watch) }
+        for watch in lists.lazy.compactMap(\.watch) where watch is PublisherWatch { kept.append(watch) }
+        kept.append(contentsOf: connections as [AnyObject])
+        context.loop.keepUntilWorkEnds(kept)
+    }
+
     /// Ends the subscriptions, calls and host requests, and cuts the object off from its model;
     /// the handle stays, refusing calls, until it is released.
     func detach() {
@@ -424,7 +438,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
         isReleased = true
         // Released from inside its own delivery (a host service's request, a callback), the
         // chains must not be cancelled mid-way; their closures reference this object unowned.
-        context.loop.keepUntilWorkEnds([self, connections, values.compactMap(\.watch), lists.compactMap(\.watch)] as [Any])
+        // Only publisher chains (signals, publisher watches) go on after cancel: Observation's
+        // and a SpliceList's watches tell nobody once cancelled, and need no keeping.
+        keepChainsUntilWorkEnds()
         connections = []
         // An armed Observation watch may outlive this object (until its target next changes):
         // cancelled, it tells nobody. Every object is detached before it is freed (its loop's

@@ -351,6 +351,8 @@ final class LoopCore: @unchecked Sendable {
     /// Guarded by `workLock`: what `keepUntilWorkEnds` keeps until `workDepth` is back to zero
     /// and no thread has work of this loop suspended (see `suspendedHolders`).
     private var keptUntilWorkEnds: [Any] = []
+    /// The other buffer of `keptUntilWorkEnds`, empty, its storage kept for the next release.
+    private var spareKept: [Any] = []
     /// Guarded by `workLock`: how many threads let go of this loop's work lock in the middle of
     /// its work, to wait for another loop's (see ``HeldWorkLocks``). What was kept stays kept
     /// until they are back and done: their stacks may still be inside it.
@@ -548,12 +550,16 @@ final class LoopCore: @unchecked Sendable {
         suspendedHolders -= 1
     }
 
-    /// Letting go may run deinitialisers that keep more: repeat until nothing is kept.
+    /// Letting go may run deinitialisers that keep more: repeat until nothing is kept. The two
+    /// buffers trade places, so neither is made again at every release; each is touched only in
+    /// whole moves, as a deinitialiser may keep more, or end work and so come back here.
     private func releaseKept() {
         while !keptUntilWorkEnds.isEmpty {
-            let kept = keptUntilWorkEnds
-            keptUntilWorkEnds = []
-            _ = kept
+            var kept = spareKept
+            spareKept = []
+            swap(&kept, &keptUntilWorkEnds)
+            kept.removeAll(keepingCapacity: true)
+            spareKept = kept
         }
     }
 
