@@ -85,7 +85,14 @@ final class ExportedObject: Handled, @unchecked Sendable {
         switch subscription.selector {
         case let .property(index)?: watch(index)
         case .signal?: break
-        case nil: exportedClass.properties.indices.forEach(watch)
+        case nil:
+            // Every property: the states' arrays made once, at their full size.
+            if values.isEmpty && lists.isEmpty {
+                let listCount = exportedClass.properties.reduce(0) { $0 + ($1.list == nil ? 0 : 1) }
+                values.reserveCapacity(exportedClass.properties.count - listCount)
+                lists.reserveCapacity(listCount)
+            }
+            exportedClass.properties.indices.forEach(watch)
         }
         subscriptions.append(subscription)
     }

@@ -185,8 +185,13 @@ final class LoopContext: Handled, @unchecked Sendable {
             }
         } while !dirty.isEmpty
         if !joining.isEmpty {
-            changing.append(contentsOf: joining)
-            joining.removeAll(keepingCapacity: true)
+            // Swapped when no object is changing yet: neither array is copied or made again.
+            if changing.isEmpty {
+                swap(&changing, &joining)
+            } else {
+                changing.append(contentsOf: joining)
+                joining.removeAll(keepingCapacity: true)
+            }
         }
         if !changing.isEmpty && !checkScheduled { checkSoon() }
     }
