@@ -110,9 +110,11 @@ def property_declarations(cls: Class, prop: Property) -> List[str]:
     return out
 
 
-def new_header(path: Path, module: str) -> str:
+def new_header(path: Path, modules: List[str]) -> str:
+    """A new header of the typed calls of the classes of ``modules`` (Swift modules)."""
     guard = "".join(c if c.isalnum() else "_" for c in path.name.upper())
-    return t("package_header", file=path.name, module=module, guard=guard, begin=BEGIN, end=END) + "\n"
+    return t("package_header", file=path.name, modules=", ".join(modules),
+             flags=" ".join("--module " + module for module in modules), guard=guard, begin=BEGIN, end=END) + "\n"
 
 
 def splice(text: str, generated: str) -> str:
