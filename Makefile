@@ -38,16 +38,16 @@ test-swift: deps
 	$(SWIFT) test $(EXPORTS)
 
 # Every typed surface generated from the registered classes (`python3 -m mvvm_gen`, the package
-# bindings/python/mvvm_gen, which the wheel ships): the catalog's typed C calls in
+# bindings/gen/mvvm_gen, which the mvvm wheel ships; it imports no binding and runs no Ruby): the catalog's typed C calls in
 # include/mvvm_catalog.h and their definitions in its own target, made as any package's are
 # (--module: the catalog's classes are declared in these three modules), the Python stubs and the
 # Ruby signatures of the classes the bindings make at run time, the fuzzer's tables; and from the
 # fixed header (include/mvvm.h), the ABI modules of the Python package and of the Ruby bindings,
 # and the status names' tables of the library and of the C tests; the registration check's table
-# of the naming rule, from bindings/python/mvvm_gen/naming.json (whose ABI names come from the
+# of the naming rule, from bindings/gen/mvvm_gen/naming.json (whose ABI names come from the
 # header); and the Merge arities (Sources/MVVMRuntime/Operators/generate_merges.py). `make test`
 # fails when one is stale.
-MVVM_GEN := PYTHONPATH=$(CURDIR)/bindings/python python3 -m mvvm_gen
+MVVM_GEN := PYTHONPATH=$(CURDIR)/bindings/gen python3 -m mvvm_gen
 MERGES := Sources/MVVMRuntime/Operators/generate_merges.py
 GENERATED := --module MVVMCatalog --module MVVMViewModels --module MVVMModels \
 	--header include/mvvm_catalog.h --swift Sources/MVVMCatalog/TypedCalls.generated.swift \

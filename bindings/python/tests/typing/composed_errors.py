@@ -1,7 +1,8 @@
 """Mistakes over the one typed wheel of a library composed of two Swift modules (Tests/outside's
-libappsample.so): each line marked ``# error`` must be reported there by ``mypy --strict`` and by
+libappsample.so): each line marked as an error must be reported there by ``mypy --strict`` and by
 ``pyright`` (tests/test_typing.py), one from each module's classes."""
 
+# pyright: strict
 from __future__ import annotations
 
 import appsample

@@ -4,6 +4,7 @@ typed wheel ``python3 -m mvvm_gen.package`` makes of it (every module but the ca
 default). ``mypy --strict`` and ``pyright`` must find no error here (tests/test_typing.py runs both
 over the unpacked wheel); it is also run."""
 
+# pyright: strict
 from __future__ import annotations
 
 import appsample

@@ -8,7 +8,7 @@ from typing import List
 
 from .abi import BEGIN, END
 from .naming import load as load_naming
-from mvvm._model import Class, Command, Library, Property, Type
+from .model import Class, Command, Library, Property, Type
 from .templates import Templates
 
 t = Templates("c")

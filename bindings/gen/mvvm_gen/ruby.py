@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
-from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
+from . import naming
 from .abi import Abi
-from mvvm._model import Argument, Class, Library, Record, Type
+from .model import Argument, Class, Library, Record, Type
 from .templates import Templates
 
 abi_t = Templates("rbabi")
@@ -57,21 +55,16 @@ def abi_module(abi: Abi) -> str:
     return abi_t("file", constants="\n\n".join(constants), enums=enums, structs=structs, callbacks=callbacks,
                  functions=functions) + "\n"
 
-RUBY_LIB = Path(__file__).resolve().parents[2] / "ruby" / "lib"
 rbs_t = Templates("rbs")
 
 
 def ruby_reserved() -> Tuple[Set[str], Set[str]]:
-    """What the Ruby bindings name otherwise: the names Ruby keeps (Mvvm::Names::RESERVED: a member
-    of such a name takes a trailing underscore) and Mvvm's own constants (no class takes one),
-    asked of Ruby itself so that the signatures follow bindings/ruby/lib/mvvm exactly."""
-    script = 'puts Mvvm::Names::RESERVED.keys.join(" "); puts Mvvm.constants.join(" ")'
-    try:
-        out = subprocess.run(["ruby", "-I", str(RUBY_LIB), "-rmvvm", "-e", script], check=True,
-                             capture_output=True, text=True).stdout.splitlines()
-    except (OSError, subprocess.CalledProcessError) as error:
-        sys.exit(f"mvvm_gen: --rbs asks Ruby which names the bindings reserve, and could not: {error}")
-    return set(out[0].split()), set(out[1].split())
+    """What the Ruby bindings name otherwise, from the data file ``naming-ruby.json``: the names
+    Ruby keeps (Mvvm::Names::RESERVED: a member of such a name takes a trailing underscore) and
+    Mvvm's own constants (no class takes one). The Ruby suite checks the file against
+    bindings/ruby/lib/mvvm, so the signatures follow the bindings with no Ruby run here."""
+    data = json.loads(naming.RUBY_DATA.read_text())
+    return set(data["reserved"]), set(data["constants"])
 
 
 class _Signatures:

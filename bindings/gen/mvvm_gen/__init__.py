@@ -1,8 +1,9 @@
 """mvvm_gen: every typed surface of a libmvvm library, generated from the classes it registers.
 
 One source of truth: the library's own descriptions (``mvvm_classes``), read into one typed
-model (:mod:`mvvm._model`, which the mvvm package builds its classes from too) and rendered
-through one template per language (``templates/*.tmpl``). A class is declared once, in Swift;
+model (:mod:`mvvm_gen.model`) and rendered through one template per language
+(``templates/*.tmpl``), each language's naming rules read from data (``naming*.json``). It runs
+with the standard library alone: it imports no binding and runs no other language's interpreter. A class is declared once, in Swift;
 every restatement of it is made here. Run it on libmvvm, or on a library of your own that links
 MVVMExport:
 
@@ -36,7 +37,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from mvvm._model import GenerationError, Library, descriptions_json
+from .model import GenerationError, Library, descriptions_json
 
 from . import abi, arities, c, fuzz, naming, python, ruby, status, swift
 from .modules import choose, module_list, modules_of

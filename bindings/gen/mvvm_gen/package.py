@@ -47,7 +47,7 @@ import zipfile
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from mvvm._model import GenerationError, Library, descriptions_json
+from .model import GenerationError, Library, descriptions_json
 
 from . import c, modules, python
 from .templates import Templates
@@ -164,7 +164,7 @@ def write_wheel(path: Path, files: Sequence[Tuple[str, bytes, int]], dist_info: 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen.package", description=__doc__.split("\n")[0])
     parser.add_argument("--package-path", default=".", help="the Swift package (default: the current folder)")
-    parser.add_argument("--product", required=True, help="its .dynamic library product that links MVVMExport")
+    parser.add_argument("--product", help="its .dynamic library product that links MVVMExport (needed unless --library)")
     parser.add_argument("--module", action="append",
                         help="a Swift module whose classes to ship (repeatable, or a comma-separated list; "
                              "default: every module of the library but the catalog's)")
@@ -187,9 +187,9 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 def make(args: argparse.Namespace) -> List[str]:
-    import mvvm
-
-    name: str = args.name or args.product.lower()
+    if not args.product and not args.library:
+        raise PackageError("--product is needed (the .dynamic library product to build), or --library FILE")
+    name: str = args.name or (args.product or re.sub(r"^lib|\.so(\.\d+)*$", "", Path(args.library).name)).lower()
     if not name.isidentifier() or name != name.lower() or name == "mvvm":
         raise PackageError("--name %r: a lowercase Python identifier other than mvvm is needed (the package "
                            "is imported by it)" % name)
@@ -216,8 +216,6 @@ def make(args: argparse.Namespace) -> List[str]:
 
 
 def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: Path) -> List[str]:
-    import mvvm
-
     major = args.version.split(".")[0]
     library_file = staged.name
     soname = "%s.%s" % (library_file, major)
@@ -235,6 +233,8 @@ def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: P
     cdll.mvvm_version.restype = ctypes.c_char_p
     found = (cdll.mvvm_version() or b"").decode()
     header = header_version(data_file("mvvm.h"))
+    # The mvvm package of this release: the header's version (the generator imports no binding).
+    mvvm_version = "%d.%d.%d" % header
     if found.split(".")[:2] != [str(header[0]), str(header[1])]:
         raise PackageError("the library is libmvvm %s, this mvvm_gen's mvvm.h is %d.%d.%d: use the mvvm package of "
                            "the libmvvm the Swift package depends on" % (found, *header))
@@ -256,9 +256,9 @@ def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: P
     init = t("init_py", names=", ".join('"%s"' % n for n in names), **package) + "\n"
     stubs = python.generate_pyi(own, whole, package)
     dist_info = "%s-%s.dist-info" % (name, args.version)
-    metadata = t("metadata", name=name, version=args.version, requires=requirement(mvvm.__version__),
+    metadata = t("metadata", name=name, version=args.version, requires=requirement(mvvm_version),
                  summary=t("summary", module=module)) + "\n"
-    wheel_meta = t("wheel", platform=tag, mvvm_version=mvvm.__version__) + "\n"
+    wheel_meta = t("wheel", platform=tag, mvvm_version=mvvm_version) + "\n"
     wheel = out / ("%s-%s-py3-none-%s.whl" % (name, args.version, tag))
     for old in out.glob("%s-*.whl" % name):
         old.unlink()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Dict, List, Optional, Set, Tuple
 
-from mvvm._model import Argument, Class, Library, Record, Type
-from mvvm._names import python_names
+from .model import Argument, Class, Library, Record, Type
+from .pynames import OBJECT_ATTRIBUTES, REQUEST_ATTRIBUTES, namespace_names, python_names
 
 from .abi import Abi
 from .templates import Templates
@@ -121,15 +121,12 @@ PYRIGHT_IGNORE = "  # pyright: ignore[reportIncompatibleMethodOverride, reportIn
 
 class Names:
     """The Python names the package gives a library's classes, records and request classes
-    (:func:`mvvm._names.namespace_names`, over the whole library as it is loaded)."""
+    (:func:`mvvm_gen.pynames.namespace_names`, over the whole library as it is loaded)."""
 
     def __init__(self, library: Library) -> None:
-        import mvvm
-        from mvvm._names import namespace_names
-
         self.classes, self.records, self.requests = namespace_names(
             [(c.name, c.display) for c in library.classes], [(r.name, r.display) for r in library.records.values()],
-            {c.name for c in library.classes if c.service is not None}, mvvm.__all__)
+            {c.name for c in library.classes if c.service is not None})
 
 
 def py_read(kind: Type, names: Names) -> str:
@@ -195,9 +192,7 @@ def marks(name: str, shadowed: Set[str]) -> Dict[str, str]:
 
 
 def class_members(cls: Class, names: Names) -> List[str]:
-    from mvvm._object import MvvmObject
-
-    shadowed = {n for n in dir(MvvmObject) if not n.startswith("_")}
+    shadowed = OBJECT_ATTRIBUTES
     python_name = names.classes[cls.name]
     request = names.requests.get(cls.name)
     own = [p.name for p in cls.properties] + [c.name for c in cls.commands] + [c.name for c in cls.children]
@@ -277,10 +272,8 @@ def record_stub(record: Record, names: Names) -> str:
 
 
 def request_stub(cls: Class, names: Names) -> str:
-    from mvvm._requests import ServiceRequest
-
     constructor = next(c for c in cls.constructors if c.has_service)
-    own = {n for n in dir(ServiceRequest) if not n.startswith("_")} | {"argument", "state", "view_model"}
+    own = REQUEST_ATTRIBUTES
     python = python_names([p.name for p in cls.properties])
     attributes = [pyi_t("attribute", name=python[p.name], type=py_snapshot(p.type, names))
                   for p in cls.properties if python[p.name] not in own]

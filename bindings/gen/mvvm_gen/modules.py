@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Iterable, List, Optional
 
-from mvvm._model import GenerationError, Library
+from .model import GenerationError, Library
 
 __all__ = ["CATALOG_MODULES", "module_list", "choose"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from mvvm._model import Argument, Class, Library, Type
+from .model import Argument, Class, Library, Type
 from . import naming
 from .templates import Templates
 
