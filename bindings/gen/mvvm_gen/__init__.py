@@ -21,7 +21,8 @@ arguments (Sources/MVVMExport/Generated/Arities.swift). --naming writes the regi
 table of the naming rule (Sources/MVVMExport/Generated/Naming.swift) from ``naming.json``, whose
 ABI names it refreshes from the header (``--c-header``). --py-abi writes the ``mvvm`` package's ABI module from the header (``--c-header``,
 default include/mvvm.h), --rb-abi the Ruby bindings' (``abi.rb``), --status-swift and --status-c the status names'
-tables (the library's, the C tests'). --module keeps the classes of one Swift module (a package of your
+tables (the library's, the C tests'). --merges writes the Merge publishers of two to eight upstreams
+(Sources/MVVMRuntime/Operators/Publishers.Merge*.swift) from ``templates/merges.tmpl``. --module keeps the classes of one Swift module (a package of your
 own; given several times, or as a comma-separated list, the classes of each, as the catalog's typed
 calls are made from MVVMCatalog, MVVMViewModels and MVVMModels into include/mvvm_catalog.h). Without
 --module, the classes of every module but the catalog's (those three): a library composed of several
@@ -39,7 +40,7 @@ from typing import List, Optional, Tuple
 
 from .model import GenerationError, Library, descriptions_json
 
-from . import abi, arities, c, fuzz, naming, python, ruby, status, swift
+from . import abi, arities, c, fuzz, merges, naming, python, ruby, status, swift
 from .modules import choose, module_list, modules_of
 
 __all__ = ["main"]
@@ -63,6 +64,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--arities", help="the export API's methods of each number of arguments to write")
     parser.add_argument("--naming", help="the registration check's Swift table of the naming rule to write "
                                          "(and naming.json's ABI names, from --c-header)")
+    parser.add_argument("--merges", help="the folder of the Merge publishers (Publishers.Merge*.swift) to write")
     parser.add_argument("--status-swift", help="the library's Swift table of status names to write (from --c-header)")
     parser.add_argument("--status-c", help="the C tests' table of status names to write (from --c-header)")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is stale")
@@ -84,6 +86,8 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
         outputs.append((Path(args.rb_abi), ruby.abi_module(abi.read(header))))
     if args.arities:
         outputs.append((Path(args.arities), arities.methods()))
+    if args.merges:
+        outputs.extend(merges.files(Path(args.merges)))
     if args.status_swift:
         outputs.append((Path(args.status_swift), status.swift_table(header)))
     if args.status_c:

@@ -5,6 +5,7 @@ refused by an import hook) and no ``ruby`` (nor anything else) on ``PATH``, and 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -52,3 +53,19 @@ def test_the_generator_runs_with_no_binding_and_no_ruby_and_its_files_are_curren
     assert done.returncode == 0, done.stdout + done.stderr
     assert "--rbs" in command and "is up to date" in done.stdout
     assert "stale" not in done.stdout, done.stdout
+
+
+def test_every_generated_file_says_so_in_its_first_lines() -> None:
+    """As OpenCombine marks its GENERATED- files: each file ``make generate`` writes says in its
+    first lines that it is generated (naming.json, data, says so in its "about")."""
+    flags = makefile_generated()
+    paths = [ROOT / value for flag, value in zip(flags, flags[1:])
+             if flag.startswith("--") and flag not in ("--module", "--merges") and not value.startswith("--")]
+    merges = flags[flags.index("--merges") + 1]
+    paths += [ROOT / merges / ("Publishers.Merge%s.swift" % ("" if n == 2 else n)) for n in range(2, 9)]
+    assert len(paths) >= 17, paths
+    unmarked = [str(path.relative_to(ROOT)) for path in paths
+                if "generated" not in "".join(path.read_text().splitlines(True)[:6]).lower()]
+    assert not unmarked, "not marked as generated in their first lines: %s" % unmarked
+    about = json.loads((GENERATOR / "mvvm_gen" / "naming.json").read_text())["about"]
+    assert "make generate" in about
