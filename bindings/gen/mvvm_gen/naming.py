@@ -76,5 +76,5 @@ def swift_table(naming: Naming) -> str:
         return pattern.replace("{class}", r"\(className)").replace("{name}", r"\(name)")
     functions = "\n".join(t("function", kind=kind, pattern=naming.patterns[kind], body=interpolated(naming.patterns[kind]))
                           for kind in KINDS)
-    names = "\n".join('        "%s",' % name for name in naming.abi_names)
+    names = "\n".join(t("name", name=name) for name in naming.abi_names)
     return t("file", names=names, functions=functions) + "\n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Dict, List, Optional, Set, Tuple
 
-from .model import Argument, Class, Library, Record, Type
+from .model import Argument, Class, Field, Library, Record, Type
 from .pynames import OBJECT_ATTRIBUTES, REQUEST_ATTRIBUTES, namespace_names, python_names
 
 from .abi import Abi
@@ -99,7 +99,7 @@ def abi_module(abi: Abi) -> str:
                 for name, fields in abi.structs.items() if any(f.type in abi.structs for f in fields)]
     callbacks = "\n".join(
         abi_t("callback", name=name, python_name=name[len("mvvm_"):].upper(), result=ctype(function.result, abi),
-              params="".join(", " + ctype(p.type, abi) for p in function.params))
+              params="".join(abi_t("callback_param", ctype=ctype(p.type, abi)) for p in function.params))
         for name, function in abi.callbacks.items())
     functions = "\n".join(
         abi_t("function", name=f.name, result=ctype(f.result, abi), params=", ".join(ctype(p.type, abi) for p in f.params))
@@ -167,7 +167,7 @@ def py_snapshot(kind: Type, names: Names) -> str:
 
 def docstring(text: str) -> str:
     text = (text or "(no documentation)").replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    return '"""%s"""' % text
+    return pyi_t("docstring", text=text)
 
 
 def parameters(arguments: List[Argument], names: Names, request: Optional[str]) -> str:
@@ -178,10 +178,11 @@ def parameters(arguments: List[Argument], names: Names, request: Optional[str]) 
     text = ""
     for index, argument in enumerate(arguments):
         if argument.type.kind == "service":
-            kind = "Union[Service, Callable[[%s], Any]]" % (request or "ServiceRequest")
+            kind = pyi_t("service_type", request=request or "ServiceRequest")
         else:
             kind = py_write(argument.type, names)
-        text += ", %s: %s%s" % (python[argument.name], kind, " = ..." if index > required else "")
+        text += pyi_t("parameter", name=python[argument.name], type=kind,
+                      default=pyi_t("default") if index > required else "")
     return text
 
 
@@ -262,10 +263,12 @@ def record_stub(record: Record, names: Names) -> str:
     python = python_names([f.name for f in record.fields])
     required = [f for f in record.fields if not f.type.optional]
     optional = [f for f in record.fields if f.type.optional]
-    params = ["%s: %s" % (python[f.name], py_write(f.type, names)) for f in required]
-    params += ["%s: %s = ..." % (python[f.name], py_write(f.type, names)) for f in optional]
+    def field(f: Field, default: str = "") -> str:
+        return pyi_t("field_parameter", name=python[f.name], type=py_write(f.type, names), default=default)
+
+    params = [field(f) for f in required] + [field(f, pyi_t("default")) for f in optional]
     if optional and required and record.fields.index(optional[0]) < record.fields.index(required[-1]):
-        params = ["%s: %s" % (python[f.name], py_write(f.type, names)) for f in record.fields]  # by position as declared
+        params = [field(f) for f in record.fields]  # by position as declared
     fields = "\n".join(pyi_t("record_field", name=python[f.name], type=py_read(f.type, names)) for f in record.fields)
     return pyi_t("record", name=names.records[record.name], doc=docstring(record.doc), parameters=", ".join(params),
                  fields=fields)
@@ -281,8 +284,7 @@ def request_stub(cls: Class, names: Names) -> str:
     assert service is not None
     return pyi_t("request", name=names.requests[cls.name], argument=PY_TYPES.get(constructor.service_request or "none", "Any"),
                  result=PY_TYPES.get(constructor.service_result or "none", "Any"), attributes="\n".join(attributes),
-                 doc=docstring("A request of %s's %s; its properties when it asked are attributes."
-                               % (names.classes[cls.name], service.name)))
+                 doc=docstring(pyi_t("request_doc", name=names.classes[cls.name], service=service.name)))
 
 
 def exported_names(library: Library, whole: Library) -> List[str]:
@@ -308,7 +310,8 @@ def generate_pyi(library: Library, whole: Library, package: Optional[Dict[str, s
     records = library.records
     for cls in library.classes:
         python = names.classes[cls.name]
-        snapshot = ", ".join("%s: %s" % (json.dumps(p.name), py_snapshot(p.type, names)) for p in cls.properties)
+        snapshot = ", ".join(pyi_t("snapshot_field", name=json.dumps(p.name), type=py_snapshot(p.type, names))
+                             for p in cls.properties)
         body.append(pyi_t("snapshot", name=python, fields=snapshot))
         body.append(pyi_t("class", name=python, doc=docstring(cls.doc), members="\n".join(class_members(cls, names))))
     for name, record in records.items():
