@@ -42,31 +42,29 @@ test-swift: deps
 	$(SWIFT) test $(EXPORTS)
 
 # Every typed surface generated from the registered classes (`python3 -m mvvm_gen`, the package
-# bindings/python/mvvm_gen, which the wheel ships): the catalog's typed C calls in
+# bindings/gen/mvvm_gen, which the mvvm wheel ships; it imports no binding and runs no Ruby): the catalog's typed C calls in
 # include/mvvm_catalog.h and their definitions in its own target, made as any package's are
 # (--module: the catalog's classes are declared in these three modules), the Python stubs and the
 # Ruby signatures of the classes the bindings make at run time, the fuzzer's tables; and from the
 # fixed header (include/mvvm.h), the ABI modules of the Python package and of the Ruby bindings,
 # and the status names' tables of the library and of the C tests; the registration check's table
-# of the naming rule, from bindings/python/mvvm_gen/naming.json (whose ABI names come from the
-# header); and the Merge arities (Sources/MVVMRuntime/Operators/generate_merges.py). `make test`
+# of the naming rule, from bindings/gen/mvvm_gen/naming.json (whose ABI names come from the
+# header); and the Merge publishers of each arity (Sources/MVVMRuntime/Operators, from the
+# generator's templates/merges.tmpl). `make test`
 # fails when one is stale.
-MVVM_GEN := PYTHONPATH=$(CURDIR)/bindings/python python3 -m mvvm_gen
-MERGES := Sources/MVVMRuntime/Operators/generate_merges.py
+MVVM_GEN := PYTHONPATH=$(CURDIR)/bindings/gen python3 -m mvvm_gen
 GENERATED := --module MVVMCatalog --module MVVMViewModels --module MVVMModels \
 	--header include/mvvm_catalog.h --swift Sources/MVVMCatalog/TypedCalls.generated.swift \
 	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs --fuzz Tests/fuzz/typed_calls.h \
 	--py-abi bindings/python/mvvm/_abi.py --arities Sources/MVVMExport/Generated/Arities.swift --rb-abi bindings/ruby/lib/mvvm/abi.rb \
 	--naming Sources/MVVMExport/Generated/Naming.swift --status-swift Sources/MVVMExport/Generated/StatusNames.swift \
-	--status-c Tests/C/status_names.h
+	--status-c Tests/C/status_names.h --merges Sources/MVVMRuntime/Operators
 
 generate: lib
 	$(MVVM_GEN) --library $(BIN)/libmvvm.so $(GENERATED)
-	python3 $(MERGES)
 
 test-generated: lib
 	@$(MVVM_GEN) --library $(BIN)/libmvvm.so $(GENERATED) --check \
-	  && python3 $(MERGES) --check \
 	  && echo "generated: 1 passed, 0 failed" || { echo "generated: 0 passed, 1 failed"; exit 1; }
 
 # The fixed header (mvvm.h) and the catalog's (mvvm_catalog.h) each compile alone, as C and C++;

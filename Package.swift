@@ -29,9 +29,7 @@ let package = Package(
         .target(name: "CMVVMSystem", linkerSettings: [.linkedLibrary("dispatch")]),
         .target(
             name: "MVVMRuntime",
-            dependencies: ["CMVVMSystem", .product(name: "OpenCombine", package: "OpenCombine")],
-            // Writes Operators/Publishers.Merge*.swift (Merge … Merge8, from one template).
-            exclude: ["Operators/generate_merges.py"]
+            dependencies: ["CMVVMSystem", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         .target(
             name: "MVVMModels",

@@ -1,8 +1,9 @@
 /*
  * mvvm_catalog.h - the typed C calls of the catalog's classes (docs/catalog.md), which libmvvm.so
- * serves, and any library whose hook registers the catalog (Catalog.register()). Written, as any
+ * serves, and any library whose hook registers the catalog (Catalog.register()). Generated, as any
  * package's typed calls are, by `python3 -m mvvm_gen --module MVVMCatalog --module
- * MVVMViewModels --module MVVMModels` from the classes the catalog registers (`make generate`).
+ * MVVMViewModels --module MVVMModels` from the classes the catalog registers (`make generate`):
+ * the part between the @generated markers is not to be edited.
  * The generic ABI, its types and rules are mvvm.h's; each call here is the generic call of the
  * same meaning, with the same errors, plus MVVM_ERR_WRONG_TYPE for an object of another class.
  */

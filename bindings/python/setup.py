@@ -37,6 +37,10 @@ from typing import Dict, List, Optional, Tuple
 
 LIBRARY_NAME = "libmvvm.so"
 HERE = Path(__file__).resolve().parent
+#: The generator the wheel ships as ``mvvm_gen``: its home in the repository, bindings/gen/mvvm_gen
+#: (it imports no binding), or a copy beside this file (build_wheel.sh stages one there).
+GENERATOR_DIR = "mvvm_gen" if (HERE / "mvvm_gen" / "__init__.py").is_file() else "../gen/mvvm_gen"
+GENERATOR = (HERE / GENERATOR_DIR).resolve()
 
 
 class LibraryNotFound(Exception):
@@ -105,7 +109,7 @@ def ship_generator_data(target: Path) -> None:
     package whose mvvm_gen.package says, when run, that they are missing (with a warning here)."""
     root, _paths = repository_libraries()
     for name, relative in GENERATOR_DATA.items():
-        given = HERE / "mvvm_gen" / "data" / name
+        given = GENERATOR / "data" / name
         source = given if given.is_file() else (root / relative if root is not None else None)
         if source is None or not source.is_file():
             sys.stderr.write("warning: mvvm: no %s (the repository's %s) for mvvm_gen/data: python3 -m "
@@ -116,13 +120,13 @@ def ship_generator_data(target: Path) -> None:
 
 
 # --- The platform tag: mvvm_gen/wheel_tag.py (python3 -m mvvm_gen.package tags a user's wheel
-# with it too), loaded by its path: importing mvvm_gen would import the mvvm package.
+# with it too), loaded by its path (setup.py runs before anything is installed).
 
 
 def _wheel_tag_module():  # type: ignore[no-untyped-def]
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("_mvvm_wheel_tag", HERE / "mvvm_gen" / "wheel_tag.py")
+    spec = importlib.util.spec_from_file_location("_mvvm_wheel_tag", GENERATOR / "wheel_tag.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -200,7 +204,7 @@ def main() -> None:
                 return python, abi, platform  # py3-none-any
             return "py3", "none", platform_tag(path)[0]
 
-    setup(distclass=MvvmDistribution,
+    setup(distclass=MvvmDistribution, package_dir={"mvvm_gen": GENERATOR_DIR},
           cmdclass={"build_py": build_py_with_library, "bdist_wheel": platform_bdist_wheel})
 
 

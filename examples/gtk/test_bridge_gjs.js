@@ -1,6 +1,6 @@
 // The GLib bridge's typelib (MvvmGlib-1.0) from GJS: the todo app's classes as GObject types
 // reached through MvvmGlib.Object, their properties as JavaScript properties, notify, the items
-// list model, actions, calls and errors. Prints TAP.
+// list model, actions, calls and errors; the description it reads against its schema. Prints TAP.
 //
 //   GI_TYPELIB_PATH=build/gtk MVVM_TODO_LIBRARY=build/todo/libtodo.so gjs examples/gtk/test_bridge_gjs.js
 const {GLib, GObject, Gio, MvvmGlib} = imports.gi;
@@ -64,6 +64,90 @@ test('a command that fails is a GLib.Error of the MvvmGlib domain', () => {
     } catch (error) {
         assertEqual(error.matches(MvvmGlib.Error, MvvmGlib.Error.UNKNOWN_NAME), true, `${error}`);
     }
+});
+
+// The description the bridge reads (mvvm_glib_library_get_classes_json: what it made its types
+// from) against its schema, docs/description.schema.json, as the Python suite checks Python's: a
+// validator of the few JSON Schema keywords the schema uses (its patterns are ECMAScript's).
+const schema = JSON.parse(new TextDecoder().decode(GLib.file_get_contents('docs/description.schema.json')[1]));
+
+function schemaErrors(value, rule = schema, path = '') {
+    if (rule === true) return [];
+    if (rule === false) return [`${path}: nothing is allowed here`];
+    const found = [];
+    const isObject = v => v !== null && typeof v === 'object' && !Array.isArray(v);
+    const types = {
+        object: isObject, array: Array.isArray, string: v => typeof v === 'string', boolean: v => typeof v === 'boolean',
+        integer: Number.isInteger, number: v => typeof v === 'number', null: v => v === null,
+    };
+    for (const [keyword, spec] of Object.entries(rule)) {
+        switch (keyword) {
+        case '$ref':
+            found.push(...schemaErrors(value, spec.slice(2).split('/').reduce((node, key) => node[key], schema), path));
+            break;
+        case 'type':
+            if (![].concat(spec).some(t => types[t](value))) found.push(`${path}: not ${spec}`);
+            break;
+        case 'enum':
+            if (!spec.includes(value)) found.push(`${path}: ${JSON.stringify(value)} is none of ${spec}`);
+            break;
+        case 'const':
+            if (value !== spec) found.push(`${path}: not ${JSON.stringify(spec)}`);
+            break;
+        case 'pattern':
+            if (typeof value === 'string' && !new RegExp(spec, 'u').test(value)) found.push(`${path}: ${value} !~ ${spec}`);
+            break;
+        case 'required':
+            if (isObject(value)) spec.filter(k => !(k in value)).forEach(k => found.push(`${path}: no ${k}`));
+            break;
+        case 'properties':
+            if (isObject(value)) {
+                for (const [key, sub] of Object.entries(spec))
+                    if (key in value) found.push(...schemaErrors(value[key], sub, `${path}/${key}`));
+            }
+            break;
+        case 'additionalProperties':
+            if (isObject(value)) {
+                for (const [key, item] of Object.entries(value))
+                    if (!(key in (rule.properties || {}))) found.push(...schemaErrors(item, spec, `${path}/${key}`));
+            }
+            break;
+        case 'items':
+            if (Array.isArray(value)) value.forEach((item, i) => found.push(...schemaErrors(item, spec, `${path}/${i}`)));
+            break;
+        case 'allOf':
+            spec.forEach(sub => found.push(...schemaErrors(value, sub, path)));
+            break;
+        case 'oneOf': {
+            const kept = spec.filter(sub => schemaErrors(value, sub, path).length === 0).length;
+            if (kept !== 1) found.push(`${path}: keeps ${kept} of oneOf's choices, not one`);
+            break;
+        }
+        case 'not':
+            if (schemaErrors(value, spec, path).length === 0) found.push(`${path}: matches what is not allowed`);
+            break;
+        case 'if': {
+            const branch = schemaErrors(value, spec, path).length === 0 ? rule.then : rule.else;
+            if (branch !== undefined) found.push(...schemaErrors(value, branch, path));
+            break;
+        }
+        case 'then': case 'else': case '$schema': case '$id': case '$defs': case 'title': case 'description':
+            break;
+        default:
+            throw new Error(`the schema uses ${keyword}, which this check does not know: teach it`);
+        }
+    }
+    return found;
+}
+
+test('the description the bridge reads follows docs/description.schema.json, and its types are its classes', () => {
+    const described = JSON.parse(library.get_classes_json());
+    assertEqual(schemaErrors(described), [], 'what breaks the schema');
+    const broken = Object.assign({}, described[0]);
+    delete broken.display;
+    assertEqual(schemaErrors([broken]).length > 0, true, 'the check refuses a class without its display name');
+    for (const c of described)
+        assertEqual(library.get_class_type(c.class).name, `${library.get_type_prefix()}_${c.display}`, c.class);
 });
 
 print(`1..${tests.length}`);

@@ -145,6 +145,33 @@ check("library version is 0.MINOR.PATCH", ffi.string(C.mvvm_version()):match("^0
 local loop = lib:loop("virtual")
 local status, message, watch
 
+-- The description as this binding reads it (mvvm.json_decode), against its schema,
+-- docs/description.schema.json (bindings/lua/schema_check.lua), as the Python suite checks Python's.
+do
+  local schema_check = require("schema_check")
+  local file = assert(io.open(here .. "/../../docs/description.schema.json"))
+  local checker = schema_check.new(mvvm.json_decode(file:read("*a")), mvvm.json_null)
+  file:close()
+  local out = ffi.new("char *[1]")
+  check("description: mvvm_classes answers", ffi.string(C.mvvm_status_name(C.mvvm_classes(out))), "MVVM_OK")
+  local described = mvvm.json_decode(ffi.string(out[0]))
+  C.mvvm_string_free(out[0])
+  check("description: the classes, as this binding reads them, follow docs/description.schema.json",
+        checker.errors(described), {})
+  local broken = {}
+  for key, value in pairs(described[1]) do
+    if key ~= "display" then broken[key] = value end
+  end
+  check("description: the schema check refuses a class without its display name", #checker.errors({ broken }) > 0, true)
+  if classes.counter then
+    local counter = classes.counter.new(loop)
+    local object = mvvm.describe(counter)
+    check("description: an object's, with the constructor that made it, follows the schema",
+          { checker.errors(object), object.constructor }, { {}, "new" })
+    mvvm.close(counter)
+  end
+end
+
 -- The catalog, in a library that carries it (libmvvm.so).
 if classes.sign_up_view_model then
 check("classes: the catalog's are described",

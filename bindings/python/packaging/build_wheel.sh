@@ -5,7 +5,7 @@
 # Usage: bindings/python/packaging/build_wheel.sh OUTDIR [LIBFILE]
 #   Without LIBFILE, builds the library first (bindings/c/build_release.sh static build/release-static).
 #
-# The repository tree stays clean: bindings/python (pyproject.toml, setup.py, README.md, mvvm/) is
+# The repository tree stays clean: bindings/python (pyproject.toml, setup.py, README.md, mvvm/; and bindings/gen/mvvm_gen) is
 # copied into a temporary folder, and `pip wheel` builds it there with MVVM_LIBRARY=LIBFILE:
 # bindings/python/setup.py bundles that library and tags the wheel py3-none-manylinux_2_N_ARCH,
 # 2.N from the symbol versions the library needs. It fails unless the wheel has a manylinux tag.
@@ -38,7 +38,7 @@ src=$work/python
 mkdir -p "$src"
 cp -L bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md bindings/python/LICENSE bindings/python/THIRD_PARTY_NOTICES "$src/"
 cp -R bindings/python/mvvm "$src/mvvm"
-cp -R bindings/python/mvvm_gen "$src/mvvm_gen"
+cp -R bindings/gen/mvvm_gen "$src/mvvm_gen"
 # What `python3 -m mvvm_gen.package` needs without a checkout (setup.py, GENERATOR_DATA): copies.
 mkdir -p "$src/mvvm_gen/data"
 cp Sources/MVVMExport/exports.map include/mvvm.h "$src/mvvm_gen/data/"

@@ -89,3 +89,17 @@ def test_a_uint64_above_int64_max_reads_as_the_same_non_negative_number() -> Non
         odometer.reading = 2**63 + 1
         sample_loop.advance(0)
         assert seen[-1] == 2**63 + 1
+
+
+@pytest.mark.parametrize("name", sorted(LIBRARIES))
+def test_the_generators_reader_reads_every_library_as_the_packages_does(name: str) -> None:
+    """The generator reads the description with a model of its own (mvvm_gen/model.py: it imports
+    no binding); the two readers must not drift apart."""
+    import dataclasses
+
+    from mvvm._model import Library as PackageLibrary
+    from mvvm_gen.model import Library as GeneratorLibrary
+
+    raw = descriptions_json(Path(library_path(name)))
+    package, generator = PackageLibrary.from_json(raw), GeneratorLibrary.from_json(raw)
+    assert [dataclasses.asdict(c) for c in package.classes] == [dataclasses.asdict(c) for c in generator.classes]

@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from mvvm._model import Library
+from mvvm_gen.model import Library
 from mvvm_gen import c, naming, swift
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -49,3 +49,20 @@ def test_typed_calls_are_named_by_the_shared_rule() -> None:
 def test_the_rules_abi_names_are_the_headers() -> None:
     assert naming.load().abi_names == naming.abi_names(ROOT / "include" / "mvvm.h")
     assert {"mvvm_loop_new", "mvvm_loop_advance", "mvvm_event_kind"} <= set(naming.load().abi_names)
+
+
+def test_the_generators_python_naming_data_is_the_packages_rule() -> None:
+    """The stubs name classes and members by bindings/gen/mvvm_gen/naming-python.json (the
+    generator imports no binding): the data is the mvvm package's rule, exactly."""
+    import keyword
+
+    import mvvm
+    from mvvm._object import MvvmObject
+    from mvvm._requests import ServiceRequest
+
+    data = json.loads(naming.PYTHON_DATA.read_text())
+    assert set(data["keywords"]) == set(keyword.kwlist)
+    assert data["package_names"] == list(mvvm.__all__), "update naming-python.json's package_names"
+    assert set(data["object_attributes"]) == {n for n in dir(MvvmObject) if not n.startswith("_")}
+    assert set(data["request_attributes"]) == ({n for n in dir(ServiceRequest) if not n.startswith("_")}
+                                               | {"argument", "state", "view_model"})

@@ -20,6 +20,8 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 PACKAGE_ROOT = HERE.parent  # bindings/python
+#: Where ``python3 -m mvvm_gen`` is found (it imports nothing of the mvvm package).
+GENERATOR_PATH = [PACKAGE_ROOT.parent / "gen"]
 SAMPLE = HERE / "typing" / "typed_sample.py"
 MISTAKES = HERE / "typing" / "type_errors.py"
 
@@ -97,7 +99,7 @@ def outside_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(PACKAGE_ROOT / "mvvm", root / "mvvm", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     done = subprocess.run([sys.executable, "-m", "mvvm_gen", "--library", OUTSIDE, "--pyi",
                            str(root / "mvvm" / "_classes.pyi")], capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, PYTHONPATH=str(PACKAGE_ROOT)))
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(map(str, GENERATOR_PATH))))
     assert done.returncode == 0, done.stdout + done.stderr
     for program in (OUTSIDE_SAMPLE, OUTSIDE_MISTAKES):
         shutil.copy(program, root / program.name)
@@ -126,3 +128,74 @@ def test_the_typed_program_over_a_librarys_own_classes_runs() -> None:
                             env=dict(os.environ, MVVM_LIBRARY=OUTSIDE))
     assert result.returncode == 0, result.stderr
     assert "profile.move_tag failed: no tag at 9 (there are 2)" in result.stdout and "Bergen" in result.stdout
+
+
+# ------------------------------------------------------------------------------------------------
+# A library composed of two Swift modules: one typed wheel, one stub file (issue 41, item 5)
+# ------------------------------------------------------------------------------------------------
+
+APP_SAMPLE = os.environ.get("MVVM_APP_SAMPLE_LIBRARY")
+COMPOSED_SAMPLE = HERE / "typing" / "typed_composed.py"
+COMPOSED_MISTAKES = HERE / "typing" / "composed_errors.py"
+
+
+@pytest.fixture(scope="module")
+def composed_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Tests/outside's libappsample.so (module AppSample, whose hook also registers module
+    AppSampleSwift5's class) shipped by ``python3 -m mvvm_gen.package --library`` with no
+    ``--module``, its wheel unpacked beside a copy of the mvvm package and the typed programs."""
+    if not APP_SAMPLE:
+        pytest.skip("MVVM_APP_SAMPLE_LIBRARY is not set (build Tests/outside: libappsample.so)")
+    root = tmp_path_factory.mktemp("composed")
+    shutil.copytree(PACKAGE_ROOT / "mvvm", root / "mvvm", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    from mvvm_gen import package
+
+    # The debug build needs the toolchain's Swift runtime, which a shipped library must not (the
+    # packaging and packages suites ship release builds): that check is left out here.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(package, "check_library", lambda path: None)
+        assert package.main(["--library", APP_SAMPLE, "--name", "appsample", "--out", str(root / "dist")]) == 0
+    wheels = list((root / "dist").glob("appsample-*.whl"))
+    assert len(wheels) == 1, wheels
+    import zipfile
+
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        wheel.extractall(root)
+    (root / "appsample" / "libappsample.so").chmod(0o755)
+    for program in (COMPOSED_SAMPLE, COMPOSED_MISTAKES):
+        shutil.copy(program, root / program.name)
+    return root
+
+
+def test_a_composed_library_ships_one_stub_file_and_one_header_of_both_modules(composed_root: Path) -> None:
+    stubs = (composed_root / "appsample" / "__init__.pyi").read_text()
+    assert "class MeetingViewModel(" in stubs and "class SignInViewModel(" in stubs  # module AppSample
+    assert "class VoteViewModel(" in stubs  # module AppSampleSwift5
+    assert "Swift modules AppSample, AppSampleSwift5" in stubs
+    header = (composed_root / "dist" / "appsample-c" / "include" / "appsample.h").read_text()
+    assert "mvvm_meeting_view_model_new(" in header and "mvvm_vote_view_model_vote(" in header
+
+
+@pytest.mark.parametrize("checker", ["mypy", "pyright"])
+def test_a_typed_program_over_a_composed_librarys_wheel_has_no_type_error(checker: str, composed_root: Path) -> None:
+    result = _run(checker, composed_root / COMPOSED_SAMPLE.name, root=composed_root)
+    assert result.returncode == 0, "%s found errors:\n%s%s" % (checker, result.stdout, result.stderr)
+
+
+@pytest.mark.parametrize("checker", ["mypy", "pyright"])
+def test_mistakes_over_a_composed_librarys_wheel_are_type_errors_on_their_lines(checker: str,
+                                                                               composed_root: Path) -> None:
+    expected = {number for number, line in enumerate(COMPOSED_MISTAKES.read_text().splitlines(), 1)
+                if "# error" in line}
+    assert len(expected) == 4
+    result = _run(checker, composed_root / COMPOSED_MISTAKES.name, root=composed_root)
+    found = _error_lines(checker, result.stdout + result.stderr, COMPOSED_MISTAKES)
+    assert found == expected, "%s:\n%s" % (checker, result.stdout)
+
+
+def test_the_typed_program_over_a_composed_librarys_wheel_runs(composed_root: Path) -> None:
+    result = subprocess.run([sys.executable, str(composed_root / COMPOSED_SAMPLE.name)], capture_output=True,
+                            text=True, timeout=120, cwd=composed_root,
+                            env=dict(os.environ, PYTHONPATH=str(composed_root)))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[:3] == ["1", "0", "idle"], result.stdout

@@ -55,7 +55,7 @@ class SignaturesTest < Minitest::Test
     require_sample(library)
     Dir.mktmpdir do |dir|
       FileUtils.cp(Dir[File.join(SIG, "*.rbs")], dir)
-      generator = File.expand_path("../../python", __dir__)
+      generator = File.expand_path("../../gen", __dir__)
       output, status = Open3.capture2e({ "PYTHONPATH" => generator }, "python3", "-m", "mvvm_gen", "--library", library,
                                        "--module", "Sample", "--rbs", File.join(dir, "sample.rbs"))
       assert status.success?, output
@@ -65,6 +65,20 @@ class SignaturesTest < Minitest::Test
       assert status.success?, output
       assert_match(/true: every call fit the signatures/, output)
     end
+  end
+
+  # The generator names the signatures' methods and constants by data (bindings/gen/mvvm_gen/
+  # naming-ruby.json), running no Ruby: the data is the bindings' rule, exactly.
+  def test_the_generators_ruby_naming_data_is_the_bindings_rule
+    require "json"
+    data = JSON.parse(File.read(File.expand_path("../../gen/mvvm_gen/naming-ruby.json", __dir__)))
+    assert_equal Mvvm::Names::RESERVED.keys.sort, data.fetch("reserved").sort,
+                 "naming-ruby.json's reserved names differ from Mvvm::Names::RESERVED: update the file"
+    # The module's own constants, before a library adds its classes (as in a fresh process).
+    output, status = Open3.capture2e(RbConfig.ruby, "-I", LIB, "-rmvvm", "-e", "puts Mvvm.constants")
+    assert status.success?, output
+    assert_equal output.split.sort, data.fetch("constants").sort,
+                 "naming-ruby.json's constants differ from the Mvvm module's: update the file"
   end
 
   def require_sample(library)

@@ -18,6 +18,10 @@ t = Templates("naming")
 
 #: The data file, beside this module (the wheel ships it).
 DATA = Path(__file__).resolve().parent / "naming.json"
+#: The Python names the mvvm package gives (bindings/python/mvvm/_names.py's rule, as data).
+PYTHON_DATA = Path(__file__).resolve().parent / "naming-python.json"
+#: The Ruby names the Ruby bindings give (bindings/ruby/lib/mvvm/names.rb's rule, as data).
+RUBY_DATA = Path(__file__).resolve().parent / "naming-ruby.json"
 
 #: The kinds of typed call, in the order the Swift table lists them.
 KINDS = ("constructor", "command", "getter", "setter", "child")
@@ -72,5 +76,5 @@ def swift_table(naming: Naming) -> str:
         return pattern.replace("{class}", r"\(className)").replace("{name}", r"\(name)")
     functions = "\n".join(t("function", kind=kind, pattern=naming.patterns[kind], body=interpolated(naming.patterns[kind]))
                           for kind in KINDS)
-    names = "\n".join('        "%s",' % name for name in naming.abi_names)
+    names = "\n".join(t("name", name=name) for name in naming.abi_names)
     return t("file", names=names, functions=functions) + "\n"

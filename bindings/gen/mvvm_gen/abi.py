@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Tuple
 
-from mvvm._model import Named
+from .model import Named
 
 #: The markers around the header's generated part (the typed calls), which is not the fixed ABI.
 BEGIN = "/* @generated typed calls begin: python3 -m mvvm_gen writes this part; do not edit. */"

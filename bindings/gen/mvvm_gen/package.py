@@ -1,6 +1,6 @@
 """Ships a package of your own: its self-contained library as a typed Python wheel and as C files.
 
-    python3 -m mvvm_gen.package --package-path PATH --product PRODUCT --module MODULE \\
+    python3 -m mvvm_gen.package --package-path PATH --product PRODUCT [--module MODULE ...] \\
         [--name NAME] [--version 0.1.0] [--out dist] [--prefix PREFIX] [--library FILE]
 
 1. Builds the product (a ``.dynamic`` library that links MVVMExport) as every shipped libmvvm is
@@ -11,19 +11,23 @@
    FILE`` packages a library built already, instead.)
 2. Writes ``OUT/NAME-VERSION-py3-none-PLATFORM.whl``: the Python package NAME (``import NAME``)
    with the library (``NAME/libNAME.so``), an ``__init__.py`` that loads it with ``mvvm.load``
-   on first use and gives its classes, records and request classes of MODULE as module
+   on first use and gives its classes, records and request classes as module
    attributes (with the library's own ``Loop`` and ``Service``), their stubs (``__init__.pyi``,
    as ``python3 -m mvvm_gen --pyi`` writes them) and ``py.typed``; it depends on ``mvvm``.
    PLATFORM is computed as the mvvm wheel's (mvvm_gen/wheel_tag.py): ``manylinux_2_N_ARCH``.
 3. Writes ``OUT/NAME-c/``, a tree to copy into a prefix (``cp -a OUT/NAME-c/. PREFIX/``):
    ``lib/libNAME.so.VERSION`` with the links ``libNAME.so.MAJOR`` (the soname) and
-   ``libNAME.so``, ``include/NAME.h`` (the typed C calls of MODULE's classes, as ``mvvm_gen
+   ``libNAME.so``, ``include/NAME.h`` (the typed C calls of its classes, as ``mvvm_gen
    --header`` writes them), ``include/mvvm.h`` and ``lib/pkgconfig/NAME.pc``: ``cc app.c
    $(pkg-config --cflags --libs NAME)``. The .pc finds the prefix from its own place
    (``${pcfiledir}``), so the tree works wherever it is copied; ``--prefix`` writes a fixed one.
 
+The classes shipped are those of every Swift module the library registers classes of but the
+catalog's (a library composed of several packages, as docs/packages.md composes them, ships one
+wheel, one stub file and one header); ``--module`` (repeatable, or a comma-separated list) chooses.
+
 The typed C calls the header declares are defined in Swift by the file ``python3 -m mvvm_gen
---module MODULE --swift ...`` writes into the package: the command fails when the library lacks
+--module MODULE --swift ...`` writes into each package: the command fails when the library lacks
 one. Needs the Swift toolchain for step 1 only; standard library only.
 """
 
@@ -43,9 +47,9 @@ import zipfile
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from mvvm._model import GenerationError, Library, descriptions_json
+from .model import GenerationError, Library, descriptions_json
 
-from . import c, python
+from . import c, modules, python
 from .templates import Templates
 from .wheel_tag import elf_needs, platform_tag
 
@@ -160,8 +164,10 @@ def write_wheel(path: Path, files: Sequence[Tuple[str, bytes, int]], dist_info: 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen.package", description=__doc__.split("\n")[0])
     parser.add_argument("--package-path", default=".", help="the Swift package (default: the current folder)")
-    parser.add_argument("--product", required=True, help="its .dynamic library product that links MVVMExport")
-    parser.add_argument("--module", required=True, help="the Swift module that registers the classes to ship")
+    parser.add_argument("--product", help="its .dynamic library product that links MVVMExport (needed unless --library)")
+    parser.add_argument("--module", action="append",
+                        help="a Swift module whose classes to ship (repeatable, or a comma-separated list; "
+                             "default: every module of the library but the catalog's)")
     parser.add_argument("--name", help="the Python package, library (libNAME.so) and C header/pkg-config name "
                                        "(default: the product's, lowercased)")
     parser.add_argument("--version", default="0.1.0", help="the package's version, MAJOR.MINOR.PATCH (default 0.1.0)")
@@ -181,9 +187,9 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 def make(args: argparse.Namespace) -> List[str]:
-    import mvvm
-
-    name: str = args.name or args.product.lower()
+    if not args.product and not args.library:
+        raise PackageError("--product is needed (the .dynamic library product to build), or --library FILE")
+    name: str = args.name or (args.product or re.sub(r"^lib|\.so(\.\d+)*$", "", Path(args.library).name)).lower()
     if not name.isidentifier() or name != name.lower() or name == "mvvm":
         raise PackageError("--name %r: a lowercase Python identifier other than mvvm is needed (the package "
                            "is imported by it)" % name)
@@ -210,8 +216,6 @@ def make(args: argparse.Namespace) -> List[str]:
 
 
 def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: Path) -> List[str]:
-    import mvvm
-
     major = args.version.split(".")[0]
     library_file = staged.name
     soname = "%s.%s" % (library_file, major)
@@ -221,16 +225,16 @@ def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: P
 
     # The classes, as the library describes them.
     whole = Library.from_json(descriptions_json(staged))
-    own = whole.only_module(args.module)
-    if not own.classes:
-        modules = sorted({cls.swift_module for cls in whole.classes if cls.swift_module})
-        raise PackageError("the library registers no class of module %s (its modules: %s)"
-                           % (args.module, ", ".join(modules)))
+    own = modules.choose(whole, modules.module_list(args.module))
+    shipped = modules.modules_of(own)
+    module = t("one_module" if len(shipped) == 1 else "modules", module=", ".join(shipped))
     declarations = c.declarations(own)
     cdll = ctypes.CDLL(str(staged))
     cdll.mvvm_version.restype = ctypes.c_char_p
     found = (cdll.mvvm_version() or b"").decode()
     header = header_version(data_file("mvvm.h"))
+    # The mvvm package of this release: the header's version (the generator imports no binding).
+    mvvm_version = "%d.%d.%d" % header
     if found.split(".")[:2] != [str(header[0]), str(header[1])]:
         raise PackageError("the library is libmvvm %s, this mvvm_gen's mvvm.h is %d.%d.%d: use the mvvm package of "
                            "the libmvvm the Swift package depends on" % (found, *header))
@@ -239,22 +243,22 @@ def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: P
         raise PackageError(
             "the library lacks typed calls its header would declare (%s%s): generate their definitions with\n"
             "  python3 -m mvvm_gen --library %s --module %s --swift Sources/%s/TypedCalls.generated.swift\n"
-            "and build again" % (", ".join(missing[:4]), ", ..." if len(missing) > 4 else "", built, args.module,
-                                 args.module))
+            "(in the package whose module registers the classes, for each such module) and build again"
+            % (", ".join(missing[:4]), ", ..." if len(missing) > 4 else "", built, shipped[0], shipped[0]))
 
     # The wheel.
     tag, why = platform_tag(staged)
     if not tag.startswith("manylinux"):
         print("warning: %s: the wheel is tagged %s (%s): it works only where what the library needs is"
               % (library_file, tag, why), file=sys.stderr)
-    package = {"name": name, "module": args.module, "library": library_file}
+    package = {"name": name, "module": module, "library": library_file}
     names = list(python.PACKAGE_NAMES) + python.exported_names(own, whole)
     init = t("init_py", names=", ".join('"%s"' % n for n in names), **package) + "\n"
     stubs = python.generate_pyi(own, whole, package)
     dist_info = "%s-%s.dist-info" % (name, args.version)
-    metadata = t("metadata", name=name, version=args.version, requires=requirement(mvvm.__version__),
-                 summary="The view models of Swift module %s through libmvvm (typed)" % args.module) + "\n"
-    wheel_meta = t("wheel", platform=tag, mvvm_version=mvvm.__version__) + "\n"
+    metadata = t("metadata", name=name, version=args.version, requires=requirement(mvvm_version),
+                 summary=t("summary", module=module)) + "\n"
+    wheel_meta = t("wheel", platform=tag, mvvm_version=mvvm_version) + "\n"
     wheel = out / ("%s-%s-py3-none-%s.whl" % (name, args.version, tag))
     for old in out.glob("%s-*.whl" % name):
         old.unlink()
@@ -279,10 +283,10 @@ def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: P
     (lib / soname).symlink_to(real.name)
     (lib / library_file).symlink_to(soname)
     own_header = include / ("%s.h" % name)
-    own_header.write_text(c.splice(c.new_header(own_header, args.module), declarations))
+    own_header.write_text(c.splice(c.new_header(own_header, shipped), declarations))
     shutil.copyfile(data_file("mvvm.h"), include / "mvvm.h")
     prefix = args.prefix.rstrip("/") if args.prefix else "${pcfiledir}/../.."
-    pc: Dict[str, str] = {"name": name, "module": args.module, "version": args.version, "prefix": prefix}
+    pc: Dict[str, str] = {"name": name, "module": module, "version": args.version, "prefix": prefix}
     (pkgconfig / ("%s.pc" % name)).write_text(t("pc", **pc) + "\n")
 
     return ["wheel: %s (platform %s: %s)" % (wheel, tag, why),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from mvvm._model import Library
+from .model import Library
 from .swift import typed_calls
 from .templates import Templates
 

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
-from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
+from . import naming
 from .abi import Abi
-from mvvm._model import Argument, Class, Library, Record, Type
+from .model import Argument, Class, Library, Record, Type
 from .templates import Templates
 
 abi_t = Templates("rbabi")
@@ -32,7 +30,7 @@ def fiddle_type(c_type: str, abi: Abi) -> str:
     if c_type in abi.enums:
         return "INT"
     if c_type in abi.structs:
-        return '"%s"' % c_type
+        return abi_t("struct_type", name=c_type)
     raise ValueError("no Fiddle type for the C type %r" % c_type)
 
 
@@ -46,7 +44,7 @@ def abi_module(abi: Abi) -> str:
     enums = "\n".join(abi_t("enum_entry", enum=enum, members="\n".join(
         abi_t("enum_member", name=name, value=value) for name, value in members)) for enum, members in abi.enums.items())
     structs = "\n".join(abi_t("struct", name=name, fields=", ".join(
-        '["%s", %s]' % (f.name, fiddle_type(f.type, abi)) for f in fields)) for name, fields in abi.structs.items())
+        abi_t("struct_field", name=f.name, type=fiddle_type(f.type, abi)) for f in fields)) for name, fields in abi.structs.items())
 
     def signature(name: str, params: List[str], result: str) -> str:
         return abi_t("signature", name=name, params=", ".join(fiddle_type(p, abi) for p in params),
@@ -57,21 +55,16 @@ def abi_module(abi: Abi) -> str:
     return abi_t("file", constants="\n\n".join(constants), enums=enums, structs=structs, callbacks=callbacks,
                  functions=functions) + "\n"
 
-RUBY_LIB = Path(__file__).resolve().parents[2] / "ruby" / "lib"
 rbs_t = Templates("rbs")
 
 
 def ruby_reserved() -> Tuple[Set[str], Set[str]]:
-    """What the Ruby bindings name otherwise: the names Ruby keeps (Mvvm::Names::RESERVED: a member
-    of such a name takes a trailing underscore) and Mvvm's own constants (no class takes one),
-    asked of Ruby itself so that the signatures follow bindings/ruby/lib/mvvm exactly."""
-    script = 'puts Mvvm::Names::RESERVED.keys.join(" "); puts Mvvm.constants.join(" ")'
-    try:
-        out = subprocess.run(["ruby", "-I", str(RUBY_LIB), "-rmvvm", "-e", script], check=True,
-                             capture_output=True, text=True).stdout.splitlines()
-    except (OSError, subprocess.CalledProcessError) as error:
-        sys.exit(f"mvvm_gen: --rbs asks Ruby which names the bindings reserve, and could not: {error}")
-    return set(out[0].split()), set(out[1].split())
+    """What the Ruby bindings name otherwise, from the data file ``naming-ruby.json``: the names
+    Ruby keeps (Mvvm::Names::RESERVED: a member of such a name takes a trailing underscore) and
+    Mvvm's own constants (no class takes one). The Ruby suite checks the file against
+    bindings/ruby/lib/mvvm, so the signatures follow the bindings with no Ruby run here."""
+    data = json.loads(naming.RUBY_DATA.read_text())
+    return set(data["reserved"]), set(data["constants"])
 
 
 class _Signatures:
@@ -147,16 +140,16 @@ class _Signatures:
         """By position, and by keyword (after `first`, given by position); an optional argument
         may be left out."""
         def positional(a: Argument) -> str:
-            return f"{'?' if a.type.optional else ''}{self.written(a.type)} {self.ruby(a.name)}"
+            return rbs_t("positional", optional=optional(a.type), type=self.written(a.type), name=self.ruby(a.name))
 
         def keyword(a: Argument) -> str:
-            return f"{'?' if a.type.optional else ''}{self.ruby(a.name)}: {self.written(a.type)}"
+            return rbs_t("keyword", optional=optional(a.type), name=self.ruby(a.name), type=self.written(a.type))
 
         lead = [first] if first else []
-        forms = ["(" + ", ".join(lead + [positional(a) for a in arguments]) + ")"]
+        forms = [", ".join(lead + [positional(a) for a in arguments])]
         if arguments:
-            forms.append("(" + ", ".join(lead + [keyword(a) for a in arguments]) + ")")
-        return [f"{form}{block} -> {result}" for form in forms]
+            forms.append(", ".join(lead + [keyword(a) for a in arguments]))
+        return [rbs_t("signature", parameters=form, completion=block, result=result) for form in forms]
 
     def class_block(self, cls: Class) -> List[str]:
         names = self.class_names[cls.name]
@@ -174,41 +167,42 @@ class _Signatures:
 
         overloads: List[str] = []
         for constructor in cls.constructors:
-            overloads += self.overloads(constructor.arguments, "void", first="Loop loop")
+            overloads += self.overloads(constructor.arguments, "void", first=rbs_t("loop_parameter"))
             services = [a for a in constructor.arguments if a.type.kind == "service"]
             if len(services) == 1 and constructor.arguments[-1] is services[0]:
-                overloads += self.overloads(constructor.arguments[:-1], "void", " { (Request request) -> untyped }",
-                                            first="Loop loop")
+                overloads += self.overloads(constructor.arguments[:-1], "void", rbs_t("service_block"),
+                                            first=rbs_t("loop_parameter"))
         if overloads:
             method("initialize", overloads)
         else:
             members.append(rbs_t("made_by_parent"))
         for prop in cls.properties:
             name = self.ruby(prop.name)
-            method(name, [f"() -> {self.read(prop.type)}"])
+            method(name, [rbs_t("reader", type=self.read(prop.type))])
             if prop.type.kind == "bool":
-                method(name + "?", [f"() -> {self.read(prop.type)}"], derived=True)
+                method(rbs_t("predicate_name", name=name), [rbs_t("reader", type=self.read(prop.type))], derived=True)
             if prop.writable and not prop.is_list:
                 written = self.written(prop.type)
                 # A union returned is parenthesised: RBS reads `-> A | B` as two method types.
-                returned = f"({written})" if " | " in written and not written.startswith("(") else written
-                method(name + "=", [f"({written} value) -> {returned}"], derived=True)
+                returned = rbs_t("grouped", type=written) if " | " in written and not written.startswith("(") else written
+                method(rbs_t("writer_name", name=name), [rbs_t("writer", type=written, returned=returned)], derived=True)
         for command in cls.commands:
             if command.is_async:
                 # Starts the call and gives its Mvvm::Call; the block gets (result, nil) or (nil, error).
                 value = "nil" if command.result.is_none else self.read(command.result)
-                given = value if value == "nil" or value.endswith("?") else f"({value})?"
-                block = f" ?{{ ({given} result, Error? error) -> void }}"
-                method(self.ruby(command.name), self.overloads(command.arguments, f"Call[{value}]", block))
+                given = value if value == "nil" or value.endswith("?") else rbs_t("optional_type", type=value)
+                block = rbs_t("completion_block", given=given)
+                method(self.ruby(command.name), self.overloads(command.arguments, rbs_t("call_type", type=value), block))
             else:
                 result = "self" if command.result.is_none else self.read(command.result)
                 method(self.ruby(command.name), self.overloads(command.arguments, result))
         for child in cls.children:
-            method(self.ruby(child.name), [f"() -> {self.class_type(child.type)}"])
+            method(self.ruby(child.name), [rbs_t("reader", type=self.class_type(child.type))])
         for constructor in cls.constructors:
             for argument in constructor.arguments:
                 if argument.type.kind == "object":
-                    method(self.ruby(argument.name), [f"() -> ({self.written(argument.type)})?"])
+                    method(self.ruby(argument.name),
+                           [rbs_t("reader", type=rbs_t("optional_type", type=self.written(argument.type)))])
         lines = rbs_comment(cls.doc, "  ")
         lines.append(rbs_t("class", name=names[0], members="\n".join(members)))
         lines += [rbs_t("alias", alias=alias, name=names[0]) for alias in names[1:]]
@@ -219,12 +213,17 @@ class _Signatures:
         if not names:
             return []  # reachable by Library#records only
         fields = "\n".join(rbs_t("field", name=self.ruby(f.name), type=self.read(f.type)) for f in record.fields)
-        params = ", ".join(f"{'?' if f.type.optional else ''}{self.ruby(f.name)}: {self.written(f.type)}"
+        params = ", ".join(rbs_t("keyword", optional=optional(f.type), name=self.ruby(f.name), type=self.written(f.type))
                            for f in record.fields)
         lines = rbs_comment(record.doc, "  ")
         lines.append(rbs_t("record", name=names[0], fields=fields, params=params))
         lines += [rbs_t("alias", alias=alias, name=names[0]) for alias in names[1:]]
         return lines
+
+
+def optional(kind: Type) -> str:
+    """RBS's mark of a parameter that may be left out."""
+    return rbs_t("optional_mark") if kind.optional else ""
 
 
 def rbs_comment(text: str, indent: str) -> List[str]:

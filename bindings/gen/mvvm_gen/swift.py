@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from mvvm._model import Argument, Class, Library, Type
+from .model import Argument, Class, Library, Type
 from . import naming
 from .templates import Templates
 
@@ -49,11 +49,11 @@ def value(argument: Argument) -> str:
     """The expression of an argument's value: a TypedCall.Argument."""
     case = {"bool": "bool", "int64_t": "int", "uint64_t": "uint", "double": "double", "const char *": "string",
             "const mvvm_value *": "value", "mvvm_handle": "object"}[c_in(argument.type)]
-    return ".%s(%s)" % (case, argument.name)
+    return t("argument_value", case=case, name=argument.name)
 
 
 def params(arguments: List[Argument]) -> str:
-    return "".join(", _ %s: %s" % (a.name, TYPES[c_in(a.type)]) for a in arguments)
+    return "".join(t("parameter", name=a.name, type=TYPES[c_in(a.type)]) for a in arguments)
 
 
 def call(block: str, **values: object) -> str:
@@ -71,42 +71,40 @@ def functions(cls: Class) -> List[str]:
         lookup = {"command": "command", "get": "property", "set": "property", "child": "child"}.get(kind)
         if lookup is None or (lookup, member.name) in lets:
             continue
-        lets[(lookup, member.name)] = "%s_%s" % (lookup, function)
+        lets[(lookup, member.name)] = t("let_name", kind=lookup, function=function)
         out.append(t("member", let=lets[(lookup, member.name)], kind=lookup, cls=cls.name, name=member.name))
     for kind, function, member in typed_calls(cls):
         lookup = {"command": "command", "get": "property", "set": "property", "child": "child"}.get(kind)
         let = lets.get((lookup, member.name), "")
         if kind == "construct":
             if member.has_service:
-                arguments = "_ loop: UInt64, _ request: TypedCall.RequestFunction?, _ userData: UnsafeMutableRawPointer?, " \
-                            "_ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?"
+                arguments = t("params_construct_service")
                 body = call("construct_service", cls=cls.name, name=member.name)
             else:
-                arguments = "_ loop: UInt64%s, _ out: UnsafeMutablePointer<UInt64>?" % params(member.arguments)
+                arguments = t("params_construct", params=params(member.arguments))
                 values = ", ".join(value(a) for a in member.arguments)
                 body = call("construct", cls=cls.name, name=member.name, values=values)
         elif kind == "command" and member.is_async:
-            arguments = "_ handle: UInt64%s, _ done: TypedCall.DoneFunction?, _ userData: UnsafeMutableRawPointer?, " \
-                        "_ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?" % params(member.arguments)
-            values = "[%s]" % ", ".join(value(a) for a in member.arguments)
+            arguments = t("params_command_async", params=params(member.arguments))
+            values = t("values_array", values=", ".join(value(a) for a in member.arguments))
             body = call("command_async", member=let, values=values)
         elif kind == "command":
             result = ""
-            arguments = "_ handle: UInt64%s" % params(member.arguments)
+            arguments = t("params_command", params=params(member.arguments))
             if not member.result.is_none:
-                arguments += ", _ result: %s" % TYPES[member.result.c_out]
-                result = ", result: result" if member.result.is_plain else ", value: result"
+                arguments += t("params_result", type=TYPES[member.result.c_out])
+                result = t("plain_result" if member.result.is_plain else "value_result")
             values = ", ".join(value(a) for a in member.arguments)
-            values = ", [%s]" % values if values or result else ""
+            values = t("values_after", values=values) if values or result else ""
             body = call("command", member=let, values=values, result=result)
         elif kind == "get":
-            arguments = "_ handle: UInt64, _ out: %s" % TYPES[member.type.c_out]
-            body = call("get", member=let, out="out" if member.type.is_plain else "value: out")
+            arguments = t("params_get", type=TYPES[member.type.c_out])
+            body = call("get", member=let, out=t("plain_out" if member.type.is_plain else "value_out"))
         elif kind == "set":
-            arguments = "_ handle: UInt64, _ value: %s" % TYPES[c_in(member.type)]
+            arguments = t("params_set", type=TYPES[c_in(member.type)])
             body = call("set", member=let, value=value(Argument("value", member.type)))
         else:
-            arguments = "_ handle: UInt64, _ out: UnsafeMutablePointer<UInt64>?"
+            arguments = t("params_child")
             body = call("child", member=let)
         out.append(t("function", function=function, params=arguments, status="Int32", body=body))
     return out

@@ -8,7 +8,7 @@ from typing import List
 
 from .abi import BEGIN, END
 from .naming import load as load_naming
-from mvvm._model import Class, Command, Library, Property, Type
+from .model import Class, Command, Library, Property, Type
 from .templates import Templates
 
 t = Templates("c")
@@ -22,12 +22,12 @@ def comment(text: str) -> str:
 def type_summary(kind: Type) -> str:
     """How the class summary names a type: "int", "string?", "[address]"."""
     if kind.kind == "array" and kind.element is not None:
-        name = "[%s]" % type_summary(kind.element)
+        name = t("summary_array", element=type_summary(kind.element))
     elif kind.kind == "record":
         name = kind.record or "record"
     else:
         name = kind.kind
-    return name + ("?" if kind.optional else "")
+    return t("summary_optional", type=name) if kind.optional else name
 
 
 def result_params(command: Command) -> str:
@@ -35,7 +35,7 @@ def result_params(command: Command) -> str:
         return t("async_params")
     if command.result.is_none:
         return ""
-    return ", %s result_or_null" % command.result.c_out
+    return t("result_params", c_out=command.result.c_out)
 
 
 def result_doc(command: Command) -> str:
@@ -43,8 +43,7 @@ def result_doc(command: Command) -> str:
         return t("async_doc")
     if command.result.is_none or command.result.kind in ("bool", "int", "double") and command.result.is_plain:
         return ""
-    free = "free it with mvvm_string_free()" if command.result.is_plain else "free it with mvvm_value_free()"
-    return t("result_owned", free=free)
+    return t("result_owned", free=t("free_string" if command.result.is_plain else "free_value"))
 
 
 def declarations(library: Library) -> str:
@@ -57,22 +56,23 @@ def declarations(library: Library) -> str:
 
 
 def class_declarations(cls: Class) -> List[str]:
-    props = "; ".join("%s: %s %s" % (p.name, "list" if p.is_list else type_summary(p.type), "rw" if p.writable else "ro")
-                      for p in cls.properties)
+    props = t("summary_separator").join(
+        t("summary_property", name=p.name, type=t("summary_list") if p.is_list else type_summary(p.type),
+          access=t("summary_rw" if p.writable else "summary_ro")) for p in cls.properties)
     summary = ""
     if props:
-        summary += "\n * Properties: %s." % props
+        summary += t("summary_properties", properties=props)
     if cls.signals:
-        summary += "\n * Signals: " + ", ".join("%s(%s)" % (s.name, type_summary(s.type)) for s in cls.signals) + "."
+        summary += t("summary_signals", signals=", ".join(t("summary_signal", name=s.name, type=type_summary(s.type))
+                                                           for s in cls.signals))
     if not cls.constructors:
-        summary += "\n * Made by its parent (a child): no constructor."
+        summary += t("summary_child")
     out = [t("class", name=cls.name, swift_name=cls.swift_name, doc=comment(cls.doc), summary=summary).replace(" \n", "\n")]
     for constructor in cls.constructors:
         if constructor.has_service:
             params = t("service_params")
         else:
-            params = "".join(", %s %s" % (a.type.c_in, a.name)
-                             for a in constructor.arguments)
+            params = "".join(t("parameter", c_in=a.type.c_in, name=a.name) for a in constructor.arguments)
         if constructor.doc:
             doc = comment(constructor.doc) + (t("service_doc") if constructor.has_service else "")
             out.append(t("doc", doc=doc))
@@ -81,7 +81,7 @@ def class_declarations(cls: Class) -> List[str]:
         doc = comment(command.doc) + result_doc(command) + (t("throws_doc") if command.throws and not command.is_async else "")
         if doc:
             out.append(t("doc", doc=doc.strip()))
-        params = "".join(", %s %s" % (a.type.c_in, a.name) for a in command.arguments)
+        params = "".join(t("parameter", c_in=a.type.c_in, name=a.name) for a in command.arguments)
         out.append(t("command", function=NAMING.typed_call("command", cls.name, command.name), params=params,
                      result=result_params(command)))
     for prop in cls.properties:
@@ -94,25 +94,28 @@ def class_declarations(cls: Class) -> List[str]:
 
 def property_declarations(cls: Class, prop: Property) -> List[str]:
     if prop.is_list:
-        doc = comment(prop.doc) + " " if prop.doc else ""
+        doc = t("list_doc", doc=comment(prop.doc)) if prop.doc else ""
         return [t("list", name=prop.name, item_class=prop.type.item_class, doc=doc)]
     doc = prop.doc or ""
     if prop.type.values:
-        doc = (doc + " One of: " + ", ".join(prop.type.values) + ".").strip()
+        doc = (doc + t("one_of", values=", ".join(prop.type.values))).strip()
     if not prop.type.is_plain:
         doc = (doc + t("value_owned")).strip()
     out = []
     if doc:
-        out.append(t("doc", doc="%s: %s" % (prop.name, comment(doc))))
+        out.append(t("doc", doc=t("property_doc", name=prop.name, doc=comment(doc))))
     out.append(t("getter", function=NAMING.typed_call("getter", cls.name, prop.name), c_out=prop.type.c_out))
     if prop.writable:
         out.append(t("setter", function=NAMING.typed_call("setter", cls.name, prop.name), c_in=prop.type.c_in))
     return out
 
 
-def new_header(path: Path, module: str) -> str:
+def new_header(path: Path, modules: List[str]) -> str:
+    """A new header of the typed calls of the classes of ``modules`` (Swift modules)."""
     guard = "".join(c if c.isalnum() else "_" for c in path.name.upper())
-    return t("package_header", file=path.name, module=module, guard=guard, begin=BEGIN, end=END) + "\n"
+    return t("package_header", file=path.name, modules=", ".join(modules),
+             flags=" ".join(t("module_flag", module=module) for module in modules), guard=guard, begin=BEGIN,
+             end=END) + "\n"
 
 
 def splice(text: str, generated: str) -> str:

@@ -1,8 +1,9 @@
 """mvvm_gen: every typed surface of a libmvvm library, generated from the classes it registers.
 
 One source of truth: the library's own descriptions (``mvvm_classes``), read into one typed
-model (:mod:`mvvm._model`, which the mvvm package builds its classes from too) and rendered
-through one template per language (``templates/*.tmpl``). A class is declared once, in Swift;
+model (:mod:`mvvm_gen.model`) and rendered through one template per language
+(``templates/*.tmpl``), each language's naming rules read from data (``naming*.json``). It runs
+with the standard library alone: it imports no binding and runs no other language's interpreter. A class is declared once, in Swift;
 every restatement of it is made here. Run it on libmvvm, or on a library of your own that links
 MVVMExport:
 
@@ -20,9 +21,12 @@ arguments (Sources/MVVMExport/Generated/Arities.swift). --naming writes the regi
 table of the naming rule (Sources/MVVMExport/Generated/Naming.swift) from ``naming.json``, whose
 ABI names it refreshes from the header (``--c-header``). --py-abi writes the ``mvvm`` package's ABI module from the header (``--c-header``,
 default include/mvvm.h), --rb-abi the Ruby bindings' (``abi.rb``), --status-swift and --status-c the status names'
-tables (the library's, the C tests'). --module keeps the classes of one Swift module (a package of your
-own; given several times, the classes of each, as the catalog's typed calls are made from
-MVVMCatalog, MVVMViewModels and MVVMModels into include/mvvm_catalog.h). --check writes nothing and exits 1, showing the difference, when a file is not what it
+tables (the library's, the C tests'). --merges writes the Merge publishers of two to eight upstreams
+(Sources/MVVMRuntime/Operators/Publishers.Merge*.swift) from ``templates/merges.tmpl``. --module keeps the classes of one Swift module (a package of your
+own; given several times, or as a comma-separated list, the classes of each, as the catalog's typed
+calls are made from MVVMCatalog, MVVMViewModels and MVVMModels into include/mvvm_catalog.h). Without
+--module, the classes of every module but the catalog's (those three): a library composed of several
+packages (docs/packages.md) gets one header, one stub file; of libmvvm.so itself, the catalog's. --check writes nothing and exits 1, showing the difference, when a file is not what it
 would write (``make test`` runs it so). Standard library only.
 """
 
@@ -34,9 +38,10 @@ import sys
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from mvvm._model import GenerationError, Library, descriptions_json
+from .model import GenerationError, Library, descriptions_json
 
-from . import abi, arities, c, fuzz, naming, python, ruby, status, swift
+from . import abi, arities, c, fuzz, merges, naming, python, ruby, status, swift
+from .modules import choose, module_list, modules_of
 
 __all__ = ["main"]
 
@@ -45,7 +50,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen", description=__doc__.split("\n")[0])
     parser.add_argument("--library", help="the libmvvm.so (or your library) to describe")
     parser.add_argument("--module", action="append",
-                        help="only the classes this Swift module registers (a package of your own); repeatable")
+                        help="the classes this Swift module registers (a package of your own); repeatable, or a "
+                             "comma-separated list; default: every module's but the catalog's")
     parser.add_argument("--header", help="a header with @generated markers to fill (made if missing, with --module)")
     parser.add_argument("--swift", help="the Swift file of typed call definitions to write")
     parser.add_argument("--pyi", help="the Python stub file to write")
@@ -58,6 +64,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--arities", help="the export API's methods of each number of arguments to write")
     parser.add_argument("--naming", help="the registration check's Swift table of the naming rule to write "
                                          "(and naming.json's ABI names, from --c-header)")
+    parser.add_argument("--merges", help="the folder of the Merge publishers (Publishers.Merge*.swift) to write")
     parser.add_argument("--status-swift", help="the library's Swift table of status names to write (from --c-header)")
     parser.add_argument("--status-c", help="the C tests' table of status names to write (from --c-header)")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file is stale")
@@ -79,6 +86,8 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
         outputs.append((Path(args.rb_abi), ruby.abi_module(abi.read(header))))
     if args.arities:
         outputs.append((Path(args.arities), arities.methods()))
+    if args.merges:
+        outputs.extend(merges.files(Path(args.merges)))
     if args.status_swift:
         outputs.append((Path(args.status_swift), status.swift_table(header)))
     if args.status_c:
@@ -94,25 +103,24 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
     if not args.library:
         raise GenerationError("--library is needed to describe classes")
     raw = descriptions_json(Path(args.library))
-    library = whole = Library.from_json(raw)
-    modules = args.module or []
-    # One name for the modules in what the generated files say about their making.
+    whole = Library.from_json(raw)
+    asked = module_list(args.module)
+    library = choose(whole, asked)
+    # The modules covered (every one but the catalog's unless asked), and one name for them in what
+    # the generated files say about their making.
+    modules = asked or modules_of(library)
     module = " --module ".join(modules) or None
-    if modules:
-        library = Library([cls for cls in library.classes if cls.swift_module in modules])
-        if not library.classes:
-            raise GenerationError("the library registers no class of module %s" % " or ".join(modules))
     if args.header:
         path = Path(args.header)
-        text = path.read_text() if path.exists() or not module else c.new_header(path, module)
+        text = path.read_text() if path.exists() or not modules else c.new_header(path, modules)
         outputs.append((path, c.splice(text, c.declarations(library))))
     if args.swift:
         if not module:
-            raise GenerationError("--swift needs --module: the typed calls' definitions belong to the package "
-                                  "that registers the classes")
+            raise GenerationError("--swift: the library registers no class of a Swift module")
         outputs.append((Path(args.swift), swift.definitions(library, module)))
     import json
-    classes = [cls for cls in json.loads(raw) if not modules or cls.get("swift_module") in modules]
+    # The descriptions themselves: every class's, unless modules are asked for.
+    classes = [cls for cls in json.loads(raw) if not asked or cls.get("swift_module") in asked]
     if args.pyi:
         outputs.append((Path(args.pyi), python.generate_pyi(library, whole)))
     if args.rbs:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Dict, List, Optional, Set, Tuple
 
-from mvvm._model import Argument, Class, Library, Record, Type
-from mvvm._names import python_names
+from .model import Argument, Class, Field, Library, Record, Type
+from .pynames import OBJECT_ATTRIBUTES, REQUEST_ATTRIBUTES, namespace_names, python_names
 
 from .abi import Abi
 from .templates import Templates
@@ -99,7 +99,7 @@ def abi_module(abi: Abi) -> str:
                 for name, fields in abi.structs.items() if any(f.type in abi.structs for f in fields)]
     callbacks = "\n".join(
         abi_t("callback", name=name, python_name=name[len("mvvm_"):].upper(), result=ctype(function.result, abi),
-              params="".join(", " + ctype(p.type, abi) for p in function.params))
+              params="".join(abi_t("callback_param", ctype=ctype(p.type, abi)) for p in function.params))
         for name, function in abi.callbacks.items())
     functions = "\n".join(
         abi_t("function", name=f.name, result=ctype(f.result, abi), params=", ".join(ctype(p.type, abi) for p in f.params))
@@ -121,15 +121,12 @@ PYRIGHT_IGNORE = "  # pyright: ignore[reportIncompatibleMethodOverride, reportIn
 
 class Names:
     """The Python names the package gives a library's classes, records and request classes
-    (:func:`mvvm._names.namespace_names`, over the whole library as it is loaded)."""
+    (:func:`mvvm_gen.pynames.namespace_names`, over the whole library as it is loaded)."""
 
     def __init__(self, library: Library) -> None:
-        import mvvm
-        from mvvm._names import namespace_names
-
         self.classes, self.records, self.requests = namespace_names(
             [(c.name, c.display) for c in library.classes], [(r.name, r.display) for r in library.records.values()],
-            {c.name for c in library.classes if c.service is not None}, mvvm.__all__)
+            {c.name for c in library.classes if c.service is not None})
 
 
 def py_read(kind: Type, names: Names) -> str:
@@ -170,7 +167,7 @@ def py_snapshot(kind: Type, names: Names) -> str:
 
 def docstring(text: str) -> str:
     text = (text or "(no documentation)").replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    return '"""%s"""' % text
+    return pyi_t("docstring", text=text)
 
 
 def parameters(arguments: List[Argument], names: Names, request: Optional[str]) -> str:
@@ -181,10 +178,11 @@ def parameters(arguments: List[Argument], names: Names, request: Optional[str]) 
     text = ""
     for index, argument in enumerate(arguments):
         if argument.type.kind == "service":
-            kind = "Union[Service, Callable[[%s], Any]]" % (request or "ServiceRequest")
+            kind = pyi_t("service_type", request=request or "ServiceRequest")
         else:
             kind = py_write(argument.type, names)
-        text += ", %s: %s%s" % (python[argument.name], kind, " = ..." if index > required else "")
+        text += pyi_t("parameter", name=python[argument.name], type=kind,
+                      default=pyi_t("default") if index > required else "")
     return text
 
 
@@ -195,9 +193,7 @@ def marks(name: str, shadowed: Set[str]) -> Dict[str, str]:
 
 
 def class_members(cls: Class, names: Names) -> List[str]:
-    from mvvm._object import MvvmObject
-
-    shadowed = {n for n in dir(MvvmObject) if not n.startswith("_")}
+    shadowed = OBJECT_ATTRIBUTES
     python_name = names.classes[cls.name]
     request = names.requests.get(cls.name)
     own = [p.name for p in cls.properties] + [c.name for c in cls.commands] + [c.name for c in cls.children]
@@ -267,20 +263,20 @@ def record_stub(record: Record, names: Names) -> str:
     python = python_names([f.name for f in record.fields])
     required = [f for f in record.fields if not f.type.optional]
     optional = [f for f in record.fields if f.type.optional]
-    params = ["%s: %s" % (python[f.name], py_write(f.type, names)) for f in required]
-    params += ["%s: %s = ..." % (python[f.name], py_write(f.type, names)) for f in optional]
+    def field(f: Field, default: str = "") -> str:
+        return pyi_t("field_parameter", name=python[f.name], type=py_write(f.type, names), default=default)
+
+    params = [field(f) for f in required] + [field(f, pyi_t("default")) for f in optional]
     if optional and required and record.fields.index(optional[0]) < record.fields.index(required[-1]):
-        params = ["%s: %s" % (python[f.name], py_write(f.type, names)) for f in record.fields]  # by position as declared
+        params = [field(f) for f in record.fields]  # by position as declared
     fields = "\n".join(pyi_t("record_field", name=python[f.name], type=py_read(f.type, names)) for f in record.fields)
     return pyi_t("record", name=names.records[record.name], doc=docstring(record.doc), parameters=", ".join(params),
                  fields=fields)
 
 
 def request_stub(cls: Class, names: Names) -> str:
-    from mvvm._requests import ServiceRequest
-
     constructor = next(c for c in cls.constructors if c.has_service)
-    own = {n for n in dir(ServiceRequest) if not n.startswith("_")} | {"argument", "state", "view_model"}
+    own = REQUEST_ATTRIBUTES
     python = python_names([p.name for p in cls.properties])
     attributes = [pyi_t("attribute", name=python[p.name], type=py_snapshot(p.type, names))
                   for p in cls.properties if python[p.name] not in own]
@@ -288,8 +284,7 @@ def request_stub(cls: Class, names: Names) -> str:
     assert service is not None
     return pyi_t("request", name=names.requests[cls.name], argument=PY_TYPES.get(constructor.service_request or "none", "Any"),
                  result=PY_TYPES.get(constructor.service_result or "none", "Any"), attributes="\n".join(attributes),
-                 doc=docstring("A request of %s's %s; its properties when it asked are attributes."
-                               % (names.classes[cls.name], service.name)))
+                 doc=docstring(pyi_t("request_doc", name=names.classes[cls.name], service=service.name)))
 
 
 def exported_names(library: Library, whole: Library) -> List[str]:
@@ -315,7 +310,8 @@ def generate_pyi(library: Library, whole: Library, package: Optional[Dict[str, s
     records = library.records
     for cls in library.classes:
         python = names.classes[cls.name]
-        snapshot = ", ".join("%s: %s" % (json.dumps(p.name), py_snapshot(p.type, names)) for p in cls.properties)
+        snapshot = ", ".join(pyi_t("snapshot_field", name=json.dumps(p.name), type=py_snapshot(p.type, names))
+                             for p in cls.properties)
         body.append(pyi_t("snapshot", name=python, fields=snapshot))
         body.append(pyi_t("class", name=python, doc=docstring(cls.doc), members="\n".join(class_members(cls, names))))
     for name, record in records.items():

@@ -1,0 +1,71 @@
+"""The generator at home (issue 39, item 3): ``python3 -m mvvm_gen`` runs with the standard library
+alone, from bindings/gen, with no binding importable (no site-packages, the ``mvvm`` package
+refused by an import hook) and no ``ruby`` (nor anything else) on ``PATH``, and writes every file
+``make generate`` writes exactly as committed (its ``--check`` passes)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import List
+
+ROOT = Path(__file__).resolve().parents[3]
+GENERATOR = ROOT / "bindings" / "gen"
+
+# Refuses the mvvm package (and the Ruby bindings' folder is not on any path), then runs the
+# generator as ``python3 -m mvvm_gen`` would.
+ALONE = r"""
+import importlib.abc, runpy, sys
+
+class NoBinding(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "mvvm" or name.startswith("mvvm."):
+            raise ImportError("the generator imported the binding: %s" % name)
+        return None
+
+sys.meta_path.insert(0, NoBinding())
+sys.argv = ["mvvm_gen"] + sys.argv[1:]
+runpy.run_module("mvvm_gen", run_name="__main__", alter_sys=True)
+"""
+
+
+def makefile_generated() -> List[str]:
+    """The Makefile's GENERATED flags (what ``make generate`` writes), with ``$(...)`` none."""
+    text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
+    found = re.search(r"^GENERATED := (.*)$", text, flags=re.M)
+    assert found is not None, "no GENERATED in the Makefile"
+    return found.group(1).split()
+
+
+def test_the_generator_runs_with_no_binding_and_no_ruby_and_its_files_are_current(tmp_path: Path) -> None:
+    library = os.environ["MVVM_LIBRARY"]
+    if os.path.isdir(library):
+        library = os.path.join(library, "libmvvm.so")
+    empty = tmp_path / "empty-path"
+    empty.mkdir()
+    env = {"PATH": str(empty), "PYTHONPATH": str(GENERATOR), "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    command = [sys.executable, "-S", "-c", ALONE, "--library", library] + makefile_generated() + ["--check"]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "--rbs" in command and "is up to date" in done.stdout
+    assert "stale" not in done.stdout, done.stdout
+
+
+def test_every_generated_file_says_so_in_its_first_lines() -> None:
+    """As OpenCombine marks its GENERATED- files: each file ``make generate`` writes says in its
+    first lines that it is generated (naming.json, data, says so in its "about")."""
+    flags = makefile_generated()
+    paths = [ROOT / value for flag, value in zip(flags, flags[1:])
+             if flag.startswith("--") and flag not in ("--module", "--merges") and not value.startswith("--")]
+    merges = flags[flags.index("--merges") + 1]
+    paths += [ROOT / merges / ("Publishers.Merge%s.swift" % ("" if n == 2 else n)) for n in range(2, 9)]
+    assert len(paths) >= 17, paths
+    unmarked = [str(path.relative_to(ROOT)) for path in paths
+                if "generated" not in "".join(path.read_text().splitlines(True)[:6]).lower()]
+    assert not unmarked, "not marked as generated in their first lines: %s" % unmarked
+    about = json.loads((GENERATOR / "mvvm_gen" / "naming.json").read_text())["about"]
+    assert "make generate" in about
