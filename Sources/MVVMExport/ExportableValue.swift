@@ -106,7 +106,9 @@ extension ExportableValue where Self: RawRepresentable, RawValue == String {
 }
 
 extension ExportableValue where Self: RawRepresentable, RawValue == String, Self: CaseIterable {
-    public static var exportedShape: ValueShape { .string(allowed: allCases.map(\.rawValue)) }
+    public static var exportedShape: ValueShape {
+        .string(allowed: EnumCases(typeName: String(describing: Self.self), values: allCases.map(\.rawValue)))
+    }
 }
 
 /// Null when nil. An optional of an optional is refused at registration.
@@ -198,9 +200,10 @@ func refusalReason(_ type: any ExportableValue.Type, _ value: Value) -> String {
     }
     if let wrapper = type as? any RefusalExplaining.Type { return wrapper.explainRefusal(value) }
     if type == Float.self { return "beyond the range of Float" }
+    if case .kind = type.exportedShape { return "\(type) cannot parse it" }
     if isStringBacked(type) {
         // A CaseIterable enum's shape lists its cases.
-        return "it is no case of \(type)" + (type.exportedShape.allowed.map { ": " + $0.joined(separator: ", ") } ?? "")
+        return noCase(of: "\(type)", type.exportedShape.allowed)
     }
     return "\(type) refuses it"
 }
