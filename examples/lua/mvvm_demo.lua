@@ -239,7 +239,7 @@ check("timer: the library counts a constructor's arguments", { refused(classes.c
 check("timer: a constructor's arguments by name", classes.count_down_timer.new(loop, { full_count = 4 }).full_count, 4)
 local player = timer_screen.player
 check("timer: a command's argument is checked by the library", { refused(player.tapped, player, "jump") },
-      { "MVVM_ERR_INVALID_ARGUMENT", 'argument 1 of player_view_model.tapped (argument) takes one of start, pause, stop, not "jump"' })
+      { "MVVM_ERR_INVALID_ARGUMENT", 'argument 1 of player_view_model.tapped (argument) cannot hold "jump": it is no case of Action: start, pause, stop' })
 mvvm.close(display)
 mvvm.close(player)
 mvvm.close(timer_screen)
