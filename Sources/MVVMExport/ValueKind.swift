@@ -47,16 +47,17 @@ public enum ValueKind: String, Sendable, CaseIterable {
         default: break
         }
         let checked: Result<String, KindRefusal>
-        switch (self, try carrier.accept(value, what())) {
+        let carried = try carrier.accept(value, what())  // bytes of UTF-8 as their text
+        switch (self, carried) {
         case let (.uuid, .string(text)): checked = UUIDText.canonical(text)
         case let (.url, .string(text)): checked = URLText.check(text).map { text }
         case let (.decimal, .string(text)): checked = DecimalText.canonical(text)
-        case let (_, carried): return carried  // a date: any double
+        case let (_, seconds): return seconds  // a date: any double
         }
         switch checked {
         case let .success(text): return .string(text)
         case let .failure(refusal):
-            throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what()) cannot hold \(CString.echo(value)): \(refusal.reason)")
+            throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what()) cannot hold \(CString.echo(carried)): \(refusal.reason)")
         }
     }
 

@@ -23,6 +23,8 @@ private func refusal(_ kind: ValueKind, _ value: Value) -> String? {
         == .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
     #expect(try accepted(.uuid, .bytes(Array("00000000-0000-0000-0000-00000000000a".utf8)))
         == .string("00000000-0000-0000-0000-00000000000A"))
+    // Bytes of UTF-8 (as LuaJIT gives a string) are quoted as their text.
+    #expect(refusal(.uuid, .bytes(Array("nope".utf8))) == "order.cost cannot hold \"nope\": it is no UUID (8-4-4-4-12 hexadecimal digits)")
     for malformed in ["E621E1F8C36C495A93FC0C247A3E6E5F", "e621e1f8-c36c-495a-93fc-0c247a3e6e5", "{e621e1f8-c36c-495a-93fc-0c247a3e6e5f}",
                       "g621e1f8-c36c-495a-93fc-0c247a3e6e5f", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f ", ""] {
         #expect(refusal(.uuid, .string(malformed))
