@@ -42,8 +42,8 @@ extension URL: ExportableValue {
 extension Decimal: ExportableValue {
     public static var exportedShape: ValueShape { .kind(.decimal) }
     public init?(exportedValue: MVVMValue) {
-        guard case let .string(text) = exportedValue,
-              let number = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+        // No locale: "." separates the fraction whatever the process's locale is.
+        guard case let .string(text) = exportedValue, let number = Decimal(string: text) else { return nil }
         self = number
     }
     public var exportedValue: MVVMValue { .string(description) }

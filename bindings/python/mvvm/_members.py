@@ -48,7 +48,8 @@ def type_text(kind: Type) -> str:
         text = "list of %s" % camel(kind.item_class or "objects")
     else:
         text = {"bool": "bool", "int": "int", "double": "float", "string": "str", "bytes": "bytes",
-                "none": "None"}.get(kind.kind, kind.kind)
+                "none": "None", "uuid": "uuid.UUID", "date": "datetime.datetime (UTC)", "url": "str (a URL)",
+                "decimal": "decimal.Decimal"}.get(kind.kind, kind.kind)
     if kind.values:
         text += ", one of " + ", ".join(map(repr, kind.values))
     return text + (" or None" if kind.optional else "")
