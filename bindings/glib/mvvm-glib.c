@@ -727,7 +727,9 @@ static GDateTime *date_time_of_seconds(double seconds) {
                            ? g_date_time_new_from_unix_utc((gint64)whole) : NULL;
     GDateTime *moment = start ? g_date_time_add(start, (GTimeSpan)llround((seconds - whole) * 1e6)) : NULL;
     if (start) g_date_time_unref(start);
-    if (!moment) g_warning("%.17g seconds since 1970 is beyond the years 1-9999 a GDateTime holds: NULL", seconds);
+    if (!moment)
+        g_log(LOG_DOMAIN, G_LOG_LEVEL_WARNING, "%.17g seconds since 1970 is beyond the years 1-9999 a GDateTime holds: NULL",
+              seconds);
     return moment;
 }
 
