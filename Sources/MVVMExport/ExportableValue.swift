@@ -7,7 +7,9 @@ import CMVVM
 /// exportable value (null when nil), an `Array` of them (`[UInt8]` crosses as bytes), a record
 /// (``ExportableRecord``), bytes (``ExportableBytes``: `extension Data: ExportableBytes {}`),
 /// and any `String`-backed enum that declares the conformance, which crosses as its raw value
-/// (and, when `CaseIterable`, takes only its cases' raw values).
+/// (and, when `CaseIterable`, takes only its cases' raw values). Foundation's `UUID`, `Date`,
+/// `URL` and `Decimal` conform in the `MVVMFoundation` product (``ValueKind``). A type of one's
+/// own conforms as a wrapper over any of these shapes (docs/values.md).
 public protocol ExportableValue {
     /// The type, in full, as descriptions give it and as the library checks and converts a
     /// host's values against it.
