@@ -71,4 +71,17 @@ class TestSampleFoundationValues < SampleTest
     o.line = line
     assert_equal line, o.line
   end
+
+  def test_an_async_result_and_a_change_event_are_times
+    o = order
+    heard = []
+    o.subscribe(:placed) { |_name, value| heard << value }
+    at = Time.utc(1900, 1, 1, 0, 0, 0.5r)
+    o.placed = at
+    assert_equal [at], heard
+    o.postpone(at)
+    call = o.postpone(Time.utc(2030))
+    @loop.advance(0)
+    assert_equal at, call.value
+  end
 end

@@ -45,8 +45,8 @@ module Mvvm
       def signals = (@signals ||= {})
       def children = (@children ||= {})
       def constructors = (@constructors ||= [])
-      # The description's type of each property and command result read as Ruby's own (a date
-      # as a Time), by name (a property and a command never share one).
+      # The description's type of each property, command result and signal payload read as
+      # Ruby's own (a date as a Time), by name (members never share one).
       def rendered_types = (@rendered_types ||= {})
 
       # The class's description from the library (a Hash parsed from mvvm_classes' JSON), or nil

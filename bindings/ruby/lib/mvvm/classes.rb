@@ -55,6 +55,7 @@ module Mvvm
         end
         Array(description["signals"]).each do |s|
           klass.signals[s["name"].to_sym] = s["type"].to_sym
+          klass.rendered_types[s["name"].to_sym] = s if Values.renders?(s)
           docs[s["name"].to_sym] = s["doc"]
         end
         child_classes = description["child_classes"] || {}
