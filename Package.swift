@@ -14,6 +14,9 @@ let package = Package(
         // The catalog, for a package whose library should carry it: its hook calls
         // Catalog.register() (docs/packages.md, "Composing the catalog").
         .library(name: "MVVMCatalog", targets: ["MVVMCatalog"]),
+        // UUID, Date, URL and Decimal as values, for a package whose view models hold them: a product
+        // of its own, so that a library without them (libmvvm.so) does not link Foundation.
+        .library(name: "MVVMFoundation", targets: ["MVVMFoundation"]),
         .library(name: "MVVMRuntime", targets: ["MVVMRuntime"]),
         .library(name: "MVVMModels", targets: ["MVVMModels"]),
         .library(name: "MVVMViewModels", targets: ["MVVMViewModels"]),
@@ -50,6 +53,7 @@ let package = Package(
             // the manifest would keep a package from depending on this one by version.
             exclude: ["exports.map"]
         ),
+        .target(name: "MVVMFoundation", dependencies: ["MVVMExport"]),
         // The catalog's classes, registered through the public export API as any user's are, and
         // their generated typed calls (include/mvvm_catalog.h).
         .target(
@@ -80,6 +84,7 @@ let package = Package(
         // The main loop, on the main thread (XCTest runs its tests there; swift-testing does not).
         .testTarget(name: "MVVMMainLoopTests", dependencies: ["MVVMRuntime", "MVVMExport", "CMVVM",
                                                              .product(name: "OpenCombine", package: "OpenCombine")]),
+        .testTarget(name: "MVVMFoundationTests", dependencies: ["MVVMFoundation", "MVVMExport", "CMVVM"]),
         .testTarget(
             name: "MVVMCoreTests",
             dependencies: ["MVVMRuntime", "MVVMModels", "MVVMViewModels",

@@ -7,7 +7,9 @@ import CMVVM
 /// exportable value (null when nil), an `Array` of them (`[UInt8]` crosses as bytes), a record
 /// (``ExportableRecord``), bytes (``ExportableBytes``: `extension Data: ExportableBytes {}`),
 /// and any `String`-backed enum that declares the conformance, which crosses as its raw value
-/// (and, when `CaseIterable`, takes only its cases' raw values).
+/// (and, when `CaseIterable`, takes only its cases' raw values). Foundation's `UUID`, `Date`,
+/// `URL` and `Decimal` conform in the `MVVMFoundation` product (``ValueKind``). A type of one's
+/// own conforms as a wrapper over any of these shapes (docs/values.md).
 public protocol ExportableValue {
     /// The type, in full, as descriptions give it and as the library checks and converts a
     /// host's values against it.
@@ -106,7 +108,9 @@ extension ExportableValue where Self: RawRepresentable, RawValue == String {
 }
 
 extension ExportableValue where Self: RawRepresentable, RawValue == String, Self: CaseIterable {
-    public static var exportedShape: ValueShape { .string(allowed: allCases.map(\.rawValue)) }
+    public static var exportedShape: ValueShape {
+        .string(allowed: EnumCases(typeName: String(describing: Self.self), values: allCases.map(\.rawValue)))
+    }
 }
 
 /// Null when nil. An optional of an optional is refused at registration.
@@ -198,9 +202,10 @@ func refusalReason(_ type: any ExportableValue.Type, _ value: Value) -> String {
     }
     if let wrapper = type as? any RefusalExplaining.Type { return wrapper.explainRefusal(value) }
     if type == Float.self { return "beyond the range of Float" }
+    if case .kind = type.exportedShape { return "\(type) cannot parse it" }
     if isStringBacked(type) {
         // A CaseIterable enum's shape lists its cases.
-        return "it is no case of \(type)" + (type.exportedShape.allowed.map { ": " + $0.joined(separator: ", ") } ?? "")
+        return noCase(of: "\(type)", type.exportedShape.allowed)
     }
     return "\(type) refuses it"
 }

@@ -395,6 +395,7 @@ extension ValueShape {
         case .uint: return "uint64_t"
         case .double: return "double"
         case .string(allowed: _): return "const char *"
+        case let .kind(kind): return kind.carrier.typedCallCType
         default: return "const mvvm_value *"
         }
     }

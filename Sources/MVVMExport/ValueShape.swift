@@ -13,14 +13,17 @@ public enum ValueShape: Sendable, Equatable {
     /// int's bits. Described as an int with "c_type": "uint64_t".
     case uint
     case double
-    /// A string, or one of `allowed` (a `String` enum's cases) when given.
-    case string(allowed: [String]?)
+    /// A string, or one of `allowed` (a `CaseIterable` `String` enum's cases) when given.
+    case string(allowed: EnumCases?)
     case bytes
     // Boxed only where a shape holds a shape (a box for every case would be an allocation per
     // shape, behind a tagged pointer that leak checkers cannot follow).
     indirect case array(ValueShape)
     case record(RecordType)
     indirect case optional(ValueShape)
+    /// A kind the library knows by name (UUID, Date, URL, Decimal), carried as a string or a
+    /// double and checked against its own grammar.
+    case kind(ValueKind)
 
     /// An `Int64`.
     public static let int64 = ValueShape.int(min: .min, max: .max)
@@ -37,6 +40,7 @@ public enum ValueShape: Sendable, Equatable {
         case .array: return .array
         case .record: return .record
         case let .optional(wrapped): return wrapped.baseType
+        case let .kind(kind): return kind.carrier.baseType
         }
     }
 
@@ -46,7 +50,7 @@ public enum ValueShape: Sendable, Equatable {
     /// of this shape, so that they need no conversion: a plain scalar, no optional, no range.
     var isPlainScalar: Bool {
         switch self {
-        case .bool, .double, .string(allowed: nil), .uint: return true
+        case .bool, .double, .string(allowed: nil), .uint, .kind(.date): return true
         case let .int(min, max): return min == .min && max == .max
         default: return false
         }
@@ -55,7 +59,7 @@ public enum ValueShape: Sendable, Equatable {
     /// The strings a string shape is limited to.
     var allowed: [String]? {
         switch self {
-        case let .string(allowed): return allowed
+        case let .string(allowed): return allowed?.values
         case let .optional(wrapped): return wrapped.allowed
         default: return nil
         }
@@ -82,6 +86,7 @@ public enum ValueShape: Sendable, Equatable {
         case (.uint, .uint): return value
         case let (.double, .int(number)): return .double(Double(number))
         case let (.double, .uint(number)): return .double(Double(number))
+        case let (.kind(kind), _): return try kind.accept(value, what())
         case let (.string(allowed), .string(text)):
             try check(text, allowed, what())
             return value
@@ -133,10 +138,9 @@ public enum ValueShape: Sendable, Equatable {
         }
     }
 
-    private func check(_ text: String, _ allowed: [String]?, _ what: @autoclosure () -> String) throws(ExportError) {
-        guard let allowed, !allowed.contains(text) else { return }
-        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what()) takes one of \(allowed.joined(separator: ", ")), "
-                          + "not \(CString.echo(text))")
+    private func check(_ text: String, _ allowed: EnumCases?, _ what: @autoclosure () -> String) throws(ExportError) {
+        guard let allowed, !allowed.values.contains(text) else { return }
+        throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(what()) cannot hold \(CString.echo(text)): \(allowed.refusal)")
     }
 
     private func outOfRange(_ value: Value, _ what: String) -> ExportError {
@@ -161,6 +165,7 @@ public enum ValueShape: Sendable, Equatable {
         case let .array(element): return "[\(element.name)]"
         case let .record(type): return type.name
         case let .optional(wrapped): return wrapped.name + "?"
+        case let .kind(kind): return kind.rawValue
         }
     }
 
@@ -170,10 +175,17 @@ public enum ValueShape: Sendable, Equatable {
         var members: [(String, String)] = []
         var shape = self
         if case let .optional(wrapped) = self { shape = wrapped }
+        if case let .kind(kind) = shape {
+            // Named, with what it travels as, so that a host that does not know the kind reads that.
+            members.append(("type", JSON.quote(kind.rawValue)))
+            if isOptional { members.append(("optional", "true")) }
+            members.append(("c_type", JSON.quote(kind.carrier.typedCallCType)))
+            return members
+        }
         members.append(("type", JSON.quote(shape.baseType == .none ? "none" : shape.baseType.name)))
         if isOptional { members.append(("optional", "true")) }
         switch shape {
-        case let .string(allowed?): members.append(("values", JSON.array(allowed.map(JSON.quote))))
+        case let .string(allowed?): members.append(("values", JSON.array(allowed.values.map(JSON.quote))))
         case .uint: members.append(("c_type", JSON.quote("uint64_t")))
         case let .int(min, max) where min != .min || max != .max:
             members.append(("min", String(min)))
@@ -194,7 +206,8 @@ public enum ValueShape: Sendable, Equatable {
         case let .int(min, max): return .int(Swift.max(min, Swift.min(0, max)))
         case .uint: return .uint(0)
         case .double: return .double(0)
-        case let .string(allowed): return .string(allowed?.first ?? "")
+        case let .string(allowed): return .string(allowed?.values.first ?? "")
+        case let .kind(kind): return kind.placeholder
         case .bytes: return .bytes([])
         case .array: return .array([])
         case let .record(type):
@@ -208,6 +221,28 @@ public enum ValueShape: Sendable, Equatable {
         case .optional: return .null
         }
     }
+}
+
+/// The cases of a `CaseIterable` `String` enum: the only strings a value of it may be.
+public struct EnumCases: Sendable, Equatable {
+    /// The enum's Swift name, for messages.
+    public let typeName: String
+    /// Its cases' raw values, in declared order.
+    public let values: [String]
+
+    public init(typeName: String, values: [String]) {
+        self.typeName = typeName
+        self.values = values
+    }
+
+    /// Why a string that is none of them is refused.
+    var refusal: String { noCase(of: typeName, values) }
+}
+
+/// The one wording of a value that is no case of an enum: "it is no case of Mood: happy, sad",
+/// or "it is no case of Mood" when its cases are not listed (an enum that is not `CaseIterable`).
+func noCase(of typeName: String, _ values: [String]?) -> String {
+    "it is no case of \(typeName)" + (values.map { ": " + $0.joined(separator: ", ") } ?? "")
 }
 
 /// A record type, as shapes name it: the Swift type; its registration holds its C name and

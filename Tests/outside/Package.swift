@@ -29,6 +29,7 @@ let package = Package(
     targets: [
         .target(name: "Sample", dependencies: [
             .product(name: "MVVMExport", package: "libmvvm"),
+            .product(name: "MVVMFoundation", package: "libmvvm"),
             .product(name: "MVVMRuntime", package: "libmvvm"),
             .product(name: "OpenCombine", package: "OpenCombine"),
         ] + (withCatalog ? [.product(name: "MVVMCatalog", package: "libmvvm")] : []),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds Tests/outside (a package outside libmvvm exporting its own view models through the public
-# export API: Greeter, Tally, Profile, Wishlist, Dialog, lists) into libsample.so (and app-style
-# view models on the main loop into libappsample.so), then drives its
+# export API: Greeter, Tally, Profile, Wishlist, Dialog, lists, Order of Foundation's values) into
+# libsample.so (and app-style view models on the main loop into libappsample.so), then drives its
 # classes with no code written for them: from C (test_*.c, plainly and under valgrind) and
 # LuaJIT here, and from the Python and Ruby suites (their sample-library cases), all of which
 # build their classes from mvvm_classes.

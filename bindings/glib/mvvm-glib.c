@@ -40,7 +40,8 @@ typedef struct {
 
 typedef enum {
     KIND_NONE, KIND_BOOL, KIND_INT, KIND_DOUBLE, KIND_STRING, KIND_BYTES, KIND_ARRAY, KIND_RECORD,
-    KIND_LIST, KIND_OBJECT, KIND_SERVICE
+    KIND_LIST, KIND_OBJECT, KIND_SERVICE,
+    KIND_DATE /* a Date: a double of seconds since 1970 in C, a GDateTime as a property or payload */
 } Kind;
 
 /* A value's type as a description writes it ("type", "optional", "element", "record"...). */
@@ -208,6 +209,8 @@ static void parse_type(JsonObject *object, TypeDesc *type) {
         {"none", KIND_NONE}, {"bool", KIND_BOOL}, {"int", KIND_INT}, {"double", KIND_DOUBLE},
         {"string", KIND_STRING}, {"bytes", KIND_BYTES}, {"array", KIND_ARRAY}, {"record", KIND_RECORD},
         {"list", KIND_LIST}, {"object", KIND_OBJECT}, {"service", KIND_SERVICE},
+        /* Foundation's values: a UUID, URL or Decimal is its text. */
+        {"uuid", KIND_STRING}, {"url", KIND_STRING}, {"decimal", KIND_STRING}, {"date", KIND_DATE},
     };
     memset(type, 0, sizeof *type);
     const char *name = json_object_get_string_member_with_default(object, "type", "none");
@@ -234,7 +237,7 @@ static gboolean append_variant_type(GString *out, const TypeDesc *type) {
     switch (type->kind) {
     case KIND_BOOL: g_string_append_c(out, 'b'); return TRUE;
     case KIND_INT: g_string_append_c(out, type->is_unsigned ? 't' : 'x'); return TRUE;
-    case KIND_DOUBLE: g_string_append_c(out, 'd'); return TRUE;
+    case KIND_DOUBLE: case KIND_DATE: g_string_append_c(out, 'd'); return TRUE;
     case KIND_STRING: g_string_append_c(out, 's'); return TRUE;
     case KIND_BYTES: g_string_append(out, "ay"); return TRUE;
     case KIND_RECORD: g_string_append(out, "a{sv}"); return TRUE;
@@ -261,6 +264,7 @@ static GType gtype_for(const TypeDesc *type) {
     case KIND_BOOL: return G_TYPE_BOOLEAN;
     case KIND_INT: return type->is_unsigned ? G_TYPE_UINT64 : G_TYPE_INT64;
     case KIND_DOUBLE: return G_TYPE_DOUBLE;
+    case KIND_DATE: return G_TYPE_DATE_TIME;
     case KIND_STRING: return G_TYPE_STRING;
     case KIND_BYTES: return G_TYPE_BYTES;
     default: return G_TYPE_NONE;
@@ -710,6 +714,25 @@ static gboolean value_from_variant(Arena *arena, GVariant *variant, mvvm_value *
     }
 }
 
+/* A date's seconds since 1970 (exact to its microseconds). */
+static double seconds_of_date_time(GDateTime *moment) {
+    return (double)g_date_time_to_unix(moment) + g_date_time_get_microsecond(moment) / 1e6;
+}
+
+/* A date's seconds since 1970 as a GDateTime in UTC, to the nearest microsecond; NULL, with a
+ * warning, beyond the years 1-9999 a GDateTime holds (or NaN). */
+static GDateTime *date_time_of_seconds(double seconds) {
+    double whole = floor(seconds);
+    GDateTime *start = isfinite(seconds) && whole >= -62135596800.0 && whole < 253402300800.0
+                           ? g_date_time_new_from_unix_utc((gint64)whole) : NULL;
+    GDateTime *moment = start ? g_date_time_add(start, (GTimeSpan)llround((seconds - whole) * 1e6)) : NULL;
+    if (start) g_date_time_unref(start);
+    if (!moment)
+        g_log(LOG_DOMAIN, G_LOG_LEVEL_WARNING, "%.17g seconds since 1970 is beyond the years 1-9999 a GDateTime holds: NULL",
+              seconds);
+    return moment;
+}
+
 /* A GValue (of a property's type) as libmvvm's value. */
 static gboolean value_from_gvalue(Arena *arena, const GValue *value, mvvm_value *out, GError **error) {
     memset(out, 0, sizeof *out);
@@ -730,6 +753,14 @@ static gboolean value_from_gvalue(Arena *arena, const GValue *value, mvvm_value 
     } else if (type == G_TYPE_STRING) {
         out->type = MVVM_TYPE_STRING;
         out->string = g_value_get_string(value) ? g_value_get_string(value) : "";
+    } else if (type == G_TYPE_DATE_TIME) {
+        GDateTime *moment = g_value_get_boxed(value);
+        if (!moment) {
+            g_set_error(error, MVVM_GLIB_ERROR, MVVM_GLIB_ERROR_TYPE_MISMATCH, "a date cannot be a NULL GDateTime");
+            return FALSE;
+        }
+        out->type = MVVM_TYPE_DOUBLE;
+        out->number = seconds_of_date_time(moment);
     } else if (type == G_TYPE_BYTES) {
         GBytes *bytes = g_value_get_boxed(value);
         gsize size = 0;
@@ -784,7 +815,7 @@ static GVariant *variant_from_plain_value(MvvmGlibLibrary *library, const TypeDe
         if (value->type == MVVM_TYPE_INT || value->type == MVVM_TYPE_UINT)
             return type->is_unsigned ? g_variant_new_uint64((guint64)value->integer) : g_variant_new_int64(value->integer);
         break;
-    case KIND_DOUBLE:
+    case KIND_DOUBLE: case KIND_DATE:
         if (value->type == MVVM_TYPE_DOUBLE) return g_variant_new_double(value->number);
         if (value->type == MVVM_TYPE_INT) return g_variant_new_double((double)value->integer);
         break;
@@ -866,6 +897,8 @@ static void gvalue_from_value(MvvmGlibLibrary *library, const TypeDesc *type, co
     else if (gtype == G_TYPE_UINT64) g_value_set_uint64(out, (guint64)value->integer);
     else if (gtype == G_TYPE_DOUBLE) g_value_set_double(out, value->type == MVVM_TYPE_INT ? (double)value->integer : value->number);
     else if (gtype == G_TYPE_STRING) g_value_set_string(out, value->type == MVVM_TYPE_STRING && value->string ? value->string : "");
+    else if (gtype == G_TYPE_DATE_TIME)
+        g_value_take_boxed(out, date_time_of_seconds(value->type == MVVM_TYPE_INT ? (double)value->integer : value->number));
     else if (gtype == G_TYPE_BYTES)
         g_value_take_boxed(out, g_bytes_new(value->string, value->type == MVVM_TYPE_BYTES || value->type == MVVM_TYPE_STRING
                                                                ? (gsize)value->integer : 0));
@@ -1381,6 +1414,10 @@ static gboolean gvalues_equal(const GValue *a, const GValue *b) {
         if (!x || !y) return (x ? g_bytes_get_size(x) : empty) == (y ? g_bytes_get_size(y) : empty);
         return g_bytes_equal(x, y);
     }
+    if (type == G_TYPE_DATE_TIME) {
+        GDateTime *x = g_value_get_boxed(a), *y = g_value_get_boxed(b);
+        return x && y ? g_date_time_equal(x, y) : x == y;
+    }
     if (type == G_TYPE_STRING) return g_strcmp0(g_value_get_string(a) ? g_value_get_string(a) : "",
                                                 g_value_get_string(b) ? g_value_get_string(b) : "") == 0;
     if (type == G_TYPE_DOUBLE) return g_value_get_double(a) == g_value_get_double(b);
@@ -1459,6 +1496,7 @@ static GParamSpec *pspec_for(ClassInfo *info, PropInfo *prop) {
     default: break;
     }
     if (gtype_for(type) == G_TYPE_BYTES) return g_param_spec_boxed(prop->name, nick, blurb, G_TYPE_BYTES, flags);
+    if (gtype_for(type) == G_TYPE_DATE_TIME) return g_param_spec_boxed(prop->name, nick, blurb, G_TYPE_DATE_TIME, flags);
     if (gtype_for(type) == G_TYPE_VARIANT && type->variant_type)
         return g_param_spec_variant(prop->name, nick, blurb, type->variant_type, NULL, flags);
     return NULL;

@@ -28,6 +28,7 @@ static MvvmGlibLoop *sample_loop, *todo_loop, *catalog_loop;
 static __typeof__(mvvm_class_name) *sample_class_name;
 static __typeof__(mvvm_loop_new) *sample_loop_new;
 static __typeof__(mvvm_release) *sample_release;
+static __typeof__(mvvm_set) *sample_set;
 
 /* ------------------------------------------------------------------------------------------ */
 /* Helpers                                                                                    */
@@ -313,6 +314,51 @@ static void notify_comes_after_the_change_once_per_operation(void) {
     g_object_unref(tally);
 }
 
+/* Foundation's values (Tests/outside's Order): a date is a GDateTime in UTC (NULL and a warning
+ * beyond its years 1-9999), a UUID, URL or Decimal a string as the library gives it. */
+static void foundation_values_are_date_times_and_strings(void) {
+    MvvmGlibObject *order = make(sample_loop, "order", NULL);
+    GObjectClass *klass = G_OBJECT_GET_CLASS(order);
+    g_assert_true(g_object_class_find_property(klass, "placed")->value_type == G_TYPE_DATE_TIME);
+    g_assert_true(g_object_class_find_property(klass, "id")->value_type == G_TYPE_STRING);
+    GDateTime *placed = NULL;
+    g_object_get(order, "placed", &placed, NULL);
+    g_assert_cmpint(g_date_time_to_unix(placed), ==, 0);
+    g_date_time_unref(placed);
+    /* Before 1970, to the microsecond, in any zone. */
+    GTimeZone *zone = g_time_zone_new_offset(5 * 3600);
+    GDateTime *moment = g_date_time_new(zone, 1900, 1, 1, 0, 0, 0.25);
+    g_object_set(order, "placed", moment, NULL);
+    g_object_get(order, "placed", &placed, NULL);
+    g_assert_true(g_date_time_equal(placed, moment));
+    g_assert_cmpint(g_date_time_get_utc_offset(placed), ==, 0);
+    g_date_time_unref(placed);
+    g_date_time_unref(moment);
+    g_time_zone_unref(zone);
+    /* After year 9999, as another host set it: NULL and a warning. */
+    mvvm_value beyond = {.type = MVVM_TYPE_DOUBLE, .number = 253402300800.5};
+    g_assert_cmpint(sample_set(mvvm_glib_object_get_handle(order), "placed", &beyond), ==, MVVM_OK);
+    g_test_expect_message("MvvmGlib", G_LOG_LEVEL_WARNING, "*beyond the years 1-9999 a GDateTime holds*");
+    g_object_get(order, "placed", &placed, NULL);
+    g_test_assert_expected_messages();
+    g_assert_null(placed);
+    /* A UUID in any case, handed out in upper case; a malformed one refused with a warning. */
+    g_object_set(order, "id", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f", NULL);
+    char *id = NULL;
+    g_object_get(order, "id", &id, NULL);
+    g_assert_cmpstr(id, ==, "E621E1F8-C36C-495A-93FC-0C247A3E6E5F");
+    g_free(id);
+    g_test_expect_message("MvvmGlib", G_LOG_LEVEL_WARNING, "*it is no UUID (8-4-4-4-12 hexadecimal digits)*");
+    g_object_set(order, "id", "nope", NULL);
+    g_test_assert_expected_messages();
+    g_object_set(order, "cost", "-1.50E-3", NULL);
+    char *cost = NULL;
+    g_object_get(order, "cost", &cost, NULL);
+    g_assert_cmpstr(cost, ==, "-0.0015");
+    g_free(cost);
+    g_object_unref(order);
+}
+
 static void values_beyond_scalars_are_variants_and_bytes(void) {
     MvvmGlibObject *profile = make(sample_loop, "profile", NULL);
     GVariant *value = NULL;
@@ -376,7 +422,7 @@ static void a_value_put_back_is_notified_again(void) {
     MvvmGlibObject *todos = make(todo_loop, "todo_list_view_model", g_variant_new("(s)", ""));
     Recorder recorder;
     record_notifications(todos, &recorder);
-    g_test_expect_message("MvvmGlib", G_LOG_LEVEL_WARNING, "*takes one of all, active, completed*");
+    g_test_expect_message("MvvmGlib", G_LOG_LEVEL_WARNING, "*it is no case of TodoFilter: all, active, completed*");
     g_object_set(todos, "filter", "bogus", NULL);
     g_test_assert_expected_messages();
     ASSERT_LOG(&recorder, "");
@@ -1180,6 +1226,7 @@ int main(int argc, char **argv) {
     *(void **)&sample_class_name = dlsym(dl, "mvvm_class_name");
     *(void **)&sample_loop_new = dlsym(dl, "mvvm_loop_new");
     *(void **)&sample_release = dlsym(dl, "mvvm_release");
+    *(void **)&sample_set = dlsym(dl, "mvvm_set");
 
     g_test_add_func("/bridge/libraries-open-side-by-side", libraries_open_side_by_side);
     g_test_add_func("/bridge/library-open-failures-say-why", library_open_failures_say_why);
@@ -1187,6 +1234,7 @@ int main(int argc, char **argv) {
     g_test_add_func("/bridge/properties-have-the-members-types-and-access", properties_have_the_members_types_and_access);
     g_test_add_func("/bridge/notify-comes-after-the-change-once-per-operation", notify_comes_after_the_change_once_per_operation);
     g_test_add_func("/bridge/values-beyond-scalars-are-variants-and-bytes", values_beyond_scalars_are_variants_and_bytes);
+    g_test_add_func("/bridge/foundation-values-are-date-times-and-strings", foundation_values_are_date_times_and_strings);
     g_test_add_func("/bridge/a-value-put-back-is-notified-again", a_value_put_back_is_notified_again);
     g_test_add_func("/bridge/signals-are-gobject-signals", signals_are_gobject_signals);
     g_test_add_func("/bridge/children-are-object-properties", children_are_object_properties);

@@ -266,7 +266,7 @@ check("timer: the library counts a constructor's arguments", { refused(classes.c
 check("timer: a constructor's arguments by name", classes.count_down_timer.new(loop, { full_count = 4 }).full_count, 4)
 local player = timer_screen.player
 check("timer: a command's argument is checked by the library", { refused(player.tapped, player, "jump") },
-      { "MVVM_ERR_INVALID_ARGUMENT", 'argument 1 of player_view_model.tapped (argument) takes one of start, pause, stop, not "jump"' })
+      { "MVVM_ERR_INVALID_ARGUMENT", 'argument 1 of player_view_model.tapped (argument) cannot hold "jump": it is no case of Action: start, pause, stop' })
 mvvm.close(display)
 mvvm.close(player)
 mvvm.close(timer_screen)
@@ -502,6 +502,20 @@ if classes.profile and classes.wishlist and classes.dialog then
   check("release: their subscriptions ended", mvvm.subscriptions(), subscriptions_before)
 else
   print("(no profile, wishlist or dialog in this library: run it with Tests/outside/.build/debug/libsample.so for them)")
+end
+
+-- Foundation's values (Order): a UUID, URL or Decimal is its text, a date its seconds since 1970.
+if classes.order then
+  local order = lib.Order.new(loop)
+  order.id = "e621e1f8-c36c-495a-93fc-0c247a3e6e5f"
+  order.placed = -1e10 + 0.5
+  order.link = "https://例え.jp/パス"
+  order.cost = "-1.50E-3"
+  check("order: each kind read back as the library gives it", { order.id, order.placed, order.link, order.cost },
+        { "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", -1e10 + 0.5, "https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9", "-0.0015" })
+  check("order: a malformed decimal is refused, naming the member", { refused(function() order.cost = "1.2.3" end) },
+        { "MVVM_ERR_INVALID_ARGUMENT", 'order.cost cannot hold "1.2.3": it is no decimal number (-?digits(.digits)?([eE][+-]?digits)?)' })
+  mvvm.close(order)
 end
 
 -- A second library side by side: its own classes, loops and handles.

@@ -191,6 +191,38 @@ mvvm_status mvvm_tally_set_title(mvvm_handle object, const char * value);
 /** is_even: Whether total is even. */
 mvvm_status mvvm_tally_get_is_even(mvvm_handle object, bool *out);
 
+/* order (Order): An order: Foundation's UUID, Date, URL and Decimal as values.
+ * Properties: id: uuid rw; placed: date rw; link: url rw; cost: decimal rw; due: date? rw; related: [uuid] rw; line: line_item? rw. */
+/** Of id 00000000-0000-0000-0000-000000000001. */
+mvvm_status mvvm_order_new(mvvm_handle loop, mvvm_handle *out);
+/** Of `id`. */
+mvvm_status mvvm_order_new_with_id(mvvm_handle loop, const char * id, mvvm_handle *out);
+/** A line of these values. The result, when `result_or_null` is not NULL, is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_order_make_line(mvvm_handle object, const char * id, double at, const char * link, const char * price, mvvm_value * result_or_null);
+/** Sets due to `to`; gives the one before. Asynchronous: mvvm_call_async(); `done` runs once with its result, failure or cancellation. */
+mvvm_status mvvm_order_postpone(mvvm_handle object, double to, mvvm_done_fn done, void *user_data, mvvm_destroy_fn destroy_fn_or_null, mvvm_handle *call_out);
+/** id: A UUID. */
+mvvm_status mvvm_order_get_id(mvvm_handle object, char **out);
+mvvm_status mvvm_order_set_id(mvvm_handle object, const char * value);
+/** placed: A Date; 1970 at first. */
+mvvm_status mvvm_order_get_placed(mvvm_handle object, double *out);
+mvvm_status mvvm_order_set_placed(mvvm_handle object, double value);
+/** link: A URL. */
+mvvm_status mvvm_order_get_link(mvvm_handle object, char **out);
+mvvm_status mvvm_order_set_link(mvvm_handle object, const char * value);
+/** cost: A Decimal. */
+mvvm_status mvvm_order_get_cost(mvvm_handle object, char **out);
+mvvm_status mvvm_order_set_cost(mvvm_handle object, const char * value);
+/** due: A Date, or none. *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_order_get_due(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_order_set_due(mvvm_handle object, const mvvm_value * value);
+/** related: UUIDs. *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_order_get_related(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_order_set_related(mvvm_handle object, const mvvm_value * value);
+/** line: A line, or none. *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_order_get_line(mvvm_handle object, mvvm_value *out);
+mvvm_status mvvm_order_set_line(mvvm_handle object, const mvvm_value * value);
+
 /* meter (Meter): UInt64 values, shown by a display name of its own.
  * Properties: reading: int rw. */
 /** At 2^63. */

@@ -113,7 +113,10 @@ def abi_module(abi: Abi) -> str:
 pyi_t = Templates("pyi")
 
 #: What a plain kind reads as in Python.
-PY_TYPES = {"bool": "bool", "int": "int", "double": "float", "string": "str", "bytes": "bytes", "none": "None"}
+PY_TYPES = {"bool": "bool", "int": "int", "double": "float", "string": "str", "bytes": "bytes", "none": "None",
+            "uuid": "_uuid.UUID", "date": "_datetime.datetime", "url": "str", "decimal": "_decimal.Decimal"}
+#: What else a value of a kind may be given as, besides what it reads as (mvvm._kinds).
+PY_ALSO_WRITTEN = {"uuid": "str", "date": "float", "decimal": "Union[int, str]"}
 #: MvvmObject's own attributes: a member of one of these names wins it, its type replacing the base's.
 IGNORE = "  # type: ignore[override, misc]"
 PYRIGHT_IGNORE = "  # pyright: ignore[reportIncompatibleMethodOverride, reportIncompatibleVariableOverride]"
@@ -152,6 +155,8 @@ def py_write(kind: Type, names: Names) -> str:
         text = "Union[%s, Mapping[str, Any]]" % names.records[kind.record or ""]
     elif kind.kind == "bytes":
         text = "Union[bytes, bytearray, memoryview]"
+    elif kind.kind in PY_ALSO_WRITTEN:
+        text = "Union[%s, %s]" % (PY_TYPES[kind.kind], PY_ALSO_WRITTEN[kind.kind])
     elif kind.kind == "object":
         classes = [names.classes.get(c, "MvvmObject") for c in (kind.classes or [])] or ["MvvmObject"]
         text = classes[0] if len(classes) == 1 else "Union[" + ", ".join(classes) + "]"

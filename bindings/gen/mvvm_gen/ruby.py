@@ -115,7 +115,8 @@ class _Signatures:
             text = self.record_type(kind.record)
         else:
             text = {"bool": "bool", "int": "Integer", "double": "Float", "string": "String", "bytes": "String",
-                    "none": "nil"}.get(kind.kind, "untyped")
+                    "none": "nil", "uuid": "String", "date": "Time", "url": "String",
+                    "decimal": "String"}.get(kind.kind, "untyped")
         return f"({text})?" if kind.optional else text
 
     def written(self, kind: Type) -> str:
@@ -133,7 +134,8 @@ class _Signatures:
             text = " | ".join(self.class_type(c) for c in kind.classes or []) or "Base"
         else:
             text = {"bool": "bool", "int": "Integer", "double": "(Float | Integer)", "string": "text",
-                    "bytes": "String", "service": "service"}.get(kind.kind, "untyped")
+                    "bytes": "String", "service": "service", "uuid": "String", "date": "(Time | Float | Integer)",
+                    "url": "String", "decimal": "(String | Integer)"}.get(kind.kind, "untyped")
         return f"({text})?" if kind.optional else text
 
     def overloads(self, arguments: List[Argument], result: str, block: str = "", first: str = "") -> List[str]:

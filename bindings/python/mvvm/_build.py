@@ -25,8 +25,9 @@ from __future__ import annotations
 import json
 import weakref
 from ctypes import byref, c_void_p, string_at
-from typing import TYPE_CHECKING, Any, Dict, List, Type
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Type
 
+from ._kinds import renderer
 from ._list import ListProperty
 from ._loop import Loop
 from ._members import Child, ModelProperty, Property, command, keyword_map, type_text
@@ -138,6 +139,17 @@ def _class_doc(python_name: str, described: ClassModel) -> str:
     return "\n".join(lines).rstrip()
 
 
+def _renderers(python_name: str, described: ClassModel) -> Dict[str, Callable[[Any], Any]]:
+    """How each property and signal of a kind read as Python's own (a UUID, a date...) is rendered
+    in its change events: by name."""
+    found: Dict[str, Callable[[Any], Any]] = {}
+    for name, kind in [(p.name, p.type) for p in described.properties] + [(s.name, s.type) for s in described.signals]:
+        rendering = renderer(kind, "%s.%s" % (python_name, name))
+        if rendering is not None:
+            found[name] = rendering
+    return found
+
+
 def make_class(described: ClassModel, library: "Library") -> Type[MvvmObject]:
     """The Python class of one class of ``library``."""
     python_name = described.display
@@ -153,6 +165,7 @@ def make_class(described: ClassModel, library: "Library") -> Type[MvvmObject]:
         "_model": described, "_properties": properties,
         "_keywords": keyword_map(sorted({a.name for c in described.constructors for a in c.arguments})),
         "_command_keywords": {c.name: keyword_map([a.name for a in c.arguments]) for c in described.commands},
+        "_renderers": _renderers(python_name, described),
     }
     for prop in described.properties:
         if prop.is_list:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 from ctypes import byref, c_uint64
-from typing import TYPE_CHECKING, Any, Generator, Mapping, Optional, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Optional, Sequence, TypeVar
 
 from ._abi import Status
 from ._errors import CallCancelledError, InvalidHandleError, error_for_status
@@ -51,8 +51,10 @@ class AsyncCall(concurrent.futures.Future[T]):
     future's own cancelled state: :meth:`cancelled` stays False, ``result()`` raises the
     error. Cancelling the asyncio task awaiting it cancels the call."""
 
-    def __init__(self, library: "Library", what: str, source: Optional["MvvmObject"] = None) -> None:
+    def __init__(self, library: "Library", what: str, source: Optional["MvvmObject"] = None,
+                 rendering: Optional[Callable[[Any], Any]] = None) -> None:
         super().__init__()
+        self._rendering = rendering  # a result of a kind read as Python's own (mvvm._kinds)
         #: ``Class.command``, for messages.
         self.what: str = what
         self._library = library
@@ -84,6 +86,11 @@ class AsyncCall(concurrent.futures.Future[T]):
             error = error_for_status(status, text, "mvvm_call_async")
         if self.done():
             return
+        if error is None and self._rendering is not None:
+            try:
+                result = self._rendering(result)
+            except Exception as exc:  # a date beyond datetime's years ends the call with its error
+                error = exc
         if error is not None:
             self.set_exception(error)
         else:
@@ -105,7 +112,8 @@ class AsyncCall(concurrent.futures.Future[T]):
 
 
 def start(obj: "MvvmObject", call_async: Any, encoded: bytes, args: Sequence[Any], kwargs: Mapping[str, Any],
-          keywords: Mapping[str, str], what: str) -> "AsyncCall[Any]":
+          keywords: Mapping[str, str], what: str,
+          rendering: Optional[Callable[[Any], Any]] = None) -> "AsyncCall[Any]":
     """Starts the command ``encoded`` of ``obj`` with ``call_async`` (the library's
     ``mvvm_call_async``, unchecked): the arguments by position and name, as ``mvvm_call_named``
     takes them. Raises what the library refuses."""
@@ -117,7 +125,7 @@ def start(obj: "MvvmObject", call_async: Any, encoded: bytes, args: Sequence[Any
     values = Values(list(args) + list(kwargs.values()))
     names = names_array([None] * len(args) + [encode_name(keywords.get(k, k), "an argument name")
                                               for k in kwargs]) if kwargs else None
-    call: AsyncCall[Any] = AsyncCall(library, what, obj)
+    call: AsyncCall[Any] = AsyncCall(library, what, obj, rendering)
     call.set_running_or_notify_cancel()
     key = registry.add(Entry(call._end, what, library))
     out = c_uint64()

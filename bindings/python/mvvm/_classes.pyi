@@ -8,6 +8,9 @@ mvvm.subscribe(obj, ...) and the like.
 # mypy: warn-unused-ignores=False
 # (a member that wins a name of MvvmObject is marked with an ignore whether or not its type
 # happens to fit the base's)
+import datetime as _datetime
+import decimal as _decimal
+import uuid as _uuid
 from typing import (Any, Callable, List, Literal, Mapping, NoReturn, Optional, Sequence, Tuple, TypedDict, TypeVar,
                     Union, overload)
 

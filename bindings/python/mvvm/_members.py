@@ -22,6 +22,7 @@ from ._calls import start
 from ._interrupts import pending
 from ._model import Command, Property as PropertyModel, Type
 from ._names import camel, python_names
+from ._kinds import renderer
 from ._values import Values, value_of
 
 if TYPE_CHECKING:
@@ -47,7 +48,8 @@ def type_text(kind: Type) -> str:
         text = "list of %s" % camel(kind.item_class or "objects")
     else:
         text = {"bool": "bool", "int": "int", "double": "float", "string": "str", "bytes": "bytes",
-                "none": "None"}.get(kind.kind, kind.kind)
+                "none": "None", "uuid": "uuid.UUID", "date": "datetime.datetime (UTC)", "url": "str (a URL)",
+                "decimal": "decimal.Decimal"}.get(kind.kind, kind.kind)
     if kind.values:
         text += ", one of " + ", ".join(map(repr, kind.values))
     return text + (" or None" if kind.optional else "")
@@ -79,7 +81,9 @@ class Property(Member[T]):
         self.writable: bool = model.writable
         self.owner_name = owner_name
         self._encoded = model.name.encode("utf-8")
-        self._read = self._reader(library)
+        read = self._reader(library)
+        rendering = renderer(model.type, "%s.%s" % (owner_name, model.name))
+        self._read = read if rendering is None else lambda handle: rendering(read(handle))
         self._write = self._writer(library)
         self.__doc__ = "%s (%s%s)" % (model.doc or model.name, type_text(model.type),
                                       "" if model.writable else ", read-only")
@@ -256,6 +260,13 @@ def command(owner_name: str, model: Command, library: "Library") -> Callable[...
             call(self._h(), encoded, None, None, 0, byref(result))
             return None if result.type == TYPE_NONE else value_of(library, result)
 
+    rendering = renderer(model.result, "the result of %s.%s" % (owner_name, model.name))
+    if rendering is not None and not model.is_async:
+        plain = run
+
+        def run(self: "MvvmObject", *args: Any, **kwargs: Any) -> Any:
+            return rendering(plain(self, *args, **kwargs))
+
     python = python_names([a.name for a in model.arguments])
     run.__name__ = model.name
     run.__module__ = "mvvm"
@@ -293,9 +304,10 @@ def async_command(owner_name: str, model: Command, library: "Library") -> Callab
     keywords = keyword_map([a.name for a in model.arguments])
     what = "%s.%s" % (owner_name, model.name)
     call_async = library.unchecked("mvvm_call_async")  # checked by start
+    rendering = renderer(model.result, "the result of " + what)
 
     def run(self: "MvvmObject", *args: Any, **kwargs: Any) -> Any:
-        return start(self, call_async, encoded, args, kwargs, keywords, what)
+        return start(self, call_async, encoded, args, kwargs, keywords, what, rendering)
     return run
 
 

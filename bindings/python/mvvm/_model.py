@@ -21,7 +21,8 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Type:
     """A value's type in full: ``kind`` ("none", "bool", "int", "double", "string", "bytes",
-    "array", "record", "list", "object", "service"), and as the kind needs: optional, the allowed
+    "array", "record", "list", "object", "service"; Foundation's "uuid", "date", "url", "decimal",
+    whose ``c_type`` says what they travel as), and as the kind needs: optional, the allowed
     strings, an unsigned int (``c_type`` "uint64_t"), an int's range, an array's element, a
     record's name, a list's item class, a model's classes."""
 

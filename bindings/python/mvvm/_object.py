@@ -44,6 +44,14 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 _NO_ARGUMENT: Any = object()
 
 
+def _rendering(fn: Callable[[str, Any], Any], renderers: Mapping[str, Callable[[Any], Any]]) -> Callable[[str, Any], Any]:
+    """``fn`` told the values of ``renderers``' members in their Python types (a UUID, a date...)."""
+    def rendered(name: str, value: Any) -> Any:
+        rendering = renderers.get(name)
+        return fn(name, value if rendering is None else rendering(value))
+    return rendered
+
+
 def names_array(names: Sequence[Optional[bytes]]) -> Any:
     """``const char *const *names`` for ``mvvm_call_named`` and ``mvvm_new_named``."""
     return (c_char_p * max(1, len(names)))(*names)
@@ -72,6 +80,9 @@ class MvvmObject(Owner):
     _command_keywords: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     #: The property descriptors, by C name.
     _properties: ClassVar[Mapping[str, "Property[Any]"]] = {}
+    #: How the change events of properties and signals of kinds read as Python's own (a UUID, a
+    #: date...) are rendered, by name.
+    _renderers: ClassVar[Mapping[str, Callable[[Any], Any]]] = {}
 
     _loop: Loop
     _refs: Tuple[Any, ...]
@@ -390,6 +401,9 @@ class MvvmObject(Owner):
         library = self._library
         encoded = None if name is None else encode_name(name, "a property or signal name")
         what = "%s of %s" % ("every change" if name is None else repr(name), type(self).__name__)
+        renderers = type(self)._renderers
+        if renderers and (name is None or name in renderers):
+            fn = _rendering(fn, renderers)
         key = registry.add(Entry(fn, what, library, on_end=on_end))
         out = c_uint64()
         try:

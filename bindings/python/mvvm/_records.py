@@ -13,8 +13,9 @@ record is given to it.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, FrozenSet, Iterable, Tuple, Type, TypeVar
+from typing import Any, ClassVar, Dict, FrozenSet, Iterable, List, Tuple, Type, TypeVar
 
+from ._kinds import render, renders
 from ._model import Record as RecordModel
 from ._names import python_names
 
@@ -45,6 +46,8 @@ class Record:
     _optional: ClassVar[FrozenSet[str]] = frozenset()
     #: The fields' docs, from the description.
     _model: ClassVar[RecordModel]
+    #: Whether a field is of a kind read as Python's own (a UUID, a date, a decimal).
+    _renders: ClassVar[bool] = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
@@ -72,6 +75,12 @@ class Record:
         for name, value in zip(cls._fields, values):
             object.__setattr__(made, name, value)
         return made
+
+    @classmethod
+    def _rendered(cls, values: List[Any]) -> List[Any]:
+        """The fields as the library gives them, each in its Python type (:mod:`mvvm._kinds`)."""
+        return [render(value, field.type, "%s.%s" % (cls._name, field.name))
+                for value, field in zip(values, cls._model.fields)]
 
     def _values(self) -> Tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self._fields)
@@ -122,7 +131,7 @@ def record_class(model: RecordModel, python_name: str) -> Type[Record]:
                                       for f in model.fields) + "."
     namespace = {"__slots__": fields, "__doc__": doc, "__module__": "mvvm", "_name": model.name, "_fields": fields,
                  "__match_args__": fields, "_optional": frozenset(names[f.name] for f in model.fields if f.type.optional),
-                 "_model": model}
+                 "_model": model, "_renders": any(renders(f.type) for f in model.fields)}
     cls = type(python_name, (Record,), namespace)
     cls.__qualname__ = python_name
     return cls

@@ -18,6 +18,8 @@ a record (:class:`~mvvm.Record`)       MVVM_TYPE_RECORD, its fields in order
 a mapping                              MVVM_TYPE_MAP: a record by field names
 any other sequence (list, tuple...)    MVVM_TYPE_ARRAY
 an mvvm object, a service              MVVM_TYPE_OBJECT (its handle)
+uuid.UUID, decimal.Decimal             MVVM_TYPE_STRING of its text
+an aware datetime.datetime             MVVM_TYPE_DOUBLE, seconds since 1970 (a naive one is refused)
 a callable (constructor arguments)     a :class:`~mvvm.Service` made of it
 =====================================  =================================================
 
@@ -29,18 +31,23 @@ nested beyond any limit (a list holding itself) (:class:`~mvvm.TypeMismatchError
 
 A value from C: none or null is None; bool, int, float; a string read by its length (a string
 holding NUL is read whole); bytes; an array a list; a record an instance of its library's record
-class.
+class (its fields of the kinds :mod:`mvvm._kinds` renders as theirs). A member of such a kind is
+rendered where its type is known: by the property, the command, the subscription.
 """
 
 from __future__ import annotations
 
 import collections.abc
 import ctypes
+import datetime
+import decimal
+import uuid
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Union
 
 from . import _abi
 from ._abi import FlatEvent, Value
 from ._errors import InternalError, InvalidArgumentError, TypeMismatchError
+from ._kinds import render, seconds_since_1970
 from ._owner import Owner
 from ._records import Record
 
@@ -131,6 +138,10 @@ def to_c(value: Any, slot: Value, owner: Values, depth: int = 0) -> None:
         _bytes(data, slot, _T_BYTES if "\x00" in value else _T_STRING, owner.keep)
     elif isinstance(value, (bytes, bytearray, memoryview)):
         _bytes(bytes(value), slot, _T_BYTES, owner.keep)
+    elif isinstance(value, (uuid.UUID, decimal.Decimal)):
+        _bytes(str(value).encode("ascii"), slot, _T_STRING, owner.keep)
+    elif isinstance(value, datetime.datetime):
+        slot.type, slot.number = _T_DOUBLE, seconds_since_1970(value)
     elif depth > _NESTING_LIMIT:
         raise InvalidArgumentError("a value nested more than %d deep (a list holding itself?) cannot be passed"
                                    % _NESTING_LIMIT)
@@ -216,7 +227,8 @@ def from_c(value: Union[Value, FlatEvent], library: "Library") -> Any:
         read = [from_c(item, library) for item in items]
         if kind == _T_ARRAY:
             return read
-        return library._built().record_at(value.string)._make(read)
+        record = library._built().record_at(value.string)
+        return record._make(record._rendered(read) if record._renders else read)
     if kind == _T_UINT:
         return value.integer & _UINT64_MAX
     raise InternalError("unknown mvvm_type %d" % kind)
@@ -235,18 +247,19 @@ def from_json(properties: Sequence["Property"], values: Dict[str, Any], library:
     """A snapshot (``mvvm_snapshot``'s JSON) with each value as its getter gives it: a record an
     instance of its class, bytes ``bytes`` (a list property stays its items' ids)."""
     kinds = {p.name: p.type for p in properties}
-    return {name: _from_json(kinds[name], value, library) if name in kinds else value
+    return {name: _from_json(kinds[name], value, library, name) if name in kinds else value
             for name, value in values.items()}
 
 
-def _from_json(kind: "Type", value: Any, library: "Library") -> Any:
+def _from_json(kind: "Type", value: Any, library: "Library", what: str) -> Any:
     if value is None:
         return None
     if kind.kind == "bytes":
         return bytes(value)
     if kind.kind == "array" and kind.element is not None:
-        return [_from_json(kind.element, item, library) for item in value]
+        return [_from_json(kind.element, item, library, what) for item in value]
     if kind.kind == "record" and kind.record:
         record = library._built().records[kind.record]
-        return record._make(_from_json(f.type, value.get(f.name), library) for f in record._model.fields)
-    return value
+        return record._make(_from_json(f.type, value.get(f.name), library, "%s.%s" % (what, f.name))
+                            for f in record._model.fields)
+    return render(value, kind, what)

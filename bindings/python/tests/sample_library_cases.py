@@ -200,3 +200,110 @@ def test_callbacks_may_call_back_in(loop: mvvm.Loop) -> None:
     assert names.events == [("greeting", "Hello, n3!")]
     tally.close()
     greeter.close()
+
+
+# --- Foundation's values (Order: UUID, Date, URL, Decimal) ------------------------------------
+
+ID = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+DIGITS_38 = "12345678901234567890123456789012345678"
+
+
+def test_a_uuid_is_a_uuid_and_a_str_is_taken(loop: mvvm.Loop) -> None:
+    import uuid
+    order = mvvm.Order(loop)
+    assert order.id == uuid.UUID("00000000-0000-0000-0000-000000000001") and type(order.id) is uuid.UUID
+    order.id = ID.lower()  # a str, any case
+    assert order.id == uuid.UUID(ID) and mvvm.get(order, "id") == uuid.UUID(ID)
+    order.id = uuid.UUID(int=0xABC)
+    assert order.id == uuid.UUID(int=0xABC)
+    assert mvvm.Order(loop, uuid.UUID(ID)).id == uuid.UUID(ID) == mvvm.Order(loop, id=ID.lower()).id
+    with pytest.raises(mvvm.InvalidArgumentError) as refused:
+        order.id = ID.replace("-", "")
+    assert refused.value.message == ('order.id cannot hold "%s": it is no UUID (8-4-4-4-12 hexadecimal digits)'
+                                  % ID.replace("-", ""))
+    assert order.id == uuid.UUID(int=0xABC)
+    order.related = [uuid.UUID(ID), "00000000-0000-0000-0000-00000000000a"]
+    assert order.related == [uuid.UUID(ID), uuid.UUID(int=10)]
+
+
+def test_a_date_is_an_aware_datetime_in_utc(loop: mvvm.Loop) -> None:
+    from datetime import datetime, timedelta, timezone
+    order = mvvm.Order(loop)
+    assert order.placed == datetime(1970, 1, 1, tzinfo=timezone.utc)
+    moment = datetime(1969, 7, 20, 20, 17, 40, 123456, tzinfo=timezone(timedelta(hours=-5)))
+    order.placed = moment
+    assert order.placed == moment and order.placed.tzinfo is timezone.utc
+    assert mvvm.get(order, "placed").microsecond == 123456
+    for first_and_last in (datetime(1, 1, 1, tzinfo=timezone.utc), datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone.utc)):
+        order.placed = first_and_last
+        assert order.placed == first_and_last
+    order.placed = -86400  # a number of seconds
+    assert order.placed == datetime(1969, 12, 31, tzinfo=timezone.utc)
+    with pytest.raises(mvvm.InvalidArgumentError, match="naive datetime"):
+        order.placed = datetime(2024, 1, 1)
+    # Beyond datetime's years: the library holds it; reading it raises, naming the member.
+    order.placed = 253402300800.5  # 10000-01-01T00:00:00.5Z
+    with pytest.raises(OverflowError, match=r"^Order\.placed: 253402300800\.5 seconds since 1970 is outside"):
+        order.placed
+    order.placed = -62135596801.0  # before year 1
+    with pytest.raises(OverflowError, match="Order.placed"):
+        order.placed
+    with pytest.raises(OverflowError, match="^placed: "):
+        order.snapshot()
+    order.placed = 0
+    assert order.due is None
+    order.due = moment
+    assert order.due == moment and order.snapshot()["due"] == moment
+
+
+def test_a_url_is_its_absolute_string(loop: mvvm.Loop) -> None:
+    order = mvvm.Order(loop)
+    assert order.link == "https://example.com/"
+    order.link = "https://例え.jp/パス?q=ü#frag"
+    assert order.link == "https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9?q=%C3%BC#frag"
+    with pytest.raises(mvvm.InvalidArgumentError) as refused:
+        order.link = "not a url"
+    assert refused.value.message == 'order.link cannot hold "not a url": it is no URL: it has no scheme (as https: or mailto:)'
+
+
+def test_a_decimal_is_a_decimal_never_rounded(loop: mvvm.Loop) -> None:
+    from decimal import Decimal
+    order = mvvm.Order(loop)
+    assert order.cost == Decimal(0) and type(order.cost) is Decimal
+    order.cost = Decimal(DIGITS_38)
+    assert str(order.cost) == DIGITS_38
+    order.cost = Decimal("-" + DIGITS_38 + "E-128")
+    assert order.cost == Decimal("-" + DIGITS_38 + "E-128")
+    order.cost = 7  # an int
+    assert order.cost == Decimal(7)
+    order.cost = "0.0015"
+    assert order.cost == Decimal("0.0015")
+    for refused_text in ("1.2.3", "NaN", "Infinity", DIGITS_38 + "9"):
+        with pytest.raises(mvvm.InvalidArgumentError, match="^mvvm_set: order.cost cannot hold"):
+            order.cost = Decimal(refused_text) if refused_text[0].isalpha() else refused_text
+    assert order.cost == Decimal("0.0015")
+
+
+def test_records_commands_and_async_commands_of_the_kinds(loop: mvvm.Loop) -> None:
+    import uuid
+    from datetime import datetime, timezone
+    from decimal import Decimal
+    order = mvvm.Order(loop)
+    before_1970 = datetime(1900, 1, 1, 0, 0, 0, 500000, tzinfo=timezone.utc)
+    line = order.make_line(ID.lower(), before_1970, "https://a.example/ü", Decimal("-0.00100"))
+    assert line == mvvm.LineItem(uuid.UUID(ID), before_1970, "https://a.example/%C3%BC", Decimal("-0.001"), None)
+    order.line = line
+    assert order.line == line and order.snapshot()["line"] == line
+    with pytest.raises(mvvm.InvalidArgumentError) as refused:
+        order.line = line._replace(price="1,5")
+    assert refused.value.message.startswith('order.line.price cannot hold "1,5": it is no decimal number')
+    heard: List[Any] = []
+    order.subscribe("placed", lambda name, value: heard.append(value))
+    order.placed = before_1970
+    assert heard == [before_1970]
+    call = order.postpone(before_1970)
+    loop.advance(0)
+    assert call.result() is None
+    call = order.postpone(datetime(2030, 1, 1, tzinfo=timezone.utc))
+    loop.advance(0)
+    assert call.result() == before_1970

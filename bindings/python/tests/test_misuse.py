@@ -289,7 +289,7 @@ def test_the_library_refuses_what_only_it_can_check(loop: mvvm.Loop) -> None:
     player = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 3)).player
     with pytest.raises(mvvm.InvalidArgumentError) as jump:
         player.tapped("jump")  # type: ignore[arg-type]
-    assert jump.value.message == 'argument 1 of player_view_model.tapped (argument) takes one of start, pause, stop, not "jump"'
+    assert jump.value.message == 'argument 1 of player_view_model.tapped (argument) cannot hold "jump": it is no case of Action: start, pause, stop'
     with pytest.raises(mvvm.InvalidArgumentError) as missing:
         player.tapped()  # type: ignore[call-arg]
     assert missing.value.message == "argument 1 of player_view_model.tapped (argument) is missing"

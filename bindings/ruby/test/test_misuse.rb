@@ -83,7 +83,7 @@ class TestMisuse < MvvmTest
     assert_equal "sign_up_view_model.user_id: the bytes given for a string are not valid UTF-8", error.message
     player = Mvvm::TimerViewModel.new(@loop, Mvvm::CountDownTimer.new(@loop, 5)).player
     error = assert_raises(Mvvm::InvalidArgumentError) { player.tapped("jump") }
-    assert_equal 'argument 1 of player_view_model.tapped (argument) takes one of start, pause, stop, not "jump"', error.message
+    assert_equal 'argument 1 of player_view_model.tapped (argument) cannot hold "jump": it is no case of Action: start, pause, stop', error.message
     error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CountDownTimer.new(@loop, 0) }
     assert_equal "count_down_timer: full_count must be from 1 to 2147483647, got 0", error.message
     error = assert_raises(Mvvm::TypeMismatchError) { Mvvm::CountDownTimer.new(@loop, "5") }

@@ -3,6 +3,8 @@
 import MVVMCatalog
 #endif
 import MVVMExport
+import Foundation
+import MVVMFoundation
 
 // Structs of the app's own file (Agenda.swift), made records here: no Codable, no edit there.
 extension Speaker: ExportableFieldRecord {}
@@ -134,6 +136,24 @@ public func registerSample() {
         c.command("add_many", doc: "Adds step that many times, as one change.") { (tally, times: Int) in tally.addMany(times) }
         c.command("reset", doc: "Back to 0.") { $0.reset() }
         c.constructor(doc: "Starting at `start`.", .value("start")) { (_, start: Int) in Tally(start: start) }
+    }
+    Exports.record(LineItem.self, doc: "An order's line: a UUID, a Date, a URL, a Decimal and an optional Date.")
+    Exports.register(Order.self, doc: "An order: Foundation's UUID, Date, URL and Decimal as values.") { c in
+        c.binding("id", \.id, \.$id, doc: "A UUID.")
+        c.binding("placed", \.placed, \.$placed, doc: "A Date; 1970 at first.")
+        c.binding("link", \.link, \.$link, doc: "A URL.")
+        c.binding("cost", \.cost, \.$cost, doc: "A Decimal.")
+        c.binding("due", \.due, \.$due, doc: "A Date, or none.")
+        c.binding("related", \.related, \.$related, doc: "UUIDs.")
+        c.binding("line", \.line, \.$line, doc: "A line, or none.")
+        c.command("make_line", doc: "A line of these values.", .value("id"), .value("at"), .value("link"), .value("price")) {
+            (order, id: UUID, at: Date, link: URL, price: Decimal) in order.makeLine(id: id, at: at, link: link, price: price)
+        }
+        c.asyncCommand("postpone", doc: "Sets due to `to`; gives the one before.", .value("to")) {
+            (order, to: Date) in await order.postpone(to: to)
+        }
+        c.constructor(doc: "Of id 00000000-0000-0000-0000-000000000001.") { _ in Order() }
+        c.constructor(suffix: "id", doc: "Of `id`.", .value("id")) { (_, id: UUID) in Order(id: id) }
     }
     Exports.register(Meter.self, display: "Odometer", doc: "UInt64 values, shown by a display name of its own.") { c in
         c.binding("reading", \.reading, \.$reading, doc: "A UInt64; 2^63 at first.")

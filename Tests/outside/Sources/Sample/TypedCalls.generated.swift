@@ -453,6 +453,90 @@ public func mvvm_tally_get_is_even(_ handle: UInt64, _ out: UnsafeMutablePointer
     TypedCall.get(handle, property_mvvm_tally_get_is_even, out)
 }
 
+// MARK: order
+private let class_order = TypedCall.Class("order")
+private let command_mvvm_order_make_line = class_order.command("make_line")
+private let command_mvvm_order_postpone = class_order.command("postpone")
+private let property_mvvm_order_get_id = class_order.property("id")
+private let property_mvvm_order_get_placed = class_order.property("placed")
+private let property_mvvm_order_get_link = class_order.property("link")
+private let property_mvvm_order_get_cost = class_order.property("cost")
+private let property_mvvm_order_get_due = class_order.property("due")
+private let property_mvvm_order_get_related = class_order.property("related")
+private let property_mvvm_order_get_line = class_order.property("line")
+@_cdecl("mvvm_order_new")
+public func mvvm_order_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.construct(loop, class_order, "new", [], out)
+}
+@_cdecl("mvvm_order_new_with_id")
+public func mvvm_order_new_with_id(_ loop: UInt64, _ id: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.construct(loop, class_order, "new_with_id", [.string(id)], out)
+}
+@_cdecl("mvvm_order_make_line")
+public func mvvm_order_make_line(_ handle: UInt64, _ id: UnsafePointer<CChar>?, _ at: Double, _ link: UnsafePointer<CChar>?, _ price: UnsafePointer<CChar>?, _ result: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.command(handle, command_mvvm_order_make_line, [.string(id), .double(at), .string(link), .string(price)], value: result)
+}
+@_cdecl("mvvm_order_postpone")
+public func mvvm_order_postpone(_ handle: UInt64, _ to: Double, _ done: TypedCall.DoneFunction?, _ userData: UnsafeMutableRawPointer?, _ destroy: TypedCall.DestroyFunction?, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.callAsync(handle, command_mvvm_order_postpone, [.double(to)], done: done, userData: userData, destroy: destroy, out)
+}
+@_cdecl("mvvm_order_get_id")
+public func mvvm_order_get_id(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_order_get_id, out)
+}
+@_cdecl("mvvm_order_set_id")
+public func mvvm_order_set_id(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
+    TypedCall.set(handle, property_mvvm_order_get_id, .string(value))
+}
+@_cdecl("mvvm_order_get_placed")
+public func mvvm_order_get_placed(_ handle: UInt64, _ out: UnsafeMutablePointer<Double>?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_order_get_placed, out)
+}
+@_cdecl("mvvm_order_set_placed")
+public func mvvm_order_set_placed(_ handle: UInt64, _ value: Double) -> Int32 {
+    TypedCall.set(handle, property_mvvm_order_get_placed, .double(value))
+}
+@_cdecl("mvvm_order_get_link")
+public func mvvm_order_get_link(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_order_get_link, out)
+}
+@_cdecl("mvvm_order_set_link")
+public func mvvm_order_set_link(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
+    TypedCall.set(handle, property_mvvm_order_get_link, .string(value))
+}
+@_cdecl("mvvm_order_get_cost")
+public func mvvm_order_get_cost(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_order_get_cost, out)
+}
+@_cdecl("mvvm_order_set_cost")
+public func mvvm_order_set_cost(_ handle: UInt64, _ value: UnsafePointer<CChar>?) -> Int32 {
+    TypedCall.set(handle, property_mvvm_order_get_cost, .string(value))
+}
+@_cdecl("mvvm_order_get_due")
+public func mvvm_order_get_due(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_order_get_due, value: out)
+}
+@_cdecl("mvvm_order_set_due")
+public func mvvm_order_set_due(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
+    TypedCall.set(handle, property_mvvm_order_get_due, .value(value))
+}
+@_cdecl("mvvm_order_get_related")
+public func mvvm_order_get_related(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_order_get_related, value: out)
+}
+@_cdecl("mvvm_order_set_related")
+public func mvvm_order_set_related(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
+    TypedCall.set(handle, property_mvvm_order_get_related, .value(value))
+}
+@_cdecl("mvvm_order_get_line")
+public func mvvm_order_get_line(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_order_get_line, value: out)
+}
+@_cdecl("mvvm_order_set_line")
+public func mvvm_order_set_line(_ handle: UInt64, _ value: UnsafeRawPointer?) -> Int32 {
+    TypedCall.set(handle, property_mvvm_order_get_line, .value(value))
+}
+
 // MARK: meter
 private let class_meter = TypedCall.Class("meter")
 private let command_mvvm_meter_ahead = class_meter.command("ahead")

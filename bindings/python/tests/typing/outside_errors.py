@@ -25,6 +25,10 @@ def mistakes(loop: mvvm.Loop) -> None:
     dialog.id = 3  # error: an output
     profile.load("3")  # error: count is an int
     saves: int = profile.ping()  # error: an async command gives a call, not its result
+    order = mvvm.Order(loop)
+    when: float = order.placed  # error: a date reads as a datetime
+    order.cost = 1.5  # error: a decimal is not given as a float
+    order.id = 7  # error: a UUID is given as a uuid.UUID or a str
 
 
 async def async_mistakes(profile: mvvm.Profile) -> None:

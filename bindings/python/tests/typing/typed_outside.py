@@ -7,6 +7,9 @@ stubs); it is also run, with the sample as the default library."""
 from __future__ import annotations
 
 import asyncio
+import datetime
+import decimal
+import uuid
 from typing import Any, List, Optional
 
 import mvvm
@@ -83,6 +86,25 @@ def main() -> List[str]:
         prices: List[Optional[float]] = wishlist.prices
         home: Optional[mvvm.Address] = wishlist.home
         seen += [str(count), item, str(prices), str(home)]
+
+        # Foundation's values as Python's own types, given as those or as their plain forms.
+        order = mvvm.Order(loop, id="e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
+        order.id = uuid.UUID(int=1)
+        order_id: uuid.UUID = order.id
+        order.placed = datetime.datetime(1900, 1, 1, tzinfo=datetime.timezone.utc)
+        order.placed = -86400.0
+        placed: datetime.datetime = order.placed
+        order.link = "https://example.com/"
+        link: str = order.link
+        order.cost = decimal.Decimal("1.50")
+        order.cost = 7
+        cost: decimal.Decimal = order.cost
+        due: Optional[datetime.datetime] = order.due
+        line: mvvm.LineItem = order.make_line(order_id, placed, link, cost)
+        price: decimal.Decimal = line.price
+        postponed: mvvm.AsyncCall[Optional[datetime.datetime]] = order.postpone(placed)
+        loop.advance(0)
+        seen += [str(order_id), placed.isoformat(), link, str(cost), str(due), str(price), str(postponed.result())]
     return seen
 
 

@@ -45,6 +45,9 @@ module Mvvm
       def signals = (@signals ||= {})
       def children = (@children ||= {})
       def constructors = (@constructors ||= [])
+      # The description's type of each property, command result and signal payload read as
+      # Ruby's own (a date as a Time), by name (members never share one).
+      def rendered_types = (@rendered_types ||= {})
 
       # The class's description from the library (a Hash parsed from mvvm_classes' JSON), or nil
       # for Base itself.
@@ -230,8 +233,14 @@ module Mvvm
       else
         out = Native.out(Native::VALUE.size)
         native.call(:mvvm_get, handle(object), c_name, out)
-        Values.take(out, library_of(object))
+        rendered(object, name, Values.take(out, library_of(object)))
       end
+    end
+
+    # `value` of the member `name` as Ruby's own type, when its kind has one (Values.render).
+    def rendered(object, name, value)
+      type = object.class.rendered_types[name.to_sym] if object.class.respond_to?(:rendered_types)
+      type ? Values.render(value, type) : value
     end
 
     # Sets the binding `name` to `value`, converted by the library (mvvm_set): the library
@@ -270,7 +279,7 @@ module Mvvm
       ensure
         packer.finish
       end
-      Values.take(result, library_of(object))
+      rendered(object, name, Values.take(result, library_of(object)))
     end
 
     # A new object for the child view model `name` (each call a new handle; the readers such as

@@ -104,7 +104,7 @@ module Mvvm
       return if @done
 
       if status == ABI::OK
-        @result = Values.read(result_address, @library)
+        @result = Mvvm.rendered(@object, @name, Values.read(result_address, @library))
       else
         text = message.to_s
         text = status == ABI::ERR_CANCELLED ? "#{@what} was cancelled" : "#{@what} failed" if text.empty?

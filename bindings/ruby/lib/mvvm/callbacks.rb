@@ -94,6 +94,7 @@ module Mvvm
         return unless entry
 
         kind, name, value = read_event(event_address, Mvvm.library_of(entry.source))
+        value = Mvvm.rendered(entry.source, name, value) unless kind == ABI::EVENT_SPLICE
         event = Event.new(name.to_sym, value, EVENT_KINDS.fetch(kind, :property),
                           entry.source, source)
         block = entry.block

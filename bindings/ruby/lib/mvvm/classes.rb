@@ -41,6 +41,7 @@ module Mvvm
                                         p["item_class"], p["optional"] == true, Native.c_string(p["name"]).freeze,
                                         p["c_type"])
           klass.properties[property.name] = property
+          klass.rendered_types[property.name] = p if Values.renders?(p)
           docs[property.name] = p["doc"]
           define_property(klass, property)
         end
@@ -48,11 +49,13 @@ module Mvvm
           command = Base::Command.new(c["name"].to_sym, Array(c["arguments"]).map { |a| a["name"].to_sym }.freeze,
                                       (c.dig("result", "type") || "none").to_sym, c["throws"] == true, c["async"] == true)
           klass.commands[command.name] = command
+          klass.rendered_types[command.name] = c["result"] if c["result"] && Values.renders?(c["result"])
           docs[command.name] = c["doc"]
           define_command(klass, command)
         end
         Array(description["signals"]).each do |s|
           klass.signals[s["name"].to_sym] = s["type"].to_sym
+          klass.rendered_types[s["name"].to_sym] = s if Values.renders?(s)
           docs[s["name"].to_sym] = s["doc"]
         end
         child_classes = description["child_classes"] || {}
@@ -73,7 +76,8 @@ module Mvvm
         klass.constructors.flat_map(&:arguments).select { |a| a.type == :object }.each do |a|
           define_member(klass, Names.ruby(a.name)) { Mvvm.argument(self, a.name) }
         end
-        [klass.properties, klass.commands, klass.signals, klass.children, klass.constructors, docs].each(&:freeze)
+        [klass.properties, klass.commands, klass.signals, klass.children, klass.constructors, klass.rendered_types,
+         docs].each(&:freeze)
         klass
       end
 

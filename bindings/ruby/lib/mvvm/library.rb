@@ -198,9 +198,10 @@ module Mvvm
 
       def doc = @description["doc"]
 
-      # A frozen record of the field values in order.
+      # A frozen record of the field values in order (a date field a Time: Values.render).
       def from_fields(values)
-        new(**members.zip(values).to_h).freeze
+        types = @description["fields"]
+        new(**members.zip(values.each_with_index.map { |value, i| Values.render(value, types[i]) }).to_h).freeze
       end
     end
   end

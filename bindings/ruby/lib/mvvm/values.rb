@@ -15,6 +15,10 @@ module Mvvm
   # Out: null is nil; strings are read by their length (a NUL inside is kept); bytes are a
   # binary String; an array an Array; a record a frozen Struct of its record's class
   # (Library#records), its arrays and records frozen too.
+  #
+  # Foundation's values (the description's "uuid", "date", "url", "decimal"): a Time (any zone)
+  # goes as a date's seconds since 1970; a date property, command result or record field is read
+  # as a Time in UTC; a UUID, URL or Decimal is its text (a String), as the library gives it.
   module Values
     VALUE = Native::VALUE
     INT64 = (-2**63..2**63 - 1).freeze
@@ -74,6 +78,7 @@ module Mvvm
         when true, false then [ABI::TYPE_BOOL, value ? 1 : 0, 0, 0.0, 0, 0]
         when Integer then integer(value)
         when Float then [ABI::TYPE_DOUBLE, 0, 0, value, 0, 0]
+        when Time then [ABI::TYPE_DOUBLE, 0, 0, value.to_r.to_f, 0, 0]
         when String then string(value)
         when Symbol then text(value.name)
         when Array then items(ABI::TYPE_ARRAY, value, value.size)
@@ -139,6 +144,22 @@ module Mvvm
         values = Struct.instance_method(:to_a).bind_call(struct)
         names = struct.class.respond_to?(:field_names) ? struct.class.field_names : struct.class.members
         names.zip(values).to_h
+      end
+
+      # Whether a value of the description's type `type` (a Hash) is read as Ruby's own: a date,
+      # or an array of them.
+      def renders?(type)
+        type["type"] == "date" || (type["type"] == "array" && !type["element"].nil? && renders?(type["element"]))
+      end
+
+      # `value`, as the library gave it, in Ruby's type for the description's `type`: a date's
+      # seconds since 1970 a Time in UTC (exactly those seconds), an array's elements each.
+      def render(value, type)
+        return value if value.nil? || type.nil? || !renders?(type)
+        return Time.at(value.to_r).utc if type["type"] == "date" && value.is_a?(Numeric)
+        return value.map { |item| render(item, type["element"]) } if value.is_a?(Array)
+
+        value
       end
 
       # The Ruby value of the mvvm_value at `address` (nil for NULL), lent by `library` (an
