@@ -28,6 +28,8 @@ function generate(described) {
       case 'double': t = 'number'; break;
       case 'string': t = type.values ? type.values.map((v) => JSON.stringify(v)).join(' | ') : 'string'; break;
       case 'bytes': t = 'Uint8Array'; break;
+      case 'date': t = 'Date'; break;
+      case 'uuid': case 'url': case 'decimal': t = 'string'; break;
       case 'array': t = `readonly (${out(type.element)})[]`; break;
       case 'record': t = recordNames[type.record] || 'Readonly<Record<string, unknown>>'; break;
       case 'list': t = `MvvmList<${classNames[type.item_class] || 'MvvmObject'}>`; break;
@@ -45,6 +47,9 @@ function generate(described) {
       case 'double': t = 'number'; break;
       case 'string': t = type.values ? type.values.map((v) => JSON.stringify(v)).join(' | ') : 'string'; break;
       case 'bytes': t = 'Uint8Array'; break;
+      case 'date': t = 'Date | number'; break;
+      case 'uuid': case 'url': t = 'string'; break;
+      case 'decimal': t = 'string | number | bigint'; break;
       case 'array': t = `readonly (${input(type.element)})[]`; break;
       case 'record': t = records[type.record] ? `${recordNames[type.record]}Init` : 'Record<string, unknown>'; break;
       case 'object': t = (type.classes || []).map((c) => classNames[c] || 'MvvmObject').join(' | ') || 'MvvmObject'; break;

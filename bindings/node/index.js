@@ -92,8 +92,11 @@ function fromLibrary(lib, type, value, where) {
       return value;
     case 'array':
       return Object.freeze(value.map((item, i) => fromLibrary(lib, type.element, item, `${where}[${i}]`)));
+    case 'date':
+      return new Date(value * 1000); // seconds since 1970 (a double) as JavaScript's milliseconds
     default:
-      return value; // records are made by makeRecord, bytes are Uint8Array already
+      return value; // records are made by makeRecord, bytes are Uint8Array already; a UUID, URL or
+                    // Decimal is its text, as the library hands it out
   }
 }
 
@@ -139,6 +142,25 @@ function toLibrary(lib, type, value, where) {
       return value;
     case 'bytes':
       if (!(value instanceof Uint8Array)) throw new TypeError(`${where}: expected a Uint8Array, got ${describeValue(value)}`);
+      return value;
+    case 'date':
+      // A Date, or seconds since 1970 as the library counts them.
+      if (value instanceof Date) {
+        if (Number.isNaN(value.getTime())) throw new RangeError(`${where}: an invalid Date`);
+        return value.getTime() / 1000;
+      }
+      if (typeof value !== 'number') throw new TypeError(`${where}: expected a Date or seconds since 1970, got ${describeValue(value)}`);
+      return value;
+    case 'uuid':
+    case 'url':
+      if (typeof value !== 'string') throw new TypeError(`${where}: expected a string (a ${type.type.toUpperCase()}), got ${describeValue(value)}`);
+      return value;
+    case 'decimal':
+      // Its text, which the library checks; an integer given as a bigint or an exact number too.
+      if (typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
+      if (typeof value !== 'string') {
+        throw new TypeError(`${where}: expected a decimal's text (or an integer), got ${describeValue(value)}`);
+      }
       return value;
     case 'array':
       if (!Array.isArray(value)) throw new TypeError(`${where}: expected an array, got ${describeValue(value)}`);

@@ -214,3 +214,35 @@ test('members named as the binding API win; the module functions stay', { skip }
   assert.throws(() => d.description, mvvm.ClosedError);
   loop.close();
 });
+
+test("Foundation's values: a Date a Date; a UUID, URL or Decimal its text, checked by the library", { skip }, async () => {
+  const loop = new lib.Loop('virtual');
+  const order = new lib.Order(loop, 'c0ffee00-0000-4000-8000-00000000beef');
+  assert.equal(order.id, 'C0FFEE00-0000-4000-8000-00000000BEEF', 'a UUID is handed out in upper case');
+  assert.ok(order.placed instanceof Date);
+  assert.equal(order.placed.getTime(), 0);
+  const before1970 = new Date(Date.UTC(1969, 6, 20, 20, 17, 40));
+  order.placed = before1970;
+  assert.equal(order.placed.getTime(), before1970.getTime());
+  order.placed = 86400;                                   // seconds since 1970 are taken too
+  assert.equal(order.placed.toISOString(), '1970-01-02T00:00:00.000Z');
+  assert.throws(() => { order.placed = new Date(NaN); }, RangeError);
+  assert.throws(() => { order.placed = '1970-01-02'; }, TypeError);
+  order.cost = '12345678901234567890.123456789012345678';
+  assert.equal(order.cost, '12345678901234567890.123456789012345678', 'never rounded');
+  order.cost = 7n;
+  assert.equal(order.cost, '7');
+  assert.throws(() => { order.cost = 0.1; }, TypeError, 'a binary fraction is no decimal');
+  assert.throws(() => { order.cost = '1.2.3'; }, mvvm.InvalidArgumentError);
+  order.link = 'https://example.com/é';
+  assert.equal(order.link, 'https://example.com/%C3%A9', "a URL's absoluteString");
+  assert.throws(() => { order.id = 'nope'; }, /order\.id cannot hold "nope": it is no UUID/);
+  assert.equal(order.due, null);
+  const due = new Date(Date.UTC(2030, 0, 1));
+  assert.equal(await order.postpone(due), null);
+  assert.equal(order.due.getTime(), due.getTime());
+  const line = order.make_line({ id: order.id, at: due, link: 'ftp://x/y', price: '-1.5e-3' });
+  assert.ok(line.at instanceof Date && line.at.getTime() === due.getTime(), 'a record field');
+  assert.equal(line.price, '-0.0015');
+  loop.close();
+});
