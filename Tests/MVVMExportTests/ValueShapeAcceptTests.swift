@@ -41,9 +41,10 @@ private func refusal(_ shape: ValueShape, _ value: Value) -> (mvvm_status, Strin
         #expect(try accepted(.string(allowed: nil), .bytes(Array("état".utf8))).get() == .string("état"))
         #expect(refusal(.string(allowed: nil), .bytes([0xC3]))!
             == (MVVM_ERR_INVALID_ARGUMENT, "argument x: the bytes given for a string are not valid UTF-8"))
-        let mood = ValueShape.string(allowed: ["happy", "sad"])
+        let mood = ValueShape.string(allowed: EnumCases(typeName: "Mood", values: ["happy", "sad"]))
         #expect(try accepted(mood, .string("sad")).get() == .string("sad"))
-        #expect(refusal(mood, .string("grumpy"))?.0 == MVVM_ERR_INVALID_ARGUMENT)
+        #expect(refusal(mood, .string("grumpy"))!
+            == (MVVM_ERR_INVALID_ARGUMENT, "argument x cannot hold \"grumpy\": it is no case of Mood: happy, sad"))
     }
 
     @Test func nullIsTakenOnlyByAnOptional() throws {
