@@ -45,7 +45,9 @@ test-swift: deps
 # bindings/gen/mvvm_gen, which the mvvm wheel ships; it imports no binding and runs no Ruby): the catalog's typed C calls in
 # include/mvvm_catalog.h and their definitions in its own target, made as any package's are
 # (--module: the catalog's classes are declared in these three modules), the Python stubs and the
-# Ruby signatures of the classes the bindings make at run time, the fuzzer's tables; and from the
+# Ruby signatures and the TypeScript declarations (bindings/node/mvvm_catalog.d.ts, importing the
+# Node module's types from ./index beside it) of the classes the bindings make at run time, the
+# fuzzer's tables; and from the
 # fixed header (include/mvvm.h), the ABI modules of the Python package and of the Ruby bindings,
 # and the status names' tables of the library and of the C tests; the registration check's table
 # of the naming rule, from bindings/gen/mvvm_gen/naming.json (whose ABI names come from the
@@ -58,7 +60,8 @@ GENERATED := --module MVVMCatalog --module MVVMViewModels --module MVVMModels \
 	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs --fuzz Tests/fuzz/typed_calls.h \
 	--py-abi bindings/python/mvvm/_abi.py --arities Sources/MVVMExport/Generated/Arities.swift --rb-abi bindings/ruby/lib/mvvm/abi.rb \
 	--naming Sources/MVVMExport/Generated/Naming.swift --status-swift Sources/MVVMExport/Generated/StatusNames.swift \
-	--status-c Tests/C/status_names.h --merges Sources/MVVMRuntime/Operators
+	--status-c Tests/C/status_names.h --merges Sources/MVVMRuntime/Operators \
+	--dts bindings/node/mvvm_catalog.d.ts --dts-module ./index
 
 generate: lib
 	$(MVVM_GEN) --library $(BIN)/libmvvm.so $(GENERATED)

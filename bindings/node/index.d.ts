@@ -1,6 +1,6 @@
 // The Node.js binding of libmvvm: the module's own API (index.js). A library's classes are
-// declared by declarations generated from its description (gen_dts.js): the catalog's, those of
-// the default library, in mvvm_catalog.d.ts, re-exported here.
+// declared by declarations generated from its description (python3 -m mvvm_gen --dts): the
+// catalog's, those of the default library, in mvvm_catalog.d.ts, re-exported here.
 
 // TypeScript 4.8 (Debian's node-typescript) has no Symbol.dispose: declared here.
 declare global {

@@ -18,7 +18,7 @@ function loadAddon() {
 }
 
 const addon = loadAddon();
-const { jsNames, libraryNames } = require('./names.js');
+const { jsNames, libraryNames, OBJECT_METHODS } = require('./names.js');
 
 // ------------------------------------------------------------------------------------------------
 // Errors: one class per mvvm_status, each carrying the status and the library's message.
@@ -478,7 +478,7 @@ const operations = {
   loop(obj) { return state(obj).loop; },
 };
 
-for (const name of ['close', 'subscribe', 'on', 'off', 'changes', 'describe', 'snapshot']) {
+for (const name of OBJECT_METHODS) {
   Object.defineProperty(MvvmObject.prototype, name, {
     value: function (...args) { return operations[name](this, ...args); }, writable: true, configurable: true,
   });

@@ -1,19 +1,21 @@
 'use strict';
 // JavaScript names of what a library registers, by one rule for the module (index.js) and its
-// declarations (gen_dts.js): members keep their C names; the few that would break a JavaScript
-// object (a member `then` would make every object a thenable, `constructor` its prototype's link)
-// take a trailing underscore, as many as it takes; a class or record is its display name.
+// declarations (`python3 -m mvvm_gen --dts`): members keep their C names; the few that would break
+// a JavaScript object (a member `then` would make every object a thenable, `constructor` its
+// prototype's link) take a trailing underscore, as many as it takes; a class or record is its
+// display name. The rule's data (the reserved names, the module's own names, the suffix) is the
+// generator's bindings/gen/mvvm_gen/naming-js.json, read here, so that both name alike.
 
-const RESERVED = new Set(['constructor', '__proto__', 'then', 'toString', 'valueOf', 'toJSON', 'hasOwnProperty',
-  'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__defineSetter__',
-  '__lookupGetter__', '__lookupSetter__']);
+const RULE = require('../gen/mvvm_gen/naming-js.json');
+const RESERVED = new Set(RULE.reserved);
+const SUFFIX = RULE.suffix;
 
 // The names the module itself gives beside a library's classes: a class or record so named takes
 // a trailing underscore.
-const MODULE_NAMES = ['Loop', 'Library', 'Subscription', 'Splice', 'MvvmObject', 'MvvmList', 'MvvmError',
-  'InvalidHandleError', 'ClosedError', 'WrongTypeError', 'NullPointerError', 'InvalidArgumentError', 'UnknownNameError',
-  'ReadOnlyError', 'TypeMismatchError', 'WrongLoopKindError', 'UnknownRequestError', 'InternalError', 'LoopReleasedError',
-  'CommandError', 'CancelledError', 'BadRegistrationError', 'WrongThreadError'];
+const MODULE_NAMES = RULE.module_names;
+
+// The binding's own methods on every object (a member so named wins the name).
+const OBJECT_METHODS = RULE.object_methods;
 
 function camel(name) { return name.split('_').map((p) => p.slice(0, 1).toUpperCase() + p.slice(1)).join(''); }
 
@@ -24,7 +26,7 @@ function jsNames(names) {
   for (const name of names) {
     let js = name;
     if (RESERVED.has(name)) {
-      while (RESERVED.has(js) || used.has(js)) js += '_';
+      while (RESERVED.has(js) || used.has(js)) js += SUFFIX;
       used.add(js);
     }
     given[name] = js;
@@ -35,7 +37,7 @@ function jsNames(names) {
 // The JavaScript names of a library's classes and records (by C name), none of them the module's.
 function libraryNames(described) {
   const used = new Set(MODULE_NAMES);
-  const give = (display) => { let name = display; while (used.has(name)) name += '_'; used.add(name); return name; };
+  const give = (display) => { let name = display; while (used.has(name)) name += SUFFIX; used.add(name); return name; };
   const classes = {};
   const records = {};
   const recordDescriptions = {};
@@ -50,4 +52,4 @@ function libraryNames(described) {
   return { classes, records, recordDescriptions };
 }
 
-module.exports = { RESERVED, MODULE_NAMES, camel, jsNames, libraryNames };
+module.exports = { RESERVED, SUFFIX, MODULE_NAMES, OBJECT_METHODS, camel, jsNames, libraryNames };

@@ -9,13 +9,15 @@ MVVMExport:
 
     python3 -m mvvm_gen --library PATH/libyours.so [--module YourModule ...] \\
         [--header include/yours.h] [--swift Sources/Yours/TypedCalls.generated.swift] \\
-        [--pyi stubs.pyi] [--rbs sig/classes.rbs] [--check]
+        [--pyi stubs.pyi] [--rbs sig/classes.rbs] [--dts classes.d.ts [--dts-module mvvm]] [--check]
 
 --header fills the part of a header between the "@generated" markers with the typed C calls
 (``mvvm_<class>_<verb>``) and their documentation (with --module, a header that does not exist
 yet is made). --swift writes their definitions (``@_cdecl`` functions over the generic calls).
 --pyi writes Python type stubs of the classes the ``mvvm`` package builds at run time; --rbs
-Ruby signatures of those the Ruby bindings build. --fuzz writes the fuzzer's tables of typed
+Ruby signatures of those the Ruby bindings build; --dts TypeScript declarations of those the Node.js
+module builds (importing the module's own types from --dts-module: ``mvvm`` by default, ``./index``
+for bindings/node/mvvm_catalog.d.ts beside the module). --fuzz writes the fuzzer's tables of typed
 calls. --arities writes the export API's command and constructor methods of each number of
 arguments (Sources/MVVMExport/Generated/Arities.swift). --naming writes the registration check's
 table of the naming rule (Sources/MVVMExport/Generated/Naming.swift) from ``naming.json``, whose
@@ -40,7 +42,7 @@ from typing import List, Optional, Tuple
 
 from .model import GenerationError, Library, descriptions_json
 
-from . import abi, arities, c, fuzz, merges, naming, python, ruby, status, swift
+from . import abi, arities, c, dts, fuzz, merges, naming, python, ruby, status, swift
 from .modules import choose, module_list, modules_of
 
 __all__ = ["main"]
@@ -56,6 +58,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--swift", help="the Swift file of typed call definitions to write")
     parser.add_argument("--pyi", help="the Python stub file to write")
     parser.add_argument("--rbs", help="the Ruby signatures (RBS) of the classes to write")
+    parser.add_argument("--dts", help="the TypeScript declarations (.d.ts) of the classes to write")
+    parser.add_argument("--dts-module", default="mvvm",
+                        help="the module the declarations import the Node binding's types from (default: mvvm)")
     parser.add_argument("--fuzz", help="the fuzzer's table of typed calls to write")
     parser.add_argument("--py-abi", help="the mvvm package's ABI module to write (from --c-header)")
     parser.add_argument("--rb-abi", help="the Ruby bindings' ABI module to write (from --c-header)")
@@ -97,7 +102,7 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
         outputs.append((naming.DATA, naming.data(rule, header)))
         # The table from the data file as it will be (its ABI names read from the header now).
         outputs.append((Path(args.naming), naming.swift_table(naming.Naming(rule.patterns, naming.abi_names(header)))))
-    wants_classes = any((args.header, args.swift, args.pyi, args.rbs, args.fuzz, args.json))
+    wants_classes = any((args.header, args.swift, args.pyi, args.rbs, args.dts, args.fuzz, args.json))
     if not wants_classes:
         return outputs
     if not args.library:
@@ -125,6 +130,8 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
         outputs.append((Path(args.pyi), python.generate_pyi(library, whole)))
     if args.rbs:
         outputs.append((Path(args.rbs), ruby.generate_rbs(library, *ruby.ruby_reserved())))
+    if args.dts:
+        outputs.append((Path(args.dts), dts.generate_dts(library, Path(args.library).name, args.dts_module)))
     if args.fuzz:
         outputs.append((Path(args.fuzz), fuzz.tables(library)))
     if args.json:

@@ -22,6 +22,8 @@ DATA = Path(__file__).resolve().parent / "naming.json"
 PYTHON_DATA = Path(__file__).resolve().parent / "naming-python.json"
 #: The Ruby names the Ruby bindings give (bindings/ruby/lib/mvvm/names.rb's rule, as data).
 RUBY_DATA = Path(__file__).resolve().parent / "naming-ruby.json"
+#: The JavaScript names the Node.js module gives (bindings/node/names.js reads this file).
+JS_DATA = Path(__file__).resolve().parent / "naming-js.json"
 
 #: The kinds of typed call, in the order the Swift table lists them.
 KINDS = ("constructor", "command", "getter", "setter", "child")

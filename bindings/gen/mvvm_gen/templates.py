@@ -21,6 +21,9 @@ class Templates:
         for index in range(1, len(parts), 2):
             self._blocks[parts[index]] = Template(parts[index + 1].rstrip("\n"))
 
+    def __contains__(self, block: str) -> bool:
+        return block in self._blocks
+
     def __call__(self, block: str, **values: object) -> str:
         """The block ``block`` with ``values`` in its placeholders (every one must be given)."""
         return self._blocks[block].substitute({key: str(value) for key, value in values.items()})

@@ -129,8 +129,11 @@ class Constructor:
         return any(a.type.kind == "service" for a in self.arguments)
 
 
+@dataclass(frozen=True)
 class Field(Named[Type]):
     """A field of a record."""
+
+    doc: str = ""
 
 
 @dataclass(frozen=True)
@@ -171,7 +174,7 @@ class Class:
 
 def _record(described: Dict[str, Any]) -> Record:
     return Record(name=described["name"], display=described["display"], swift_name=described.get("swift_name", ""), doc=described.get("doc", ""),
-                  fields=[Field(f["name"], Type.read(f)) for f in described.get("fields", [])])
+                  fields=[Field(f["name"], Type.read(f), f.get("doc") or "") for f in described.get("fields", [])])
 
 
 def _class(described: Dict[str, Any]) -> Class:

@@ -51,7 +51,8 @@ def test_the_generator_runs_with_no_binding_and_no_ruby_and_its_files_are_curren
     command = [sys.executable, "-S", "-c", ALONE, "--library", library] + makefile_generated() + ["--check"]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "--rbs" in command and "is up to date" in done.stdout
+    assert "--rbs" in command and "--dts" in command and "is up to date" in done.stdout
+    assert "mvvm_catalog.d.ts is up to date" in done.stdout, done.stdout
     assert "stale" not in done.stdout, done.stdout
 
 
@@ -60,10 +61,11 @@ def test_every_generated_file_says_so_in_its_first_lines() -> None:
     first lines that it is generated (naming.json, data, says so in its "about")."""
     flags = makefile_generated()
     paths = [ROOT / value for flag, value in zip(flags, flags[1:])
-             if flag.startswith("--") and flag not in ("--module", "--merges") and not value.startswith("--")]
+             if flag.startswith("--") and flag not in ("--module", "--merges", "--dts-module")
+             and not value.startswith("--")]
     merges = flags[flags.index("--merges") + 1]
     paths += [ROOT / merges / ("Publishers.Merge%s.swift" % ("" if n == 2 else n)) for n in range(2, 9)]
-    assert len(paths) >= 17, paths
+    assert len(paths) >= 18 and ROOT / "bindings/node/mvvm_catalog.d.ts" in paths, paths
     unmarked = [str(path.relative_to(ROOT)) for path in paths
                 if "generated" not in "".join(path.read_text().splitlines(True)[:6]).lower()]
     assert not unmarked, "not marked as generated in their first lines: %s" % unmarked

@@ -66,3 +66,55 @@ def test_the_generators_python_naming_data_is_the_packages_rule() -> None:
     assert set(data["object_attributes"]) == {n for n in dir(MvvmObject) if not n.startswith("_")}
     assert set(data["request_attributes"]) == ({n for n in dir(ServiceRequest) if not n.startswith("_")}
                                                | {"argument", "state", "view_model"})
+
+
+# Members and classes whose JavaScript names clash: reserved names (`then`, `constructor`), a
+# member already named as a reserved one's first rename (`then_`), the binding's own methods taken
+# by members (`close`, `on`), classes and a record named as the Node module's own (`Loop`, `Splice`).
+CLASHING = json.dumps([
+    {"class": "loop", "display": "Loop", "swift_module": "M",
+     "properties": [{"name": "then", "type": "int", "access": "rw", "c_type": "int64_t"},
+                    {"name": "then_", "type": "string", "access": "r", "c_type": "const char *"}],
+     "commands": [{"name": "constructor"}, {"name": "close"}],
+     "children": ["on"], "child_classes": {"on": "loop_"},
+     "records": {"splice": {"name": "splice", "display": "Splice", "doc": "A record.",
+                            "fields": [{"name": "toString", "type": "string", "doc": "Its text."}]}}},
+    {"class": "loop_", "display": "Loop", "swift_module": "M", "properties": [], "commands": [], "children": []},
+])
+
+
+def test_the_declarations_name_as_the_node_module_does() -> None:
+    """mvvm_gen --dts and bindings/node/names.js read one rule (naming-js.json); the code that
+    applies it is in both: they give the same names to clashing members, classes and records."""
+    import shutil
+    import subprocess
+
+    from mvvm_gen import dts
+
+    rule = dts.JsNaming.load()
+    library = Library.from_json(CLASHING)
+    members = [[p.name for p in cls.properties] + [m.name for m in cls.commands] + [c.name for c in cls.children]
+               for cls in library.classes]
+    ours = {"members": [rule.members(names) for names in members], "library": list(rule.library(library))}
+    assert ours["members"][0] == {"then": "then__", "then_": "then_", "constructor": "constructor_",
+                                  "close": "close", "on": "on"}
+    assert ours["library"] == [{"loop": "Loop_", "loop_": "Loop__"}, {"splice": "Splice_"}]
+    text = dts.generate_dts(library, "libclash.so")
+    assert "export declare class Loop_ {" in text and "export declare class Splice_ {" in text
+    assert "  then__: number;" not in text and "  get then__(): number;" in text
+    first = text[text.index("export declare class Loop_ {"):text.index("export declare class Loop__ {")]
+    # The members' close and on, not the binding's; its subscribe, off...
+    assert "  close(): void;" in first and "  close(): boolean;" not in first and "  on<K" not in first
+    assert "  readonly on: Loop__;" in first and "  subscribe<K extends keyof Loop_Events>" in first
+    assert "  /** Its text. */\n  readonly toString: string;" in text
+    node = shutil.which("node")
+    if node is None:
+        return
+    script = ("const n = require(%s); const d = JSON.parse(process.argv[1]);"
+              "const l = n.libraryNames(d);"
+              "console.log(JSON.stringify({members: d.map((c) => n.jsNames([...c.properties.map((p) => p.name),"
+              " ...c.commands.map((m) => m.name), ...c.children])), library: [l.classes, l.records]}));"
+              % json.dumps(str(ROOT / "bindings" / "node" / "names.js")))
+    done = subprocess.run([node, "-e", script, CLASHING], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == ours
