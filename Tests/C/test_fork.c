@@ -48,7 +48,7 @@ static void fork_child(int verdict, mvvm_handle parent_loop, mvvm_handle parent_
  * A fork taken while the loop's thread holds its work lock (a slow callback at every tick), 60
  * times: the child must neither hang (waiting for a lock whose holder is not in the child) nor
  * run inherited work; its inherited objects refuse every call but release, with a message
- * naming fork, and the parent's loop ticks on. bindings/python/tests/test_reliability.py forks
+ * naming fork, and the parent's loop ticks on. bindings/python/tests/test_process_edges.py forks
  * from Python the same way.
  */
 static void a_fork_child_of_a_ticking_thread_loop_neither_hangs_nor_uses_it(void) {

@@ -116,7 +116,7 @@ struct Fixture {
     }
 }
 
-@Suite(.serialized) struct EngineTests {
+@Suite(.serialized) struct DeliveryTests {
     @Test func anOperationNotifiesEachChangedPropertyOnceWithItsFinalValueInClassOrder() {
         let fixture = Fixture()
         fixture.change { shelf in

@@ -1,6 +1,6 @@
 /*
- * test_hammer.c - a concurrency hammer, meant for ThreadSanitizer (Tests/sanitize.sh thread) but
- * run by every C test run: several host threads set bindings, send commands, subscribe,
+ * test_concurrent_host_threads.c - host threads hammering one loop, meant for ThreadSanitizer
+ * (Tests/sanitize.sh thread) but run by every C test run: several host threads set bindings, send commands, subscribe,
  * unsubscribe, answer host-service requests and release objects of ONE thread loop while its
  * stopwatch timers tick on the loop's own thread. At the end every notification that was due has
  * arrived (each thread's counter increments seen by its own subscription, in order, before the
@@ -62,7 +62,7 @@ static atomic_int subscribe_attempts; /* calls of mvvm_subscribe with a callback
 static sub_data *sub_data_new(void) {
     int i = atomic_fetch_add(&pool_used, 1);
     if (i >= pool_size) {
-        fprintf(stderr, "test_hammer: the sub_data pool (%d) is too small\n", pool_size);
+        fprintf(stderr, "test_concurrent_host_threads: the sub_data pool (%d) is too small\n", pool_size);
         abort();
     }
     sub_data *d = &pool[i];

@@ -1,5 +1,5 @@
 /*
- * test_misuse.c - every error status provoked, each with a non-empty mvvm_last_error(), and the
+ * test_errors.c - every error status provoked, each with a non-empty mvvm_last_error(), and the
  * library's static facts: status names, version, class names.
  */
 #define _POSIX_C_SOURCE 200809L
