@@ -55,6 +55,12 @@ class Registry:
         self._entries[key] = entry
         return key
 
+    @property
+    def entries(self) -> Dict[int, Entry]:
+        """The entries by key, for the event trampoline's one look-up per event (never replaced:
+        the same dictionary for the registry's life)."""
+        return self._entries
+
     def get(self, key: Optional[int]) -> Optional[Entry]:
         return self._entries.get(key) if key else None
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import ctypes
 from typing import Any, Dict, Optional
 
-from ._abi import CALLBACK, DESTROY_FN, DONE_FN, EVENT_SPLICE, REQUEST_FN, FlatEvent, Status, Value
+from ._abi import (CALLBACK, DESTROY_FN, DONE_FN, EVENT_SPLICE, REQUEST_FN, TYPE_BOOL, TYPE_DOUBLE, TYPE_INT,
+                   TYPE_STRING, FlatEvent, Status, Value)
 from ._errors import InternalError
 from ._interrupts import keep_interrupt, state
 from ._list import Splice
@@ -28,6 +29,16 @@ def _report_unless_interrupt(exc: BaseException, message: str, obj: Any) -> None
 
 #: Event names by address: the library's names are a few static strings.
 _event_names: Dict[int, str] = {}
+
+#: A view of the event at each address the library has given one at (an ``mvvm_event`` lives
+#: on the stack of the thread that delivers it, so a few addresses recur): a view reads the
+#: memory when its fields are read, so one serves every event at its address. Bounded.
+_event_views: Dict[int, FlatEvent] = {}
+_EVENT_VIEWS_MAX = 64
+
+#: The registry's entries, read directly: the event's one look-up.
+_entries = registry.entries
+_string_at = ctypes.string_at
 
 
 def _event_name(address: Optional[int]) -> str:
@@ -58,19 +69,35 @@ def _on_event(source: int, event_address: Optional[int], user_data: Optional[int
         depth = 0
     state.depth = depth + 1
     try:
-        entry = registry.get(user_data)
+        entry = _entries.get(user_data) if user_data else None
         if entry is None:
             registry.late_calls += 1
             return
         try:
-            if not event_address:
-                raise InternalError("the library gave a NULL event")
-            event = FlatEvent.from_address(event_address)
+            event = _event_views.get(event_address)  # type: ignore[arg-type]
+            if event is None:
+                if not event_address:
+                    raise InternalError("the library gave a NULL event")
+                event = FlatEvent.from_address(event_address)
+                if len(_event_views) < _EVENT_VIEWS_MAX:
+                    _event_views[event_address] = event
             name = _event_names.get(event.name) or _event_name(event.name)
+            value: Any
             if event.kind == EVENT_SPLICE:
-                value: Any = Splice(event.index, event.removed, event.inserted)
+                value = Splice(event.index, event.removed, event.inserted)
             else:
-                value = from_c(event, entry.library)  # FlatEvent has Value's fields
+                # The plain scalars inline; the rest (and a NULL string) as every value is read.
+                kind = event.type
+                if kind == TYPE_INT:
+                    value = event.integer
+                elif kind == TYPE_BOOL:
+                    value = event.boolean
+                elif kind == TYPE_DOUBLE:
+                    value = event.number
+                elif kind == TYPE_STRING and event.string:
+                    value = decode(_string_at(event.string, event.integer), "a string")
+                else:
+                    value = from_c(event, entry.library)  # FlatEvent has Value's fields
             entry.fn(name, value)
         except BaseException as exc:
             _report_unless_interrupt(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
