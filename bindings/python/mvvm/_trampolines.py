@@ -59,10 +59,14 @@ def _enter() -> None:
     state.depth = depth + 1
 
 
-def _on_event(source: int, event_address: Optional[int], user_data: Optional[int]) -> None:
+def _on_event(source: int, event_address: Optional[int], user_data: Optional[int],
+              state: Any = state, _entries: Dict[int, Any] = _entries, _event_views: Dict[int, FlatEvent] = _event_views,
+              _event_names: Dict[int, str] = _event_names, EVENT_SPLICE: int = EVENT_SPLICE, TYPE_INT: int = TYPE_INT,
+              TYPE_BOOL: int = TYPE_BOOL, TYPE_DOUBLE: int = TYPE_DOUBLE) -> None:
     """Hands one event to its Python callable. This runs for every event, so it is one function
-    (no helper calls on the common path), reads the event with one ctypes object and formats
-    nothing unless something is wrong."""
+    (no helper calls on the common path), reads the event with one ctypes object, formats
+    nothing unless something is wrong, and finds what it uses every time as locals (the
+    defaults above: C calls it with the first three arguments only)."""
     depth = state.depth
     if depth < 0:  # the thread's first callback
         keep_this_thread_state()
@@ -103,7 +107,7 @@ def _on_event(source: int, event_address: Optional[int], user_data: Optional[int
             _report_unless_interrupt(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
                                      % (callable_name(entry.fn), entry.what), entry.fn)
     finally:
-        state.depth -= 1
+        state.depth = depth  # as it was: the callbacks nested in this one restored theirs
 
 
 def _on_destroy(user_data: Optional[int]) -> None:
