@@ -427,15 +427,13 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// This object, and what of it a publisher chain may still run in while the current work
     /// unwinds; for most objects only itself, kept with no allocation.
     private func keepChainsUntilWorkEnds() {
-        let chains = values.lazy.compactMap(\.watch).filter { $0 is PublisherWatch }.count
-            + lists.lazy.compactMap(\.watch).filter { $0 is PublisherWatch }.count
-        guard chains > 0 || !connections.isEmpty else { return context.loop.keepUntilWorkEnds(self) }
-        var kept: [AnyObject] = [self]
-        kept.reserveCapacity(1 + chains + connections.count)
-        for watch in values.lazy.compactMap(\.watch) where watch is PublisherWatch { kept.append(watch) }
-        for watch in lists.lazy.compactMap(\.watch) where watch is PublisherWatch { kept.append(watch) }
-        kept.append(contentsOf: connections as [AnyObject])
-        context.loop.keepUntilWorkEnds(kept)
+        var chains: [AnyObject] = []  // allocates only when something is appended
+        for watch in values.lazy.compactMap(\.watch) where watch is PublisherWatch { chains.append(watch) }
+        for watch in lists.lazy.compactMap(\.watch) where watch is PublisherWatch { chains.append(watch) }
+        chains.append(contentsOf: connections as [AnyObject])
+        guard !chains.isEmpty else { return context.loop.keepUntilWorkEnds(self) }
+        chains.append(self)
+        context.loop.keepUntilWorkEnds(chains)
     }
 
     /// Ends the subscriptions, calls and host requests, and cuts the object off from its model;
