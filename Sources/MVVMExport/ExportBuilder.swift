@@ -135,7 +135,7 @@ public struct ExportBuilder<Target: AnyObject> {
     @inline(__always)
     static func valueProperty<V: ExportableValue>(_ name: String, _ doc: String, _ get: @escaping (Target) -> V,
                                                   _ set: ((Target, V) -> Void)?,
-                                                  watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch)
+                                                  watch: @escaping (AnyObject, WatchedSlot<ValueState>) -> PropertyWatch)
         -> ExportedProperty {
         ExportedProperty(name: name, shape: V.exportedShape, doc: doc,
                          get: { get(target($0)).exportedValue },
@@ -175,7 +175,7 @@ public struct ExportBuilder<Target: AnyObject> {
     }
 
     mutating func addList<Item: AnyObject>(_ name: String, _ get: @escaping (Target) -> [Item], doc: String,
-                                           watch: @escaping (AnyObject, WatchedSlot) -> ListWatch) {
+                                           watch: @escaping (AnyObject, WatchedSlot<ListState>) -> ListWatch) {
         properties.append(ExportedProperty(name: name, doc: doc, list: ListMember(
             itemType: ObjectIdentifier(Item.self), itemTypeName: String(describing: Item.self),
             count: { get(Self.target($0)).count }, item: { get(Self.target($0))[$1] },
@@ -344,7 +344,7 @@ extension ExportBuilder where Target: Observable {
     private mutating func addObserved<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V,
                                                          set: ((Target, V) -> Void)?, doc: String) {
         properties.append(Self.valueProperty(name, doc, value, set) { object, slot in
-            ObservationWatch(Self.target(object), read: value, slot: slot)
+            ObservedValue(Self.target(object), read: value, slot: slot)
         })
     }
 }

@@ -52,12 +52,12 @@ final class ExportedProperty: @unchecked Sendable {
     let set: ((AnyObject, Value, () -> String) -> String?)?
     /// Values: starts watching; `slot` is told each new value (or nil when the watch cannot
     /// tell it, and the value is then read with `get` once the operation is complete).
-    let watch: (AnyObject, WatchedSlot) -> PropertyWatch
+    let watch: (AnyObject, WatchedSlot<ValueState>) -> PropertyWatch
     /// Lists of child view models: how they are read and watched.
     let list: ListMember?
 
     init(name: String, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
-         set: ((AnyObject, Value, () -> String) -> String?)?, watch: @escaping (AnyObject, WatchedSlot) -> PropertyWatch) {
+         set: ((AnyObject, Value, () -> String) -> String?)?, watch: @escaping (AnyObject, WatchedSlot<ValueState>) -> PropertyWatch) {
         self.name = CName(name)
         self.shape = shape
         type = shape.baseType
@@ -91,7 +91,7 @@ struct ListMember {
     let item: (AnyObject, Int) -> AnyObject
     /// Its items now, without copying them.
     let items: (AnyObject) -> ListItems
-    let watch: (AnyObject, WatchedSlot) -> ListWatch
+    let watch: (AnyObject, WatchedSlot<ListState>) -> ListWatch
 
     /// Its item class, by C name.
     var itemClassName: String {

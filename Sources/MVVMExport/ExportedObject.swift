@@ -1,6 +1,7 @@
 import CMVVM
 import MVVMRuntime
 @preconcurrency import OpenCombine
+import Observation
 import Synchronization
 
 /// A model or view model the C side holds a handle to: its subscriptions, what it keeps of the
@@ -10,7 +11,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
     let exportedClass: ExportedClass
     let target: AnyObject
     let context: LoopContext
-    /// Its loop's, for the check every change makes (``WatchedSlot/changed(_:then:)``).
+    /// Its loop's, for the check every change makes (``WatchedSlot/changed(_:)``).
     let loopIdentity: LoopIdentity
     /// Its class's ``ExportedClass/isMainActor``, beside what every call reads.
     let isMainActor: Bool
@@ -19,12 +20,16 @@ final class ExportedObject: Handled, @unchecked Sendable {
     let constructor: String?
     /// What must outlive this handle: the parent of a child view model, a host service.
     private let keepAlive: [AnyObject]
-    private var subscriptions: [Subscription] = []
-    /// Per watched value and list, in the order they were first subscribed to: a state keeps
-    /// its slot for the object's life, so its watch can name it. Only what someone subscribed
-    /// to costs anything (a child or a list item nobody subscribes to keeps nothing).
-    private var values: [ValueState] = []
-    private var lists: [ListState] = []
+    private(set) var subscriptions: [Subscription] = []
+    /// Per watched value and list (``MemberState``), in the order they were first subscribed
+    /// to: a state keeps its slot for the object's life, so its watch can name it. Only what
+    /// someone subscribed to costs anything (a child or a list item nobody subscribes to keeps
+    /// nothing).
+    var values: [ValueState] = []
+    var lists: [ListState] = []
+    /// How many trackings of watched `@Observable` values have been made, by every object: how
+    /// tests hold an object to one tracking, however many of its values are watched.
+    static let observationTrackings = Atomic<Int>(0)
     private var pendingSignals: [(index: Int, payload: Value)] = []
     private var connections: [AnyCancellable] = []
     /// Runs when the object is released or detached from its released loop.
@@ -54,7 +59,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     /// Only a main-actor object can be silenced; the others pay one test of a stored flag.
     @inline(__always)
-    private var isMainActorSilenced: Bool { isMainActor && isSilenced.load(ordering: .sequentiallyConsistent) }
+    var isMainActorSilenced: Bool { isMainActor && isSilenced.load(ordering: .sequentiallyConsistent) }
 
     /// Registers the object under a new handle and connects its signals; on its loop.
     static func register(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext,
@@ -111,7 +116,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
             // The items now are the items already announced.
             let slot = lists.count
             lists.append(ListState(property: index, announced: list.items(target)))
-            let watch = list.watch(target, WatchedSlot(object: self, slot: slot, isList: true))
+            let watch = list.watch(target, WatchedSlot<ListState>(object: self, slot: slot))
             lists[slot].watch = watch
             if !watch.comparesWithAnnounced { lists[slot].announced = .none }
             watch.rearm()
@@ -121,15 +126,21 @@ final class ExportedObject: Handled, @unchecked Sendable {
         // The value now is the value already announced.
         let slot = values.count
         values.append(ValueState(property: index, announced: property.get(target)))
-        let watch = property.watch(target, WatchedSlot(object: self, slot: slot, isList: false))
+        let watch = property.watch(target, WatchedSlot<ValueState>(object: self, slot: slot))
         values[slot].watch = watch
         // An `@Observable` property is read after the next operation, and armed if quiet then.
         if watch.isArmed { return }
         context.keepChecking(self)
     }
 
-    /// What a value's watch tells: its new value, or nil for "read it once the operation is
-    /// complete".
+    /// What a watch tells, on a thread that holds the loop: its property changed (see
+    /// ``MemberState/changed(_:depth:)``).
+    @inline(__always)
+    func changed<State: MemberState>(_ slot: WatchedSlot<State>, _ value: Value?) {
+        State[self, slot.slot].changed(value, depth: context.depth)
+        context.markDirty(self)
+    }
+
     /// A watched property changed on a thread that does not hold the loop (a `@Published`
     /// property set on a background queue, an `@Observable` one in a detached task): the change
     /// is the loop's work, due now, so a manual loop's fd becomes readable, a thread loop wakes,
@@ -137,18 +148,56 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// `$x` publisher carries its value. A watch without one is told in `willSet`, before the
     /// value is stored, and the loop may read before it is: it reads again a millisecond later,
     /// announcing only what differs from what it announced.
-    func changedElsewhere(_ slot: Int, isList: Bool, _ value: Value?, then rearm: (() -> Void)?) {
+    func changedElsewhere<State: MemberState>(_ slot: WatchedSlot<State>, _ value: Value?, then rearm: (() -> Void)?) {
         let loop = context.loop
-        let apply = { [self] in
+        loop.schedule { [self] in
             guard !isReleased else { return }
             rearm?()
-            if isList { listChanged(slot) } else { valueChanged(slot, value) }
+            changed(slot, value)
         }
-        loop.schedule(apply)
         if value == nil {
             loop.schedule(after: loop.now.advanced(by: .milliseconds(1)), tolerance: .zero, options: nil) { [self] in
                 guard !isReleased else { return }
-                if isList { listChanged(slot) } else { valueChanged(slot, nil) }
+                changed(slot, nil)
+            }
+        }
+    }
+
+    // MARK: @Observable values, tracked together
+
+    /// Arms every watched `@Observable` value in one tracking (``ObservedValue``), which
+    /// replaces any live one (a value subscribed to since is not in it); on the loop's thread.
+    func armObservedValues() {
+        Self.observationTrackings.add(1, ordering: .relaxed)
+        for slot in values.indices where values[slot].watch?.makeTracking({ trackObservedValues() }) == true { return }
+    }
+
+    private func trackObservedValues() {
+        for slot in values.indices { _ = values[slot].watch?.track() }
+    }
+
+    /// The tracking saw a change: every watched `@Observable` value is read once the operation
+    /// is complete.
+    func observedValuesChanged() {
+        for slot in values.indices where values[slot].watch?.untrack() == true {
+            changed(WatchedSlot<ValueState>(object: self, slot: slot), nil)
+        }
+    }
+
+    /// `observedValuesChanged`, told on a thread that does not hold the loop (see
+    /// `changedElsewhere`): carried to the loop, and the values read again a millisecond later,
+    /// Observation telling in `willSet`.
+    func observedValuesChangedElsewhere() {
+        let loop = context.loop
+        loop.schedule { [self] in
+            guard !isReleased else { return }
+            observedValuesChanged()
+        }
+        loop.schedule(after: loop.now.advanced(by: .milliseconds(1)), tolerance: .zero, options: nil) { [self] in
+            guard !isReleased else { return }
+            // The untracked values: only `@Observable` ones ever are.
+            for slot in values.indices where values[slot].watch?.isArmed == false {
+                changed(WatchedSlot<ValueState>(object: self, slot: slot), nil)
             }
         }
     }
@@ -162,123 +211,60 @@ final class ExportedObject: Handled, @unchecked Sendable {
         }
     }
 
-    func valueChanged(_ slot: Int, _ value: Value?) {
-        if let value {
-            values[slot].latest = value
-            values[slot].latestUnread = false
-        } else {
-            values[slot].latest = values[slot].announced
-            values[slot].latestUnread = true
-        }
-        context.markDirty(self)
-    }
-
-    /// What a list's watch tells: it changed.
-    func listChanged(_ slot: Int) {
-        lists[slot].changed = true
-        if lists[slot].delivery != nil { lists[slot].changedAtDepth = context.depth }
-        context.markDirty(self)
-    }
-
     // MARK: Delivery
 
-    /// One change to announce: a value's or a list's slot, its property, its stamp then.
-    private struct Change {
-        let isList: Bool
-        let slot: Int32
-        let property: Int32
-        let stamp: UInt64
-
-        init(isList: Bool, slot: Int, stamp: UInt64, property: Int) {
-            self.isList = isList
-            self.slot = Int32(truncatingIfNeeded: slot)
-            self.property = Int32(truncatingIfNeeded: property)
-            self.stamp = stamp
-        }
-    }
-
-    /// Announces each property whose newest value differs from the last announced one, in the
-    /// order the class lists them, then each pending signal, to the subscribers in the order
-    /// they subscribed.
+    /// Announces each property whose change its state took (a value that differs from the last
+    /// announced one, a list's splices), in the order the class lists them, then each pending
+    /// signal, to the subscribers in the order they subscribed.
     func deliverChanges() {
         guard !isReleased else { return }
         // At most one entry per watched property, on the stack: this runs for every change.
-        withUnsafeTemporaryAllocation(of: Change.self, capacity: values.count + lists.count) { changes in
-            var count = collectValueChanges(into: changes)
-            var listDepth = 0
-            if !lists.isEmpty { count += collectListChanges(into: changes, from: count, depth: &listDepth) }
+        withUnsafeTemporaryAllocation(of: MemberChange.self, capacity: values.count + lists.count) { changes in
+            var depth = 0
+            var count = takeChanges(ValueState.self, count: values.count, into: changes, from: 0, depth: &depth)
+            count += takeChanges(ListState.self, count: lists.count, into: changes, from: count, depth: &depth)
             if count > 1 {
                 var ordered = UnsafeMutableBufferPointer(rebasing: changes[..<count])
                 ordered.sort { $0.property < $1.property }
             }
             guard !subscriptions.isEmpty else {
                 pendingSignals = []
-                for change in changes[..<count] where change.isList { lists[Int(change.slot)].delivery = nil }
+                for change in changes[..<count] { change.kind.drop(change, of: self) }
                 return
             }
             let signals = takeSignals()
-            // A list changed by a callback of its own splices is announced as deep as it was
-            // changed (rare: the usual delivery takes no closure).
-            if listDepth > 0 {
-                context.nested(atLeast: listDepth) { announce(changes[..<count], signals) }
+            // A change made by a callback of its own announcement is announced as deep as it
+            // was made (rare: the usual delivery takes no closure).
+            if depth > 0 {
+                context.nested(atLeast: depth) { announce(changes[..<count], signals) }
             } else {
                 announce(changes[..<count], signals)
             }
         }
     }
 
+    /// The changes the states of one kind take, from `start` on in `changes`; how many.
     @inline(__always)
-    private func announce(_ changes: UnsafeMutableBufferPointer<Change>.SubSequence, _ signals: [(index: Int, payload: Value)]) {
-        for change in changes where !isReleased {
-            if change.isList { announceSplices(change) } else { announceValue(change) }
+    private func takeChanges<State: MemberState>(_: State.Type, count stateCount: Int,
+                                                 into changes: UnsafeMutableBufferPointer<MemberChange>, from start: Int,
+                                                 depth: inout Int) -> Int {
+        var count = 0
+        for slot in 0..<stateCount {
+            guard let stamp = State[self, slot].takeChange(of: self, depth: &depth) else { continue }
+            changes[start + count] = MemberChange(kind: State.self, slot: slot, property: State[self, slot].property, stamp: stamp)
+            count += 1
         }
+        return count
+    }
+
+    @inline(__always)
+    private func announce(_ changes: UnsafeMutableBufferPointer<MemberChange>.SubSequence,
+                          _ signals: [(index: Int, payload: Value)]) {
+        for change in changes where !isReleased { change.kind.announce(change, of: self) }
         for signal in signals where !isReleased {
             announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL,
                      name: exportedClass.signals[signal.index].name, value: signal.payload)
         }
-    }
-
-    /// The values whose newest value differs from the announced one: now announced, each with
-    /// a new stamp. A value its watch could not tell is read now, the operation being complete.
-    @inline(__always)
-    private func collectValueChanges(into changes: UnsafeMutableBufferPointer<Change>) -> Int {
-        var count = 0
-        for slot in values.indices {
-            guard var value = values[slot].latest.take() else { continue }
-            if values[slot].latestUnread {
-                values[slot].latestUnread = false
-                value = exportedClass.properties[values[slot].property].get(target)
-                // Armed again once quiet: re-arming after every change is what costs.
-                context.keepChecking(self)
-            }
-            guard !value.isSame(as: values[slot].announced) else { continue }
-            values[slot].announced = value
-            values[slot].stamp &+= 1
-            changes[count] = Change(isList: false, slot: slot, stamp: values[slot].stamp, property: values[slot].property)
-            count += 1
-        }
-        return count
-    }
-
-    /// The lists that changed (and are not being delivered already: a change a callback makes
-    /// meanwhile waits until every subscriber has had the splices, which are deltas), each now
-    /// with the splices to deliver, and those `takeListChanges` took before. `depth`: how deep
-    /// the deepest of them was changed.
-    private func collectListChanges(into changes: UnsafeMutableBufferPointer<Change>, from start: Int,
-                                    depth: inout Int) -> Int {
-        var count = 0
-        for slot in lists.indices {
-            if lists[slot].delivery == nil {
-                guard lists[slot].changed, takeListChange(slot) else { continue }
-            } else if lists[slot].delivery!.announcing {
-                continue
-            }
-            lists[slot].delivery!.announcing = true
-            depth = max(depth, lists[slot].delivery!.depth)
-            changes[start + count] = Change(isList: true, slot: slot, stamp: 0, property: lists[slot].property)
-            count += 1
-        }
-        return count
     }
 
     /// Takes the change of each changed list (that is not being delivered) now, to be announced
@@ -286,26 +272,10 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// each read as before the operation until their own splices come, not as it left them.
     func takeListChanges() {
         guard !isReleased else { return }
-        for slot in lists.indices where lists[slot].changed && lists[slot].delivery == nil { _ = takeListChange(slot) }
+        for slot in lists.indices where lists[slot].changed && lists[slot].delivery == nil { _ = lists[slot].take(of: self) }
     }
 
     var hasLists: Bool { !lists.isEmpty }
-
-    /// The change of the list in `slot`, compared or recorded, as a delivery; whether it has any
-    /// splice.
-    private func takeListChange(_ slot: Int) -> Bool {
-        lists[slot].changed = false
-        // An Observation watch tells of one change at a time.
-        lists[slot].watch?.rearm()
-        let depth = lists[slot].changedAtDepth
-        lists[slot].changedAtDepth = 0
-        let now = exportedClass.properties[lists[slot].property].list!.items(target)
-        let splices = lists[slot].watch?.takeChange(from: lists[slot].announced, to: now) ?? []
-        if lists[slot].watch?.comparesWithAnnounced ?? true { lists[slot].announced = now }
-        guard !splices.isEmpty else { return false }
-        lists[slot].delivery = ListDelivery(splices: splices, final: now, depth: depth)
-        return true
-    }
 
     /// The pending signals, different signals in the order the class lists them (the order of
     /// emission follows OpenCombine's hash-ordered subscriber sets), one signal's in the order
@@ -319,43 +289,11 @@ final class ExportedObject: Handled, @unchecked Sendable {
             .map(\.element)
     }
 
-    @inline(__always)
-    private func announceValue(_ change: Change) {
-        // A callback may already have caused a newer announcement of this property.
-        let slot = Int(change.slot), property = Int(change.property)
-        guard values[slot].stamp == change.stamp else { return }
-        announce(.property(property), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[property].name,
-                 value: values[slot].announced, stamp: (slot, change.stamp))
-    }
-
-    /// Each splice of a list's change to every subscriber of the list when the change began
-    /// (one who subscribes meanwhile hears the next change), in order; reads meanwhile see the
-    /// list as the splice being delivered leaves it (before, as before the operation).
-    private func announceSplices(_ change: Change) {
-        let slot = Int(change.slot)
-        let name = exportedClass.properties[Int(change.property)].name
-        let hearers = subscriptions.filter { $0.selector == nil || $0.selector == .property(Int(change.property)) }
-        defer {
-            if !isReleased {
-                lists[slot].delivery = nil
-                if lists[slot].changed { context.markDirty(self) }
-            }
-        }
-        let splices = lists[slot].delivery!.splices
-        for (index, splice) in splices.enumerated() {
-            lists[slot].delivery!.current = index
-            for subscription in hearers where subscription.isActive && !isMainActorSilenced {
-                context.callingHost { subscription.deliver(source: handle, name: name, splice: splice.splice) }
-                if isReleased { return }
-            }
-        }
-    }
-
     /// `stamp`: a value's slot and the stamp of this announcement of it. Inlined: it runs for
     /// every change announced.
     @inline(__always)
-    private func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: CName, value: Value,
-                          stamp: (slot: Int, stamp: UInt64)? = nil) {
+    func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: CName, value: Value,
+                  stamp: (slot: Int, stamp: UInt64)? = nil) {
         for subscription in subscriptions where subscription.isActive && !isMainActorSilenced {
             if let wanted = subscription.selector, wanted != selector { continue }
             context.callingHost { subscription.deliver(source: handle, kind: kind, name: name, value: value) }
@@ -428,8 +366,8 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// unwinds; for most objects only itself, kept with no allocation.
     private func keepChainsUntilWorkEnds() {
         var chains: [AnyObject] = []  // allocates only when something is appended
-        for watch in values.lazy.compactMap(\.watch) where watch is PublisherWatch { chains.append(watch) }
-        for watch in lists.lazy.compactMap(\.watch) where watch is PublisherWatch { chains.append(watch) }
+        for slot in values.indices { if let chain = values[slot].publisherChain { chains.append(chain) } }
+        for slot in lists.indices { if let chain = lists[slot].publisherChain { chains.append(chain) } }
         chains.append(contentsOf: connections as [AnyObject])
         guard !chains.isEmpty else { return context.loop.keepUntilWorkEnds(self) }
         chains.append(self)
@@ -450,14 +388,8 @@ final class ExportedObject: Handled, @unchecked Sendable {
         // An armed Observation watch may outlive this object (until its target next changes):
         // cancelled, it tells nobody. Every object is detached before it is freed (its loop's
         // table holds it until `release` or the loop's release detaches it).
-        for slot in values.indices {
-            values[slot].watch?.cancel()
-            values[slot].watch = nil
-        }
-        for slot in lists.indices {
-            lists[slot].watch?.cancel()
-            lists[slot].watch = nil
-        }
+        for slot in values.indices { values[slot].endWatch() }
+        for slot in lists.indices { lists[slot].endWatch() }
         // Its calls end as cancelled, each completion once, before its subscriptions end.
         for call in calls { call.cancel("its object was released") }
         calls = []

@@ -14,6 +14,22 @@ protocol PropertyWatch: AnyObject {
     /// Tells no more changes, though something else may still hold the watch (Observation
     /// holds an armed one until the next change).
     func cancel()
+    /// Makes its object's one tracking of its `@Observable` values, which `readAll` reads, as
+    /// the watch the tracking tells (``ObservedValue``); whether it is such a value.
+    func makeTracking(_ readAll: () -> Void) -> Bool
+    /// Inside its object's tracking: reads what it watches, now tracked; whether it is an
+    /// `@Observable` value.
+    func track() -> Bool
+    /// Its object's tracking saw a change: no longer tracked; whether it is an `@Observable`
+    /// value.
+    func untrack() -> Bool
+}
+
+extension PropertyWatch {
+    /// A watch that hears changes by itself is in no object's tracking.
+    func makeTracking(_ readAll: () -> Void) -> Bool { false }
+    func track() -> Bool { false }
+    func untrack() -> Bool { false }
 }
 
 /// A list's watch: it also says what changed, as splices with the items each removes.
@@ -30,15 +46,15 @@ extension ListWatch {
     var comparesWithAnnounced: Bool { true }
 }
 
-/// Where a watch tells the changes of one value property of one exported object: a value, not
-/// a closure, so a watch keeps it inline. Unowned: the object owns the watch and cancels it when
-/// detached (`PropertyWatch.cancel`); a publisher's sink, kept until the loop's work ends, ends
-/// with the object (`detach` keeps both until then), and values change only inside that work.
-struct WatchedSlot {
+/// Where a watch tells the changes of one property of one exported object: its state's kind
+/// and slot (``MemberState``), a value, not a closure, so a watch keeps it inline. Unowned: the
+/// object owns the watch and cancels it when detached (`PropertyWatch.cancel`); a publisher's
+/// sink, kept until the loop's work ends, ends with the object (`detach` keeps both until then),
+/// and values change only inside that work.
+struct WatchedSlot<State: MemberState> {
     unowned(unsafe) let object: ExportedObject
+    /// Its state's slot among the object's states of its kind.
     let slot: Int
-    /// A list's slot, among the object's lists; a value's among its values.
-    let isList: Bool
 
     /// A new value, or nil: "changed, read it once the operation is complete". Told on
     /// another thread than the one running the loop's work (a background queue, a detached
@@ -46,16 +62,14 @@ struct WatchedSlot {
     @inline(__always)
     func changed(_ value: Value?) {
         guard object.loopIdentity.isHeldByCurrentThread else {
-            return object.changedElsewhere(slot, isList: isList, value, then: nil)
+            return object.changedElsewhere(self, value, then: nil)
         }
         changedHere(value)
     }
 
     /// `changed`, on a thread that holds the loop.
     @inline(__always)
-    func changedHere(_ value: Value?) {
-        if isList { object.listChanged(slot) } else { object.valueChanged(slot, value) }
-    }
+    func changedHere(_ value: Value?) { object.changed(self, value) }
 }
 
 /// A publisher's subscription as a watch: it hears every change by itself.
@@ -68,11 +82,82 @@ final class PublisherWatch: ListWatch {
     func cancel() {}
 }
 
-/// Watches what `read` reads of an `@Observable` object. Observation tells of one change, in
-/// `willSet`, before the value is stored: the export layer reads the value once the operation
-/// is complete. It arms the watch only once the property is quiet: arming is most of what a
-/// change or a subscription costs, so while the property keeps changing (or was just subscribed
-/// to) its loop reads it after each operation instead (`LoopContext.checkChanging`).
+/// One watched `@Observable` value of an exported object. An object's watched values are
+/// tracked together (`ExportedObject.armObservedValues`): one `withObservationTracking` reads
+/// them all, and its `onChange` marks them all to be read once the operation is complete, as
+/// Observation does not say which changed (only those that differ are announced). Arming is most
+/// of what a subscription costs, and Observation keeps state per tracking and per object it
+/// reads, not per property read: one tracking of every watched value costs far less than one
+/// each. Observation tells of one change, in `willSet`, before the value is stored. The tracking
+/// is armed only once the object is quiet: while it keeps changing (or was just subscribed to)
+/// its loop reads its values after each operation instead (`LoopContext.checkChanging`).
+///
+/// Allocates nothing but itself: it keeps the closure it is given and its slot. The first of an
+/// object's watched values makes the tracking, and is the one reference its `onChange` holds
+/// (the closure's context: no box), until the target next changes, which may be after the
+/// object is gone.
+///
+/// A tracking that a later arming replaced still tells a change of what it read; every later
+/// tracking reads what it read and more (values are only added), so such a change is told by
+/// the live one too, and marking the values again costs a second read at most.
+final class ObservedValue<Target: AnyObject, Value>: PropertyWatch, @unchecked Sendable {
+    /// Unowned: the exported object that holds the target holds this watch, and reads through
+    /// it only until it cancels it.
+    private unowned(unsafe) let target: Target
+    /// What the property reads (its getter, as registered): Observation tracks what it touches.
+    private let value: (Target) -> Value
+    /// Nil once cancelled.
+    private var slot: WatchedSlot<ValueState>?
+    /// Whether its object's live tracking reads it. The loop's: set on its thread.
+    private var isTracked = false
+
+    /// Made untracked: the object arms its values together when it chooses.
+    init(_ target: Target, read: @escaping (Target) -> Value, slot: WatchedSlot<ValueState>) {
+        self.target = target
+        value = read
+        self.slot = slot
+    }
+
+    var isArmed: Bool { isTracked }
+
+    func rearm() {
+        guard !isTracked, let slot else { return }
+        slot.object.armObservedValues()
+    }
+
+    func cancel() { slot = nil }
+
+    func makeTracking(_ readAll: () -> Void) -> Bool {
+        guard slot != nil else { return false }
+        withObservationTracking(readAll, onChange: { [self] in trackingChanged() })
+        return true
+    }
+
+    /// The tracking saw a change, on the thread that made it (in `willSet`).
+    private func trackingChanged() {
+        guard let slot else { return }
+        if slot.object.loopIdentity.isHeldByCurrentThread {
+            slot.object.observedValuesChanged()
+        } else {
+            slot.object.observedValuesChangedElsewhere()
+        }
+    }
+
+    func track() -> Bool {
+        guard slot != nil else { return false }
+        isTracked = true
+        _ = value(target)
+        return true
+    }
+
+    func untrack() -> Bool {
+        isTracked = false
+        return slot != nil
+    }
+}
+
+/// Watches what `read` reads of an `@Observable` object for a list property: a tracking of
+/// its own, armed again each time the list's change is taken (its items are compared then).
 ///
 /// Allocates nothing but itself: it keeps the closure it is given and the slot it tells, and
 /// while armed Observation holds it strongly (the one reference its `onChange` closure captures
@@ -84,14 +169,14 @@ final class ObservationWatch<Target: AnyObject, Read>: ListWatch, @unchecked Sen
     private unowned(unsafe) let target: Target
     /// What the property reads (its getter, as registered): Observation tracks what it touches.
     private let read: (Target) -> Read
-    /// Told nil: "changed, read it when the operation is complete". Nil once cancelled: the
-    /// watch may outlive its exported object, until the target next changes.
-    private var slot: WatchedSlot?
+    /// Nil once cancelled: the watch may outlive its exported object, until the target next
+    /// changes.
+    private var slot: WatchedSlot<ListState>?
     private var armed = false
     var isArmed: Bool { armed }
 
     /// Made unarmed: the exported object arms it (`rearm`) when it chooses.
-    init(_ target: Target, read: @escaping (Target) -> Read, slot: WatchedSlot) {
+    init(_ target: Target, read: @escaping (Target) -> Read, slot: WatchedSlot<ListState>) {
         self.target = target
         self.read = read
         self.slot = slot
@@ -107,7 +192,7 @@ final class ObservationWatch<Target: AnyObject, Read>: ListWatch, @unchecked Sen
                 armed = false
                 slot.changedHere(nil)
             } else {
-                slot.object.changedElsewhere(slot.slot, isList: slot.isList, nil) { [self] in armed = false }
+                slot.object.changedElsewhere(slot, nil) { [self] in armed = false }
             }
         }
     }
@@ -129,9 +214,9 @@ extension ListWatch {
 final class SpliceListWatch<Element: AnyObject>: ListWatch, SpliceListObserver {
     private let list: SpliceList<Element>
     private var recorder = ListChangeRecorder()
-    private var slot: WatchedSlot?
+    private var slot: WatchedSlot<ListState>?
 
-    init(_ list: SpliceList<Element>, slot: WatchedSlot) {
+    init(_ list: SpliceList<Element>, slot: WatchedSlot<ListState>) {
         self.list = list
         self.slot = slot
         list.addObserver(self)

@@ -29,6 +29,7 @@ if [ ${#cases[@]} = 0 ]; then
     cases=(c_round_trip_sign_up gobject_set_round_trip c_typed_set_sign_up gobject_typed_set_round_trip
            c_typed_set_observable_sign_up c_round_trip_observable_sign_up c_get_bool c_typed_get_bool
            c_create_subscribe_release gobject_create_subscribe_release c_create_subscribe_release_observable
+           c_create_subscribe_release_armed_observable
            swift_round_trip_sign_up c_fan_out_10_subscribers c_stopwatch_tick c_send_command
            c_idle_dispatch_manual c_idle_dispatch_main)
 fi

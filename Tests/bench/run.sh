@@ -26,7 +26,7 @@ if /usr/bin/python3 -c 'import gi' 2>/dev/null; then python=/usr/bin/python3; fi
 # The programs take turns, one repetition each, so that a noisy minute on this shared machine
 # falls on both sides of a ratio. A process per population repetition: freed pages stay
 # resident, so a second population in the same process would measure no growth.
-for file in c population observable_population gobject_population swift python node; do : > "$out/$file.txt"; done
+for file in c population observable_population observable_all_population gobject_population swift python node; do : > "$out/$file.txt"; done
 python_ok=1
 # The Node.js binding's rows (bench_node.js) need its addon: built here, as `make node` does.
 node_ok=0
@@ -46,9 +46,11 @@ for rep in $(seq "$reps"); do
     fi
     "$out/bench_c" 1 "$n" population >> "$out/population.txt"
     "$out/bench_c" 1 "$n" observable-population >> "$out/observable_population.txt"
+    "$out/bench_c" 1 "$n" observable-all-population >> "$out/observable_all_population.txt"
     "$out/bench_c" 1 "$n" gobject-population >> "$out/gobject_population.txt"
 done
-results=("$out/c.txt" "$out/population.txt" "$out/observable_population.txt" "$out/gobject_population.txt" "$out/swift.txt")
+results=("$out/c.txt" "$out/population.txt" "$out/observable_population.txt" "$out/observable_all_population.txt"
+         "$out/gobject_population.txt" "$out/swift.txt")
 if [ "$python_ok" = 1 ]; then results+=("$out/python.txt"); fi
 if [ "$node_ok" = 1 ]; then results+=("$out/node.txt"); fi
 python3 Tests/bench/summarize.py "${results[@]}" | tee "$out/table.txt"
