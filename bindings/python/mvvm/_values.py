@@ -55,7 +55,8 @@ if TYPE_CHECKING:
     from ._library import Library
     from ._model import Property, Type
 
-__all__ = ["Scalar", "AnyValue", "to_c", "from_c", "encode_name", "decode", "take_string", "value_of", "from_json", "Values"]
+__all__ = ["Scalar", "AnyValue", "to_c", "from_c", "encode_name", "names_array", "decode", "take_string", "value_of",
+           "from_json", "Values"]
 
 #: A plain value: what the catalog's properties, arguments and signals hold.
 Scalar = Union[bool, int, float, str, None]
@@ -172,6 +173,12 @@ def encode_name(name: Any, what: str) -> bytes:
     if "\x00" in name:
         raise InvalidArgumentError("%s %r holds a NUL character, which a C name cannot" % (what, name))
     return name.encode("utf-8", "surrogatepass")
+
+
+def names_array(names: Sequence[Optional[bytes]]) -> Any:
+    """``const char *const *names`` for ``mvvm_call_named`` and ``mvvm_new_named``: the names of a
+    call's arguments (None for one given by position)."""
+    return (_char_p * max(1, len(names)))(*names)
 
 
 # ------------------------------------------------------------------------------------------------
