@@ -1,7 +1,7 @@
 """The package's layout: the runtime split by concern (no module patching another, no
-compatibility shims), nothing loaded by ``import mvvm``, no class built by converting a value,
-and one owner base for every class that owns a handle (close, finalizer, context manager,
-``_as_parameter_``)."""
+compatibility shims), its modules in layers that import one another without a cycle, nothing
+loaded by ``import mvvm``, no class built by converting a value, and one owner base for every
+class that owns a handle (close, finalizer, context manager, ``_as_parameter_``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any, List
+from typing import Any, Dict, List, Optional, Set
 
 import pytest
 
@@ -81,6 +81,95 @@ def test_no_module_patches_another_at_import() -> None:
                 if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
                     assert target.value.id not in modules, "%s:%d assigns %s.%s" % (
                         path.name, node.lineno, target.value.id, target.attr)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(tree: ast.AST, modules: Set[str]) -> Set[str]:
+    """The package's modules ``tree`` imports, at any depth (in functions too), but under ``if
+    TYPE_CHECKING:`` (annotations, never run: every module has ``from __future__ import
+    annotations``). ``__init__`` for a name taken from the package itself."""
+    found: Set[str] = set()
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for other in node.orelse:
+                found |= _imports(other, modules)
+            continue
+        if isinstance(node, ast.ImportFrom) and node.level:
+            assert node.level == 1, ast.dump(node)
+            if node.module is None:  # from . import _abi, or a name of the package's __init__
+                found |= {alias.name if alias.name in modules else "__init__" for alias in node.names}
+            else:
+                found.add(node.module.split(".")[0])
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            assert not any(name == "mvvm" or name.startswith("mvvm.") for name in names), \
+                "line %d imports the package by its name: %s" % (node.lineno, ast.dump(node))
+        found |= _imports(node, modules)
+    return found
+
+
+def _cycle(graph: Dict[str, Set[str]]) -> Optional[List[str]]:
+    """A cycle of ``graph`` (its modules in order, the first again at the end), or None."""
+    state: Dict[str, int] = {}  # 1: on the path being walked, 2: done
+    path: List[str] = []
+
+    def walk(module: str) -> Optional[List[str]]:
+        state[module] = 1
+        path.append(module)
+        for imported in sorted(graph[module]):
+            if state.get(imported) == 1:
+                return path[path.index(imported):] + [imported]
+            if imported not in state:
+                found = walk(imported)
+                if found:
+                    return found
+        path.pop()
+        state[module] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state:
+            found = walk(module)
+            if found:
+                return found
+    return None
+
+
+def test_the_modules_import_one_another_in_layers_without_a_cycle() -> None:
+    """Every import of one of the package's modules by another, at module level or in a function,
+    goes down: no cycle, and none imports the package (its ``__init__``, the top layer, imports
+    them). A low layer that must reach a higher one is handed it (the class builder registers with
+    the library, the package its names with mvvm._names). And what converts values (the values,
+    the description, the records) reaches no module of objects, members or class building."""
+    modules = {path.stem for path in PACKAGE.glob("*.py")}
+    graph: Dict[str, Set[str]] = {}
+    for module in sorted(modules):
+        path = PACKAGE / (module + ".py")
+        try:
+            graph[module] = _imports(ast.parse(path.read_text()), modules) - {module}
+        except AssertionError as error:
+            raise AssertionError("%s: %s" % (path.name, error)) from None
+        assert graph[module] <= modules, (module, graph[module] - modules)
+    for module in sorted(modules - {"__init__"}):
+        assert "__init__" not in graph[module], "%s imports the package's __init__" % module
+    cycle = _cycle(graph)
+    assert cycle is None, "an import cycle: " + " -> ".join(cycle or [])
+
+    def reach(module: str) -> Set[str]:
+        seen: Set[str] = set()
+        todo = [module]
+        while todo:
+            for imported in graph[todo.pop()] - seen:
+                seen.add(imported)
+                todo.append(imported)
+        return seen
+    for converting in ("_values", "_records", "_description", "_kinds"):
+        above = reach(converting) & {"_object", "_members", "_list", "_build", "_requests", "_loop", "_library"}
+        assert not above, (converting, sorted(above))
 
 
 @pytest.mark.skipif(not SAMPLE, reason="MVVM_SAMPLE_LIBRARY is not set (build Tests/outside: libsample.so)")
