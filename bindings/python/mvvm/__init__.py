@@ -43,6 +43,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, List
 
+# The package's top layer: it re-exports the layers below, none of which imports it (checked by
+# tests/test_layout.py), and hands them what only it knows (its names, below).
+from . import _build, _names  # noqa: F401 (_build registers the class builder with mvvm._library)
 from ._abi import MAX_NESTED_CALLS, LoopKind, Status
 from ._calls import AsyncCall
 from ._conveniences import Subscriptions, bind
@@ -174,6 +177,7 @@ __all__ = [
 ]
 if TYPE_CHECKING:
     __all__ += _classes.__all__
+_names.reserve_package_names(__all__)  # no class or record of a library takes one of them
 
 
 if not TYPE_CHECKING:  # (the checkers see the stubs' classes, not a module __getattr__)

@@ -15,71 +15,58 @@ named ``SnakeName`` (see :mod:`mvvm._names` for the naming rule):
   constructor; a callable argument becomes a host :class:`~mvvm.Service`;
 * docstrings come from the descriptions' ``doc``.
 
-For each record, a frozen :class:`~mvvm.Record` class; for each class with a host service, a
-request class ``<Name>Request`` (``SignUpRequest``); and the library's own ``Loop`` and
-``Service`` classes.
+For each record, its frozen :class:`~mvvm.Record` class, made by the layer below from the
+description alone (:mod:`mvvm._description`: converting a value builds no class); for each class
+with a host service, a request class ``<Name>Request`` (``SignUpRequest``); and the library's own
+``Loop`` and ``Service`` classes.
+
+This module sits above objects, lists, members and requests; the library (:mod:`mvvm._library`)
+sits below and calls :class:`Namespace` through :func:`~mvvm._library.register_namespace`, which
+this module calls as it is imported.
 """
 
 from __future__ import annotations
 
-import json
 import weakref
-from ctypes import byref, c_void_p, string_at
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Type
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Type
 
+from ._description import Description
 from ._kinds import renderer
+from ._library import register_namespace
 from ._list import ListProperty
 from ._loop import Loop
 from ._members import Child, ModelProperty, Property, command, keyword_map, type_text
 from ._model import Class as ClassModel
-from ._model import Library as LibraryModel
-from ._names import namespace_names, python_names
+from ._names import python_names
 from ._object import MvvmObject
-from ._records import Record, record_class
+from ._records import Record
 from ._requests import Service, ServiceRequest, request_class
-from ._values import decode, take_string
 
 if TYPE_CHECKING:
     from ._library import Library
 
-__all__ = ["Namespace", "package_names"]
-
-
-def package_names() -> List[str]:
-    """The names the package itself gives (``mvvm.__all__``): a class or record named as one of
-    them is reachable with a trailing underscore."""
-    import mvvm
-
-    return list(mvvm.__all__)
-
-
-def descriptions(library: "Library") -> str:
-    """``mvvm_classes`` of ``library``: every class it registers, as JSON."""
-    out = c_void_p()
-    library.functions.mvvm_classes(byref(out))
-    return take_string(library.functions.mvvm_string_free, out, "mvvm_classes")
+__all__ = ["Namespace"]
 
 
 class Namespace:
     """What a library offers Python: its classes, records and request classes by C name and by
     Python name, its own Loop and Service classes, and the objects its constructors made (by
-    handle: whom a shared service's request names)."""
+    handle: whom a shared service's request names). Made from ``description``, by default the
+    library's own."""
 
-    def __init__(self, library: "Library") -> None:
+    def __init__(self, library: "Library", description: Optional[Description] = None) -> None:
+        source = library._described() if description is None else description
         self.library = library
-        self.model = LibraryModel.from_json(descriptions(library))
+        self.model = source.model
         self.classes: Dict[str, Type[MvvmObject]] = {}
         self.records: Dict[str, Type[Record]] = {}
         self.request_classes: Dict[str, Type[ServiceRequest]] = {}
         self.by_name: Dict[str, type] = {}
         self.by_handle: "weakref.WeakValueDictionary[int, MvvmObject]" = weakref.WeakValueDictionary()
-        self._records_at: Dict[int, Type[Record]] = {}
         namespace = {"__module__": "mvvm", "__slots__": (), "_class_library": library}
         self.Loop: Type[Loop] = type("Loop", (Loop,), dict(namespace, __doc__=Loop.__doc__))
         self.Service: Type[Service] = type("Service", (Service,), dict(namespace, __doc__=Service.__doc__))
-        class_names, record_names, request_names = namespace_names(
-            [(c.name, c.display) for c in self.model.classes], [(r.name, r.display) for r in self.model.records.values()],
-            {c.name for c in self.model.classes if c.service is not None}, package_names())
+        class_names, request_names = source.class_names, source.request_names
 
         def give(python: str, made: type) -> None:
             made.__name__ = made.__qualname__ = python
@@ -89,10 +76,9 @@ class Namespace:
             cls = make_class(described, library)
             self.classes[described.name] = cls
             give(class_names[described.name], cls)
-        for name, record in self.model.records.items():
-            made = record_class(record, record_names[name])
+        for name, made in source.records.items():  # the very classes values are converted to
             self.records[name] = made
-            give(record_names[name], made)
+            give(source.record_names[name], made)
         for described in self.model.classes:
             service = described.service
             if service is None:
@@ -103,19 +89,6 @@ class Namespace:
                                      [p.name for p in described.properties])
             self.request_classes[described.name] = requests
             give(requests.__name__, requests)
-
-    def record_at(self, address: int) -> Type[Record]:
-        """The record class of a record value whose name is the static string at ``address``."""
-        found = self._records_at.get(address)
-        if found is None:
-            name = decode(string_at(address), "a record name") if address else ""
-            found = self.records.get(name)
-            if found is None:
-                from ._errors import InternalError
-
-                raise InternalError("the library gave a record %r its descriptions do not name" % name)
-            self._records_at[address] = found
-        return found
 
 
 def _class_doc(python_name: str, described: ClassModel) -> str:
@@ -185,7 +158,4 @@ def make_class(described: ClassModel, library: "Library") -> Type[MvvmObject]:
     return cls
 
 
-def raw_descriptions(library: "Library") -> List[Dict[str, Any]]:
-    """Every class ``library`` registers, as ``mvvm_classes`` describes them (a new list)."""
-    described: List[Dict[str, Any]] = json.loads(descriptions(library))
-    return described
+register_namespace(Namespace)  # the library, below, builds its classes through it

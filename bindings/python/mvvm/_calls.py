@@ -30,7 +30,8 @@ from ._abi import Status
 from ._errors import CallCancelledError, InvalidHandleError, error_for_status
 from ._interrupts import pending
 from ._registry import Entry, registry
-from ._values import Values, encode_name
+from ._trampolines import DESTROY_TRAMPOLINE, DONE_TRAMPOLINE
+from ._values import Values, encode_name, names_array
 
 if TYPE_CHECKING:
     from ._library import Library
@@ -117,9 +118,6 @@ def start(obj: "MvvmObject", call_async: Any, encoded: bytes, args: Sequence[Any
     """Starts the command ``encoded`` of ``obj`` with ``call_async`` (the library's
     ``mvvm_call_async``, unchecked): the arguments by position and name, as ``mvvm_call_named``
     takes them. Raises what the library refuses."""
-    from ._object import names_array
-    from ._trampolines import DESTROY_TRAMPOLINE, DONE_TRAMPOLINE
-
     library = obj._library
     handle = obj._h()
     values = Values(list(args) + list(kwargs.values()))

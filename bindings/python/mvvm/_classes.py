@@ -4,13 +4,13 @@ attributes made on first use (``mvvm.Counter`` is ``mvvm._classes.Counter``); ``
 
 from typing import Any, List
 
+from ._library import default_library as _default_library  # (private: every public name is a class's)
+
 
 def __getattr__(name: str) -> Any:
     if name.startswith("__") and name != "__all__":
         raise AttributeError(name)
-    from ._library import default_library
-
     if name == "__all__":
-        names: List[str] = default_library().names
+        names: List[str] = _default_library().names
         return names
-    return getattr(default_library(), name)
+    return getattr(_default_library(), name)

@@ -41,15 +41,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _abi
-from ._errors import MvvmError, MvvmLibraryError, error_for_status
+from ._description import Description, descriptions
+from ._errors import InternalError, MvvmError, MvvmLibraryError, error_for_status
 from ._interrupts import pending, raise_kept_interrupt
+from ._names import package_names
 
 if TYPE_CHECKING:
     from ._loop import Loop
+    from ._records import Record
     from ._requests import Service
 
 __all__ = ["EXPECTED_VERSION", "LIBRARY_NAME", "SONAME", "Library", "load", "default_library", "candidates",
-           "load_library", "parse_version", "version_is_compatible"]
+           "load_library", "parse_version", "version_is_compatible", "register_namespace"]
 
 #: (major, minor) these bindings were written for: ``include/mvvm.h``'s MVVM_VERSION_MAJOR/MINOR.
 EXPECTED_VERSION: Tuple[int, int] = (_abi.VERSION_MAJOR, _abi.VERSION_MINOR)
@@ -243,8 +246,9 @@ class Library:
         self._last_error: Callable[[], Optional[bytes]] = last_error
         self.functions = Functions(cdll, self._errcheck_function())
         self.tag = int(self.functions.mvvm_library_tag())
+        self._description: Optional[Description] = None
         self._namespace: Optional[Any] = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # (the namespace, made under it, reads the description)
 
     # -- statuses --------------------------------------------------------------------------
 
@@ -286,16 +290,38 @@ class Library:
         except MvvmError:
             pass
 
-    # -- the namespace ---------------------------------------------------------------------
+    # -- the description and the namespace ----------------------------------------------------
+
+    def _described(self) -> Description:
+        """The library's description, read on first use: its model, names and record classes."""
+        described = self._description
+        if described is None:
+            with self._lock:
+                if self._description is None:
+                    self._description = Description(descriptions(self), package_names())
+                described = self._description
+        return described
+
+    def _record_at(self, address: int) -> "type[Record]":
+        """The record class of a record value the library gave (its name's address): made from
+        the description's records alone, with no class of the library built."""
+        return self._described().record_at(address)
+
+    def _record_named(self, name: str) -> "type[Record]":
+        """The record class of the record the description names ``name`` (its C name)."""
+        return self._described().records[name]
 
     def _built(self) -> Any:
+        """The namespace of the library's classes (:class:`mvvm._build.Namespace`), made on first
+        use by the maker registered with :func:`register_namespace`."""
         namespace = self._namespace
         if namespace is None:
             with self._lock:
                 if self._namespace is None:
-                    from ._build import Namespace
-
-                    self._namespace = Namespace(self)
+                    if not _namespace_maker:
+                        raise InternalError("no namespace maker is registered (mvvm._build registers it when "
+                                            "the package is imported)")
+                    self._namespace = _namespace_maker[0](self)
                 namespace = self._namespace
         return namespace
 
@@ -306,8 +332,9 @@ class Library:
 
     @property
     def records(self) -> Dict[str, type]:
-        """The Python class of each record the library's classes use, by C name."""
-        return dict(self._built().records)
+        """The Python class of each record the library's classes use, by C name (made without
+        building the classes)."""
+        return dict(self._described().records)
 
     @property
     def names(self) -> List[str]:
@@ -319,6 +346,9 @@ class Library:
             raise AttributeError(name)
         if name in ("Loop", "Service"):
             return getattr(self._built(), name)
+        record = self._described().records_by_python_name.get(name)  # a record needs no class built
+        if record is not None:
+            return record
         try:
             return self._built().by_name[name]
         except KeyError:
@@ -329,6 +359,16 @@ class Library:
 
     def __repr__(self) -> str:
         return "<mvvm.Library %s %s>" % (self.path, self.version)
+
+
+#: Makes a library's namespace of classes: mvvm._build.Namespace, registered by mvvm._build as it
+#: is imported (class building sits above this module, which calls it and never imports it).
+_namespace_maker: List[Callable[[Library], Any]] = []
+
+
+def register_namespace(maker: Callable[[Library], Any]) -> None:
+    """Makes ``maker(library)`` what builds each library's namespace of classes."""
+    _namespace_maker[:] = [maker]
 
 
 _libraries: Dict[int, Library] = {}

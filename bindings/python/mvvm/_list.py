@@ -12,89 +12,20 @@ same through every handle to it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from ctypes import byref, c_int64, c_uint64
-from typing import (TYPE_CHECKING, Any, Callable, Generic, Iterator, List, MutableSequence, Optional, Tuple, TypeVar,
-                    Union, overload)
+from ctypes import byref, c_uint64
+from typing import TYPE_CHECKING, Any, Generic, Iterator, List, Optional, TypeVar, Union, overload
 
 from ._errors import InvalidArgumentError
 from ._members import Member
+from ._object import MvvmObject
+from ._splices import Splice
 from ._values import Values, encode_name
 
-if TYPE_CHECKING:
-    from ._object import MvvmObject
-
+# Splice lives in mvvm._splices (the event trampoline reads one); it is named here too, with the
+# lists whose changes it tells (the stubs import it from here).
 __all__ = ["Splice", "ObjectList", "ListProperty", "object_id"]
 
-T = TypeVar("T")
 Item = TypeVar("Item", bound="MvvmObject")
-
-
-class Splice:
-    """One change of a list, as GListModel's ``items-changed(position, removed, added)``: at
-    ``index``, ``removed`` items went and ``inserted`` items came. A subscriber of a list property
-    gets one per splice as the callback's value, in ascending order of ``index``, each counted in
-    the list as the splices before it left it; the items a splice inserts are already at their
-    final indices (readable during the callback). Frozen, hashable, comparable (by ``index``,
-    ``removed`` and ``inserted``); unpacks as those three.
-
-    ``items``: the inserted items themselves, read while the splice was delivered, when the
-    splice carries them (:func:`mvvm.aio.changes` gives such splices, which can be applied
-    later, after the list moved on); otherwise None."""
-
-    __slots__ = ("index", "removed", "inserted", "items")
-
-    index: int
-    removed: int
-    inserted: int
-    items: "Optional[Tuple[Any, ...]]"
-
-    def __init__(self, index: int, removed: int, inserted: int, items: "Optional[Tuple[Any, ...]]" = None) -> None:
-        object.__setattr__(self, "index", index)
-        object.__setattr__(self, "removed", removed)
-        object.__setattr__(self, "inserted", inserted)
-        object.__setattr__(self, "items", items)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("mvvm.Splice is frozen")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError("mvvm.Splice is frozen")
-
-    def _key(self) -> "tuple[int, int, int]":
-        return (self.index, self.removed, self.inserted)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Splice):
-            return self._key() == other._key()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(("mvvm.Splice",) + self._key())
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._key())
-
-    def __repr__(self) -> str:
-        return "Splice(index=%d, removed=%d, inserted=%d%s)" % (self._key() + (
-            "" if self.items is None else ", items=%r" % (self.items,),))
-
-    def __reduce__(self) -> Any:
-        return (Splice, self._key())
-
-    def apply(self, copy: MutableSequence[T], item: Optional[Callable[[int], T]] = None) -> None:
-        """Applies the splice to ``copy`` (a host's copy of the list, changed in place):
-        ``item(index)`` gives what to insert at each index the splice fills (for instance
-        ``lambda i: owner.items[i].object_id``, during the delivery); without it, the splice's
-        own :attr:`items` are inserted. IndexError when it does not fit the copy."""
-        if self.index < 0 or self.removed < 0 or self.inserted < 0 or self.index + self.removed > len(copy):
-            raise IndexError("%r does not fit a copy of %d items" % (self, len(copy)))
-        if item is None:
-            if self.items is None:
-                raise TypeError("this splice carries no items: give apply() a function reading them")
-            inserted: List[Any] = list(self.items)
-        else:
-            inserted = [item(self.index + k) for k in range(self.inserted)]
-        copy[self.index:self.index + self.removed] = inserted
 
 
 def object_id(obj: "MvvmObject") -> int:
@@ -121,9 +52,7 @@ class ObjectList(Sequence, Generic[Item]):  # type: ignore[type-arg]
         self._encoded = encode_name(name, "list name")
 
     def __len__(self) -> int:
-        out = c_int64()
-        self.owner._library.functions.mvvm_list_count(self.owner._h(), self._encoded, byref(out))
-        return out.value
+        return self.owner._list_count(self._encoded)
 
     def item(self, index: int) -> Item:
         """The item at ``index`` (0 … len - 1), a new object; InvalidArgumentError outside."""
@@ -176,16 +105,12 @@ class ObjectList(Sequence, Generic[Item]):  # type: ignore[type-arg]
         return result
 
     def __contains__(self, value: object) -> bool:
-        from ._object import MvvmObject
-
         if not isinstance(value, MvvmObject):
             return False
         return object_id(value) in self.ids()
 
     def index(self, value: Any, start: int = 0, stop: Any = None) -> int:
         """The position of the item ``value`` (by identity, ``object_id``); ValueError if absent."""
-        from ._object import MvvmObject
-
         ids = self.ids()
         if isinstance(value, MvvmObject):
             wanted = object_id(value)

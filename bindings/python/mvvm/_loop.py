@@ -11,19 +11,17 @@ import threading
 import time
 import weakref
 from ctypes import byref, c_int, c_int64, c_uint64
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, List, Optional, Union
+from typing import Any, Callable, ClassVar, Iterator, List, Optional, Union
 
 from . import _abi
 from ._abi import LoopKind
 from ._errors import InvalidArgumentError, LoopReleasedError, TypeMismatchError
 from ._interrupts import ctrl_c_between_slices
+from ._library import Library, default_library
 from ._owner import Owner
 from ._releases import release_pending
 from ._report import report
 from ._threadstates import delete_ended_thread_states
-
-if TYPE_CHECKING:
-    from ._library import Library
 
 __all__ = ["LoopKind", "Loop"]
 
@@ -65,8 +63,6 @@ class Loop(Owner):
     TIME_LIMIT_MS: int = _abi.LOOP_TIME_LIMIT_MS
 
     def __init__(self, kind: Union[LoopKind, int]) -> None:
-        from ._library import default_library
-
         self.kind: LoopKind = LoopKind(kind)
         library = type(self)._class_library or default_library()
         out = c_uint64()

@@ -19,7 +19,23 @@ from __future__ import annotations
 import keyword
 from typing import Collection, Dict, Iterable, List, Sequence, Tuple
 
-__all__ = ["camel", "request_name", "free_name", "python_names", "namespace_names"]
+__all__ = ["camel", "request_name", "free_name", "python_names", "namespace_names", "package_names",
+           "reserve_package_names"]
+
+#: The package's own names (``mvvm.__all__``), which the package's ``__init__`` hands in as it
+#: loads: a module this low does not import the package.
+_package_names: List[str] = []
+
+
+def reserve_package_names(names: Iterable[str]) -> None:
+    """Makes ``names`` the package's own names, which no class or record of a library takes."""
+    _package_names[:] = names
+
+
+def package_names() -> List[str]:
+    """The names the package itself gives (``mvvm.__all__``): a class or record named as one of
+    them is reachable with a trailing underscore."""
+    return list(_package_names)
 
 
 def camel(name: str) -> str:

@@ -25,13 +25,13 @@ from ._abi import TYPE_NONE, Value
 from ._conveniences import Subscriptions, check_arity
 from ._conveniences import with_source as with_source_of
 from ._errors import InvalidHandleError
-from ._list import ObjectList, Splice
 from ._loop import Loop
 from ._model import Class as ClassModel
 from ._owner import Owner
 from ._registry import Entry, registry
+from ._splices import Splice
 from ._trampolines import DESTROY_TRAMPOLINE, EVENT_TRAMPOLINE
-from ._values import Values, decode, encode_name, from_json, take_string, value_of
+from ._values import Values, decode, encode_name, from_json, names_array, take_string, value_of
 
 if TYPE_CHECKING:
     from ._library import Library
@@ -50,11 +50,6 @@ def _rendering(fn: Callable[[str, Any], Any], renderers: Mapping[str, Callable[[
         rendering = renderers.get(name)
         return fn(name, value if rendering is None else rendering(value))
     return rendered
-
-
-def names_array(names: Sequence[Optional[bytes]]) -> Any:
-    """``const char *const *names`` for ``mvvm_call_named`` and ``mvvm_new_named``."""
-    return (c_char_p * max(1, len(names)))(*names)
 
 
 class MvvmObject(Owner):
@@ -322,6 +317,13 @@ class MvvmObject(Owner):
         (:func:`mvvm.child`)."""
         return self._child(name)
 
+    def _list_count(self, encoded: bytes) -> int:
+        """How many items the list property ``encoded`` holds now (``mvvm_list_count``; for
+        :class:`~mvvm.ObjectList`, which sits above this module)."""
+        out = c_int64()
+        self._library.functions.mvvm_list_count(self._h(), encoded, byref(out))
+        return out.value
+
     def _cached_child(self, name: str, encoded: bytes) -> "MvvmObject":
         existing = self._children.get(name)
         if existing is not None and not existing._is_closed():
@@ -420,7 +422,7 @@ class MvvmObject(Owner):
                 if current not in current_names:
                     continue
                 if current in lists:  # the whole list, as one insertion at 0
-                    fn(current, Splice(0, 0, len(ObjectList(self, current))))
+                    fn(current, Splice(0, 0, self._list_count(current.encode("utf-8"))))
                 else:
                     fn(current, self._get(current))
         return subscription

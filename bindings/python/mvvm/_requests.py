@@ -11,9 +11,10 @@ import inspect
 import json
 import warnings
 from ctypes import byref, c_char_p, c_uint64, c_void_p
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Dict, List, Optional, Set, TypeVar, Union
+from typing import Any, Awaitable, Callable, ClassVar, Dict, List, Optional, Set, TypeVar, Union
 
 from ._errors import InvalidHandleError, UnknownRequestError
+from ._library import Library, default_library
 from ._names import python_names
 from ._object import MvvmObject
 from ._owner import Owner, forks
@@ -22,9 +23,6 @@ from ._releases import pending, release_pending, release_soon
 from ._report import report
 from ._trampolines import DESTROY_TRAMPOLINE, REQUEST_TRAMPOLINE
 from ._values import Scalar, Values, decode, from_json, take_string
-
-if TYPE_CHECKING:
-    from ._library import Library
 
 __all__ = ["Request", "ServiceRequest", "Service", "ServiceFunction"]
 
@@ -240,8 +238,6 @@ class Service(Owner):
     _class_library: ClassVar[Optional["Library"]] = None
 
     def __init__(self, fn: Callable[[Any], Any], what: Optional[str] = None) -> None:
-        from ._library import default_library
-
         if not callable(fn):
             raise TypeError("the service must be callable, not %s" % type(fn).__name__)
         library = type(self)._class_library or default_library()

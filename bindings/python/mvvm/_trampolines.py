@@ -13,9 +13,10 @@ from ._abi import (CALLBACK, DESTROY_FN, DONE_FN, EVENT_SPLICE, REQUEST_FN, TYPE
                    TYPE_STRING, FlatEvent, Status, Value)
 from ._errors import InternalError
 from ._interrupts import keep_interrupt, state
-from ._list import Splice
+from ._library import _libraries
 from ._registry import registry
 from ._report import callable_name, report
+from ._splices import Splice
 from ._threadstates import keep_this_thread_state
 from ._values import decode, from_c
 
@@ -128,8 +129,6 @@ def _on_destroy(user_data: Optional[int]) -> None:
 def _cancel_anywhere(request: int) -> None:
     """Cancels a request whose service is gone: its library is whichever takes its handle (the
     others refuse a handle of another library)."""
-    from ._library import _libraries
-
     for library in list(_libraries.values()):
         library.release_quietly(request)
 

@@ -55,7 +55,8 @@ if TYPE_CHECKING:
     from ._library import Library
     from ._model import Property, Type
 
-__all__ = ["Scalar", "AnyValue", "to_c", "from_c", "encode_name", "decode", "take_string", "value_of", "from_json", "Values"]
+__all__ = ["Scalar", "AnyValue", "to_c", "from_c", "encode_name", "names_array", "decode", "take_string", "value_of",
+           "from_json", "Values"]
 
 #: A plain value: what the catalog's properties, arguments and signals hold.
 Scalar = Union[bool, int, float, str, None]
@@ -174,6 +175,12 @@ def encode_name(name: Any, what: str) -> bytes:
     return name.encode("utf-8", "surrogatepass")
 
 
+def names_array(names: Sequence[Optional[bytes]]) -> Any:
+    """``const char *const *names`` for ``mvvm_call_named`` and ``mvvm_new_named``: the names of a
+    call's arguments (None for one given by position)."""
+    return (_char_p * max(1, len(names)))(*names)
+
+
 # ------------------------------------------------------------------------------------------------
 # C -> Python
 # ------------------------------------------------------------------------------------------------
@@ -227,7 +234,7 @@ def from_c(value: Union[Value, FlatEvent], library: "Library") -> Any:
         read = [from_c(item, library) for item in items]
         if kind == _T_ARRAY:
             return read
-        record = library._built().record_at(value.string)
+        record = library._record_at(value.string)  # the description's records alone: no class is built
         return record._make(record._rendered(read) if record._renders else read)
     if kind == _T_UINT:
         return value.integer & _UINT64_MAX
@@ -259,7 +266,7 @@ def _from_json(kind: "Type", value: Any, library: "Library", what: str) -> Any:
     if kind.kind == "array" and kind.element is not None:
         return [_from_json(kind.element, item, library, what) for item in value]
     if kind.kind == "record" and kind.record:
-        record = library._built().records[kind.record]
+        record = library._record_named(kind.record)
         return record._make(_from_json(f.type, value.get(f.name), library, "%s.%s" % (what, f.name))
                             for f in record._model.fields)
     return render(value, kind, what)

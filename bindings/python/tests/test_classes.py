@@ -14,9 +14,9 @@ from typing import Any, List
 import pytest
 
 import mvvm
-from mvvm import _build
 from mvvm import _classes as classes_module
 from mvvm._abi import Value
+from mvvm._description import raw_descriptions
 from mvvm._members import Child, Property
 from mvvm._names import camel
 from mvvm._registry import registry
@@ -28,7 +28,7 @@ lib = mvvm.default_library().functions
 
 
 def test_every_class_of_the_library_is_a_module_attribute() -> None:
-    described = _build.raw_descriptions(mvvm.default_library())
+    described = raw_descriptions(mvvm.default_library())
     assert [c["class"] for c in described] == list(mvvm.CLASSES)
     for cls in described:
         python = mvvm.CLASSES[cls["class"]]

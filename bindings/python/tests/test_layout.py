@@ -1,6 +1,7 @@
 """The package's layout: the runtime split by concern (no module patching another, no
-compatibility shims), nothing loaded by ``import mvvm``, and one owner base for every class that
-owns a handle (close, finalizer, context manager, ``_as_parameter_``)."""
+compatibility shims), its modules in layers that import one another without a cycle, nothing
+loaded by ``import mvvm``, no class built by converting a value, and one owner base for every
+class that owns a handle (close, finalizer, context manager, ``_as_parameter_``)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import ctypes
 import gc
 import importlib
 import json
+import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any, List
+from typing import Any, Dict, List, Optional, Set
 
 import pytest
 
@@ -23,6 +25,7 @@ from mvvm._owner import Owner
 from mvvm._values import take_string
 
 PACKAGE = Path(mvvm.__file__).resolve().parent
+SAMPLE = os.environ.get("MVVM_SAMPLE_LIBRARY")
 
 #: The default library's generic C functions.
 lib = mvvm.default_library().functions
@@ -34,6 +37,8 @@ def test_the_runtime_is_split_by_concern() -> None:
         "mvvm._library": ["Library", "load", "default_library", "candidates"],
         "mvvm._values": ["Scalar", "to_c", "from_c", "encode_name", "decode"],
         "mvvm._records": ["Record", "record_class"],
+        "mvvm._description": ["Description", "descriptions"],
+        "mvvm._splices": ["Splice"],
         "mvvm._names": ["camel", "python_names", "free_name"],
         "mvvm._model": ["Library", "Class", "Type"],
         "mvvm._interrupts": ["in_callback", "keep_interrupt", "raise_kept_interrupt", "ctrl_c_between_slices"],
@@ -76,6 +81,169 @@ def test_no_module_patches_another_at_import() -> None:
                 if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
                     assert target.value.id not in modules, "%s:%d assigns %s.%s" % (
                         path.name, node.lineno, target.value.id, target.attr)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(tree: ast.AST, modules: Set[str]) -> Set[str]:
+    """The package's modules ``tree`` imports, at any depth (in functions too), but under ``if
+    TYPE_CHECKING:`` (annotations, never run: every module has ``from __future__ import
+    annotations``). ``__init__`` for a name taken from the package itself."""
+    found: Set[str] = set()
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for other in node.orelse:
+                found |= _imports(other, modules)
+            continue
+        if isinstance(node, ast.ImportFrom) and node.level:
+            assert node.level == 1, ast.dump(node)
+            if node.module is None:  # from . import _abi, or a name of the package's __init__
+                found |= {alias.name if alias.name in modules else "__init__" for alias in node.names}
+            else:
+                found.add(node.module.split(".")[0])
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            assert not any(name == "mvvm" or name.startswith("mvvm.") for name in names), \
+                "line %d imports the package by its name: %s" % (node.lineno, ast.dump(node))
+        found |= _imports(node, modules)
+    return found
+
+
+def _cycle(graph: Dict[str, Set[str]]) -> Optional[List[str]]:
+    """A cycle of ``graph`` (its modules in order, the first again at the end), or None."""
+    state: Dict[str, int] = {}  # 1: on the path being walked, 2: done
+    path: List[str] = []
+
+    def walk(module: str) -> Optional[List[str]]:
+        state[module] = 1
+        path.append(module)
+        for imported in sorted(graph[module]):
+            if state.get(imported) == 1:
+                return path[path.index(imported):] + [imported]
+            if imported not in state:
+                found = walk(imported)
+                if found:
+                    return found
+        path.pop()
+        state[module] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state:
+            found = walk(module)
+            if found:
+                return found
+    return None
+
+
+def test_the_modules_import_one_another_in_layers_without_a_cycle() -> None:
+    """Every import of one of the package's modules by another, at module level or in a function,
+    goes down: no cycle, and none imports the package (its ``__init__``, the top layer, imports
+    them). A low layer that must reach a higher one is handed it (the class builder registers with
+    the library, the package its names with mvvm._names). And what converts values (the values,
+    the description, the records) reaches no module of objects, members or class building."""
+    modules = {path.stem for path in PACKAGE.glob("*.py")}
+    graph: Dict[str, Set[str]] = {}
+    for module in sorted(modules):
+        path = PACKAGE / (module + ".py")
+        try:
+            graph[module] = _imports(ast.parse(path.read_text()), modules) - {module}
+        except AssertionError as error:
+            raise AssertionError("%s: %s" % (path.name, error)) from None
+        assert graph[module] <= modules, (module, graph[module] - modules)
+    for module in sorted(modules - {"__init__"}):
+        assert "__init__" not in graph[module], "%s imports the package's __init__" % module
+    cycle = _cycle(graph)
+    assert cycle is None, "an import cycle: " + " -> ".join(cycle or [])
+
+    def reach(module: str) -> Set[str]:
+        seen: Set[str] = set()
+        todo = [module]
+        while todo:
+            for imported in graph[todo.pop()] - seen:
+                seen.add(imported)
+                todo.append(imported)
+        return seen
+    for converting in ("_values", "_records", "_description", "_kinds"):
+        above = reach(converting) & {"_object", "_members", "_list", "_build", "_requests", "_loop", "_library"}
+        assert not above, (converting, sorted(above))
+
+
+@pytest.mark.skipif(not SAMPLE, reason="MVVM_SAMPLE_LIBRARY is not set (build Tests/outside: libsample.so)")
+def test_converting_a_value_builds_no_class() -> None:
+    """Records (read, set, heard, as arguments and results, in arrays, optionals and records) and
+    Foundation's values (a UUID, a date, a URL, a decimal, in a record too), converted on a freshly
+    loaded library through objects of no Python class of their own: the record classes come from
+    the description's records alone, and no view-model class is made (counted: the class builder
+    and every subclass of MvvmObject) until a class is asked for, which then has the very same
+    record classes."""
+    assert SAMPLE is not None
+    program = textwrap.dedent("""
+        import ctypes, uuid
+        from datetime import datetime, timezone
+        from decimal import Decimal
+        import mvvm
+        from mvvm import _build
+        from mvvm._values import Values
+
+        namespaces, classes = [], []
+        building = _build.Namespace.__init__
+        def counted(self, *args, **kwargs):
+            namespaces.append(args)
+            building(self, *args, **kwargs)
+        _build.Namespace.__init__ = counted
+        mvvm.MvvmObject.__init_subclass__ = classmethod(lambda cls, **kwargs: classes.append(cls.__name__))
+
+        library = mvvm.default_library()
+        def plain(loop, c_name):  # an object of the library, of no class of its own (mvvm.MvvmObject)
+            out, values = ctypes.c_uint64(), Values([])
+            library.functions.mvvm_new_named(loop, c_name, None, values.array, 0, ctypes.byref(out))
+            made = mvvm.MvvmObject.__new__(mvvm.MvvmObject)
+            made._adopt(library, out.value, loop)
+            return made
+
+        Speaker, Slot, LineItem = library.records["speaker"], library.Slot, library.records["line_item"]
+        with mvvm.Loop.virtual() as loop:
+            agenda = plain(loop, b"agenda")
+            assert mvvm.get(agenda, "speaker") == Speaker("nobody", False)
+            heard = []
+            mvvm.subscribe(agenda, "speaker", lambda name, value: heard.append(value))
+            ada = Speaker("Ada", False, "ada@example.org")
+            mvvm.set(agenda, "speaker", ada)
+            assert heard == [ada] and type(heard[0]) is Speaker
+            assert mvvm.call(agenda, "add", ada) == 1
+            assert mvvm.call(agenda, "add", {"name": "Grace", "is_completed": True}) == 2
+            assert mvvm.get(agenda, "speakers") == [ada, Speaker("Grace", True)]
+            assert mvvm.call(agenda, "next") == ada._replace(is_completed=True)
+            assert mvvm.call(agenda, "next") is None
+            mvvm.set(agenda, "slot", Slot(ada, None, 25))
+            assert mvvm.get(agenda, "slot") == Slot(ada, None, 25)
+            order = plain(loop, b"order")
+            moment = datetime(1900, 1, 1, 0, 0, 0, 500000, tzinfo=timezone.utc)
+            line = mvvm.call(order, "make_line", uuid.UUID(int=7), moment, "https://a.example/", Decimal("-0.001"))
+            assert line == LineItem(uuid.UUID(int=7), moment, "https://a.example/", Decimal("-0.001"), None)
+            mvvm.set(order, "line", line)
+            assert mvvm.get(order, "line") == line
+            mvvm.set(order, "related", [uuid.UUID(int=10)])
+            mvvm.set(order, "placed", moment)
+            mvvm.set(order, "cost", Decimal("0.5"))
+            assert mvvm.get(order, "cost") == "0.5"  # (rendered as a Decimal by its class's property)
+            mvvm.close(agenda)
+            mvvm.close(order)
+        assert (namespaces, classes) == ([], []), (namespaces, classes)
+
+        # A class asked for: the classes are built, once, around the same record classes.
+        assert library.Agenda.c_class == "agenda" and len(namespaces) == 1 and "Agenda" in classes
+        assert library.Speaker is Speaker and library.records["speaker"] is Speaker
+        assert mvvm.Agenda._model is not None and library._built().records["slot"] is Slot
+        print("ok")
+    """)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, MVVM_LIBRARY=SAMPLE))
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ok\n", "")
 
 
 def test_importing_the_package_loads_no_library() -> None:

@@ -16,6 +16,7 @@ import pytest
 
 import mvvm
 from mvvm._build import Namespace
+from mvvm._description import Description, raw_descriptions
 from mvvm._names import camel, namespace_names
 
 SAMPLE = os.environ.get("MVVM_SAMPLE_LIBRARY")
@@ -347,19 +348,15 @@ def test_a_keyword_or_taken_name_gets_a_trailing_underscore_everywhere() -> None
     assert requests == {"sign_up_view_model": "SignUpRequest"}
 
 
-def test_a_class_named_as_one_of_the_packages_types_is_reachable(sample: mvvm.Library,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_class_named_as_one_of_the_packages_types_is_reachable(sample: mvvm.Library) -> None:
     """Built from a description: a class ``subscription`` of the sample library is
     ``Subscription_`` (mvvm.Subscription stays the package's)."""
     import json
 
-    from mvvm import _build
-
-    raw = json.loads(_build.descriptions(sample))
+    raw = raw_descriptions(sample)
     renamed = [dict(cls, **{"class": "subscription", "display": "Subscription"}) if cls["class"] == "dialog" else cls
                for cls in raw]
-    monkeypatch.setattr(_build, "descriptions", lambda library: json.dumps(renamed))
-    namespace = Namespace(sample)
+    namespace = Namespace(sample, Description(json.dumps(renamed), mvvm.__all__))
     assert namespace.by_name["Subscription_"] is namespace.classes["subscription"]
     assert "Subscription" not in namespace.by_name and mvvm.Subscription.__module__ == "mvvm._object"
 
