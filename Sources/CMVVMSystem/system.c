@@ -4,7 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-__thread void *cmvvm_outermost_loop = NULL;
+__thread void *cmvvm_held_work_locks = NULL;
 
 /* Contended: mark the lock waited for (2) and sleep until it is given back, then take it, still
  * marked 2 since other threads may be waiting too. */

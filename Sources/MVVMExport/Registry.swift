@@ -340,6 +340,11 @@ func construct(_ exportedClass: ExportedClass, on context: LoopContext, _ given:
 /// order registered, whose arguments they name and whose types accept them.
 func choose(_ exportedClass: ExportedClass, _ given: GivenArguments,
                     _ fixed: ExportedConstructor?) throws(ExportError) -> (ExportedConstructor, [Value]) {
+    // The usual `mvvm_new(loop, name, NULL, 0)` of a class whose first constructor takes nothing:
+    // nothing to bind, nothing made.
+    if fixed == nil, given.values.isEmpty, let first = exportedClass.constructors.first, first.arguments.isEmpty {
+        return (first, [])
+    }
     let className = exportedClass.name.string
     let name = CallName(owner: exportedClass.name, member: nil)
     if let fixed { return (fixed, try given.bind(to: fixed.arguments, of: name).values()) }

@@ -315,7 +315,8 @@ public struct LoopIdentity: @unchecked Sendable {
     /// holds that loop alone, or none.
     @inlinable
     public var isHeldByCurrentThread: Bool {
-        let outermost = cmvvm_outermost_loop_get()
+        guard let record = cmvvm_held_work_locks_get() else { return false }
+        let outermost = HeldWorkLocks.outermost(of: record)
         return outermost == UnsafeMutableRawPointer(address) || (outermost != nil && holdsAmongOthers)
     }
 
@@ -773,6 +774,7 @@ final class LoopCore: @unchecked Sendable {
 /// A thread that holds no lock waits as usual, so the uncontended path is one compare-and-swap
 /// of the loop's word lock plus this record; a thread takes each loop's lock once however deep
 /// its holds nest (the counts here), so the lock is not recursive.
+@usableFromInline
 struct HeldWorkLocks {
     fileprivate struct Entry {
         let core: LoopCore
@@ -784,9 +786,7 @@ struct HeldWorkLocks {
     /// of that loop, which keeps it alive) spares every call an array update and the loop's
     /// reference counting, which is slow for an object others refer to weakly. Nil only when
     /// the thread holds no loop at all.
-    private var outermost: UnsafeMutableRawPointer? {
-        didSet { cmvvm_outermost_loop_set(outermost) }
-    }
+    private var outermost: UnsafeMutableRawPointer?
     private var outermostCount = 0
     /// Loops taken after `outermost`, innermost last.
     private var inner: [Entry] = []
@@ -813,10 +813,19 @@ struct HeldWorkLocks {
         fileprivate let depths: [Int]
     }
 
+    /// The loop this thread took first and holds, from its record (``cmvvm_held_work_locks``).
+    @usableFromInline @inline(__always)
+    static func outermost(of record: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        record.assumingMemoryBound(to: HeldWorkLocks.self).pointee.outermost
+    }
+
+    /// Only for its destructor, which frees a thread's record when the thread exits.
     static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { record in
             guard let record = record?.assumingMemoryBound(to: HeldWorkLocks.self) else { return }
+            // A later destructor that calls into the library makes a new record.
+            cmvvm_held_work_locks_set(nil)
             record.deinitialize(count: 1)
             record.deallocate()
         }
@@ -830,10 +839,16 @@ struct HeldWorkLocks {
 
     @inline(__always)
     private static func record(_ key: pthread_key_t) -> UnsafeMutablePointer<HeldWorkLocks> {
-        if let record = pthread_getspecific(key) { return record.assumingMemoryBound(to: HeldWorkLocks.self) }
+        if let record = cmvvm_held_work_locks_get() { return record.assumingMemoryBound(to: HeldWorkLocks.self) }
+        return makeRecord(key)
+    }
+
+    @inline(never)
+    private static func makeRecord(_ key: pthread_key_t) -> UnsafeMutablePointer<HeldWorkLocks> {
         let record = UnsafeMutablePointer<HeldWorkLocks>.allocate(capacity: 1)
         record.initialize(to: HeldWorkLocks())
         pthread_setspecific(key, record)
+        cmvvm_held_work_locks_set(record)
         return record
     }
 

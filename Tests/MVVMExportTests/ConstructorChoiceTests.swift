@@ -27,6 +27,14 @@ private let meter: ExportedClass = {
     return ExportedClass(c)
 }()
 
+/// Its first constructor takes an optional argument, its second none: no arguments fit both.
+private let dial: ExportedClass = {
+    var c = ExportBuilder<Meter>(name: "dial", display: nil, swiftName: "Meter", doc: "")
+    c.constructor(suffix: "labelled", .value("label")) { (_, label: String?) in Meter(label: label ?? "") }
+    c.constructor { _ in Meter() }
+    return ExportedClass(c)
+}()
+
 private func chosen(_ values: [Value], names: [String?]? = nil) -> Result<String, ExportError> {
     do throws(ExportError) {
         return .success(try choose(meter, GivenArguments(values, names: names), nil).0.name)
@@ -41,6 +49,12 @@ private func chosen(_ values: [Value], names: [String?]? = nil) -> Result<String
         #expect(try chosen([.string("hall")]).get() == "new_with_labelled")
         #expect(try chosen([.int(3)]).get() == "new_with_reading")
         #expect(try chosen([.string("hall"), .int(3)]).get() == "new_with_both")
+    }
+
+    @Test func noArgumentsTakeTheFirstConstructorTheyFitEvenWhenALaterOneTakesNone() throws {
+        let (constructor, values) = try choose(dial, GivenArguments([]), nil)
+        #expect(constructor.name == "new_with_labelled")
+        #expect(values == [.null])
     }
 
     @Test func namedArgumentsChooseByTheirNames() throws {

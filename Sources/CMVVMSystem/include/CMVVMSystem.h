@@ -93,13 +93,14 @@ void cmvvm_cf_run_pass(void);
 /* An epoll set (close-on-exec), and adding a descriptor to it for reading; -1 and errno on failure. */
 int cmvvm_epoll_new(void);
 int cmvvm_epoll_watch(int epoll, int fd);
-/* The loop this thread took first and holds (HeldWorkLocks' `outermost`), mirrored in a C
- * thread-local so that a change asks whether its thread holds its loop with one load (a watch
- * hears every change, on whatever thread makes it). Of the default (dynamic) model, not
- * initial-exec: a dlopen'ed library's initial-exec thread-locals come from glibc's small static
+/* The calling thread's record of the loops it holds (HeldWorkLocks), made at its first host call
+ * or loop work: one thread-local read finds it, for every host call and for every change a watch
+ * hears (whether its thread holds its loop), and nothing is written per call. A pthread key's
+ * destructor frees it at thread exit and sets this back to NULL. Of the default (dynamic) model,
+ * not initial-exec: a dlopen'ed library's initial-exec thread-locals come from glibc's small static
  * TLS reserve, which ran out at the 106th copy of the library in one process (255 are allowed). */
-extern __thread void *cmvvm_outermost_loop;
+extern __thread void *cmvvm_held_work_locks;
 
-static inline void *cmvvm_outermost_loop_get(void) { return cmvvm_outermost_loop; }
-static inline void cmvvm_outermost_loop_set(void *loop) { cmvvm_outermost_loop = loop; }
+static inline void *cmvvm_held_work_locks_get(void) { return cmvvm_held_work_locks; }
+static inline void cmvvm_held_work_locks_set(void *record) { cmvvm_held_work_locks = record; }
 #endif
