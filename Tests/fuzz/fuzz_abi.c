@@ -267,8 +267,6 @@ static const char *const known_names[] = {
     /* Booking (values narrower than their C types) and Finder (an async command over a service). */
     "urgency", "reference", "stay", "rate", "rates", "booked", "mark", "refer", "stay_for", "book", "nights",
     "find", "is_finding", "found", "cancellations", "query", "delay",
-    /* Order (Foundation's UUID, Date, URL and Decimal) and its record line_item. */
-    "placed", "link", "cost", "due", "related", "line", "make_line", "postpone", "at",
 #endif
 };
 #define KNOWN_NAMES (sizeof known_names / sizeof known_names[0])
@@ -278,14 +276,62 @@ static const char *const known_strings[] = {
     "", "start", "pause", "stop", "abcdef", "abcde", "password1", "passwor", "password", "user-1",
     "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7", "e\xcc\x81", "\"quoted\\\"\n\t",
     "\xff\xfe", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82", "ok\x80", "Start", "\x01\x1f",
-#if FUZZ_TARGET != 0
-    /* Foundation's values (Tests/outside's Order): text their grammars take, and text Foundation's
-     * lenient parsers would take but the library refuses. Appended: the catalog's indices stay. */
-    "e621e1f8-c36c-495a-93fc-0c247a3e6e5f", "1.50", "-1e-128", "1e165", "1.2.3", "NaN",
-    "https://\xe4\xbe\x8b.jp/a b", "not a url",
-#endif
 };
 #define KNOWN_STRINGS (sizeof known_strings / sizeof known_strings[0])
+
+/* Text worth trying for each of the description's kinds of string (`"type": "uuid"` ...): what its
+ * grammar takes, and what Foundation's lenient parsers would take but the library refuses. Added
+ * to the strings when the library's description has a member of that kind (learn_names). */
+static const struct { const char *kind; const char *texts[5]; } kind_strings[] = {
+    { "\"type\": \"uuid\"", { "e621e1f8-c36c-495a-93fc-0c247a3e6e5f", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F",
+                              "e621e1f8-c36c-495a-93fc-0c247a3e6e5", "not-a-uuid" } },
+    { "\"type\": \"decimal\"", { "1.50", "-1e-128", "1e165", "1.2.3", "NaN" } },
+    { "\"type\": \"url\"", { "https://\xe4\xbe\x8b.jp/a b", "not a url", "mailto:", "file:///tmp" } },
+};
+
+/* What the library's own description names (members, arguments, record fields) beyond the lists
+ * above, and the kinds' texts, learnt at start-up (learn_names): a class or a kind added to a
+ * library is driven with no edit here. Appended, so the lists' own entries come first. */
+#define LEARNT_MAX 512
+static const char *learnt_names[LEARNT_MAX];
+static size_t nlearnt_names;
+static const char *learnt_strings[LEARNT_MAX];
+static size_t nlearnt_strings;
+
+static const char *name_at(size_t i) {
+    i %= KNOWN_NAMES + nlearnt_names;
+    return i < KNOWN_NAMES ? known_names[i] : learnt_names[i - KNOWN_NAMES];
+}
+
+static const char *string_at(size_t i) {
+    i %= KNOWN_STRINGS + nlearnt_strings;
+    return i < KNOWN_STRINGS ? known_strings[i] : learnt_strings[i - KNOWN_STRINGS];
+}
+
+static bool is_known_name(const char *name, size_t length) {
+    for (size_t i = 0; i < KNOWN_NAMES + nlearnt_names; i++) {
+        const char *known = name_at(i);
+        if (strlen(known) == length && memcmp(known, name, length) == 0) return true;
+    }
+    return false;
+}
+
+/* Every `"name": "..."` of the description (a member's, an argument's, a field's) not known yet,
+ * and the texts of each kind of string it uses. */
+static void learn_names(const char *json) {
+    for (const char *p = json; (p = strstr(p, "\"name\": \"")) != NULL && nlearnt_names < LEARNT_MAX;) {
+        p += strlen("\"name\": \"");
+        const char *end = strchr(p, '"');
+        if (!end) break;
+        if (!is_known_name(p, (size_t)(end - p))) learnt_names[nlearnt_names++] = strndup(p, (size_t)(end - p));
+        p = end;
+    }
+    for (size_t k = 0; k < sizeof kind_strings / sizeof kind_strings[0]; k++) {
+        if (!strstr(json, kind_strings[k].kind)) continue;
+        for (size_t t = 0; t < 5 && kind_strings[k].texts[t] && nlearnt_strings < LEARNT_MAX; t++)
+            learnt_strings[nlearnt_strings++] = kind_strings[k].texts[t];
+    }
+}
 
 #define TEXT_MAX 40
 
@@ -293,7 +339,7 @@ static const char *const known_strings[] = {
 static void take_text(reader *r, char out[TEXT_MAX], bool names) {
     uint8_t b = u8(r);
     if (b < 160) {
-        const char *s = names ? known_names[b % KNOWN_NAMES] : known_strings[b % KNOWN_STRINGS];
+        const char *s = names ? name_at(b) : string_at(b);
         snprintf(out, TEXT_MAX, "%s", s);
         return;
     }
@@ -1991,6 +2037,7 @@ static void load_classes(void) {
         library_classes[nlibrary_classes++] = strndup(p, (size_t)(end - p));
         p = end;
     }
+    learn_names(json);
     mvvm_string_free(json);
     if (nlibrary_classes < (int)COUNT(catalog_class_names)) FAIL("mvvm_classes lists %d classes", nlibrary_classes);
 }
@@ -2043,7 +2090,7 @@ static void tame_paths(const char *cls, mvvm_value *args, size_t count) {
 static const char *take_new_name(reader *r, char buffer[TEXT_MAX]) {
     uint8_t b = u8(r);
     if (b == 0xFF) return NULL;
-    if (b < 200) return known_names[u8(r) % KNOWN_NAMES];
+    if (b < 200) return name_at(u8(r));
     take_text(r, buffer, true);
     return buffer;
 }
@@ -2182,7 +2229,7 @@ static void take_call_args(reader *r, call_args *a) {
     if (n < 128) return; /* by position */
     for (size_t i = 0; i < a->count && i < 8; i++) {
         uint8_t k = u8(r);
-        a->names_storage[i] = k < 64 ? NULL : k < 224 ? known_names[u8(r) % KNOWN_NAMES] : (take_text(r, a->texts[i], true), a->texts[i]);
+        a->names_storage[i] = k < 64 ? NULL : k < 224 ? name_at(u8(r)) : (take_text(r, a->texts[i], true), a->texts[i]);
     }
     a->names = a->names_storage;
 }
@@ -3212,6 +3259,8 @@ const char *__lsan_default_suppressions(void) {
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
     load_classes();
+    fprintf(stderr, "fuzz: %d classes; %zu names and %zu texts learnt from the library's description\n",
+            nlibrary_classes, nlearnt_names, nlearnt_strings);
 #if FUZZ_TARGET == 2
     snprintf(scratch, sizeof scratch, "/tmp/mvvm-fuzz-todo.XXXXXX");
     if (!mkdtemp(scratch)) {
