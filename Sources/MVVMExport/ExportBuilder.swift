@@ -124,23 +124,23 @@ public struct ExportBuilder<Target: AnyObject> {
     ) where P.Output == V, P.Failure == Never {
         // A `$property` sends the current value at once (announced already: it changes nothing),
         // then each new one as it is set.
-        properties.append(Self.valueProperty(name, doc, get, set) { object, slot in
+        properties.append(Self.valueProperty(name, doc, get, set, watching: .own { object, slot in
             PublisherWatch(publisher(Self.target(object)).sink { slot.changed($0.exportedValue) })
-        })
+        }))
     }
 
     /// A property of values: read with `get`, written with `set` (a binding) once the value is
-    /// converted to `V`, watched by what `watch` starts. Each kind of property passes its own
-    /// `watch`; inlined, so the accessors' closures are made where the kind's are.
+    /// converted to `V`, watched as `watching` says. Each kind of property passes its own;
+    /// inlined, so the accessors' closures are made where the kind's are.
     @inline(__always)
     static func valueProperty<V: ExportableValue>(_ name: String, _ doc: String, _ get: @escaping (Target) -> V,
                                                   _ set: ((Target, V) -> Void)?,
-                                                  watch: @escaping (AnyObject, WatchedSlot<ValueState>) -> PropertyWatch)
+                                                  watching: ValueWatching)
         -> ExportedProperty {
         ExportedProperty(name: name, shape: V.exportedShape, doc: doc,
                          get: { get(target($0)).exportedValue },
                          set: set.map { set in { object, new, what in assign(new, as: V.self, what) { set(target(object), $0) } } },
-                         watch: watch)
+                         watching: watching)
     }
 
     // MARK: Lists
@@ -343,9 +343,7 @@ extension ExportBuilder where Target: Observable {
 
     private mutating func addObserved<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V,
                                                          set: ((Target, V) -> Void)?, doc: String) {
-        properties.append(Self.valueProperty(name, doc, value, set) { object, slot in
-            ObservedValue(Self.target(object), read: value, slot: slot)
-        })
+        properties.append(Self.valueProperty(name, doc, value, set, watching: .observation))
     }
 }
 
@@ -371,9 +369,9 @@ extension ExportBuilder where Target: ObservableObject {
     private mutating func addComputed<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V,
                                                          set: ((Target, V) -> Void)?, doc: String) {
         // Told "changed" with no value: read once the operation is complete.
-        properties.append(Self.valueProperty(name, doc, value, set) { object, slot in
+        properties.append(Self.valueProperty(name, doc, value, set, watching: .own { object, slot in
             PublisherWatch(Self.target(object).objectWillChange.sink { _ in slot.changed(nil) })
-        })
+        }))
     }
 }
 

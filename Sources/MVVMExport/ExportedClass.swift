@@ -50,14 +50,13 @@ final class ExportedProperty: @unchecked Sendable {
     /// Bindings only; receives a value already accepted by `shape`, and gives the message (naming
     /// the property as `what` does) when its Swift type refuses it.
     let set: ((AnyObject, Value, () -> String) -> String?)?
-    /// Values: starts watching; `slot` is told each new value (or nil when the watch cannot
-    /// tell it, and the value is then read with `get` once the operation is complete).
-    let watch: (AnyObject, WatchedSlot<ValueState>) -> PropertyWatch
+    /// Values: how a change is heard (see ``ValueWatching``).
+    let watching: ValueWatching
     /// Lists of child view models: how they are read and watched.
     let list: ListMember?
 
     init(name: String, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
-         set: ((AnyObject, Value, () -> String) -> String?)?, watch: @escaping (AnyObject, WatchedSlot<ValueState>) -> PropertyWatch) {
+         set: ((AnyObject, Value, () -> String) -> String?)?, watching: ValueWatching) {
         self.name = CName(name)
         self.shape = shape
         type = shape.baseType
@@ -65,7 +64,7 @@ final class ExportedProperty: @unchecked Sendable {
         self.doc = doc
         self.get = get
         self.set = set
-        self.watch = watch
+        self.watching = watching
         list = nil
     }
 
@@ -77,9 +76,20 @@ final class ExportedProperty: @unchecked Sendable {
         self.doc = doc
         get = { _ in .none }
         set = nil
-        watch = { _, _ in PublisherWatch(AnyCancellable {}) }
+        watching = .observation
         self.list = list
     }
+}
+
+/// How a value property's changes are heard.
+enum ValueWatching {
+    /// By a watch of its own, which this starts: `slot` is told each new value (or nil when the
+    /// watch cannot tell it, and the value is then read with `get` once the operation is
+    /// complete). A publisher's subscription, `objectWillChange`.
+    case own((AnyObject, WatchedSlot<ValueState>) -> PropertyWatch)
+    /// By its object's one Observation tracking of its watched `@Observable` values, which reads
+    /// it with `get` (`ExportedObject.armObservedValues`): no watch of its own.
+    case observation
 }
 
 /// How a list property of child view models is read and watched.

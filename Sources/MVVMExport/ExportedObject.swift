@@ -27,6 +27,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// nothing).
     var values: [ValueState] = []
     var lists: [ListState] = []
+    /// Where its tracking of its watched `@Observable` values tells a change; made at its first
+    /// arming.
+    private var observationRelay: ObservationRelay?
     /// How many trackings of watched `@Observable` values have been made, by every object: how
     /// tests hold an object to one tracking, however many of its values are watched.
     static let observationTrackings = Atomic<Int>(0)
@@ -126,11 +129,14 @@ final class ExportedObject: Handled, @unchecked Sendable {
         // The value now is the value already announced.
         let slot = values.count
         values.append(ValueState(property: index, announced: property.get(target)))
-        let watch = property.watch(target, WatchedSlot<ValueState>(object: self, slot: slot))
-        values[slot].watch = watch
-        // An `@Observable` property is read after the next operation, and armed if quiet then.
-        if watch.isArmed { return }
-        context.keepChecking(self)
+        switch property.watching {
+        case let .own(start):
+            values[slot].watch = start(target, WatchedSlot<ValueState>(object: self, slot: slot))
+        case .observation:
+            // Read after the next operation, and armed with the others if quiet then.
+            values[slot].isObserved = true
+            context.keepChecking(self)
+        }
     }
 
     /// What a watch tells, on a thread that holds the loop: its property changed (see
@@ -165,21 +171,25 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     // MARK: @Observable values, tracked together
 
-    /// Arms every watched `@Observable` value in one tracking (``ObservedValue``), which
+    /// Arms every watched `@Observable` value in one tracking (``ObservationRelay``), which
     /// replaces any live one (a value subscribed to since is not in it); on the loop's thread.
     func armObservedValues() {
         Self.observationTrackings.add(1, ordering: .relaxed)
-        for slot in values.indices where values[slot].watch?.makeTracking({ trackObservedValues() }) == true { return }
-    }
-
-    private func trackObservedValues() {
-        for slot in values.indices { _ = values[slot].watch?.track() }
+        let relay = observationRelay ?? ObservationRelay(self)
+        observationRelay = relay
+        withObservationTracking {
+            for slot in values.indices where values[slot].isObserved {
+                values[slot].isTracked = true
+                _ = exportedClass.properties[values[slot].property].get(target)
+            }
+        } onChange: { relay.changed() }
     }
 
     /// The tracking saw a change: every watched `@Observable` value is read once the operation
     /// is complete.
     func observedValuesChanged() {
-        for slot in values.indices where values[slot].watch?.untrack() == true {
+        for slot in values.indices where values[slot].isObserved {
+            values[slot].isTracked = false
             changed(WatchedSlot<ValueState>(object: self, slot: slot), nil)
         }
     }
@@ -195,8 +205,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         }
         loop.schedule(after: loop.now.advanced(by: .milliseconds(1)), tolerance: .zero, options: nil) { [self] in
             guard !isReleased else { return }
-            // The untracked values: only `@Observable` ones ever are.
-            for slot in values.indices where values[slot].watch?.isArmed == false {
+            for slot in values.indices where values[slot].isObserved && !values[slot].isTracked {
                 changed(WatchedSlot<ValueState>(object: self, slot: slot), nil)
             }
         }
@@ -306,13 +315,14 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     // MARK: @Observable values read after operations
 
-    /// After an operation, while this object is changing: reads each value whose watch is
-    /// unarmed, and whether any differs from what was announced (it is then marked dirty, its
-    /// new value ready). When none does, the watches are armed again.
+    /// After an operation, while this object is changing: reads each `@Observable` value the
+    /// live tracking does not read, and whether any differs from what was announced (it is then
+    /// marked dirty, its new value ready). When none does, they are armed again, together.
     func checkUnarmedProperties() -> Bool {
         guard !isReleased else { return false }
-        var changed = false
+        var changed = false, unarmed = false
         for slot in values.indices where isReadAfterOperations(slot) {
+            unarmed = true
             if values[slot].latest != nil {
                 changed = true
                 continue
@@ -325,18 +335,17 @@ final class ExportedObject: Handled, @unchecked Sendable {
         }
         if changed {
             context.markDirty(self)
-        } else {
-            for slot in values.indices where isReadAfterOperations(slot) { values[slot].watch?.rearm() }
+        } else if unarmed {
+            armObservedValues()
         }
         return changed
     }
 
-    /// Whether the value in `slot` is one the loop reads after its operations: its watch
-    /// unarmed (an `@Observable` property just subscribed to or lately changed). Takes the
+    /// Whether the value in `slot` is one the loop reads after its operations: an `@Observable`
+    /// value the live tracking does not read (just subscribed to or lately changed). Takes the
     /// slot, not the state: a copy of the state would retain what it holds.
     private func isReadAfterOperations(_ slot: Int) -> Bool {
-        guard let watch = values[slot].watch else { return false }
-        return !watch.isArmed
+        values[slot].isObserved && !values[slot].isTracked
     }
 
     // MARK: Lists
@@ -389,6 +398,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         // cancelled, it tells nobody. Every object is detached before it is freed (its loop's
         // table holds it until `release` or the loop's release detaches it).
         for slot in values.indices { values[slot].endWatch() }
+        observationRelay?.object = nil
         for slot in lists.indices { lists[slot].endWatch() }
         // Its calls end as cancelled, each completion once, before its subscriptions end.
         for call in calls { call.cancel("its object was released") }

@@ -52,8 +52,12 @@ struct MemberChange {
 struct ValueState {
     /// The property's index in its class.
     let property: Int
-    /// The subscription to its own publisher, or its Observation or objectWillChange watch.
+    /// The subscription to its own publisher, or its objectWillChange watch; nil for an
+    /// `@Observable` value, which its object's one tracking reads (``ObservationRelay``).
     var watch: PropertyWatch?
+    /// Read by its object's Observation tracking, and whether the live tracking reads it.
+    var isObserved = false
+    var isTracked = false
     var announced: Value
     /// The newest value, or the announced one standing for "changed, read it when delivering"
     /// (`latestUnread`: a watch that cannot tell the value); nil when unchanged.

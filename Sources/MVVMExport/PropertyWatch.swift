@@ -14,22 +14,6 @@ protocol PropertyWatch: AnyObject {
     /// Tells no more changes, though something else may still hold the watch (Observation
     /// holds an armed one until the next change).
     func cancel()
-    /// Makes its object's one tracking of its `@Observable` values, which `readAll` reads, as
-    /// the watch the tracking tells (``ObservedValue``); whether it is such a value.
-    func makeTracking(_ readAll: () -> Void) -> Bool
-    /// Inside its object's tracking: reads what it watches, now tracked; whether it is an
-    /// `@Observable` value.
-    func track() -> Bool
-    /// Its object's tracking saw a change: no longer tracked; whether it is an `@Observable`
-    /// value.
-    func untrack() -> Bool
-}
-
-extension PropertyWatch {
-    /// A watch that hears changes by itself is in no object's tracking.
-    func makeTracking(_ readAll: () -> Void) -> Bool { false }
-    func track() -> Bool { false }
-    func untrack() -> Bool { false }
 }
 
 /// A list's watch: it also says what changed, as splices with the items each removes.
@@ -82,77 +66,36 @@ final class PublisherWatch: ListWatch {
     func cancel() {}
 }
 
-/// One watched `@Observable` value of an exported object. An object's watched values are
-/// tracked together (`ExportedObject.armObservedValues`): one `withObservationTracking` reads
-/// them all, and its `onChange` marks them all to be read once the operation is complete, as
-/// Observation does not say which changed (only those that differ are announced). Arming is most
-/// of what a subscription costs, and Observation keeps state per tracking and per object it
-/// reads, not per property read: one tracking of every watched value costs far less than one
-/// each. Observation tells of one change, in `willSet`, before the value is stored. The tracking
-/// is armed only once the object is quiet: while it keeps changing (or was just subscribed to)
-/// its loop reads its values after each operation instead (`LoopContext.checkChanging`).
+/// Where an object's one Observation tracking of its watched `@Observable` values tells a change
+/// (`ExportedObject.armObservedValues`). The values are read together: one
+/// `withObservationTracking` reads them all, and its `onChange` marks them all to be read once
+/// the operation is complete, as Observation does not say which changed (only those that differ
+/// are announced). Arming is most of what a subscription costs, and Observation keeps state per
+/// tracking and per object it reads, not per property read: one tracking of every watched value
+/// costs far less than one each, and the values need no watch of their own. Observation tells of
+/// one change, in `willSet`, before the value is stored. The tracking is armed only once the
+/// object is quiet: while it keeps changing (or was just subscribed to) its loop reads its values
+/// after each operation instead (`LoopContext.checkChanging`).
 ///
-/// Allocates nothing but itself: it keeps the closure it is given and its slot. The first of an
-/// object's watched values makes the tracking, and is the one reference its `onChange` holds
-/// (the closure's context: no box), until the target next changes, which may be after the
-/// object is gone.
-///
-/// A tracking that a later arming replaced still tells a change of what it read; every later
-/// tracking reads what it read and more (values are only added), so such a change is told by
+/// One per object, made at its first arming: the one reference each tracking's `onChange` holds
+/// (the closure's context: no box), until the target next changes, which may be after the object
+/// is gone. A tracking that a later arming replaced still tells a change of what it read; every
+/// later tracking reads what it read and more (values are only added), so such a change is told by
 /// the live one too, and marking the values again costs a second read at most.
-final class ObservedValue<Target: AnyObject, Value>: PropertyWatch, @unchecked Sendable {
-    /// Unowned: the exported object that holds the target holds this watch, and reads through
-    /// it only until it cancels it.
-    private unowned(unsafe) let target: Target
-    /// What the property reads (its getter, as registered): Observation tracks what it touches.
-    private let value: (Target) -> Value
-    /// Nil once cancelled.
-    private var slot: WatchedSlot<ValueState>?
-    /// Whether its object's live tracking reads it. The loop's: set on its thread.
-    private var isTracked = false
+final class ObservationRelay: @unchecked Sendable {
+    /// Nil once the object is detached.
+    unowned(unsafe) var object: ExportedObject?
 
-    /// Made untracked: the object arms its values together when it chooses.
-    init(_ target: Target, read: @escaping (Target) -> Value, slot: WatchedSlot<ValueState>) {
-        self.target = target
-        value = read
-        self.slot = slot
-    }
-
-    var isArmed: Bool { isTracked }
-
-    func rearm() {
-        guard !isTracked, let slot else { return }
-        slot.object.armObservedValues()
-    }
-
-    func cancel() { slot = nil }
-
-    func makeTracking(_ readAll: () -> Void) -> Bool {
-        guard slot != nil else { return false }
-        withObservationTracking(readAll, onChange: { [self] in trackingChanged() })
-        return true
-    }
+    init(_ object: ExportedObject) { self.object = object }
 
     /// The tracking saw a change, on the thread that made it (in `willSet`).
-    private func trackingChanged() {
-        guard let slot else { return }
-        if slot.object.loopIdentity.isHeldByCurrentThread {
-            slot.object.observedValuesChanged()
+    func changed() {
+        guard let object else { return }
+        if object.loopIdentity.isHeldByCurrentThread {
+            object.observedValuesChanged()
         } else {
-            slot.object.observedValuesChangedElsewhere()
+            object.observedValuesChangedElsewhere()
         }
-    }
-
-    func track() -> Bool {
-        guard slot != nil else { return false }
-        isTracked = true
-        _ = value(target)
-        return true
-    }
-
-    func untrack() -> Bool {
-        isTracked = false
-        return slot != nil
     }
 }
 

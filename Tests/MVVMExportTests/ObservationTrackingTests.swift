@@ -77,8 +77,8 @@ private struct GaugeFixture {
         _ = try? object.context.operation { () throws(ExportError) in body(object.target as! Gauge) }
     }
 
-    /// Whether the object's watches of its values are all armed (tracked).
-    var allArmed: Bool { object.values.allSatisfy { $0.watch?.isArmed == true } }
+    /// Whether the object's live tracking reads all its watched values.
+    var allArmed: Bool { object.values.allSatisfy { $0.isObserved && $0.isTracked } }
 
     func release() {
         _ = mvvm_release(gauge)
