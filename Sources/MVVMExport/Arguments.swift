@@ -62,6 +62,8 @@ struct GivenArguments {
     /// optional argument not given is null. Each value is accepted by its argument's type (an
     /// object for a model or a service).
     func bind(to arguments: [ExportedArgument], of call: CallName) -> Result<[Value], BindFailure> {
+        // Nothing given to a call that takes nothing, the usual command: nothing to bind.
+        if values.isEmpty && arguments.isEmpty { return .success([]) }
         var bound = [Value?](repeating: nil, count: arguments.count)
         for (index, (value, name)) in zip(values, names).enumerated() {
             if let name {
