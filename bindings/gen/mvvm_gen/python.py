@@ -279,8 +279,8 @@ def record_stub(record: Record, names: Names) -> str:
     if optional and required and record.fields.index(optional[0]) < record.fields.index(required[-1]):
         params = [field(f) for f in record.fields]  # by position as declared
     fields = "\n".join(pyi_t("record_field", name=python[f.name], type=py_read(f.type, names)) for f in record.fields)
-    return pyi_t("record", name=names.records[record.name], doc=docstring(record.doc), parameters=", ".join(params),
-                 fields=fields)
+    return pyi_t("record", name=names.records[record.name], doc=docstring(record.doc),
+                 parameters=pyi_t("separator").join(params), fields=fields)
 
 
 def request_stub(cls: Class, names: Names) -> str:
@@ -319,7 +319,7 @@ def generate_pyi(library: Library, whole: Library, package: Optional[Dict[str, s
     records = library.records
     for cls in library.classes:
         python = names.classes[cls.name]
-        snapshot = ", ".join(pyi_t("snapshot_field", name=json.dumps(p.name), type=py_snapshot(p.type, names))
+        snapshot = pyi_t("separator").join(pyi_t("snapshot_field", name=json.dumps(p.name), type=py_snapshot(p.type, names))
                              for p in cls.properties)
         body.append(pyi_t("snapshot", name=python, fields=snapshot))
         body.append(pyi_t("class", name=python, doc=docstring(cls.doc), members="\n".join(class_members(cls, names))))
@@ -330,9 +330,9 @@ def generate_pyi(library: Library, whole: Library, package: Optional[Dict[str, s
             body.append(request_stub(cls, names))
     if package is not None:
         exported = list(PACKAGE_NAMES) + exported
-        return pyi_t("package_file", names=", ".join(json.dumps(n) for n in exported), body="\n\n".join([""] + body),
+        return pyi_t("package_file", names=pyi_t("separator").join(json.dumps(n) for n in exported), body="\n\n".join([""] + body),
                      **package) + "\n"
-    return pyi_t("file", names=", ".join(json.dumps(n) for n in exported), body="\n\n".join([""] + body)) + "\n"
+    return pyi_t("file", names=pyi_t("separator").join(json.dumps(n) for n in exported), body="\n\n".join([""] + body)) + "\n"
 
 
 #: What a user's package (``python3 -m mvvm_gen.package``) has besides its classes: its library's
