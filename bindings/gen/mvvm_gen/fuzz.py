@@ -12,15 +12,14 @@ from .templates import Templates
 
 t = Templates("fuzz")
 
-# (C type of the table's entries, the table's name), in the order Tests/fuzz/fuzz_abi.c reads them.
-TABLES = [("typed_cmd", "cmds"), ("typed_get_int", "get_ints"), ("typed_get_bool", "get_bools"),
-          ("typed_get_string", "get_strings"), ("typed_set_bool", "set_bools"),
-          ("typed_set_string", "set_strings"), ("typed_child", "typed_children")]
+# The tables, in the order Tests/fuzz/fuzz_abi.c reads them (the C type of each one's entries is
+# fuzz.tmpl's type_<table>).
+TABLES = ["cmds", "get_ints", "get_bools", "get_strings", "set_bools", "set_strings", "typed_children"]
 
 
 def table(kind: str, member: object) -> Optional[Tuple[str, str]]:
-    """The table a typed call belongs in, and any extra field, or None (a signature the fuzzer
-    reaches through the generic calls instead)."""
+    """The table a typed call belongs in, and any extra field (fuzz.tmpl's text), or None (a
+    signature the fuzzer reaches through the generic calls instead)."""
     if kind == "command":
         if not member.result.is_none:  # type: ignore[attr-defined]
             return None
@@ -28,7 +27,7 @@ def table(kind: str, member: object) -> Optional[Tuple[str, str]]:
         if not arguments:
             return "cmds", ""
         if len(arguments) == 1 and arguments[0].type.is_plain and arguments[0].type.kind == "string":
-            return "set_strings", ", true"
+            return "set_strings", t("extra_command")
         return None
     if kind in ("get", "set"):
         kind_type = member.type  # type: ignore[attr-defined]
@@ -39,22 +38,22 @@ def table(kind: str, member: object) -> Optional[Tuple[str, str]]:
         name = names.get(kind_type.kind)
         if name is None:
             return None
-        return name, ", false" if name == "set_strings" else ""
+        return name, t("extra_setter") if name == "set_strings" else ""
     if kind == "child":
         return "typed_children", ""
     return None
 
 
 def tables(library: Library) -> str:
-    rows: Dict[str, List[str]] = {name: [] for _, name in TABLES}
+    rows: Dict[str, List[str]] = {name: [] for name in TABLES}
     for cls in library.classes:
         for kind, function, member in typed_calls(cls):
             placed = table(kind, member)
             if placed:
                 rows[placed[0]].append(t("row", function=function, cls=cls.name, extra=placed[1]))
-    for _, name in TABLES:
+    for name in TABLES:
         if not rows[name]:
             raise ValueError("no typed call for the fuzzer's %s table (it drives at least one of each)" % name)
-    body = "\n".join(t("table", type=type_name, name=name, rows="\n".join(rows[name])) for type_name, name in TABLES)
+    body = "\n".join(t("table", type=t("type_" + name), name=name, rows="\n".join(rows[name])) for name in TABLES)
     names = "\n".join(t("class_name", cls=cls.name) for cls in library.classes)
     return t("file", tables=body, names=names) + "\n"

@@ -112,14 +112,9 @@ def abi_module(abi: Abi) -> str:
 
 pyi_t = Templates("pyi")
 
-#: What a plain kind reads as in Python.
-PY_TYPES = {"bool": "bool", "int": "int", "double": "float", "string": "str", "bytes": "bytes", "none": "None",
-            "uuid": "_uuid.UUID", "date": "_datetime.datetime", "url": "str", "decimal": "_decimal.Decimal"}
-#: What else a value of a kind may be given as, besides what it reads as (mvvm._kinds).
-PY_ALSO_WRITTEN = {"uuid": "str", "date": "float", "decimal": "Union[int, str]"}
-#: MvvmObject's own attributes: a member of one of these names wins it, its type replacing the base's.
-IGNORE = "  # type: ignore[override, misc]"
-PYRIGHT_IGNORE = "  # pyright: ignore[reportIncompatibleMethodOverride, reportIncompatibleVariableOverride]"
+#: The type expressions are pyi.tmpl's: ``read_<kind>`` what a plain kind reads as,
+#: ``written_<kind>`` what it is given as instead, ``written_also_<kind>`` what else it may be given
+#: as besides what it reads as (mvvm._kinds); the code here only picks the entry and recurses.
 
 
 class Names:
@@ -132,42 +127,51 @@ class Names:
             {c.name for c in library.classes if c.service is not None})
 
 
+def py_plain(kind: str) -> str:
+    """What a value of a plain kind (one type, no parameters) reads as; ``unknown`` otherwise."""
+    return pyi_t("read_" + kind) if "read_" + kind in pyi_t else pyi_t("unknown")
+
+
+def class_name(names: Names, c_name: Optional[str]) -> str:
+    return names.classes.get(c_name or "") or pyi_t("any_object")
+
+
 def py_read(kind: Type, names: Names) -> str:
     """The Python type a value of ``kind`` is read as."""
     if kind.kind == "list":
-        text = "ObjectList[%s]" % names.classes.get(kind.item_class or "", "MvvmObject")
+        text = pyi_t("list_read", item=class_name(names, kind.item_class))
     elif kind.kind == "array" and kind.element is not None:
-        text = "List[%s]" % py_read(kind.element, names)
+        text = pyi_t("array_read", element=py_read(kind.element, names))
     elif kind.kind == "record":
         text = names.records[kind.record or ""]
     elif kind.values:
-        text = "Literal[" + ", ".join(json.dumps(v) for v in kind.values) + "]"
+        text = pyi_t("literal", values=pyi_t("separator").join(json.dumps(v) for v in kind.values))
     else:
-        text = PY_TYPES.get(kind.kind, "Any")
-    return "Optional[%s]" % text if kind.optional else text
+        text = py_plain(kind.kind)
+    return pyi_t("optional", type=text) if kind.optional else text
 
 
 def py_write(kind: Type, names: Names) -> str:
     """The Python types a value of ``kind`` may be given as (the library converts)."""
     if kind.kind == "array" and kind.element is not None:
-        text = "Sequence[%s]" % py_write(kind.element, names)
+        text = pyi_t("array_written", element=py_write(kind.element, names))
     elif kind.kind == "record":
-        text = "Union[%s, Mapping[str, Any]]" % names.records[kind.record or ""]
-    elif kind.kind == "bytes":
-        text = "Union[bytes, bytearray, memoryview]"
-    elif kind.kind in PY_ALSO_WRITTEN:
-        text = "Union[%s, %s]" % (PY_TYPES[kind.kind], PY_ALSO_WRITTEN[kind.kind])
+        text = pyi_t("record_written", name=names.records[kind.record or ""])
+    elif "written_" + kind.kind in pyi_t:  # given as other types than it reads as: bytes
+        text = pyi_t("written_" + kind.kind)
+    elif "written_also_" + kind.kind in pyi_t:  # also given as another type: a uuid, a date, a decimal
+        text = pyi_t("written_also", type=py_plain(kind.kind), also=pyi_t("written_also_" + kind.kind))
     elif kind.kind == "object":
-        classes = [names.classes.get(c, "MvvmObject") for c in (kind.classes or [])] or ["MvvmObject"]
-        text = classes[0] if len(classes) == 1 else "Union[" + ", ".join(classes) + "]"
+        classes = [class_name(names, c) for c in (kind.classes or [])] or [pyi_t("any_object")]
+        text = classes[0] if len(classes) == 1 else pyi_t("union", types=pyi_t("separator").join(classes))
     else:
         return py_read(kind, names)
-    return "Optional[%s]" % text if kind.optional else text
+    return pyi_t("optional", type=text) if kind.optional else text
 
 
 def py_snapshot(kind: Type, names: Names) -> str:
     """The type of a property in a snapshot: its read type, a list property its items' ids."""
-    return "List[int]" if kind.kind == "list" else py_read(kind, names)
+    return pyi_t("list_snapshot") if kind.kind == "list" else py_read(kind, names)
 
 
 def docstring(text: str) -> str:
@@ -193,8 +197,8 @@ def parameters(arguments: List[Argument], names: Names, request: Optional[str]) 
 
 def marks(name: str, shadowed: Set[str]) -> Dict[str, str]:
     """The checkers' marks of a member that wins a name of MvvmObject's."""
-    won = name in shadowed
-    return {"ignore": IGNORE if won else "", "pyright_ignore": PYRIGHT_IGNORE if won else ""}
+    won = name in shadowed  # its type replaces the base's
+    return {"ignore": pyi_t("ignore_won") if won else "", "pyright_ignore": pyi_t("pyright_ignore_won") if won else ""}
 
 
 def class_members(cls: Class, names: Names) -> List[str]:
@@ -242,7 +246,7 @@ def typed_get_and_subscribe(python_name: str, cls: Class, names: Names, taken: S
     (every member), lists of names and the decorator form stay untyped. A member named ``get`` or
     ``subscribe`` wins the name: then there are none."""
     readable = [(p.name, py_read(p.type, names)) for p in cls.properties]
-    delivered = [(p.name, "Splice" if p.is_list else py_read(p.type, names)) for p in cls.properties]
+    delivered = [(p.name, pyi_t("splice") if p.is_list else py_read(p.type, names)) for p in cls.properties]
     delivered += [(s.name, py_read(s.type, names)) for s in cls.signals]
     lines: List[str] = []
     if "get" not in taken and readable:
@@ -254,12 +258,12 @@ def typed_get_and_subscribe(python_name: str, cls: Class, names: Names, taken: S
             for index, (name, kind) in enumerate(readable):
                 last = index == len(readable) - 1
                 lines.append(pyi_t("get_overload", member=json.dumps(name), type=kind,
-                                   ignore="  # type: ignore[override]" if index == 0 else "",
-                                   last_ignore="  # pyright: ignore[reportIncompatibleMethodOverride]" if last else ""))
+                                   ignore=pyi_t("ignore_narrower") if index == 0 else "",
+                                   last_ignore=pyi_t("pyright_ignore_narrower") if last else ""))
     if "subscribe" not in taken and delivered:
         for index, (name, kind) in enumerate(delivered):
             lines.append(pyi_t("subscribe_overloads", member=json.dumps(name), type=kind, owner=python_name,
-                               ignore="  # type: ignore[override]" if index == 0 else ""))
+                               ignore=pyi_t("ignore_narrower") if index == 0 else ""))
         lines.append(pyi_t("subscribe_untyped"))
     return lines
 
@@ -275,8 +279,8 @@ def record_stub(record: Record, names: Names) -> str:
     if optional and required and record.fields.index(optional[0]) < record.fields.index(required[-1]):
         params = [field(f) for f in record.fields]  # by position as declared
     fields = "\n".join(pyi_t("record_field", name=python[f.name], type=py_read(f.type, names)) for f in record.fields)
-    return pyi_t("record", name=names.records[record.name], doc=docstring(record.doc), parameters=", ".join(params),
-                 fields=fields)
+    return pyi_t("record", name=names.records[record.name], doc=docstring(record.doc),
+                 parameters=pyi_t("separator").join(params), fields=fields)
 
 
 def request_stub(cls: Class, names: Names) -> str:
@@ -287,8 +291,8 @@ def request_stub(cls: Class, names: Names) -> str:
                   for p in cls.properties if python[p.name] not in own]
     service = cls.service
     assert service is not None
-    return pyi_t("request", name=names.requests[cls.name], argument=PY_TYPES.get(constructor.service_request or "none", "Any"),
-                 result=PY_TYPES.get(constructor.service_result or "none", "Any"), attributes="\n".join(attributes),
+    return pyi_t("request", name=names.requests[cls.name], argument=py_plain(constructor.service_request or "none"),
+                 result=py_plain(constructor.service_result or "none"), attributes="\n".join(attributes),
                  doc=docstring(pyi_t("request_doc", name=names.classes[cls.name], service=service.name)))
 
 
@@ -315,7 +319,7 @@ def generate_pyi(library: Library, whole: Library, package: Optional[Dict[str, s
     records = library.records
     for cls in library.classes:
         python = names.classes[cls.name]
-        snapshot = ", ".join(pyi_t("snapshot_field", name=json.dumps(p.name), type=py_snapshot(p.type, names))
+        snapshot = pyi_t("separator").join(pyi_t("snapshot_field", name=json.dumps(p.name), type=py_snapshot(p.type, names))
                              for p in cls.properties)
         body.append(pyi_t("snapshot", name=python, fields=snapshot))
         body.append(pyi_t("class", name=python, doc=docstring(cls.doc), members="\n".join(class_members(cls, names))))
@@ -326,9 +330,9 @@ def generate_pyi(library: Library, whole: Library, package: Optional[Dict[str, s
             body.append(request_stub(cls, names))
     if package is not None:
         exported = list(PACKAGE_NAMES) + exported
-        return pyi_t("package_file", names=", ".join(json.dumps(n) for n in exported), body="\n\n".join([""] + body),
+        return pyi_t("package_file", names=pyi_t("separator").join(json.dumps(n) for n in exported), body="\n\n".join([""] + body),
                      **package) + "\n"
-    return pyi_t("file", names=", ".join(json.dumps(n) for n in exported), body="\n\n".join([""] + body)) + "\n"
+    return pyi_t("file", names=pyi_t("separator").join(json.dumps(n) for n in exported), body="\n\n".join([""] + body)) + "\n"
 
 
 #: What a user's package (``python3 -m mvvm_gen.package``) has besides its classes: its library's

@@ -97,46 +97,52 @@ class _Signatures:
 
     def class_type(self, c_name: Optional[str]) -> str:
         names = self.class_names.get(c_name or "")
-        return names[0] if names else "Base"
+        return names[0] if names else rbs_t("any_object")
 
     def record_type(self, name: Optional[str]) -> str:
         names = self.record_names.get(name or "")
-        return names[0] if names else "Struct[untyped]"
+        return names[0] if names else rbs_t("any_record")
+
+    @staticmethod
+    def union(types: List[str]) -> str:
+        return rbs_t("union_separator").join(types)
+
+    @staticmethod
+    def plain(kind: Type, use: str) -> str:
+        """A kind of one type as it is read or written (rbs.tmpl's ``read_<kind>``, ``written_<kind>``)."""
+        return rbs_t(use + "_" + kind.kind) if use + "_" + kind.kind in rbs_t else rbs_t("untyped")
 
     def read(self, kind: Type) -> str:
         """What a reader gives for a value of `kind`."""
         if kind.kind == "list":
-            return f"List[{self.class_type(kind.item_class)}]"
+            return rbs_t("list", item=self.class_type(kind.item_class))
         if kind.values:
-            text = "(" + " | ".join(json.dumps(v) for v in kind.values) + ")"
+            text = rbs_t("grouped", type=self.union([json.dumps(v) for v in kind.values]))
         elif kind.kind == "array":
-            text = f"Array[{self.read(kind.element) if kind.element else 'untyped'}]"
+            text = rbs_t("array", element=self.read(kind.element) if kind.element else rbs_t("untyped"))
         elif kind.kind == "record":
             text = self.record_type(kind.record)
         else:
-            text = {"bool": "bool", "int": "Integer", "double": "Float", "string": "String", "bytes": "String",
-                    "none": "nil", "uuid": "String", "date": "Time", "url": "String",
-                    "decimal": "String"}.get(kind.kind, "untyped")
-        return f"({text})?" if kind.optional else text
+            text = self.plain(kind, "read")
+        return rbs_t("optional_type", type=text) if kind.optional else text
 
     def written(self, kind: Type) -> str:
         """What a writer or argument takes for a value of `kind` (the library converts it): a
         limited string also as a Symbol; a record also as a Hash of its fields."""
         if kind.values:
             literals = [json.dumps(v) for v in kind.values]
-            literals += [f":{v}" if re.fullmatch(r"[a-z_]\w*", v) else f":{json.dumps(v)}" for v in kind.values]
-            text = "(" + " | ".join(literals) + ")"
+            # A Symbol's name is bare when Ruby reads it so, quoted otherwise.
+            literals += [rbs_t("symbol", name=v if re.fullmatch(r"[a-z_]\w*", v) else json.dumps(v)) for v in kind.values]
+            text = rbs_t("grouped", type=self.union(literals))
         elif kind.kind == "array":
-            text = f"Array[{self.written(kind.element) if kind.element else 'untyped'}]"
+            text = rbs_t("array", element=self.written(kind.element) if kind.element else rbs_t("untyped"))
         elif kind.kind == "record":
-            text = f"({self.record_type(kind.record)} | Hash[Symbol | String, untyped])"
+            text = rbs_t("record_written", name=self.record_type(kind.record))
         elif kind.kind == "object":
-            text = " | ".join(self.class_type(c) for c in kind.classes or []) or "Base"
+            text = self.union([self.class_type(c) for c in kind.classes or []]) or rbs_t("any_object")
         else:
-            text = {"bool": "bool", "int": "Integer", "double": "(Float | Integer)", "string": "text",
-                    "bytes": "String", "service": "service", "uuid": "String", "date": "(Time | Float | Integer)",
-                    "url": "String", "decimal": "(String | Integer)"}.get(kind.kind, "untyped")
-        return f"({text})?" if kind.optional else text
+            text = self.plain(kind, "written")
+        return rbs_t("optional_type", type=text) if kind.optional else text
 
     def overloads(self, arguments: List[Argument], result: str, block: str = "", first: str = "") -> List[str]:
         """By position, and by keyword (after `first`, given by position); an optional argument
@@ -148,9 +154,10 @@ class _Signatures:
             return rbs_t("keyword", optional=optional(a.type), name=self.ruby(a.name), type=self.written(a.type))
 
         lead = [first] if first else []
-        forms = [", ".join(lead + [positional(a) for a in arguments])]
+        separator = rbs_t("parameter_separator")
+        forms = [separator.join(lead + [positional(a) for a in arguments])]
         if arguments:
-            forms.append(", ".join(lead + [keyword(a) for a in arguments]))
+            forms.append(separator.join(lead + [keyword(a) for a in arguments]))
         return [rbs_t("signature", parameters=form, completion=block, result=result) for form in forms]
 
     def class_block(self, cls: Class) -> List[str]:
@@ -169,10 +176,10 @@ class _Signatures:
 
         overloads: List[str] = []
         for constructor in cls.constructors:
-            overloads += self.overloads(constructor.arguments, "void", first=rbs_t("loop_parameter"))
+            overloads += self.overloads(constructor.arguments, rbs_t("void"), first=rbs_t("loop_parameter"))
             services = [a for a in constructor.arguments if a.type.kind == "service"]
             if len(services) == 1 and constructor.arguments[-1] is services[0]:
-                overloads += self.overloads(constructor.arguments[:-1], "void", rbs_t("service_block"),
+                overloads += self.overloads(constructor.arguments[:-1], rbs_t("void"), rbs_t("service_block"),
                                             first=rbs_t("loop_parameter"))
         if overloads:
             method("initialize", overloads)
@@ -186,17 +193,19 @@ class _Signatures:
             if prop.writable and not prop.is_list:
                 written = self.written(prop.type)
                 # A union returned is parenthesised: RBS reads `-> A | B` as two method types.
-                returned = rbs_t("grouped", type=written) if " | " in written and not written.startswith("(") else written
+                bare_union = rbs_t("union_separator") in written and not written.startswith("(")
+                returned = rbs_t("grouped", type=written) if bare_union else written
                 method(rbs_t("writer_name", name=name), [rbs_t("writer", type=written, returned=returned)], derived=True)
         for command in cls.commands:
             if command.is_async:
                 # Starts the call and gives its Mvvm::Call; the block gets (result, nil) or (nil, error).
-                value = "nil" if command.result.is_none else self.read(command.result)
-                given = value if value == "nil" or value.endswith("?") else rbs_t("optional_type", type=value)
+                nothing = rbs_t("read_none")
+                value = nothing if command.result.is_none else self.read(command.result)
+                given = value if value == nothing or value.endswith("?") else rbs_t("optional_type", type=value)
                 block = rbs_t("completion_block", given=given)
                 method(self.ruby(command.name), self.overloads(command.arguments, rbs_t("call_type", type=value), block))
             else:
-                result = "self" if command.result.is_none else self.read(command.result)
+                result = rbs_t("self_result") if command.result.is_none else self.read(command.result)
                 method(self.ruby(command.name), self.overloads(command.arguments, result))
         for child in cls.children:
             method(self.ruby(child.name), [rbs_t("reader", type=self.class_type(child.type))])
@@ -215,7 +224,7 @@ class _Signatures:
         if not names:
             return []  # reachable by Library#records only
         fields = "\n".join(rbs_t("field", name=self.ruby(f.name), type=self.read(f.type)) for f in record.fields)
-        params = ", ".join(rbs_t("keyword", optional=optional(f.type), name=self.ruby(f.name), type=self.written(f.type))
+        params = rbs_t("parameter_separator").join(rbs_t("keyword", optional=optional(f.type), name=self.ruby(f.name), type=self.written(f.type))
                            for f in record.fields)
         lines = rbs_comment(record.doc, "  ")
         lines.append(rbs_t("record", name=names[0], fields=fields, params=params))
