@@ -295,6 +295,12 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
 
     /// What `mvvm_describe` gives of an object: the members, and the constructor that made it
     /// (null for one its parent made), so that no binding guesses it from the arguments.
+    /// The place of the constructor named `name` among its constructors (an object keeps it, not
+    /// the name); -1 for none. The usual one, "new", is the first.
+    func constructorIndex(named name: String) -> Int {
+        constructors.firstIndex { $0.name == name } ?? -1
+    }
+
     func descriptionJSON(constructor: String?) -> String {
         JSON.object(memberFields + [("constructor", constructor.map(JSON.quote) ?? "null")])
     }

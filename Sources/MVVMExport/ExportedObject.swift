@@ -8,19 +8,27 @@ import Synchronization
 /// properties someone watches, its pending signals and asynchronous calls; and the delivery of
 /// each operation's changes to its subscribers.
 final class ExportedObject: Handled, @unchecked Sendable {
+    // The flags first: declared together, they fill the padding after the handle's own fields
+    // rather than a word each among the references (an object 16 bytes smaller).
+    /// Its class's ``ExportedClass/isMainActor``, beside what every call reads.
+    let isMainActor: Bool
+    var isDirty = false
+    var isChanging = false
+    private(set) var isReleased = false
+    /// Set by a release from another thread of a main-actor object, which is detached later on
+    /// the main loop: its subscribers hear nothing more from the moment the release returns.
+    private let isSilenced = Atomic<Bool>(false)
+    /// The constructor it was made with, by its place in its class (-1: none, a child or a
+    /// list's item, which its parent made): two bytes beside the flags, not a string's sixteen.
+    private let constructorIndex: Int16
     let exportedClass: ExportedClass
     let target: AnyObject
     let context: LoopContext
     /// Its loop's, for the check every change makes (``WatchedSlot/changed(_:)``).
     let loopIdentity: LoopIdentity
-    /// Its class's ``ExportedClass/isMainActor``, beside what every call reads.
-    let isMainActor: Bool
-    /// The constructor it was made with (`mvvm_describe`'s "constructor"); nil for a child or a
-    /// list's item, which its parent made.
-    let constructor: String?
     /// What must outlive this handle: the parent of a child view model, a host service.
     private let keepAlive: [AnyObject]
-    private(set) var subscriptions: [Subscription] = []
+    private(set) var subscriptions = Subscribers()
     /// Per watched value and list (``MemberState``), in the order they were first subscribed
     /// to: a state keeps its slot for the object's life, so its watch can name it. Only what
     /// someone subscribed to costs anything (a child or a list item nobody subscribes to keeps
@@ -39,26 +47,26 @@ final class ExportedObject: Handled, @unchecked Sendable {
     private var cleanups: [() -> Void] = []
     /// Its asynchronous calls still running: cancelled when it is released.
     private var calls: [AsyncCall] = []
-    var isDirty = false
-    var isChanging = false
     /// Creation order on its loop, which orders announcements across objects.
     var serial: UInt64 = 0
-    private(set) var isReleased = false
-    /// Set by a release from another thread of a main-actor object, which is detached later on
-    /// the main loop: its subscribers hear nothing more from the moment the release returns.
-    private let isSilenced = Atomic<Bool>(false)
 
-    init(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext, constructor: String? = nil,
+    /// `constructor`: the place among its class's constructors of the one that made it; -1 for
+    /// none.
+    init(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext, constructor: Int = -1,
          keepAlive: [AnyObject] = []) {
         self.exportedClass = exportedClass
         self.target = target
         self.context = context
         loopIdentity = context.loop.identity
         isMainActor = exportedClass.isMainActor
-        self.constructor = constructor
+        constructorIndex = Int16(truncatingIfNeeded: constructor)
         self.keepAlive = keepAlive
         super.init(kind: .object)
     }
+
+    /// The constructor it was made with (`mvvm_describe`'s "constructor"); nil for a child or a
+    /// list's item, which its parent made.
+    var constructor: String? { constructorIndex < 0 ? nil : exportedClass.constructors[Int(constructorIndex)].name }
 
     /// Only a main-actor object can be silenced; the others pay one test of a stored flag.
     @inline(__always)
@@ -66,7 +74,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     /// Registers the object under a new handle and connects its signals; on its loop.
     static func register(_ exportedClass: ExportedClass, target: AnyObject, context: LoopContext,
-                         constructor: String? = nil, keepAlive: [AnyObject] = []) -> ExportedObject {
+                         constructor: Int = -1, keepAlive: [AnyObject] = []) -> ExportedObject {
         let object = ExportedObject(exportedClass, target: target, context: context, constructor: constructor,
                                     keepAlive: keepAlive)
         for (index, signal) in exportedClass.signals.enumerated() {
@@ -106,7 +114,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
     }
 
     func unsubscribe(_ subscription: Subscription) {
-        subscriptions.removeAll { $0 === subscription }
+        subscriptions.remove(subscription)
         subscription.end()
     }
 
@@ -404,7 +412,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         for call in calls { call.cancel("its object was released") }
         calls = []
         let ending = subscriptions
-        subscriptions = []
+        subscriptions = Subscribers()
         for subscription in ending { subscription.end() }
         let cleanups = self.cleanups
         self.cleanups = []

@@ -327,7 +327,8 @@ func construct(_ exportedClass: ExportedClass, on context: LoopContext, _ given:
             throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(exportedClass.name.string): \(CString.capped(error.description))")
         }
         let object = ExportedObject.register(exportedClass, target: target, context: context,
-                                             constructor: constructor.name, keepAlive: Array(arguments.models.values))
+                                             constructor: exportedClass.constructorIndex(named: constructor.name),
+                                             keepAlive: Array(arguments.models.values))
         for host in hosts.values {
             host.owner = object
             object.addCleanup { host.end() }

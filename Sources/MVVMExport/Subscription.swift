@@ -79,3 +79,40 @@ final class Subscription: ObjectCallback, @unchecked Sendable {
         runDestroy()
     }
 }
+
+/// An object's subscriptions, in the order they were made: the first kept inline, the others in
+/// an array made only for a second (most objects have one subscriber, their view). Iterated as a
+/// copy, so a callback that subscribes or unsubscribes changes the next delivery, not this one.
+struct Subscribers: Sequence {
+    private var first: Subscription?
+    private var rest: [Subscription] = []
+
+    var isEmpty: Bool { first == nil }
+
+    mutating func append(_ subscription: Subscription) {
+        if first == nil { first = subscription } else { rest.append(subscription) }
+    }
+
+    mutating func remove(_ subscription: Subscription) {
+        if first === subscription {
+            first = rest.isEmpty ? nil : rest.removeFirst()
+        } else {
+            rest.removeAll { $0 === subscription }
+        }
+    }
+
+    struct Iterator: IteratorProtocol {
+        fileprivate var first: Subscription?
+        fileprivate var rest: IndexingIterator<[Subscription]>
+
+        mutating func next() -> Subscription? {
+            if let subscription = first {
+                first = nil
+                return subscription
+            }
+            return rest.next()
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(first: first, rest: rest.makeIterator()) }
+}
