@@ -2,8 +2,8 @@
 
 One source of truth: the library's own descriptions (``mvvm_classes``), read into one typed
 model (:mod:`mvvm_gen.model`) and rendered through one template per language
-(``templates/*.tmpl``), each language's naming rules read from data (``naming*.json``). It runs
-with the standard library alone: it imports no binding and runs no other language's interpreter. A class is declared once, in Swift;
+(``templates/*.tmpl``), each language's naming rules and the ABI modules' C types read from
+data (``naming*.json``, ``abi-types.json``). It runs with the standard library alone: it imports no binding and runs no other language's interpreter. A class is declared once, in Swift;
 every restatement of it is made here. Run it on libmvvm, or on a library of your own that links
 MVVMExport:
 

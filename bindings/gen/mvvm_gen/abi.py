@@ -4,6 +4,7 @@ keeps a hand copy of them (the Python and Ruby bindings' ABI modules are rendere
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +13,12 @@ from typing import Dict, List, Tuple
 from .model import Named
 
 #: The markers around the header's generated part (the typed calls), which is not the fixed ABI.
+#: The C types of the header as each language's ABI module declares them (the data file
+#: ``abi-types.json``, beside this module).
+ABI_TYPES: Dict[str, Dict[str, str]] = {
+    language: table for language, table in json.loads((Path(__file__).resolve().parent / "abi-types.json").read_text()).items()
+    if not language.startswith("_")}
+
 BEGIN = "/* @generated typed calls begin: python3 -m mvvm_gen writes this part; do not edit. */"
 END = "/* @generated typed calls end */"
 

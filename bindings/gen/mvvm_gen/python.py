@@ -9,35 +9,15 @@ from typing import Dict, List, Optional, Set, Tuple
 from .model import Argument, Class, Field, Library, Record, Type
 from .pynames import OBJECT_ATTRIBUTES, REQUEST_ATTRIBUTES, namespace_names, python_names
 
-from .abi import Abi
+from .abi import ABI_TYPES, Abi
 from .templates import Templates
 
 abi_t = Templates("pyabi")
 
-#: C types of the header -> ctypes.
-CTYPES: Dict[str, str] = {
-    "void": "None", "bool": "ctypes.c_bool", "uint8_t": "ctypes.c_uint8", "int": "ctypes.c_int", "int64_t": "ctypes.c_int64",
-    "uint64_t": "ctypes.c_uint64", "double": "ctypes.c_double", "size_t": "ctypes.c_size_t",
-    "mvvm_handle": "ctypes.c_uint64", "mvvm_status": "ctypes.c_int", "mvvm_type": "ctypes.c_int",
-    "mvvm_event_kind": "ctypes.c_int", "mvvm_loop_kind": "ctypes.c_int",
-    # A string the library keeps (static, or the last error): bytes at once.
-    "const char *": "ctypes.c_char_p",
-    # A string or value out, allocated by the library: an address, freed by the caller.
-    "char *": "ctypes.c_void_p", "char **": "ctypes.POINTER(ctypes.c_void_p)",
-    "const char **": "ctypes.POINTER(ctypes.c_char_p)", "const char * const *": "ctypes.POINTER(ctypes.c_char_p)",
-    "void *": "ctypes.c_void_p", "int *": "ctypes.POINTER(ctypes.c_int)", "bool *": "ctypes.POINTER(ctypes.c_bool)",
-    "int64_t *": "ctypes.POINTER(ctypes.c_int64)", "double *": "ctypes.POINTER(ctypes.c_double)",
-    "mvvm_handle *": "ctypes.POINTER(ctypes.c_uint64)",
-    # Values and events are passed by address: the bindings read them with from_address.
-    "mvvm_value *": "ctypes.c_void_p", "const mvvm_value *": "ctypes.c_void_p",
-    "const mvvm_value **": "ctypes.POINTER(ctypes.c_void_p)", "const mvvm_event *": "ctypes.c_void_p",
-}
-
-
-#: What a field of a struct is in ctypes where it differs from a parameter: a string in a struct is
-#: an address, so that a value's length (its ``integer``) is honoured and a static name can be
-#: recognised by its address.
-FIELD_CTYPES: Dict[str, str] = {"const char *": "ctypes.c_void_p"}
+#: C types of the header -> ctypes, for parameters and results, and for a struct's fields where
+#: they differ (the data file ``abi-types.json`` says why each is what it is).
+CTYPES: Dict[str, str] = ABI_TYPES["python"]
+FIELD_CTYPES: Dict[str, str] = ABI_TYPES["python_fields"]
 
 
 def python_name(c_name: str) -> str:

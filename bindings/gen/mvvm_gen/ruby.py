@@ -8,18 +8,16 @@ import re
 from typing import Dict, List, Optional, Set, Tuple
 
 from . import naming
-from .abi import Abi
+from .abi import ABI_TYPES, Abi
 from .model import Argument, Class, Library, Record, Type
 from .templates import Templates
 
 abi_t = Templates("rbabi")
 
-#: C types of the header -> the names abi.rb gives Fiddle's types. A pointer of any kind, a
-#: callback and an enum are what Fiddle passes them as.
-FIDDLE_TYPES = {
-    "void": "VOID", "bool": "BOOL", "int": "INT", "uint8_t": "UINT8", "int64_t": "INT64", "uint64_t": "UINT64",
-    "double": "DOUBLE", "size_t": "SIZE_T", "mvvm_handle": "UINT64",
-}
+#: C types of the header -> the names abi.rb gives Fiddle's types (the data file
+#: ``abi-types.json``). A pointer of any kind, a callback and an enum are what Fiddle passes them as.
+FIDDLE_TYPES: Dict[str, str] = ABI_TYPES["ruby"]
+
 
 
 def fiddle_type(c_type: str, abi: Abi) -> str:
