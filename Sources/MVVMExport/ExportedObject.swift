@@ -311,13 +311,18 @@ final class ExportedObject: Handled, @unchecked Sendable {
     @inline(__always)
     func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: CName, value: Value,
                   stamp: (slot: Int, stamp: UInt64)? = nil) {
-        for subscription in subscriptions where subscription.isActive && !isMainActorSilenced {
-            if let wanted = subscription.selector, wanted != selector { continue }
+        // The subscribers as the announcement began: a callback that subscribes or unsubscribes
+        // changes the next one.
+        let hearers = subscriptions
+        hearers.forEachBorrowed { subscription in
+            guard subscription.isActive && !isMainActorSilenced else { return true }
+            if let wanted = subscription.selector, wanted != selector { return true }
             context.callingHost { subscription.deliver(source: handle, kind: kind, name: name, value: value) }
-            if isReleased { return }
+            if isReleased { return false }
             // A callback caused a newer announcement of this property, which every subscriber
             // has had by now: the rest must not get this older value after it.
-            if let stamp, values[stamp.slot].stamp != stamp.stamp { return }
+            if let stamp, values[stamp.slot].stamp != stamp.stamp { return false }
+            return true
         }
     }
 

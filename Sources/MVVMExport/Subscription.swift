@@ -101,6 +101,19 @@ struct Subscribers: Sequence {
         }
     }
 
+    /// Calls `body` with each subscription, in order, borrowed (no reference counting per
+    /// subscription: the caller keeps these subscribers, a copy, alive) until it returns false.
+    @inline(__always)
+    func forEachBorrowed(_ body: (Subscription) -> Bool) {
+        guard let first else { return }
+        guard Unmanaged.passUnretained(first)._withUnsafeGuaranteedRef(body), !rest.isEmpty else { return }
+        rest.withUnsafeBufferPointer { subscriptions in
+            for index in subscriptions.indices {
+                guard Unmanaged.passUnretained(subscriptions[index])._withUnsafeGuaranteedRef(body) else { return }
+            }
+        }
+    }
+
     struct Iterator: IteratorProtocol {
         fileprivate var first: Subscription?
         fileprivate var rest: IndexingIterator<[Subscription]>
