@@ -94,7 +94,7 @@ def outside_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the package whose stubs are the sample library's (``mvvm_gen --pyi``), beside
     copies of the typed programs."""
     if not OUTSIDE:
-        pytest.skip("MVVM_SAMPLE_LIBRARY is not set (build Tests/outside: libsample.so)")
+        pytest.fail("MVVM_SAMPLE_LIBRARY is not set (make test-python sets it: make sample builds libsample.so)")
     root = tmp_path_factory.mktemp("outside")
     shutil.copytree(PACKAGE_ROOT / "mvvm", root / "mvvm", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     done = subprocess.run([sys.executable, "-m", "mvvm_gen", "--library", OUTSIDE, "--pyi",
@@ -123,7 +123,7 @@ def test_mistakes_over_a_librarys_own_stubs_are_type_errors_on_their_lines(check
 
 def test_the_typed_program_over_a_librarys_own_classes_runs() -> None:
     if not OUTSIDE:
-        pytest.skip("MVVM_SAMPLE_LIBRARY is not set (build Tests/outside: libsample.so)")
+        pytest.fail("MVVM_SAMPLE_LIBRARY is not set (make test-python sets it: make sample builds libsample.so)")
     result = subprocess.run([sys.executable, str(OUTSIDE_SAMPLE)], capture_output=True, text=True, timeout=120,
                             env=dict(os.environ, MVVM_LIBRARY=OUTSIDE))
     assert result.returncode == 0, result.stderr
@@ -145,7 +145,7 @@ def composed_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     AppSampleSwift5's class) shipped by ``python3 -m mvvm_gen.package --library`` with no
     ``--module``, its wheel unpacked beside a copy of the mvvm package and the typed programs."""
     if not APP_SAMPLE:
-        pytest.skip("MVVM_APP_SAMPLE_LIBRARY is not set (build Tests/outside: libappsample.so)")
+        pytest.fail("MVVM_APP_SAMPLE_LIBRARY is not set (make test-python sets it: make sample builds libappsample.so)")
     root = tmp_path_factory.mktemp("composed")
     shutil.copytree(PACKAGE_ROOT / "mvvm", root / "mvvm", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     from mvvm_gen import package
