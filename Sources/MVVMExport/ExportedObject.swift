@@ -163,17 +163,25 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// value is stored, and the loop may read before it is: it reads again a millisecond later,
     /// announcing only what differs from what it announced.
     func changedElsewhere<State: MemberState>(_ slot: WatchedSlot<State>, _ value: Value?, then rearm: (() -> Void)?) {
+        carryToLoop({ [self] in
+            rearm?()
+            changed(slot, value)
+        }, readingAgain: value != nil ? nil : { [self] in changed(slot, nil) })
+    }
+
+    /// Runs `change` as the loop's work, due now, and `readAgain`, when given, a millisecond
+    /// later (a change told in `willSet` may be read before the value is stored); neither once
+    /// the object is released.
+    private func carryToLoop(_ change: @escaping () -> Void, readingAgain readAgain: (() -> Void)?) {
         let loop = context.loop
         loop.schedule { [self] in
             guard !isReleased else { return }
-            rearm?()
-            changed(slot, value)
+            change()
         }
-        if value == nil {
-            loop.schedule(after: loop.now.advanced(by: .milliseconds(1)), tolerance: .zero, options: nil) { [self] in
-                guard !isReleased else { return }
-                changed(slot, nil)
-            }
+        guard let readAgain else { return }
+        loop.schedule(after: loop.now.advanced(by: .milliseconds(1)), tolerance: .zero, options: nil) { [self] in
+            guard !isReleased else { return }
+            readAgain()
         }
     }
 
@@ -206,17 +214,11 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// `changedElsewhere`): carried to the loop, and the values read again a millisecond later,
     /// Observation telling in `willSet`.
     func observedValuesChangedElsewhere() {
-        let loop = context.loop
-        loop.schedule { [self] in
-            guard !isReleased else { return }
-            observedValuesChanged()
-        }
-        loop.schedule(after: loop.now.advanced(by: .milliseconds(1)), tolerance: .zero, options: nil) { [self] in
-            guard !isReleased else { return }
-            for slot in values.indices where values[slot].isObserved && !values[slot].isTracked {
+        carryToLoop({ [self] in observedValuesChanged() }, readingAgain: { [self] in
+            for slot in values.indices where isReadAfterOperations(slot) {
                 changed(WatchedSlot<ValueState>(object: self, slot: slot), nil)
             }
-        }
+        })
     }
 
     /// A signal sent on a thread that does not hold the loop: delivered as the loop's work.
