@@ -237,6 +237,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// signal, to the subscribers in the order they subscribed.
     func deliverChanges() {
         guard !isReleased else { return }
+        if lists.isEmpty && pendingSignals.isEmpty, let slot = onlyChangedValue() {
+            return deliverChange(ofValue: slot)
+        }
         // At most one entry per watched property, on the stack: this runs for every change.
         withUnsafeTemporaryAllocation(of: MemberChange.self, capacity: values.count + lists.count) { changes in
             var depth = 0
@@ -262,6 +265,27 @@ final class ExportedObject: Handled, @unchecked Sendable {
         }
     }
 
+    /// The common operation's delivery: the slot of the one value that changed, when no other
+    /// did; nil when none or several did (the general path, which orders them).
+    @inline(__always)
+    private func onlyChangedValue() -> Int? {
+        var only: Int?
+        for slot in values.indices where values[slot].latest != nil {
+            guard only == nil else { return nil }
+            only = slot
+        }
+        return only
+    }
+
+    /// The change of the value in `slot`, taken and announced: `deliverChanges` for one change,
+    /// with nothing to collect or order.
+    private func deliverChange(ofValue slot: Int) {
+        var depth = 0
+        guard let stamp = values[slot].takeChange(of: self, depth: &depth), !subscriptions.isEmpty else { return }
+        ValueState.announce(MemberChange(kind: ValueState.self, slot: slot, property: values[slot].property, stamp: stamp),
+                            of: self)
+    }
+
     /// The changes the states of one kind take, from `start` on in `changes`; how many.
     @inline(__always)
     private func takeChanges<State: MemberState>(_: State.Type, count stateCount: Int,
@@ -282,7 +306,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         for change in changes where !isReleased { change.kind.announce(change, of: self) }
         for signal in signals where !isReleased {
             announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL,
-                     name: exportedClass.signals[signal.index].name, value: signal.payload)
+                     name: exportedClass.signals[signal.index].name.pointer, value: signal.payload)
         }
     }
 
@@ -311,7 +335,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// `stamp`: a value's slot and the stamp of this announcement of it. Inlined: it runs for
     /// every change announced.
     @inline(__always)
-    func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: CName, value: Value,
+    func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: UnsafePointer<CChar>, value: Value,
                   stamp: (slot: Int, stamp: UInt64)? = nil) {
         // The subscribers as the announcement began: a callback that subscribes or unsubscribes
         // changes the next one.

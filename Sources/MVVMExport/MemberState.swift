@@ -104,7 +104,7 @@ extension ValueState: MemberState {
         // A callback may already have caused a newer announcement of this property.
         let slot = Int(change.slot), property = Int(change.property)
         guard object.values[slot].stamp == change.stamp else { return }
-        object.announce(.property(property), kind: MVVM_EVENT_PROPERTY, name: object.exportedClass.properties[property].name,
+        object.announce(.property(property), kind: MVVM_EVENT_PROPERTY, name: object.exportedClass.properties[property].name.pointer,
                         value: object.values[slot].announced, stamp: (slot, change.stamp))
     }
 

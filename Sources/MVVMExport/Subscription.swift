@@ -50,9 +50,9 @@ final class Subscription: ObjectCallback, @unchecked Sendable {
         super.init(kind: .subscription, object: object, userData: userData, destroy: destroy)
     }
 
-    func deliver(source: mvvm_handle, kind: mvvm_event_kind, name: CName, value: Value) {
+    func deliver(source: mvvm_handle, kind: mvvm_event_kind, name: UnsafePointer<CChar>, value: Value) {
         value.withCValue { cValue in
-            var event = mvvm_event(kind: kind, name: name.pointer, value: cValue, index: 0, removed: 0, inserted: 0)
+            var event = mvvm_event(kind: kind, name: name, value: cValue, index: 0, removed: 0, inserted: 0)
             callback(source, &event, userData)
         }
     }
