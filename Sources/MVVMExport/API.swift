@@ -211,10 +211,10 @@ func setProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: 
 func set(_ property: ExportedProperty, of object: ExportedObject, to value: Value) throws(ExportError) {
     // The messages are built only on failure: this runs for every set.
     var qualified: String { "\(object.exportedClass.name.string).\(property.name.string)" }
-    guard let set = property.set else { throw ExportError(MVVM_ERR_READ_ONLY, "\(qualified) is read-only") }
+    guard property.isWritable else { throw ExportError(MVVM_ERR_READ_ONLY, "\(qualified) is read-only") }
     // A plain scalar of the property's own kind needs no conversion: the usual set.
     let accepted = property.isPlainScalar && value.type == property.type ? value : try property.shape.accept(value, qualified)
-    if let refusal = set(object.target, accepted, { qualified }) { throw ExportError(MVVM_ERR_INVALID_ARGUMENT, refusal) }
+    if let refusal = property.set(object.target, accepted, { qualified }) { throw ExportError(MVVM_ERR_INVALID_ARGUMENT, refusal) }
 }
 
 @_cdecl("mvvm_get_bool")

@@ -137,10 +137,15 @@ public struct ExportBuilder<Target: AnyObject> {
                                                   _ set: ((Target, V) -> Void)?,
                                                   watching: ValueWatching)
         -> ExportedProperty {
-        ExportedProperty(name: name, shape: V.exportedShape, doc: doc,
-                         get: { get(target($0)).exportedValue },
-                         set: set.map { set in { object, new, what in assign(new, as: V.self, what) { set(target(object), $0) } } },
-                         watching: watching)
+        // The setter made as the property keeps it, never through an optional: an optional
+        // closure is called through a thunk.
+        guard let set else {
+            return ExportedProperty(name: name, shape: V.exportedShape, doc: doc, get: { get(target($0)).exportedValue },
+                                    watching: watching)
+        }
+        return ExportedProperty(name: name, shape: V.exportedShape, doc: doc, get: { get(target($0)).exportedValue },
+                                set: { object, new, what in assign(new, as: V.self, what) { set(target(object), $0) } },
+                                watching: watching)
     }
 
     // MARK: Lists

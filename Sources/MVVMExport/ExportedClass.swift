@@ -47,22 +47,39 @@ final class ExportedProperty: @unchecked Sendable {
     let isPlainScalar: Bool
     let doc: String
     let get: (AnyObject) -> Value
-    /// Bindings only; receives a value already accepted by `shape`, and gives the message (naming
-    /// the property as `what` does) when its Swift type refuses it.
-    let set: ((AnyObject, Value, () -> String) -> String?)?
+    /// Whether it is a binding, which `set` writes.
+    let isWritable: Bool
+    /// Bindings only (a read-only property's refuses nothing and sets nothing); receives a value
+    /// already accepted by `shape`, and gives the message (naming the property as `what` does)
+    /// when its Swift type refuses it. Not optional: an optional closure is called through a
+    /// thunk, on every set.
+    let set: ValueSetter
     /// Values: how a change is heard (see ``ValueWatching``).
     let watching: ValueWatching
     /// Lists of child view models: how they are read and watched.
     let list: ListMember?
 
-    init(name: String, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
-         set: ((AnyObject, Value, () -> String) -> String?)?, watching: ValueWatching) {
+    /// A binding, written by `set`.
+    convenience init(name: String, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
+                     set: @escaping ValueSetter, watching: ValueWatching) {
+        self.init(name: name, shape: shape, doc: doc, get: get, isWritable: true, set: set, watching: watching)
+    }
+
+    /// A read-only property.
+    convenience init(name: String, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
+                     watching: ValueWatching) {
+        self.init(name: name, shape: shape, doc: doc, get: get, isWritable: false, set: Self.setsNothing, watching: watching)
+    }
+
+    private init(name: String, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value, isWritable: Bool,
+                 set: @escaping ValueSetter, watching: ValueWatching) {
         self.name = CName(name)
         self.shape = shape
         type = shape.baseType
         isPlainScalar = shape.isPlainScalar
         self.doc = doc
         self.get = get
+        self.isWritable = isWritable
         self.set = set
         self.watching = watching
         list = nil
@@ -75,10 +92,20 @@ final class ExportedProperty: @unchecked Sendable {
         isPlainScalar = false
         self.doc = doc
         get = { _ in .none }
-        set = nil
+        isWritable = false
+        set = Self.setsNothing
         watching = .observation
         self.list = list
     }
+}
+
+/// Writes a value already accepted by the property's shape; gives the message (naming the
+/// property as the third argument does) when its Swift type refuses the value.
+typealias ValueSetter = (AnyObject, Value, () -> String) -> String?
+
+extension ExportedProperty {
+    /// A read-only property's setter, never called (``ExportedProperty/isWritable`` is false).
+    fileprivate static func setsNothing(_: AnyObject, _: Value, _: () -> String) -> String? { nil }
 }
 
 /// How a value property's changes are heard.
@@ -330,7 +357,7 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
                 // "name", "type", "access", "doc" first, as descriptions always began.
                 let type = property.list == nil ? property.shape.typedCallMembers : [("type", JSON.quote("list"))]
                 var members = [("name", JSON.quote(property.name.string)), type[0],
-                               ("access", JSON.quote(property.set == nil ? "ro" : "rw")), ("doc", JSON.quote(property.doc))]
+                               ("access", JSON.quote(property.isWritable ? "rw" : "ro")), ("doc", JSON.quote(property.doc))]
                 members += type.dropFirst()
                 if let list = property.list { members.append(("item_class", JSON.quote(list.itemClassName))) }
                 return JSON.object(members)

@@ -138,7 +138,7 @@ struct RegistrationCheck {
         for property in exportedClass.properties where property.list == nil {
             let name = property.name.string
             typedCall(Naming.getter(className, name), "property \(name)'s getter")
-            if property.set != nil { typedCall(Naming.setter(className, name), "property \(name)'s setter") }
+            if property.isWritable { typedCall(Naming.setter(className, name), "property \(name)'s setter") }
         }
         for command in exportedClass.commands {
             typedCall(Naming.command(className, command.name.string), "command \(command.name.string)")
