@@ -34,19 +34,15 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// someone subscribed to costs anything (a child or a list item nobody subscribes to keeps
     /// nothing).
     var values: [ValueState] = []
-    var lists: [ListState] = []
     /// Where its tracking of its watched `@Observable` values tells a change; made at its first
     /// arming.
     private var observationRelay: ObservationRelay?
     /// How many trackings of watched `@Observable` values have been made, by every object: how
     /// tests hold an object to one tracking, however many of its values are watched.
     static let observationTrackings = Atomic<Int>(0)
-    private var pendingSignals: [(index: Int, payload: Value)] = []
-    private var connections: [AnyCancellable] = []
-    /// Runs when the object is released or detached from its released loop.
-    private var cleanups: [() -> Void] = []
-    /// Its asynchronous calls still running: cancelled when it is released.
-    private var calls: [AsyncCall] = []
+    /// What few objects have (lists, signals, calls, cleanups), made at its first use: one
+    /// reference in every object instead of five arrays.
+    private var extras: ObjectExtras?
     /// Creation order on its loop, which orders announcements across objects.
     var serial: UInt64 = 0
 
@@ -78,10 +74,10 @@ final class ExportedObject: Handled, @unchecked Sendable {
         let object = ExportedObject(exportedClass, target: target, context: context, constructor: constructor,
                                     keepAlive: keepAlive)
         for (index, signal) in exportedClass.signals.enumerated() {
-            object.connections.append(signal.connect(target, context.loop) { [unowned object] payload in
+            object.madeExtras.connections.append(signal.connect(target, context.loop) { [unowned object] payload in
                 guard object.loopIdentity.isHeldByCurrentThread else { return object.signalElsewhere(index, payload) }
                 guard !object.subscriptions.isEmpty else { return }
-                object.pendingSignals.append((index, payload))
+                object.madeExtras.pendingSignals.append((index, payload))
                 object.context.markDirty(object)
             })
         }
@@ -90,10 +86,26 @@ final class ExportedObject: Handled, @unchecked Sendable {
         return object
     }
 
-    func addCleanup(_ cleanup: @escaping () -> Void) { cleanups.append(cleanup) }
+    /// Its extras, made now if it has none.
+    private var madeExtras: ObjectExtras {
+        if let extras { return extras }
+        let made = ObjectExtras()
+        extras = made
+        return made
+    }
 
-    func remember(_ call: AsyncCall) { calls.append(call) }
-    func forget(_ call: AsyncCall) { calls.removeAll { $0 === call } }
+    /// The states of its watched lists (see `values`).
+    var lists: [ListState] {
+        _read {
+            if let extras { yield extras.lists } else { yield [] }
+        }
+        _modify { yield &madeExtras.lists }
+    }
+
+    func addCleanup(_ cleanup: @escaping () -> Void) { madeExtras.cleanups.append(cleanup) }
+
+    func remember(_ call: AsyncCall) { madeExtras.calls.append(call) }
+    func forget(_ call: AsyncCall) { extras?.calls.removeAll { $0 === call } }
 
     // MARK: Subscriptions and watches
 
@@ -106,7 +118,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
             if values.isEmpty && lists.isEmpty {
                 let listCount = exportedClass.properties.reduce(0) { $0 + ($1.list == nil ? 0 : 1) }
                 values.reserveCapacity(exportedClass.properties.count - listCount)
-                lists.reserveCapacity(listCount)
+                if listCount > 0 { lists.reserveCapacity(listCount) }
             }
             exportedClass.properties.indices.forEach(watch)
         }
@@ -225,7 +237,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
     private func signalElsewhere(_ index: Int, _ payload: Value) {
         context.loop.schedule { [self] in
             guard !isReleased, !subscriptions.isEmpty else { return }
-            pendingSignals.append((index, payload))
+            madeExtras.pendingSignals.append((index, payload))
             context.markDirty(self)
         }
     }
@@ -237,7 +249,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// signal, to the subscribers in the order they subscribed.
     func deliverChanges() {
         guard !isReleased else { return }
-        if lists.isEmpty && pendingSignals.isEmpty, let slot = onlyChangedValue() {
+        if extras?.isQuiet ?? true, let slot = onlyChangedValue() {
             return deliverChange(ofValue: slot)
         }
         // At most one entry per watched property, on the stack: this runs for every change.
@@ -250,7 +262,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
                 ordered.sort { $0.property < $1.property }
             }
             guard !subscriptions.isEmpty else {
-                pendingSignals = []
+                extras?.pendingSignals = []
                 for change in changes[..<count] { change.kind.drop(change, of: self) }
                 return
             }
@@ -318,16 +330,16 @@ final class ExportedObject: Handled, @unchecked Sendable {
         for slot in lists.indices where lists[slot].changed && lists[slot].delivery == nil { _ = lists[slot].take(of: self) }
     }
 
-    var hasLists: Bool { !lists.isEmpty }
+    var hasLists: Bool { !(extras?.lists.isEmpty ?? true) }
 
     /// The pending signals, different signals in the order the class lists them (the order of
     /// emission follows OpenCombine's hash-ordered subscriber sets), one signal's in the order
     /// emitted.
     @inline(__always)
     private func takeSignals() -> [(index: Int, payload: Value)] {
-        guard !pendingSignals.isEmpty else { return [] }
-        defer { pendingSignals = [] }
-        return pendingSignals.enumerated()
+        guard let extras, !extras.pendingSignals.isEmpty else { return [] }
+        defer { extras.pendingSignals = [] }
+        return extras.pendingSignals.enumerated()
             .sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }
             .map(\.element)
     }
@@ -415,8 +427,10 @@ final class ExportedObject: Handled, @unchecked Sendable {
     private func keepChainsUntilWorkEnds() {
         var chains: [AnyObject] = []  // allocates only when something is appended
         for slot in values.indices { if let chain = values[slot].publisherChain { chains.append(chain) } }
-        for slot in lists.indices { if let chain = lists[slot].publisherChain { chains.append(chain) } }
-        chains.append(contentsOf: connections as [AnyObject])
+        if let extras {
+            for slot in extras.lists.indices { if let chain = extras.lists[slot].publisherChain { chains.append(chain) } }
+            chains.append(contentsOf: extras.connections as [AnyObject])
+        }
         guard !chains.isEmpty else { return context.loop.keepUntilWorkEnds(self) }
         chains.append(self)
         context.loop.keepUntilWorkEnds(chains)
@@ -432,21 +446,25 @@ final class ExportedObject: Handled, @unchecked Sendable {
         // Only publisher chains (signals, publisher watches) go on after cancel: Observation's
         // and a SpliceList's watches tell nobody once cancelled, and need no keeping.
         keepChainsUntilWorkEnds()
-        connections = []
+        extras?.connections = []
         // An armed Observation watch may outlive this object (until its target next changes):
         // cancelled, it tells nobody. Every object is detached before it is freed (its loop's
         // table holds it until `release` or the loop's release detaches it).
         for slot in values.indices { values[slot].endWatch() }
         observationRelay?.object = nil
-        for slot in lists.indices { lists[slot].endWatch() }
-        // Its calls end as cancelled, each completion once, before its subscriptions end.
-        for call in calls { call.cancel("its object was released") }
-        calls = []
+        if let extras {
+            for slot in extras.lists.indices { extras.lists[slot].endWatch() }
+            // Its calls end as cancelled, each completion once, before its subscriptions end.
+            let calls = extras.calls
+            extras.calls = []
+            for call in calls { call.cancel("its object was released") }
+        }
         let ending = subscriptions
         subscriptions = Subscribers()
         for subscription in ending { subscription.end() }
-        let cleanups = self.cleanups
-        self.cleanups = []
+        guard let extras else { return }
+        let cleanups = extras.cleanups
+        extras.cleanups = []
         for cleanup in cleanups { cleanup() }
     }
 
@@ -495,4 +513,19 @@ final class ExportedObject: Handled, @unchecked Sendable {
             return (property.name.string, property.get(target).json)
         })
     }
+}
+
+/// What few objects have, made at its first use (``ExportedObject``'s `extras`): a class with
+/// no list, signal, asynchronous call or host service pays one reference for all of it.
+private final class ObjectExtras {
+    var lists: [ListState] = []
+    var pendingSignals: [(index: Int, payload: Value)] = []
+    var connections: [AnyCancellable] = []
+    /// Runs when the object is released or detached from its released loop.
+    var cleanups: [() -> Void] = []
+    /// Its asynchronous calls still running: cancelled when it is released.
+    var calls: [AsyncCall] = []
+
+    /// Nothing for a delivery but values: no list is watched and no signal is pending.
+    var isQuiet: Bool { lists.isEmpty && pendingSignals.isEmpty }
 }
