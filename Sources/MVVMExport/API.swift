@@ -204,7 +204,9 @@ private func notAList(_ property: ExportedProperty, of object: ExportedObject) -
 
 func setProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: Value) throws(ExportError) {
     try withObject(handle) { object throws(ExportError) in
-        try set(try object.exportedClass.property(named: name), of: object, to: value)
+        try object.exportedClass.withProperty(named: name) { property throws(ExportError) in
+            try set(property, of: object, to: value)
+        }
     }
 }
 
@@ -243,14 +245,16 @@ public func mvvm_get(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out
     exporting { () throws(ExportError) in
         try requireOut(out)
         write(try withObject(object, reading: true) { object throws(ExportError) -> Value in
-            try getAny(try object.exportedClass.property(named: name), of: object)
+            try object.exportedClass.withProperty(named: name) { property throws(ExportError) in try getAny(property, of: object) }
         }.ownedCValue(), to: out)
     }
 }
 
 func getProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType) throws(ExportError) -> Value {
     try withObjectInlined(handle, reading: true) { object throws(ExportError) -> Value in
-        try get(try object.exportedClass.property(named: name), of: object, as: type)
+        try object.exportedClass.withProperty(named: name) { property throws(ExportError) in
+            try get(property, of: object, as: type)
+        }
     }
 }
 

@@ -253,18 +253,31 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
     /// a stale guess only costs the search.
     private let lastPropertyFound = Atomic<Int>(0)
 
-    /// Inlined: the caller then uses the property found without counting a reference to it
-    /// (every generic get and set looks one up).
-    @inline(__always)
     func property(named name: UnsafePointer<CChar>?) throws(ExportError) -> ExportedProperty {
+        properties[try propertyIndex(named: name)]
+    }
+
+    /// `body` with the property named `name`, borrowed from this class (no reference counting
+    /// around it: every generic get and set looks one up).
+    @inline(__always)
+    func withProperty<T>(named name: UnsafePointer<CChar>?,
+                         _ body: (ExportedProperty) throws(ExportError) -> T) throws(ExportError) -> T {
+        let index = try propertyIndex(named: name)
+        return try Unmanaged.passUnretained(properties[index])._withUnsafeGuaranteedRef { property in
+            Result { () throws(ExportError) -> T in try body(property) }
+        }.get()
+    }
+
+    @inline(__always)
+    private func propertyIndex(named name: UnsafePointer<CChar>?) throws(ExportError) -> Int {
         guard let name else { throw .nullPointer("property name") }
         let guess = lastPropertyFound.load(ordering: .relaxed)
-        if guess < properties.count && properties[guess].name.matches(name) { return properties[guess] }
+        if guess < properties.count && properties[guess].name.matches(name) { return guess }
         guard let index = properties.firstIndex(where: { $0.name.matches(name) }) else {
             throw unknown("property", name)
         }
         lastPropertyFound.store(index, ordering: .relaxed)
-        return properties[index]
+        return index
     }
 
     func command(named name: UnsafePointer<CChar>?) throws(ExportError) -> ExportedCommand {

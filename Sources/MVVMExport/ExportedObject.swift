@@ -133,7 +133,11 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// Watches a property from now on: only properties someone subscribed to cost anything.
     private func watch(_ index: Int) {
         guard !isReleased else { return }
-        let property = exportedClass.properties[index]
+        // Borrowed from the class, which outlives its objects: no reference counting per property.
+        Unmanaged.passUnretained(exportedClass.properties[index])._withUnsafeGuaranteedRef { watch(index, $0) }
+    }
+
+    private func watch(_ index: Int, _ property: ExportedProperty) {
         if let list = property.list {
             guard !lists.contains(where: { $0.property == index }) else { return }
             // The items now are the items already announced.
@@ -208,7 +212,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         withObservationTracking {
             for slot in values.indices where values[slot].isObserved {
                 values[slot].isTracked = true
-                _ = exportedClass.properties[values[slot].property].get(target)
+                _ = read(values[slot].property)
             }
         } onChange: { relay.changed() }
     }
@@ -351,7 +355,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
                   stamp: (slot: Int, stamp: UInt64)? = nil) {
         // The subscribers as the announcement began: a callback that subscribes or unsubscribes
         // changes the next one.
-        let hearers = subscriptions
+        let hearers = subscriptions.asAnnouncementBegins
         hearers.forEachBorrowed { subscription in
             guard subscription.isActive && !isMainActorSilenced else { return true }
             if let wanted = subscription.selector, wanted != selector { return true }
@@ -378,7 +382,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
                 changed = true
                 continue
             }
-            let value = exportedClass.properties[values[slot].property].get(target)
+            let value = read(values[slot].property)
             if !value.isSame(as: values[slot].announced) {
                 values[slot].latest = value
                 changed = true
@@ -390,6 +394,14 @@ final class ExportedObject: Handled, @unchecked Sendable {
             armObservedValues()
         }
         return changed
+    }
+
+    /// The value of its property `index` now, its class's description of the property borrowed
+    /// (no reference counting around the getter: it runs after every operation that changed a
+    /// watched value).
+    @inline(__always)
+    func read(_ index: Int) -> Value {
+        Unmanaged.passUnretained(exportedClass.properties[index])._withUnsafeGuaranteedRef { $0.get(target) }
     }
 
     /// Whether the value in `slot` is one the loop reads after its operations: an `@Observable`

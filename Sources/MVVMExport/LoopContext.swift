@@ -144,17 +144,19 @@ final class LoopContext: Handled, @unchecked Sendable {
     /// Each changing object whose properties changed again is marked dirty and stays; one
     /// found quiet has its watches armed and leaves.
     private func checkChanging() {
-        // Compacted in place (a check reads properties and calls no host code): no copy of
-        // the array per operation.
+        // Compacted in place, each object borrowed from the array (a check reads properties and
+        // calls no host code, so nothing here lets one go): no copy of the array, and no
+        // reference counting, per operation.
         var kept = 0
         for index in changing.indices {
-            let object = changing[index]
-            if object.checkUnarmedProperties() {
-                changing[kept] = object
-                kept += 1
-            } else {
+            let stays = Unmanaged.passUnretained(changing[index])._withUnsafeGuaranteedRef { object in
+                if object.checkUnarmedProperties() { return true }
                 object.isChanging = false
+                return false
             }
+            guard stays else { continue }
+            if kept != index { changing.swapAt(kept, index) }
+            kept += 1
         }
         changing.removeLast(changing.count - kept)
     }

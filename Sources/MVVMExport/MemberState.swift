@@ -90,7 +90,7 @@ extension ValueState: MemberState {
         guard var value = latest.take() else { return nil }
         if latestUnread {
             latestUnread = false
-            value = object.exportedClass.properties[property].get(object.target)
+            value = object.read(property)
             // Armed again once quiet: re-arming after every change is what costs.
             object.context.keepChecking(object)
         }

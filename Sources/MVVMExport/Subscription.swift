@@ -101,15 +101,27 @@ struct Subscribers: Sequence {
         }
     }
 
-    /// Calls `body` with each subscription, in order, borrowed (no reference counting per
-    /// subscription: the caller keeps these subscribers, a copy, alive) until it returns false.
+    /// The subscribers now, for an announcement: a copy, which holds the array of the second
+    /// and later ones only when there are any (the usual one subscriber costs one reference
+    /// count, not two).
     @inline(__always)
-    func forEachBorrowed(_ body: (Subscription) -> Bool) {
-        guard let first else { return }
-        guard Unmanaged.passUnretained(first)._withUnsafeGuaranteedRef(body), !rest.isEmpty else { return }
-        rest.withUnsafeBufferPointer { subscriptions in
-            for index in subscriptions.indices {
-                guard Unmanaged.passUnretained(subscriptions[index])._withUnsafeGuaranteedRef(body) else { return }
+    var asAnnouncementBegins: Hearers { Hearers(first: first, rest: rest.isEmpty ? nil : rest) }
+
+    /// The subscribers an announcement began with.
+    struct Hearers {
+        fileprivate let first: Subscription?
+        fileprivate let rest: [Subscription]?
+
+        /// Calls `body` with each subscription, in order, borrowed (no reference counting per
+        /// subscription: this copy keeps them alive) until it returns false.
+        @inline(__always)
+        func forEachBorrowed(_ body: (Subscription) -> Bool) {
+            guard let first else { return }
+            guard Unmanaged.passUnretained(first)._withUnsafeGuaranteedRef(body), let rest else { return }
+            rest.withUnsafeBufferPointer { subscriptions in
+                for index in subscriptions.indices {
+                    guard Unmanaged.passUnretained(subscriptions[index])._withUnsafeGuaranteedRef(body) else { return }
+                }
             }
         }
     }
