@@ -435,7 +435,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
     // MARK: Ending
 
     /// This object, and what of it a publisher chain may still run in while the current work
-    /// unwinds; for most objects only itself, kept with no allocation.
+    /// unwinds; for most objects only itself, kept with no allocation and no existential box.
     private func keepChainsUntilWorkEnds() {
         var chains: [AnyObject] = []  // allocates only when something is appended
         for slot in values.indices { if let chain = values[slot].publisherChain { chains.append(chain) } }
@@ -443,9 +443,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
             for slot in extras.lists.indices { if let chain = extras.lists[slot].publisherChain { chains.append(chain) } }
             chains.append(contentsOf: extras.connections as [AnyObject])
         }
-        guard !chains.isEmpty else { return context.loop.keepUntilWorkEnds(self) }
-        chains.append(self)
-        context.loop.keepUntilWorkEnds(chains)
+        // The chains let go of before the object, as they were made after it.
+        if !chains.isEmpty { context.loop.keepUntilWorkEnds(contentsOf: chains) }
+        context.loop.keepUntilWorkEnds(self)
     }
 
     /// Ends the subscriptions, calls and host requests, and cuts the object off from its model;

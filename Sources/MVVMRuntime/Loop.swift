@@ -221,7 +221,10 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// Cancelling a subscription chain from inside its own delivery can strand work the chain
     /// is about to do: a `flatMap` that receives its inner publisher after being cancelled keeps
     /// that inner subscription for good. Letting go once the delivery has unwound avoids that.
-    public func keepUntilWorkEnds(_ things: Any) { core.keepUntilWorkEnds(things) }
+    public func keepUntilWorkEnds(_ object: AnyObject) { core.keepUntilWorkEnds(object) }
+
+    /// ``keepUntilWorkEnds(_:)`` for each of `objects`.
+    public func keepUntilWorkEnds(contentsOf objects: [AnyObject]) { core.keepUntilWorkEnds(contentsOf: objects) }
 
     /// What tells whether a thread holds this loop's work lock, without a reference to the loop.
     public var identity: LoopIdentity {
@@ -351,9 +354,10 @@ final class LoopCore: @unchecked Sendable {
     private var workDepth = 0
     /// Guarded by `workLock`: what `keepUntilWorkEnds` keeps until `workDepth` is back to zero
     /// and no thread has work of this loop suspended (see `suspendedHolders`).
-    private var keptUntilWorkEnds: [Any] = []
+    /// Objects only: an existential box per thing kept would cost every release a copy.
+    private var keptUntilWorkEnds: [AnyObject] = []
     /// The other buffer of `keptUntilWorkEnds`, empty, its storage kept for the next release.
-    private var spareKept: [Any] = []
+    private var spareKept: [AnyObject] = []
     /// Guarded by `workLock`: how many threads let go of this loop's work lock in the middle of
     /// its work, to wait for another loop's (see ``HeldWorkLocks``). What was kept stays kept
     /// until they are back and done: their stacks may still be inside it.
@@ -564,9 +568,14 @@ final class LoopCore: @unchecked Sendable {
         }
     }
 
-    func keepUntilWorkEnds(_ things: Any) {
+    func keepUntilWorkEnds(_ object: AnyObject) {
         guard workDepth > 0 else { return }
-        keptUntilWorkEnds.append(things)
+        keptUntilWorkEnds.append(object)
+    }
+
+    func keepUntilWorkEnds(contentsOf objects: [AnyObject]) {
+        guard workDepth > 0 else { return }
+        keptUntilWorkEnds.append(contentsOf: objects)
     }
 
     /// Runs work due at or before `limit` in time order, one turn (one due instant) at a time,
