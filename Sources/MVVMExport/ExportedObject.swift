@@ -26,6 +26,9 @@ final class ExportedObject: Handled, @unchecked Sendable {
     let context: LoopContext
     /// Its loop's, for the check every change makes (``WatchedSlot/changed(_:)``).
     let loopIdentity: LoopIdentity
+    /// Its place among its loop context's objects; -1 once forgotten. Beside `loopIdentity`,
+    /// in the four bytes it leaves.
+    var contextSlot: Int32 = -1
     /// What must outlive this handle: the parent of a child view model, a host service.
     private let keepAlive: [AnyObject]
     private(set) var subscriptions = Subscribers()

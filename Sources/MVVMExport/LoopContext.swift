@@ -8,7 +8,8 @@ final class LoopContext: Handled, @unchecked Sendable {
     let loop: Loop
     private let isMainLoop: Bool
     private(set) var isReleased = false
-    private var objects: [ObjectIdentifier: ExportedObject] = [:]
+    /// Each at its ``ExportedObject/contextSlot``: adopted and forgotten with no hashing.
+    private var objects: [ExportedObject] = []
     private var dirty: [ExportedObject] = []
     /// Objects with `@Observable` properties whose watches are not armed (they changed lately,
     /// or were just subscribed to): read after each operation until found quiet, then armed
@@ -120,11 +121,21 @@ final class LoopContext: Handled, @unchecked Sendable {
         if loop.kind == .main { loop.objectAdded() }
         nextSerial += 1
         object.serial = nextSerial
-        objects[ObjectIdentifier(object)] = object
+        object.contextSlot = Int32(truncatingIfNeeded: objects.count)
+        objects.append(object)
     }
 
     func forget(_ object: ExportedObject) {
-        objects[ObjectIdentifier(object)] = nil
+        let slot = Int(object.contextSlot)
+        if slot >= 0 {
+            // The last object takes its slot.
+            let last = objects.removeLast()
+            if last !== object {
+                objects[slot] = last
+                last.contextSlot = Int32(truncatingIfNeeded: slot)
+            }
+            object.contextSlot = -1
+        }
         if object.isChanging {
             object.isChanging = false
             // In one of them, once (keepChecking adds it only while it is not changing).
@@ -240,8 +251,9 @@ final class LoopContext: Handled, @unchecked Sendable {
     func release() {
         loop.perform {
             isReleased = true
-            let detached = objects.values
-            objects = [:]
+            let detached = objects
+            objects = []
+            for object in detached { object.contextSlot = -1 }
             dirty = []
             for object in changing + joining { object.isChanging = false }
             changing = []
