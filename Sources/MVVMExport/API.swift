@@ -68,12 +68,18 @@ func withObjectInlined<T>(_ handle: mvvm_handle, of expected: ExportedClass? = n
                           "\(HandleTable.describe(handle)) is \(withArticle(object.exportedClass.name.string)), "
                           + "not \(withArticle(expected.name.string))")
     }
-    return try object.context.operation(reading: reading) { () throws(ExportError) -> T in
-        guard !object.isReleased else {
-            throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) was released")
+    // The context borrowed from the object, which holds it for good: no reference counting
+    // around the operation.
+    return try Unmanaged.passUnretained(object.context)._withUnsafeGuaranteedRef { context in
+        Result { () throws(ExportError) -> T in
+            try context.operation(reading: reading) { () throws(ExportError) -> T in
+                guard !object.isReleased else {
+                    throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) was released")
+                }
+                return try body(object)
+            }
         }
-        return try body(object)
-    }
+    }.get()
 }
 
 func loopError(_ error: LoopError) -> ExportError {
