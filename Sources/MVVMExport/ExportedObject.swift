@@ -376,27 +376,49 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// After an operation, while this object is changing: reads each `@Observable` value the
     /// live tracking does not read, and whether any differs from what was announced (it is then
     /// marked dirty, its new value ready). When none does, they are armed again, together.
-    func checkUnarmedProperties() -> Bool {
+    ///
+    /// `alone`: no other object changed in the operation (the common one: a set on one object).
+    /// Then one value found changed, with nothing else of this object to announce, is announced
+    /// at once, with nothing marked, kept or taken again: the fast path, whose general way is
+    /// the dirty object's delivery (`deliverChanges`).
+    func checkUnarmedProperties(alone: Bool = false) -> Bool {
         guard !isReleased else { return false }
-        var changed = false, unarmed = false
+        let mayAnnounce = alone && !isDirty && (extras?.isQuiet ?? true)
+        var changes = 0, unarmed = false
+        var only: (slot: Int, value: Value)?
         for slot in values.indices where isReadAfterOperations(slot) {
             unarmed = true
             if values[slot].latest != nil {
-                changed = true
+                changes += 1
                 continue
             }
             let value = read(values[slot].property)
-            if !value.isSame(as: values[slot].announced) {
-                values[slot].latest = value
-                changed = true
-            }
+            guard !value.isSame(as: values[slot].announced) else { continue }
+            changes += 1
+            if mayAnnounce && changes == 1 { only = (slot, value) } else { values[slot].latest = value }
         }
-        if changed {
+        if let only {
+            guard changes > 1 else {
+                announce(only.value, ofValue: only.slot)
+                return true
+            }
+            values[only.slot].latest = only.value
+        }
+        if changes > 0 {
             context.markDirty(self)
         } else if unarmed {
             armObservedValues()
         }
-        return changed
+        return changes > 0
+    }
+
+    /// The fast path's announcement: `value`, the new value in `slot`, announced now.
+    private func announce(_ value: Value, ofValue slot: Int) {
+        values[slot].announced = value
+        values[slot].stamp &+= 1
+        guard !subscriptions.isEmpty else { return }
+        ValueState.announce(MemberChange(kind: ValueState.self, slot: slot, property: values[slot].property,
+                                         stamp: values[slot].stamp), of: self)
     }
 
     /// The value of its property `index` now, its class's description of the property borrowed

@@ -172,6 +172,17 @@ final class LoopContext: Handled, @unchecked Sendable {
         changing.removeLast(changing.count - kept)
     }
 
+    /// `checkChanging` for one changing object and no dirty one: what it finds may be announced
+    /// at once (``ExportedObject/checkUnarmedProperties(alone:)``).
+    private func checkAlone() {
+        // Held: an announcement calls host code, which may release it.
+        let object = changing[0]
+        guard !object.checkUnarmedProperties(alone: true) else { return }
+        // Quiet, so nothing was announced and the array is as it was.
+        object.isChanging = false
+        changing.removeAll(keepingCapacity: true)
+    }
+
     /// An asynchronous call ended: its completion runs at the end of this operation or turn.
     func completed(_ call: AsyncCall) { ended.append(call) }
 
@@ -186,7 +197,11 @@ final class LoopContext: Handled, @unchecked Sendable {
     /// became dirty follows OpenCombine's subscriber sets, which are hash-ordered and differ
     /// from run to run.
     func flush() {
-        if !changing.isEmpty { checkChanging() }
+        if !changing.isEmpty {
+            // The common operation: a set on the one object whose values are read after
+            // operations, no other object with anything to announce.
+            if changing.count == 1 && dirty.isEmpty { checkAlone() } else { checkChanging() }
+        }
         repeat {
             announceDirty()
             // The completions of the calls that ended, after the changes they made; a
