@@ -22,6 +22,7 @@ from ._calls import start
 from ._interrupts import pending
 from ._model import Command, Property as PropertyModel, Type
 from ._names import camel, python_names
+from ._releases import pending as deferred_releases
 from ._kinds import renderer
 from ._values import Values, value_of
 
@@ -185,7 +186,11 @@ class Property(Member[T]):
         __get__ = _get
 
     def __set__(self, obj: "MvvmObject", value: Any) -> None:
-        self._write(obj._h(), value)
+        # obj._h() inlined for an open object with no release deferred: this runs for every set.
+        handle = obj._handle
+        if not handle or deferred_releases:
+            handle = obj._h()
+        self._write(handle, value)
 
     def __repr__(self) -> str:
         return "<Property %s.%s: %s%s>" % (self.owner_name, self.name, type_text(self.type),
