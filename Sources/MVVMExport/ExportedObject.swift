@@ -397,12 +397,12 @@ final class ExportedObject: Handled, @unchecked Sendable {
             changes += 1
             if mayAnnounce && changes == 1 { only = (slot, value) } else { values[slot].latest = value }
         }
-        if let only {
+        if let (slot, value) = only.take() {
             guard changes > 1 else {
-                announce(only.value, ofValue: only.slot)
+                announce(value, ofValue: slot)
                 return true
             }
-            values[only.slot].latest = only.value
+            values[slot].latest = value
         }
         if changes > 0 {
             context.markDirty(self)
@@ -412,13 +412,15 @@ final class ExportedObject: Handled, @unchecked Sendable {
         return changes > 0
     }
 
-    /// The fast path's announcement: `value`, the new value in `slot`, announced now.
-    private func announce(_ value: Value, ofValue slot: Int) {
+    /// The fast path's announcement: `value`, the new value in `slot`, announced now, as
+    /// ``ValueState/announce(_:of:)`` would, from the value in hand.
+    private func announce(_ value: consuming Value, ofValue slot: Int) {
         values[slot].announced = value
         values[slot].stamp &+= 1
         guard !subscriptions.isEmpty else { return }
-        ValueState.announce(MemberChange(kind: ValueState.self, slot: slot, property: values[slot].property,
-                                         stamp: values[slot].stamp), of: self)
+        let property = values[slot].property
+        announce(.property(property), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[property].name.pointer,
+                 value: value, stamp: (slot, values[slot].stamp))
     }
 
     /// The value of its property `index` now, its class's description of the property borrowed

@@ -175,11 +175,13 @@ final class LoopContext: Handled, @unchecked Sendable {
     /// `checkChanging` for one changing object and no dirty one: what it finds may be announced
     /// at once (``ExportedObject/checkUnarmedProperties(alone:)``).
     private func checkAlone() {
-        // Held: an announcement calls host code, which may release it.
-        let object = changing[0]
-        guard !object.checkUnarmedProperties(alone: true) else { return }
+        // Borrowed from the array: an announcement calls host code, which may release the object,
+        // but a released object is kept by its loop until the work ends
+        // (`ExportedObject.keepChainsUntilWorkEnds`).
+        let stays = Unmanaged.passUnretained(changing[0])._withUnsafeGuaranteedRef { $0.checkUnarmedProperties(alone: true) }
+        guard !stays else { return }
         // Quiet, so nothing was announced and the array is as it was.
-        object.isChanging = false
+        changing[0].isChanging = false
         changing.removeAll(keepingCapacity: true)
     }
 
