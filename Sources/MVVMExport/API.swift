@@ -220,9 +220,11 @@ func set(_ property: ExportedProperty, of object: ExportedObject, to value: Valu
     // The messages are built only on failure: this runs for every set.
     var qualified: String { "\(object.exportedClass.name.string).\(property.name.string)" }
     guard property.isWritable else { throw ExportError(MVVM_ERR_READ_ONLY, "\(qualified) is read-only") }
-    // A plain scalar of the property's own kind needs no conversion: the usual set.
-    let accepted = property.isPlainScalar && value.type == property.type ? value : try property.shape.accept(value, qualified)
-    if let refusal = property.set(object.target, accepted, { qualified }) { throw ExportError(MVVM_ERR_INVALID_ARGUMENT, refusal) }
+    // A plain scalar of the property's own kind needs no conversion, nor a copy: the usual set.
+    let refusal = property.isPlainScalar && value.type == property.type
+        ? property.set(object.target, value, { qualified })
+        : property.set(object.target, try property.shape.accept(value, qualified), { qualified })
+    if let refusal { throw ExportError(MVVM_ERR_INVALID_ARGUMENT, refusal) }
 }
 
 @_cdecl("mvvm_get_bool")
