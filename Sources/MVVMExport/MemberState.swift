@@ -48,24 +48,34 @@ struct MemberChange {
     }
 }
 
-/// A watched value property.
+/// A watched value property. Its fields are declared so that they pack into 72 bytes, not 88:
+/// each object keeps one per watched value.
 struct ValueState {
-    /// The property's index in its class.
-    let property: Int
-    /// The subscription to its own publisher, or its objectWillChange watch; nil for an
-    /// `@Observable` value, which its object's one tracking reads (``ObservationRelay``).
-    var watch: PropertyWatch?
+    var announced: Value
     /// Read by its object's Observation tracking, and whether the live tracking reads it.
     var isObserved = false
     var isTracked = false
-    var announced: Value
-    /// The newest value, or the announced one standing for "changed, read it when delivering"
-    /// (`latestUnread`: a watch that cannot tell the value); nil when unchanged.
-    var latest: Value?
+    /// `latest` is the announced value standing for "changed, read it when delivering" (a
+    /// watch that cannot tell the value).
     var latestUnread = false
+    /// The property's index in its class, in four bytes.
+    private let propertyIndex: Int32
+    /// The subscription to its own publisher, or its objectWillChange watch; nil for an
+    /// `@Observable` value, which its object's one tracking reads (``ObservationRelay``).
+    var watch: PropertyWatch?
+    /// The newest value, or the announced one (see `latestUnread`); nil when unchanged.
+    var latest: Value?
     /// Bumped at each announcement, so that a callback's nested announcement supersedes an
     /// outer one.
     var stamp: UInt64 = 0
+
+    init(property: Int, announced: Value) {
+        propertyIndex = Int32(truncatingIfNeeded: property)
+        self.announced = announced
+    }
+
+    /// The property's index in its class.
+    var property: Int { Int(propertyIndex) }
 }
 
 extension ValueState: MemberState {
