@@ -226,6 +226,10 @@ public final class Loop: Scheduler, @unchecked Sendable {
     /// ``keepUntilWorkEnds(_:)`` for each of `objects`.
     public func keepUntilWorkEnds(contentsOf objects: [AnyObject]) { core.keepUntilWorkEnds(contentsOf: objects) }
 
+    /// ``keepUntilWorkEnds(_:)`` for a value that is not an object (an array of cancellables):
+    /// kept in a box of its own.
+    public func keepUntilWorkEnds(_ things: Any) { core.keepUntilWorkEnds(KeptValue(things)) }
+
     /// What tells whether a thread holds this loop's work lock, without a reference to the loop.
     public var identity: LoopIdentity {
         LoopIdentity(address: Unmanaged.passUnretained(core).toOpaque(), key: core.heldWorkLocksKey)
@@ -331,6 +335,12 @@ public struct LoopIdentity: @unchecked Sendable {
 /// The state and the thread behind a ``Loop``. A separate object so that a thread loop's thread
 /// can keep it alive without keeping the public `Loop` alive: the loop stops when its last user
 /// lets go of it.
+/// What `Loop.keepUntilWorkEnds` keeps of a value that is not an object.
+private final class KeptValue {
+    let value: Any
+    init(_ value: Any) { self.value = value }
+}
+
 final class LoopCore: @unchecked Sendable {
     let kind: LoopKind
     /// Serialises work on the loop's objects. Work may call back in: a thread takes the lock

@@ -121,6 +121,28 @@ import MVVMRuntime
         #expect(try loop.advance(byMilliseconds: 0) == 1)
     }
 
+    @Test func whatIsKeptUntilWorkEndsIsLetGoOfWhenTheOutermostWorkEnds() throws {
+        final class Tracked {
+            let onEnd: () -> Void
+            init(_ onEnd: @escaping () -> Void) { self.onEnd = onEnd }
+            deinit { onEnd() }
+        }
+        let loop = try Loop(kind: .virtual)
+        var ended: [String] = []
+        loop.perform {
+            // An object, objects, and a value that is not an object (an array of them).
+            loop.keepUntilWorkEnds(Tracked { ended.append("object") })
+            loop.keepUntilWorkEnds(contentsOf: [Tracked { ended.append("first") }, Tracked { ended.append("second") }])
+            loop.keepUntilWorkEnds([Tracked { ended.append("in an array") }])
+            loop.perform { loop.keepUntilWorkEnds(Tracked { ended.append("nested") }) }
+            #expect(ended.isEmpty)
+        }
+        #expect(ended == ["object", "first", "second", "in an array", "nested"])
+        // Outside any work, nothing is kept.
+        loop.keepUntilWorkEnds(Tracked { ended.append("outside") })
+        #expect(ended.last == "outside")
+    }
+
     @Test func stoppedLoopDropsWorkAndRefusesToRun() throws {
         let loop = try Loop(kind: .virtual)
         var ran = false
