@@ -412,15 +412,22 @@ final class ExportedObject: Handled, @unchecked Sendable {
         return changes > 0
     }
 
-    /// The fast path's announcement: `value`, the new value in `slot`, announced now, as
-    /// ``ValueState/announce(_:of:)`` would, from the value in hand.
+    /// The fast path's announcement: `value`, the new value in `slot`, taken and announced now,
+    /// from the value in hand.
     private func announce(_ value: consuming Value, ofValue slot: Int) {
         values[slot].announced = value
         values[slot].stamp &+= 1
         guard !subscriptions.isEmpty else { return }
+        announce(value, ofValueIn: slot, stamp: values[slot].stamp)
+    }
+
+    /// Announces `value`, the value now announced in `slot`, to the subscribers; `stamp` is this
+    /// announcement's (a newer one, made by a callback, stops it).
+    @inline(__always)
+    func announce(_ value: Value, ofValueIn slot: Int, stamp: UInt64) {
         let property = values[slot].property
         announce(.property(property), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[property].name.pointer,
-                 value: value, stamp: (slot, values[slot].stamp))
+                 value: value, stamp: (slot, stamp))
     }
 
     /// The value of its property `index` now, its class's description of the property borrowed

@@ -112,10 +112,9 @@ extension ValueState: MemberState {
 
     static func announce(_ change: MemberChange, of object: ExportedObject) {
         // A callback may already have caused a newer announcement of this property.
-        let slot = Int(change.slot), property = Int(change.property)
+        let slot = Int(change.slot)
         guard object.values[slot].stamp == change.stamp else { return }
-        object.announce(.property(property), kind: MVVM_EVENT_PROPERTY, name: object.exportedClass.properties[property].name.pointer,
-                        value: object.values[slot].announced, stamp: (slot, change.stamp))
+        object.announce(object.values[slot].announced, ofValueIn: slot, stamp: change.stamp)
     }
 
     /// Nothing to forget: the value stays announced.
