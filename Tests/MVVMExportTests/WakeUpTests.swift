@@ -101,59 +101,63 @@ private func waitOnFd(_ loop: mvvm_handle, until done: () -> Bool) -> Bool {
     return woke
 }
 
-@Suite(.serialized) struct WakeUpTests {
-    @Test func aPublishedPropertySetOnABackgroundQueueMakesAManualLoopsFdReadable() {
-        let fixture = WakeFixture(MVVM_LOOP_MANUAL, "forecast")
-        let forecast = fixture.target as! Forecast
-        onBackgroundThread { forecast.temperature = 21 }
-        #expect(waitOnFd(fixture.loop) { fixture.heard.all == ["21"] })
-        #expect(fixture.heard.all == ["21"])
-        // Announced on the thread that dispatched.
-        #expect(fixture.heard.onThreads.allSatisfy { pthread_equal($0, pthread_self()) != 0 })
-        fixture.release()
-    }
+// Nested in ObservationTrackingTests, which is serialized with everything nested in it: its
+// objects arm Observation trackings, which those tests count process-wide.
+extension ObservationTrackingTests {
+    @Suite(.serialized) struct WakeUpTests {
+        @Test func aPublishedPropertySetOnABackgroundQueueMakesAManualLoopsFdReadable() {
+            let fixture = WakeFixture(MVVM_LOOP_MANUAL, "forecast")
+            let forecast = fixture.target as! Forecast
+            onBackgroundThread { forecast.temperature = 21 }
+            #expect(waitOnFd(fixture.loop) { fixture.heard.all == ["21"] })
+            #expect(fixture.heard.all == ["21"])
+            // Announced on the thread that dispatched.
+            #expect(fixture.heard.onThreads.allSatisfy { pthread_equal($0, pthread_self()) != 0 })
+            fixture.release()
+        }
 
-    @Test func anObservablePropertySetInADetachedTaskMakesAManualLoopsFdReadable() async {
-        let fixture = WakeFixture(MVVM_LOOP_MANUAL, "toast")
-        let toast = fixture.target as! Toast
-        // Armed once quiet: an operation reads it, then arms it.
-        _ = mvvm_loop_dispatch(fixture.loop, nil)
-        await Task.detached { toast.message = "saved" }.value
-        #expect(waitOnFd(fixture.loop) { fixture.heard.all == ["saved"] })
-        #expect(fixture.heard.all == ["saved"])
-        fixture.release()
-    }
+        @Test func anObservablePropertySetInADetachedTaskMakesAManualLoopsFdReadable() async {
+            let fixture = WakeFixture(MVVM_LOOP_MANUAL, "toast")
+            let toast = fixture.target as! Toast
+            // Armed once quiet: an operation reads it, then arms it.
+            _ = mvvm_loop_dispatch(fixture.loop, nil)
+            await Task.detached { toast.message = "saved" }.value
+            #expect(waitOnFd(fixture.loop) { fixture.heard.all == ["saved"] })
+            #expect(fixture.heard.all == ["saved"])
+            fixture.release()
+        }
 
-    @Test func aThreadLoopAnnouncesABackgroundChangeOnItsThreadWithNoHostCall() {
-        let fixture = WakeFixture(MVVM_LOOP_THREAD, "forecast")
-        let forecast = fixture.target as! Forecast
-        onBackgroundThread { forecast.temperature = 7 }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while fixture.heard.all.isEmpty && ContinuousClock.now < deadline { usleep(1_000) }
-        #expect(fixture.heard.all == ["7"])
-        #expect(fixture.heard.onThreads.allSatisfy { pthread_equal($0, pthread_self()) == 0 })
-        fixture.release()
-    }
+        @Test func aThreadLoopAnnouncesABackgroundChangeOnItsThreadWithNoHostCall() {
+            let fixture = WakeFixture(MVVM_LOOP_THREAD, "forecast")
+            let forecast = fixture.target as! Forecast
+            onBackgroundThread { forecast.temperature = 7 }
+            let deadline = ContinuousClock.now + .seconds(5)
+            while fixture.heard.all.isEmpty && ContinuousClock.now < deadline { usleep(1_000) }
+            #expect(fixture.heard.all == ["7"])
+            #expect(fixture.heard.onThreads.allSatisfy { pthread_equal($0, pthread_self()) == 0 })
+            fixture.release()
+        }
 
-    @Test func aVirtualLoopAnnouncesABackgroundChangeAtItsNextAdvance() {
-        let fixture = WakeFixture(MVVM_LOOP_VIRTUAL, "forecast")
-        let forecast = fixture.target as! Forecast
-        onBackgroundThread { forecast.temperature = 3 }
-        #expect(fixture.heard.all.isEmpty)
-        _ = mvvm_loop_advance(fixture.loop, 0)
-        #expect(fixture.heard.all == ["3"])
-        fixture.release()
-    }
+        @Test func aVirtualLoopAnnouncesABackgroundChangeAtItsNextAdvance() {
+            let fixture = WakeFixture(MVVM_LOOP_VIRTUAL, "forecast")
+            let forecast = fixture.target as! Forecast
+            onBackgroundThread { forecast.temperature = 3 }
+            #expect(fixture.heard.all.isEmpty)
+            _ = mvvm_loop_advance(fixture.loop, 0)
+            #expect(fixture.heard.all == ["3"])
+            fixture.release()
+        }
 
-    @Test func manyBackgroundChangesAreCoalescedInOrderEndingWithTheLast() {
-        let fixture = WakeFixture(MVVM_LOOP_MANUAL, "forecast")
-        let forecast = fixture.target as! Forecast
-        onBackgroundThread { for value in 1...1_000 { forecast.temperature = value } }
-        _ = waitOnFd(fixture.loop) { fixture.heard.all.last == "1000" }
-        let values = fixture.heard.all.compactMap(Int.init)
-        #expect(values.last == 1_000)
-        // Each announced once at most, in the order set: never an older value after a newer.
-        #expect(values == values.sorted() && Set(values).count == values.count)
-        fixture.release()
+        @Test func manyBackgroundChangesAreCoalescedInOrderEndingWithTheLast() {
+            let fixture = WakeFixture(MVVM_LOOP_MANUAL, "forecast")
+            let forecast = fixture.target as! Forecast
+            onBackgroundThread { for value in 1...1_000 { forecast.temperature = value } }
+            _ = waitOnFd(fixture.loop) { fixture.heard.all.last == "1000" }
+            let values = fixture.heard.all.compactMap(Int.init)
+            #expect(values.last == 1_000)
+            // Each announced once at most, in the order set: never an older value after a newer.
+            #expect(values == values.sorted() && Set(values).count == values.count)
+            fixture.release()
+        }
     }
 }
