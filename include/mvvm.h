@@ -467,7 +467,10 @@ mvvm_status mvvm_call_async(mvvm_handle object, const char *command, const char 
  * call's own end racing on another thread, exactly one wins. MVVM_OK means this cancel won and
  * the completion reports MVVM_ERR_CANCELLED; when the call ended first, this gives
  * INVALID_HANDLE and the completion reports how it ended; of two cancels at once, one gets
- * MVVM_OK and the other INVALID_HANDLE.
+ * MVVM_OK and the other INVALID_HANDLE. The release of the call's object (or loop) on another
+ * thread decides it too, as CANCELLED, its completion running on that thread: a cancel (or
+ * release of the call) that comes after gets INVALID_HANDLE (LOOP_RELEASED, for a cancel racing
+ * the loop's release).
  * Errors: INVALID_HANDLE (a call that has ended: its outcome decided, its completion run or
  * about to run; or cancelled or released already), WRONG_TYPE, LOOP_RELEASED (the call's loop
  * was released meanwhile: that release cancels the call, its completion reporting
@@ -560,7 +563,8 @@ mvvm_status mvvm_snapshot(mvvm_handle object, char **out);
  * wins and gets MVVM_OK; the other gets INVALID_HANDLE (UNKNOWN_REQUEST, for an answer).
  * A main-actor object (MVVM_LOOP_MAIN), or its subscription or call, released from another
  * thread: the handle ends now, no callback of the object's subscriptions starts after this
- * returns, and the rest (the destroy functions, the calls' CANCELLED completions) runs on the
+ * returns (as for mvvm_unsubscribe(), this may wait for a delivery the main thread has begun),
+ * and the rest (the destroy functions, the calls' CANCELLED completions) runs on the
  * main loop's thread at its next dispatch (its fd becomes readable).
  * May be called from a callback, including on the callback's own source.
  * Errors: INVALID_HANDLE (not live: released already, an asynchronous call that has ended, or
@@ -599,7 +603,8 @@ mvvm_status mvvm_subscribe(mvvm_handle object, const char *name_or_null, mvvm_ca
 /**
  * Ends a subscription: its callback is not called again, and its destroy function runs now.
  * A main-actor object's subscription (MVVM_LOOP_MAIN) ended from another thread: no call of its
- * callback starts after this returns (one already running on the main thread finishes), and
+ * callback starts after this returns (this waits, if the main thread is delivering, until the
+ * callback it had decided to call has begun; one already running may still be running), and
  * its destroy function runs on the main loop's thread at its next dispatch.
  * Of two threads ending one subscription at once (mvvm_unsubscribe() or mvvm_release()),
  * exactly one wins and gets MVVM_OK; the other gets INVALID_HANDLE.

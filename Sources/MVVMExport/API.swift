@@ -457,6 +457,7 @@ func unsubscribe(_ subscription: Subscription) throws(ExportError) {
     if object.exportedClass.isMainActor && !object.context.loop.isOnMainActorThread {
         guard HandleTable.shared.remove(subscription.handle) else { return }
         subscription.stopDelivering()
+        object.context.awaitCallbacksBegun()
         return object.context.loop.schedule { object.unsubscribe(subscription) }
     }
     object.context.loop.perform { object.unsubscribe(subscription) }

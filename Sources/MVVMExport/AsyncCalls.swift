@@ -26,7 +26,20 @@ final class AsyncCall: ObjectCallback, @unchecked Sendable {
         if object.isMainActor && !object.context.loop.isOnMainActorThread {
             return object.context.loop.schedule { [self] in cancel("its handle was released") }
         }
-        object.context.loop.perform { cancel("its handle was released") }
+        try object.context.loop.perform { () throws(ExportError) in
+            try requireUndecided()
+            cancel("its handle was released")
+        }
+    }
+
+    /// For a cancel or release that claimed the call, once it holds the loop: the release of the
+    /// call's object or loop, which ends its calls without claiming them, may have decided the
+    /// outcome (and run the completion, on its own thread) while this waited for the loop. Then
+    /// the call has ended, as for a call that ended first.
+    func requireUndecided() throws(ExportError) {
+        guard outcome != nil else { return }
+        throw ExportError(MVVM_ERR_INVALID_HANDLE, "the call \(HandleTable.describe(handle)) has ended: the release "
+                          + "of its object or loop cancelled it first")
     }
 
     /// Records how the call ended (the first end only) and has its completion delivered once
@@ -194,6 +207,7 @@ public func mvvm_cancel(_ call: mvvm_handle) -> mvvm_status {
         // (LOOP_RELEASED). An operation: the task unwinds in this call (its `defer`s run), and its changes are
         // announced before the completion.
         try call.object.context.operation { () throws(ExportError) in
+            try call.requireUndecided()
             call.object.context.loop.executor.runningInline { call.cancel("by mvvm_cancel", now: false) }
         }
     }

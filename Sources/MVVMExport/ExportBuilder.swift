@@ -260,37 +260,47 @@ public struct ExportBuilder<Target: AnyObject> {
 
     /// A signal sent by calling a callback property, the way many view models tell their view
     /// something happened: `c.signal("speaker_changed", \.speakerChangedAction)` for a
-    /// `var speakerChangedAction: (() -> Void)?`. When the object is made, the engine sets the
-    /// property to a closure of its own, which calls the closure already there first; each call
-    /// is an event. The app's own code assigning the property afterwards replaces the engine's
-    /// closure, and so disconnects the signal.
+    /// `var speakerChangedAction: (() -> Void)?`. The first time the object gets a handle, the
+    /// engine sets the property to a closure of its own, which calls the closure already there
+    /// first; each call is an event for every handle that reaches the object. The closure is
+    /// installed once per object however many handles (children, list items) reach it
+    /// (``CallbackSignalHub``). The app's own code assigning the property afterwards replaces the
+    /// engine's closure, and so disconnects the signal for that object.
     public mutating func signal(_ name: String, _ callback: ReferenceWritableKeyPath<Target, (() -> Void)?>, doc: String = "") {
-        signals.append(ExportedSignal(name: CName(name), payload: .none, doc: doc) { object, loop, emit in
-            let target = Self.target(object)
-            let connection = CallbackConnection(loop: loop, emit: emit)
-            let previous = target[keyPath: callback]
-            target[keyPath: callback] = {
-                previous?()
-                connection.send(.none)
-            }
-            return AnyCancellable { connection.disconnect() }
-        })
+        signals.append(ExportedSignal(name: CName(name), payload: .none, doc: doc, connect: Self.callbackSignal(callback) {
+            previous, hub in
+            { previous?(); hub.send(.none) }
+        }))
     }
 
     /// A signal sent by calling a callback property of one value (`((T) -> Void)?`), its payload:
     /// `c.signal("speaker_added", \.speakerAddedAction)`; otherwise as the one without a value.
     public mutating func signal<T: ExportableValue>(_ name: String, _ callback: ReferenceWritableKeyPath<Target, ((T) -> Void)?>,
                                                    doc: String = "") {
-        signals.append(ExportedSignal(name: CName(name), payload: T.exportedShape, doc: doc) { object, loop, emit in
-            let target = Self.target(object)
-            let connection = CallbackConnection(loop: loop, emit: emit)
-            let previous = target[keyPath: callback]
-            target[keyPath: callback] = { value in
+        signals.append(ExportedSignal(name: CName(name), payload: T.exportedShape, doc: doc, connect: Self.callbackSignal(callback) {
+            previous, hub in
+            { value in
                 previous?(value)
-                connection.send(value.exportedValue)
+                hub.send(value.exportedValue)
             }
-            return AnyCancellable { connection.disconnect() }
-        })
+        }))
+    }
+
+    /// How a handle connects to a callback property: through the object's one hub for it,
+    /// installed by `install` (the engine's closure over the one already there) at the first
+    /// connection.
+    private static func callbackSignal<Callback>(
+        _ callback: ReferenceWritableKeyPath<Target, Callback?>,
+        install: @escaping (_ previous: Callback?, CallbackSignalHub) -> Callback
+    ) -> (AnyObject, Loop, @escaping (Value) -> Void) -> AnyCancellable {
+        let signal = CallbackSignalHub.Signal()
+        return { object, loop, emit in
+            let target = Self.target(object)
+            let hub = CallbackSignalHub.hub(of: target, for: signal) { hub in
+                target[keyPath: callback] = install(target[keyPath: callback], hub)
+            }
+            return hub.connect(loop: loop, emit: emit)
+        }
     }
 
     // MARK: Children
@@ -433,34 +443,4 @@ public struct Argument<T> {
             arguments, index in arguments.services[index]!
         }
     }
-}
-
-// MARK: - Callback properties
-
-/// The engine's end of a callback property: each call's event, delivered on the object's loop
-/// as a subject's would be. `emit` is touched only under the loop's work lock.
-final class CallbackConnection: @unchecked Sendable {
-    private let loop: Loop
-    private var emit: ((Value) -> Void)?
-
-    init(loop: Loop, emit: @escaping (Value) -> Void) {
-        self.loop = loop
-        self.emit = emit
-    }
-
-    func send(_ value: Value) {
-        // Called in an operation or the loop's work (a command, a timer, a task on the loop):
-        // announced when it ends, as any change made there.
-        if loop.isHeldByCurrentThread {
-            emit?(value)
-            return
-        }
-        // Called from another thread (a completion on a queue of its own): the loop's work takes
-        // it, as mvvm_complete_soon's answer is taken, so it is delivered on the loop's thread
-        // (a thread loop's, or the host's at its next dispatch), never on the caller's.
-        loop.schedule { [self] in emit?(value) }
-    }
-
-    /// The object's handle was released: later calls send nothing. Under the work lock.
-    func disconnect() { emit = nil }
 }

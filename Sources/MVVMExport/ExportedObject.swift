@@ -523,6 +523,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         if exportedClass.isMainActor && !context.loop.isOnMainActorThread {
             guard HandleTable.shared.remove(handle) else { return }
             isSilenced.store(true, ordering: .sequentiallyConsistent)
+            context.awaitCallbacksBegun()
             return context.loop.schedule { [self] in
                 detach()
                 context.forget(self)

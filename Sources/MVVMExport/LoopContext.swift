@@ -263,6 +263,13 @@ final class LoopContext: Handled, @unchecked Sendable {
         }
     }
 
+    /// Called on another thread after a flag that every delivery checks (holding the work lock)
+    /// has stopped a main-actor subscription or object: returns once any callback the loop's
+    /// thread decided to call before the flag was set has started. Taking the work lock once is
+    /// enough: a delivery holds it from its check until its callback starts, and the callback
+    /// lets go of it only to wait for another loop, as any wait for a work lock does (no deadlock).
+    func awaitCallbacksBegun() { loop.perform {} }
+
     /// Releasing the loop: its objects end their subscriptions and refuse further calls, then
     /// the loop stops.
     func release() {

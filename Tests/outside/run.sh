@@ -78,9 +78,10 @@ for source in Tests/outside/test_*.c; do
         "$source" -o "$program" -L "$libdir" -L "$catalog_dir" ${link:--lsample} -Wl,-rpath,"$libdir" \
         -Wl,-rpath,"$catalog_dir" || continue
     part "C: $name" "$program"
-    # The races of test_cancel_race.c: 100,000 calls per mode natively, fewer under valgrind.
+    # The races of test_cancel_race.c: 100,000 calls per mode natively, fewer under valgrind; so
+    # for test_agenda.c's handles and test_main_actor.c's ends from another thread.
     part "C: $name under valgrind" env LD_LIBRARY_PATH="$root/build/outside/valgrind-lib" \
-        CANCEL_RACE_ROUNDS="${CANCEL_RACE_ROUNDS:-1000}" MVVM_CATALOG_LIBRARY="$root/build/outside/valgrind-lib/libmvvm.so" valgrind -q --fair-sched=yes \
+        CANCEL_RACE_ROUNDS="${CANCEL_RACE_ROUNDS:-1000}" HANDLE_ROUNDS="${HANDLE_ROUNDS:-5000}" MAIN_ACTOR_END_ROUNDS="${MAIN_ACTOR_END_ROUNDS:-100}" MVVM_CATALOG_LIBRARY="$root/build/outside/valgrind-lib/libmvvm.so" valgrind -q --fair-sched=yes \
         --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
         --suppressions=Tests/C/valgrind.supp "$program"
 done

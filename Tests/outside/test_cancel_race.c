@@ -28,11 +28,13 @@
 typedef struct {
     atomic_int done, destroyed;
     _Atomic mvvm_status status;
+    pthread_t thread; /* the completion's */
 } ending;
 
 static void on_done(mvvm_handle call, mvvm_status status, const mvvm_value *result, const char *message, void *user_data) {
     (void)call; (void)result; (void)message;
     ending *e = user_data;
+    e->thread = pthread_self();
     atomic_store(&e->status, status);
     atomic_fetch_add(&e->done, 1);
 }
@@ -43,6 +45,7 @@ typedef enum {
     ANSWER_FROM_A_THREAD,  /* mvvm_complete from the answering thread, against mvvm_cancel */
     ANSWER_SOON,           /* mvvm_complete_soon in the request function, applied by the loop's thread */
     RELEASE_THE_LOOP,      /* the loop released by the other thread mid-batch */
+    RELEASE_THE_OBJECT,    /* the calls' object released by the other thread mid-batch */
 } mode;
 
 typedef struct {
@@ -50,7 +53,7 @@ typedef struct {
     mode how;
     /* Release the call's handle instead of mvvm_cancel. */
     bool by_release;
-    mvvm_handle loop, calls[BATCH], requests[BATCH];
+    mvvm_handle loop, finder, calls[BATCH], requests[BATCH];
     ending endings[BATCH];
     mvvm_status cancelled[BATCH], answered[BATCH];
     int count, asked;
@@ -78,6 +81,8 @@ static void *race_other(void *argument) {
             for (int k = 0; k < r->count; k++) r->answered[k] = mvvm_complete(r->requests[k], &answer);
         } else if (r->how == RELEASE_THE_LOOP) {
             r->answered[0] = mvvm_release(r->loop);
+        } else if (r->how == RELEASE_THE_OBJECT) {
+            r->answered[0] = mvvm_release(r->finder);
         }
         pthread_barrier_wait(&r->end);
     }
@@ -90,21 +95,21 @@ static void race_cancels(mode how, bool by_release) {
     r->by_release = by_release;
     pthread_barrier_init(&r->start, NULL, 2);
     pthread_barrier_init(&r->end, NULL, 2);
-    mvvm_handle finder = 0;
     pthread_t other;
     pthread_create(&other, NULL, race_other, r);
     long raced = 0, wrong = 0, cancel_ok = 0, answer_won = 0, loop_released = 0;
     while (raced < rounds) {
-        /* A loop per batch when the race releases it; one for the whole race otherwise. */
+        /* A loop (an object) per batch when the race releases it; one for the whole race otherwise. */
         if (!r->loop || how == RELEASE_THE_LOOP) {
             if (!CHECK_STATUS(mvvm_loop_new(how == ANSWER_FROM_A_THREAD ? MVVM_LOOP_VIRTUAL : MVVM_LOOP_THREAD, &r->loop),
                               MVVM_OK)) break;
-            if (!CHECK_STATUS(mvvm_finder_new(r->loop, race_request, r, NULL, &finder), MVVM_OK)) break;
+            r->finder = 0;
         }
+        if (!r->finder && !CHECK_STATUS(mvvm_finder_new(r->loop, race_request, r, NULL, &r->finder), MVVM_OK)) break;
         r->count = r->asked = 0;
         memset(r->endings, 0, sizeof r->endings);
         while (r->count < BATCH && raced + r->count < rounds) {
-            if (!CHECK_STATUS(mvvm_finder_find(finder, on_done, &r->endings[r->count], on_destroy, &r->calls[r->count]),
+            if (!CHECK_STATUS(mvvm_finder_find(r->finder, on_done, &r->endings[r->count], on_destroy, &r->calls[r->count]),
                               MVVM_OK)) break;
             r->count++;
         }
@@ -125,14 +130,16 @@ static void race_cancels(mode how, bool by_release) {
             if (cancel == MVVM_OK) {
                 cancel_ok++;
                 /* The answer may still have reached the task before the cancel reached the loop
-                 * (answered: OK); the call's outcome is the cancel's all the same. */
-                ok = ok && status == MVVM_ERR_CANCELLED;
+                 * (answered: OK); the call's outcome is the cancel's all the same, and its
+                 * completion ran here, in the cancel, not in a release on the other thread. */
+                ok = ok && status == MVVM_ERR_CANCELLED && pthread_equal(e->thread, pthread_self());
                 if (how == ANSWER_FROM_A_THREAD)
                     ok = ok && (r->answered[k] == MVVM_OK || r->answered[k] == MVVM_ERR_UNKNOWN_REQUEST);
             } else if (cancel == MVVM_ERR_INVALID_HANDLE) {
-                /* Ended first: by the answer, or by the loop's release. */
+                /* Ended first: by the answer, or by the release of the loop or the object. */
                 answer_won++;
-                ok = ok && status == (how == RELEASE_THE_LOOP ? MVVM_ERR_CANCELLED : MVVM_OK);
+                bool by_a_release = how == RELEASE_THE_LOOP || how == RELEASE_THE_OBJECT;
+                ok = ok && status == (by_a_release ? MVVM_ERR_CANCELLED : MVVM_OK);
                 if (how == ANSWER_FROM_A_THREAD) ok = ok && r->answered[k] == MVVM_OK;
             } else if (cancel == MVVM_ERR_LOOP_RELEASED && how == RELEASE_THE_LOOP && !by_release) {
                 loop_released++;
@@ -149,8 +156,11 @@ static void race_cancels(mode how, bool by_release) {
         }
         if (how == RELEASE_THE_LOOP) {
             CHECK_STATUS(r->answered[0], MVVM_OK);
-            CHECK_STATUS(mvvm_release(finder), MVVM_OK);
-            r->loop = 0;
+            CHECK_STATUS(mvvm_release(r->finder), MVVM_OK);
+            r->loop = r->finder = 0;
+        } else if (how == RELEASE_THE_OBJECT) {
+            CHECK_STATUS(r->answered[0], MVVM_OK);
+            r->finder = 0;
         }
         raced += r->count;
     }
@@ -161,10 +171,8 @@ static void race_cancels(mode how, bool by_release) {
            answer_won, loop_released, wrong);
     CHECK_EQ_INT(raced, rounds);
     CHECK_EQ_INT(wrong, 0);
-    if (r->loop) {
-        RELEASE(finder);
-        RELEASE(r->loop);
-    }
+    if (r->finder) RELEASE(r->finder);
+    if (r->loop) RELEASE(r->loop);
     pthread_barrier_destroy(&r->start);
     pthread_barrier_destroy(&r->end);
     free(r);
@@ -179,6 +187,12 @@ static void a_cancel_racing_the_end_on_the_loops_thread_decides_once(void) { rac
 static void a_release_of_the_call_racing_the_end_on_the_loops_thread_decides_once(void) { race_cancels(ANSWER_SOON, true); }
 
 static void a_cancel_racing_the_loops_release_is_ok_loop_released_or_ended(void) { race_cancels(RELEASE_THE_LOOP, false); }
+
+static void a_release_of_the_call_racing_the_loops_release_decides_once(void) { race_cancels(RELEASE_THE_LOOP, true); }
+
+static void a_cancel_racing_the_objects_release_decides_once(void) { race_cancels(RELEASE_THE_OBJECT, false); }
+
+static void a_release_of_the_call_racing_the_objects_release_decides_once(void) { race_cancels(RELEASE_THE_OBJECT, true); }
 
 /* ------------------------------------------------------------------------------------------ */
 /* A cancel from inside the call's own request                                                */
@@ -253,6 +267,9 @@ int main(int argc, char **argv) {
         CHECK_LONG_TEST(a_cancel_racing_the_end_on_the_loops_thread_decides_once, 3),
         CHECK_LONG_TEST(a_release_of_the_call_racing_the_end_on_the_loops_thread_decides_once, 3),
         CHECK_LONG_TEST(a_cancel_racing_the_loops_release_is_ok_loop_released_or_ended, 3),
+        CHECK_LONG_TEST(a_release_of_the_call_racing_the_loops_release_decides_once, 3),
+        CHECK_LONG_TEST(a_cancel_racing_the_objects_release_decides_once, 3),
+        CHECK_LONG_TEST(a_release_of_the_call_racing_the_objects_release_decides_once, 3),
     };
     return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

@@ -11,6 +11,8 @@
  * LINK: -lappsample
  */
 #define _GNU_SOURCE
+#include <sched.h>
+#include <stdatomic.h>
 #include "check.h"
 
 #define GIVE_UP_MS 5000
@@ -330,6 +332,74 @@ static void ends_from_another_thread_take_effect_at_once(void) {
     recorder_free(released);
 }
 
+/* Ends from another thread racing the main thread's deliveries: a callback that starts after
+ * the end returned OK (a GC finalizer or a widget's dispose frees its user data right then) is
+ * late. The unsubscribe, the subscription's release and the object's release each wait for a
+ * delivery the main thread has begun. */
+typedef struct {
+    mvvm_handle handle;
+    mvvm_status (*end)(mvvm_handle);
+    atomic_int go, ended, finished, late, heard, destroyed;
+} racing_end;
+
+static void race_destroyed(void *user_data) { atomic_store(&((racing_end *)user_data)->destroyed, 1); }
+
+static void callback_noting_late(mvvm_handle source, const mvvm_event *event, void *user_data) {
+    (void)source;
+    (void)event;
+    racing_end *race = user_data;
+    if (atomic_load(&race->ended)) atomic_fetch_add(&race->late, 1);
+    atomic_fetch_add(&race->heard, 1);
+}
+
+static void *end_when_told(void *r) {
+    racing_end *race = r;
+    while (!atomic_load(&race->go)) sched_yield();
+    /* Let the main thread's deliveries begin, then end in the middle of them. */
+    while (atomic_load(&race->heard) < 2) sched_yield();
+    if (race->end(race->handle) == MVVM_OK) atomic_store(&race->ended, 1);
+    atomic_store(&race->finished, 1);
+    return NULL;
+}
+
+static mvvm_status release_handle(mvvm_handle handle) { return mvvm_release(handle); }
+
+static void no_callback_starts_after_an_end_from_another_thread_returns(void) {
+    int fd = -1;
+    mvvm_handle loop = main_loop(&fd);
+    long rounds = check_rounds("MAIN_ACTOR_END_ROUNDS", 1500);
+    int late = 0;
+    for (long round = 0; round < 3 * rounds && !late; round++) {
+        int mode = (int)(round % 3); /* unsubscribe, release the subscription, release the object */
+        mvvm_handle meeting = make(loop, "meeting_view_model"), sub = 0;
+        racing_end race = { .end = mode == 0 ? mvvm_unsubscribe : release_handle };
+        if (!CHECK_STATUS(mvvm_subscribe(meeting, "speaker", callback_noting_late, &race, race_destroyed, &sub), MVVM_OK)) break;
+        race.handle = mode == 2 ? meeting : sub;
+        pthread_t thread;
+        pthread_create(&thread, NULL, end_when_told, &race);
+        atomic_store(&race.go, 1);
+        /* Each skip is a main-actor task: the dispatch runs it and delivers the change here. */
+        while (!atomic_load(&race.finished)) {
+            if (mvvm_send(meeting, "skip_speaker", NULL) != MVVM_OK) break;
+            mvvm_loop_dispatch(loop, NULL);
+        }
+        pthread_join(thread, NULL);
+        /* A few more changes after the end: none may be heard. */
+        for (int i = 0; i < 3 && mode != 2; i++) {
+            mvvm_send(meeting, "skip_speaker", NULL);
+            mvvm_loop_dispatch(loop, NULL);
+        }
+        if (mode != 2) RELEASE(meeting);
+        /* The end carried out on the main loop (the subscription's, or the object's detach)
+         * before `race` goes out of scope. */
+        WAIT_ON_FD(loop, fd, atomic_load(&race.destroyed));
+        CHECK(atomic_load(&race.destroyed));
+        late = atomic_load(&race.late);
+    }
+    CHECK_EQ_INT(late, 0);
+    RELEASE(loop);
+}
+
 int main(int argc, char **argv) {
     /* On the main thread, in this process (see the comment at the top). */
     setenv("CHECK_NO_FORK", "1", 1);
@@ -343,6 +413,7 @@ int main(int argc, char **argv) {
         CHECK_TEST(a_swift_5_main_actor_class_works),
         CHECK_TEST(a_main_actor_object_refuses_other_loops_and_threads),
         CHECK_TEST(ends_from_another_thread_take_effect_at_once),
+        CHECK_TEST(no_callback_starts_after_an_end_from_another_thread_returns),
     };
     return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);
 }

@@ -40,6 +40,14 @@ mvvm_status mvvm_agenda_set_slot(mvvm_handle object, const mvvm_value * value);
 /** own_calls: How often the app's own callback ran. */
 mvvm_status mvvm_agenda_get_own_calls(mvvm_handle object, int64_t *out);
 
+/* conference (Conference): Agendas as a child and as list items: handles made and let go of.
+ * Properties: tracks: list ro. */
+/** A keynote and one more track. */
+mvvm_status mvvm_conference_new(mvvm_handle loop, mvvm_handle *out);
+/* tracks: a list of agenda (mvvm_list_count, mvvm_list_item). Every track's agenda. */
+/** A new handle to the keynote child (agenda); the caller releases it. */
+mvvm_status mvvm_conference_keynote(mvvm_handle object, mvvm_handle *out);
+
 /* profile (Profile): A profile: optionals, arrays, records and bytes (an ObservableObject).
  * Properties: first: string rw; last: string rw; full_name: string ro; limit: int? rw; tags: [string] rw; scores: [double] rw; address: address? rw; avatar: bytes rw; saves: int ro.
  * Signals: saved(contact). */

@@ -63,3 +63,12 @@ public final class Agenda: ObservableObject, @unchecked Sendable {
         speakerChangedAction = { [unowned self] in ownCalls += 100 }
     }
 }
+
+/// Agendas reached as a child and as a list's items, as a screen's rows are: a host makes and
+/// lets go of their handles as its list view scrolls.
+public final class Conference: ObservableObject, @unchecked Sendable {
+    public let keynote = Agenda()
+    @Published public var tracks: [Agenda]
+
+    public init() { tracks = [keynote, Agenda()] }
+}

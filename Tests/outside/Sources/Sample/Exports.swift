@@ -48,6 +48,11 @@ public func registerSample() {
         c.signal("speaker_added", \.speakerAddedAction, doc: "Each speaker added, by speakerAddedAction.")
         c.constructor(doc: "Empty, with a speakerChangedAction of its own.") { _ in Agenda() }
     }
+    Exports.register(Conference.self, doc: "Agendas as a child and as list items: handles made and let go of.") { c in
+        c.child("keynote", doc: "The keynote's agenda, also the first track.") { $0.keynote }
+        c.list("tracks", \.tracks, \.$tracks, doc: "Every track's agenda.")
+        c.constructor(doc: "A keynote and one more track.") { _ in Conference() }
+    }
     Exports.register(Profile.self, doc: "A profile: optionals, arrays, records and bytes (an ObservableObject).") { c in
         c.binding("first", \.first, \.$first)
         c.binding("last", \.last, \.$last)

@@ -61,6 +61,18 @@ public func mvvm_agenda_get_own_calls(_ handle: UInt64, _ out: UnsafeMutablePoin
     TypedCall.get(handle, property_mvvm_agenda_get_own_calls, out)
 }
 
+// MARK: conference
+private let class_conference = TypedCall.Class("conference")
+private let child_mvvm_conference_keynote = class_conference.child("keynote")
+@_cdecl("mvvm_conference_new")
+public func mvvm_conference_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.construct(loop, class_conference, "new", [], out)
+}
+@_cdecl("mvvm_conference_keynote")
+public func mvvm_conference_keynote(_ handle: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.child(handle, child_mvvm_conference_keynote, out)
+}
+
 // MARK: profile
 private let class_profile = TypedCall.Class("profile")
 private let command_mvvm_profile_move_tag = class_profile.command("move_tag")
