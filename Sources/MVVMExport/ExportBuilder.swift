@@ -61,6 +61,15 @@ public struct ExportBuilder<Target: AnyObject> {
     var constructors: [ExportedConstructor] = []
     /// Registered with `isolation: .mainActor`: its objects live on the main loop.
     var isMainActor = false
+    /// Whose lines the members declared from here on are: a derived registration
+    /// (`python3 -m mvvm_gen derive`) sets `.derived` before its own and `.hand` again before it
+    /// calls the members a class adds by hand. The registration check names each member's origin
+    /// when a derived one and a hand-written one collide, so that its message says which to change.
+    public var origin: ExportOrigin = .hand {
+        didSet { if origin != oldValue { originChanges.append((MemberCounts(self), origin)) } }
+    }
+    /// Each change of ``origin``, with how many members of each kind were declared before it.
+    var originChanges: [(counts: MemberCounts, origin: ExportOrigin)] = []
 
     init(name: String, display: String?, swiftName: String, doc: String) {
         self.name = name
@@ -324,6 +333,25 @@ public struct ExportBuilder<Target: AnyObject> {
                                  _ make: @escaping (Loop, CallArguments) throws(ExportFailure) -> Target) {
         let name = suffix.map { "new_with_\($0)" } ?? (constructors.isEmpty ? "new" : "new_\(constructors.count + 1)")
         constructors.append(ExportedConstructor(name: name, doc: doc, arguments: arguments, make: make))
+    }
+}
+
+/// Where a member's registration came from: written by hand, or derived from the class's code.
+public enum ExportOrigin: Sendable {
+    case hand
+    case derived
+}
+
+/// How many members of each kind a class declared: where an ``ExportBuilder/origin`` change fell.
+struct MemberCounts {
+    var properties = 0, commands = 0, signals = 0, children = 0, constructors = 0
+
+    init<Target>(_ builder: ExportBuilder<Target>) {
+        properties = builder.properties.count
+        commands = builder.commands.count
+        signals = builder.signals.count
+        children = builder.children.count
+        constructors = builder.constructors.count
     }
 }
 

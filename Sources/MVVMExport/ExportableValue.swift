@@ -113,6 +113,28 @@ extension ExportableValue where Self: RawRepresentable, RawValue == String, Self
     }
 }
 
+/// An `Int` enum crosses as its raw value, an int: `extension Priority: ExportableValue {}`. A
+/// number no case has is refused (`init(rawValue:)` says so).
+extension ExportableValue where Self: RawRepresentable, RawValue == Int {
+    public static var exportedShape: ValueShape { .int(min: Int64(Int.min), max: Int64(Int.max)) }
+    public init?(exportedValue: MVVMValue) {
+        guard case let .int(number) = exportedValue, let raw = Int(exactly: number) else { return nil }
+        self.init(rawValue: raw)
+    }
+    public var exportedValue: MVVMValue { .int(Int64(rawValue)) }
+}
+
+/// A value crossing in place of a property's own type `Base`, to refuse some values of it a host
+/// may set (a title that may not hold NUL crosses as a `TitleText` over `String`): read as
+/// `init(_:)` of the property's value, written as its `base`. A derived registration uses one
+/// for a member its control file says crosses as it (`"crosses_as"`, docs/packages.md); by
+/// hand, `c.binding("title", get: { TitleText($0.title) }, set: { $0.title = $1.base })`.
+public protocol ExportableNarrowing: ExportableValue {
+    associatedtype Base
+    init(_ base: Base)
+    var base: Base { get }
+}
+
 /// Null when nil. An optional of an optional is refused at registration.
 extension Optional: ExportableValue where Wrapped: ExportableValue {
     public static var exportedShape: ValueShape { .optional(Wrapped.exportedShape) }

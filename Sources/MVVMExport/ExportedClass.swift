@@ -224,6 +224,22 @@ struct ExportedConstructor {
     let make: (Loop, CallArguments) throws(ExportFailure) -> AnyObject
 }
 
+/// Whose lines registered a class's members (``ExportOrigin``): hand-written unless a derived
+/// registration said otherwise from some member on.
+struct MemberOrigins {
+    private let changes: [(counts: MemberCounts, origin: ExportOrigin)]
+
+    init(_ changes: [(counts: MemberCounts, origin: ExportOrigin)]) { self.changes = changes }
+
+    /// Whether any member was derived: only then do messages name origins.
+    var mixesOrigins: Bool { changes.contains { $0.origin == .derived } }
+
+    /// The origin of the member at `index` of the kind `count` reads (`\.properties`…).
+    func origin(_ count: KeyPath<MemberCounts, Int>, _ index: Int) -> ExportOrigin {
+        changes.last { $0.counts[keyPath: count] <= index }?.origin ?? .hand
+    }
+}
+
 /// Everything the C side can do with one exported class: what `mvvm_describe` tells.
 final class ExportedClass: RegisteredType, @unchecked Sendable {
     let name: CName
@@ -235,9 +251,12 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
     let constructors: [ExportedConstructor]
     /// Its objects are the main actor's: made on a loop that serves it, used only on its thread.
     let isMainActor: Bool
+    /// Whose lines registered each member, by kind and place; only the registration check reads it.
+    let origins: MemberOrigins
 
     init<Target: AnyObject>(_ builder: ExportBuilder<Target>) {
         isMainActor = builder.isMainActor
+        origins = MemberOrigins(builder.originChanges)
         name = CName(builder.name)
         identity = TypeIdentity(swiftName: builder.swiftName, type: Target.self, doc: builder.doc, cName: builder.name,
                                 display: builder.display)

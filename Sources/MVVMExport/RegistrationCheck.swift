@@ -85,35 +85,44 @@ struct RegistrationCheck {
     private func check(_ exportedClass: ExportedClass, _ typedCalls: inout [String: TypedCallOwner]) -> [String] {
         let owner = "class \(exportedClass.name.string) (\(exportedClass.swiftName))"
         var problems = name(exportedClass.name.string, owner)
+        // A member as messages name it: with its origin when the class mixes derived members and
+        // hand-written ones, so that a collision says which line to change.
+        let origins = exportedClass.origins
+        func named(_ kind: String, _ memberName: String, _ count: KeyPath<MemberCounts, Int>, _ index: Int) -> String {
+            guard origins.mixesOrigins else { return "\(kind) \(memberName)" }
+            let origin = origins.origin(count, index) == .derived ? "derived from the code" : "written by hand"
+            return "\(kind) \(memberName) (\(origin))"
+        }
         // One namespace for every member: a host names each alone (subscribe, get, send).
         var members: [String: String] = [:]
-        func member(_ memberName: String, _ kind: String) {
+        func member(_ memberName: String, _ kind: String, _ count: KeyPath<MemberCounts, Int>, _ index: Int) {
             problems += name(memberName, "\(owner), \(kind) \(memberName)")
+            let this = named(kind, memberName, count, index)
             if let first = members[memberName] {
-                problems.append("\(owner): \(kind) \(memberName) has the name of its \(first) \(memberName)")
+                problems.append("\(owner): \(this) has the name of its \(first)")
             } else {
-                members[memberName] = kind
+                members[memberName] = this
             }
         }
-        for property in exportedClass.properties {
-            member(property.name.string, "property")
+        for (index, property) in exportedClass.properties.enumerated() {
+            member(property.name.string, "property", \.properties, index)
             if let list = property.list, byType[list.itemType] == nil {
                 problems.append("\(owner), list \(property.name.string): its items are \(list.itemTypeName), "
                                 + "which no package registers as a class")
             }
             problems += shape(property.shape, "\(owner), property \(property.name.string)")
         }
-        for command in exportedClass.commands {
-            member(command.name.string, "command")
+        for (index, command) in exportedClass.commands.enumerated() {
+            member(command.name.string, "command", \.commands, index)
             problems += arguments(command.arguments, "\(owner), command \(command.name.string)", commands: true)
             problems += shape(command.result, "\(owner), command \(command.name.string), its result")
         }
-        for signal in exportedClass.signals {
-            member(signal.name.string, "signal")
+        for (index, signal) in exportedClass.signals.enumerated() {
+            member(signal.name.string, "signal", \.signals, index)
             problems += shape(signal.payload, "\(owner), signal \(signal.name.string)")
         }
-        for child in exportedClass.children {
-            member(child.name.string, "child")
+        for (index, child) in exportedClass.children.enumerated() {
+            member(child.name.string, "child", \.children, index)
             if byType[child.childType] == nil {
                 problems.append("\(owner), child \(child.name.string): it is \(withArticle(child.childTypeName)), which no "
                                 + "package registers as a class")
@@ -135,17 +144,20 @@ struct RegistrationCheck {
                 typedCalls[function] = TypedCallOwner(owner: owner, what: what)
             }
         }
-        for property in exportedClass.properties where property.list == nil {
+        for (index, property) in exportedClass.properties.enumerated() where property.list == nil {
             let name = property.name.string
-            typedCall(Naming.getter(className, name), "property \(name)'s getter")
-            if property.isWritable { typedCall(Naming.setter(className, name), "property \(name)'s setter") }
+            let what = named("property", name, \.properties, index)
+            typedCall(Naming.getter(className, name), "\(what)'s getter")
+            if property.isWritable { typedCall(Naming.setter(className, name), "\(what)'s setter") }
         }
-        for command in exportedClass.commands {
-            typedCall(Naming.command(className, command.name.string), "command \(command.name.string)")
+        for (index, command) in exportedClass.commands.enumerated() {
+            typedCall(Naming.command(className, command.name.string), named("command", command.name.string, \.commands, index))
         }
-        for child in exportedClass.children { typedCall(Naming.child(className, child.name.string), "child \(child.name.string)") }
-        for constructor in exportedClass.constructors {
-            typedCall(Naming.constructor(className, constructor.name), "constructor \(constructor.name)")
+        for (index, child) in exportedClass.children.enumerated() {
+            typedCall(Naming.child(className, child.name.string), named("child", child.name.string, \.children, index))
+        }
+        for (index, constructor) in exportedClass.constructors.enumerated() {
+            typedCall(Naming.constructor(className, constructor.name), named("constructor", constructor.name, \.constructors, index))
         }
         for constructor in exportedClass.constructors {
             let what = "\(owner), constructor \(constructor.name)"

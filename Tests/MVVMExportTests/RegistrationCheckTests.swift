@@ -78,6 +78,30 @@ private func problems(_ classes: [ExportedClass]) -> [String] {
         #expect(problems([exported(Looper.self, as: "looper", display: "Spinner")]).isEmpty)
     }
 
+    /// A derived member and a hand-written one that collide are named with their origins, so that
+    /// the message says which line to change; a class registered by hand alone is named as ever.
+    @Test func aCollisionOfDerivedAndHandWrittenMembersNamesBoth() {
+        let page = exported(Page.self, as: "page") { c in
+            c.origin = .derived
+            c.output("title", get: { _ in "" }, publisher: { _ in Just("") })
+            c.command("open") { _ in }
+            c.origin = .hand
+            c.command("title") { _ in }
+            c.command("get_title") { _ in }
+            c.command("close") { _ in }
+        }
+        #expect(problems([page]) == [
+            "class page (Page): command title (written by hand) has the name of its property title (derived from the code)",
+            "class page (Page): command get_title (written by hand) and property title (derived from the code)'s getter "
+                + "would both be mvvm_page_get_title",
+        ])
+        let byHand = exported(Page.self, as: "page") { c in
+            c.output("title", get: { _ in "" }, publisher: { _ in Just("") })
+            c.command("title") { _ in }
+        }
+        #expect(problems([byHand]).first == "class page (Page): command title has the name of its property title")
+    }
+
     /// The catalog's classes, as the library registers them, break no rule.
     @Test func theCatalogIsSound() {
         #expect(Registry.shared.problems.isEmpty)

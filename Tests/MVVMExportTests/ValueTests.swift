@@ -88,3 +88,15 @@ private func oneCharacter(_ marks: Int) -> String {
     #expect(refusal(of: .array([.record("span", [.int(1), .int(2)]), span]), by: [Span].self, "spans")
         .hasSuffix(": element 1, {\"low\": 3, \"high\": 1}: 3 is above 1"))
 }
+
+/// An Int enum crosses as its raw value; a number no case has is refused.
+private enum Priority: Int, ExportableValue { case low = 1, high = 5 }
+
+@Test func anIntEnumCrossesAsItsRawValueAndRefusesOtherNumbers() {
+    #expect(Priority.exportedShape == .int(min: Int64(Int.min), max: Int64(Int.max)))
+    #expect(Priority.high.exportedValue == .int(5))
+    #expect(Priority(exportedValue: .int(1)) == .low)
+    #expect(Priority(exportedValue: .int(2)) == nil)
+    #expect(Priority(exportedValue: .string("low")) == nil)
+    #expect([Priority](exportedValue: .array([.int(5), .int(1)])) == [.high, .low])
+}
