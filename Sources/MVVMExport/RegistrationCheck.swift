@@ -1,26 +1,6 @@
 // The rules a registration must keep, checked over the whole of it once the packages have
-// registered: every problem found, each naming its class or record and member.
-
-/// C's keywords (and `errno`, a macro): no name may be one.
-private let cKeywords: Set<String> = [
-    "auto", "bool", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "errno",
-    "extern", "false", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short",
-    "signed", "sizeof", "static", "struct", "switch", "true", "typedef", "typeof", "union", "unsigned", "void",
-    "volatile", "while",
-]
-
-/// C++'s keywords besides C's. An argument's name is a bare parameter name in the typed calls'
-/// declarations, which C++ compiles too, so an argument may be none of these; every other name
-/// is only ever part of a longer identifier (`mvvm_<class>_get_<property>`), where a member named
-/// `class` or `delete` is harmless (and a binding reaches it as `class_`).
-private let cppKeywords: Set<String> = [
-    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t", "class",
-    "compl", "concept", "consteval", "constexpr", "constinit", "const_cast", "co_await", "co_return", "co_yield",
-    "decltype", "delete", "dynamic_cast", "explicit", "export", "friend", "mutable", "namespace", "new", "noexcept",
-    "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "reinterpret_cast",
-    "requires", "static_assert", "static_cast", "template", "this", "thread_local", "throw", "try", "typeid",
-    "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
-]
+// registered: every problem found, each naming its class or record and member. The keywords and
+// the typed calls' names are the naming rule's (Generated/Naming.swift, from mvvm_gen's naming.json).
 
 /// Whether `name` is a lower_snake C identifier that is no C keyword (nor, for an argument, a
 /// C++ one).
@@ -28,7 +8,7 @@ func isValidName(_ name: String, argument: Bool = false) -> Bool {
     guard let first = name.utf8.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return false }
     let allowed = name.utf8.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
         || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_") }
-    return allowed && !cKeywords.contains(name) && !(argument && cppKeywords.contains(name))
+    return allowed && !Naming.cKeywords.contains(name) && !(argument && Naming.cppKeywords.contains(name))
 }
 
 /// Whether `name` is a CamelCase identifier, as every binding's class names take it: a capital

@@ -35,20 +35,23 @@ would write (``make test`` runs it so). Standard library only.
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from pathlib import Path
 from typing import List, Optional, Tuple
 
 from .model import GenerationError, Library, descriptions_json
 
-from . import abi, arities, c, dts, fuzz, merges, naming, python, ruby, status, swift
+from . import abi, arities, c, dts, files, fuzz, merges, naming, python, ruby, status, swift
 from .modules import choose, module_list, modules_of
 
 __all__ = ["main"]
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["derive"]:
+        from .derive import main as derive
+        return derive(argv[1:])
     parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen", description=__doc__.split("\n")[0])
     parser.add_argument("--library", help="the libmvvm.so (or your library) to describe")
     parser.add_argument("--module", action="append",
@@ -79,7 +82,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (GenerationError, ValueError, OSError) as error:
         print("mvvm_gen: %s" % error, file=sys.stderr)
         return 2
-    return _write(outputs, args.check)
+    return files.write(outputs, args.check, "make generate")
 
 
 def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
@@ -101,7 +104,8 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
         rule = naming.load()
         outputs.append((naming.DATA, naming.data(rule, header)))
         # The table from the data file as it will be (its ABI names read from the header now).
-        outputs.append((Path(args.naming), naming.swift_table(naming.Naming(rule.patterns, naming.abi_names(header)))))
+        outputs.append((Path(args.naming), naming.swift_table(naming.Naming(rule.patterns, naming.abi_names(header), rule.c_keywords,
+                                                                           rule.cpp_keywords))))
     wants_classes = any((args.header, args.swift, args.pyi, args.rbs, args.dts, args.fuzz, args.json))
     if not wants_classes:
         return outputs
@@ -137,21 +141,3 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
     if args.json:
         outputs.append((Path(args.json), json.dumps(classes, indent=2) + "\n"))
     return outputs
-
-
-def _write(outputs: List[Tuple[Path, str]], check: bool) -> int:
-    stale = 0
-    for path, text in outputs:
-        current = path.read_text() if path.exists() else ""
-        if current == text:
-            print("mvvm_gen: %s is up to date" % path)
-            continue
-        if check:
-            stale += 1
-            print("mvvm_gen: %s is stale (regenerate: make generate)" % path)
-            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
-                                                       str(path), "%s (generated)" % path, n=1))
-        else:
-            path.write_text(text)
-            print("mvvm_gen: wrote %s" % path)
-    return 1 if stale else 0

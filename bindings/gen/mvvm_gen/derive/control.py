@@ -1,0 +1,128 @@
+"""The control file: what derivation cannot know, said only where it is needed.
+
+A package may keep ``mvvm-derive.json`` beside its ``Package.swift`` (docs/packages.md, "The
+control file")::
+
+    {
+      "about": "why these entries (free text)",
+      "types": {
+        "TodoListViewModel": {
+          "name": "todo_list", "display": "TodoList", "doc": "...",
+          "members": {
+            "init(store:)": {"exclude": "the app's own store: the library makes one from a path"},
+            "newTodoTitle": {"crosses_as": "TitleText", "doc": "..."},
+            "storageError": {"name": "save_error"}
+          }
+        },
+        "Scratch": {"exclude": "a test double"}
+      }
+    }
+
+A type is named as Swift names it (``PlayerViewModel.Action`` for a nested one): a view model, or
+a record or enum its members use (``name``, ``display``, ``doc``). A member is named by its Swift
+name: a property's (``newTodoTitle``), a method's or initialiser's in full (``setAll(_:)``,
+``init(store:)``) or by its base name for every overload (``follow``). ``exclude`` leaves a class
+or member out, saying why (in the derived file, with no warning); ``name`` gives the C name
+instead of the snake case of the Swift name; ``crosses_as`` names an ``ExportableNarrowing``
+type the property crosses as. A name the code does not have is refused, so that an entry cannot
+outlive what it controls."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from .graph import DeriveError
+
+#: The control file's name, beside the package's Package.swift.
+FILE_NAME = "mvvm-derive.json"
+
+_TYPE_KEYS = {"exclude", "name", "display", "doc", "members"}
+_MEMBER_KEYS = {"exclude", "name", "doc", "crosses_as"}
+
+
+@dataclass
+class MemberControl:
+    exclude: Optional[str] = None
+    name: Optional[str] = None
+    doc: Optional[str] = None
+    crosses_as: Optional[str] = None
+
+
+@dataclass
+class TypeControl:
+    exclude: Optional[str] = None
+    name: Optional[str] = None
+    display: Optional[str] = None
+    doc: Optional[str] = None
+    members: Dict[str, MemberControl] = field(default_factory=dict)
+
+
+@dataclass
+class Control:
+    path: Optional[Path] = None
+    types: Dict[str, TypeControl] = field(default_factory=dict)
+    #: the entries the derivation used: any other names what the code does not have
+    used: set = field(default_factory=set)
+
+    def type(self, swift_name: str) -> TypeControl:
+        if swift_name in self.types:
+            self.used.add((swift_name, None))
+            return self.types[swift_name]
+        return TypeControl()
+
+    def member(self, type_name: str, member: str) -> MemberControl:
+        """The entry of a member named in full (``add(title:)``), or by its base name."""
+        members = self.types.get(type_name, TypeControl()).members
+        for key in (member, member.split("(")[0]):
+            if key in members:
+                self.used.add((type_name, key))
+                return members[key]
+        return MemberControl()
+
+    def unused(self) -> List[str]:
+        """The entries that named no type or member the derivation met."""
+        found = []
+        for type_name, entry in self.types.items():
+            if (type_name, None) not in self.used:
+                found.append(type_name)
+            found += ["%s.%s" % (type_name, member) for member in entry.members if (type_name, member) not in self.used]
+        return found
+
+
+def _strings(entry: dict, keys: set, where: str) -> None:
+    unknown = sorted(set(entry) - keys)
+    if unknown:
+        raise DeriveError("%s: unknown key %s (known: %s)" % (where, ", ".join(unknown), ", ".join(sorted(keys))))
+    for key, value in entry.items():
+        if key != "members" and not isinstance(value, str):
+            raise DeriveError("%s: %s must be a string" % (where, key))
+
+
+def load(path: Path) -> Control:
+    """The control file at ``path``; an empty control when there is none."""
+    if not path.exists():
+        return Control()
+    try:
+        data = json.loads(path.read_text())
+    except ValueError as error:
+        raise DeriveError("%s: not JSON: %s" % (path, error))
+    if not isinstance(data, dict) or set(data) - {"about", "types"} or not isinstance(data.get("types", {}), dict):
+        raise DeriveError('%s: an object of "types" (and "about") is expected' % path)
+    control = Control(path)
+    for type_name, entry in data.get("types", {}).items():
+        where = "%s: %s" % (path.name, type_name)
+        if not isinstance(entry, dict):
+            raise DeriveError("%s: an object is expected" % where)
+        _strings(entry, _TYPE_KEYS, where)
+        members = {}
+        for member, settings in entry.get("members", {}).items():
+            if not isinstance(settings, dict):
+                raise DeriveError("%s.%s: an object is expected" % (where, member))
+            _strings(settings, _MEMBER_KEYS, "%s.%s" % (where, member))
+            members[member] = MemberControl(**settings)
+        control.types[type_name] = TypeControl(entry.get("exclude"), entry.get("name"), entry.get("display"),
+                                               entry.get("doc"), members)
+    return control

@@ -1,0 +1,127 @@
+"""The derived file's text, from ``templates/derive.tmpl``."""
+
+from __future__ import annotations
+
+import json
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from ..templates import Templates
+from .classes import Classes, Entry, ViewModel
+from .graph import usr_module
+from .types import SwiftType
+from .values import FOUNDATION_MODULES, Values
+
+t = Templates("derive")
+
+
+def swift_string(text: str) -> str:
+    """A Swift string literal of ``text`` (JSON's escapes are Swift's for these)."""
+    return json.dumps(text, ensure_ascii=False).replace("\\/", "/")
+
+
+def _doc(text: str) -> str:
+    return t("doc", text=swift_string(text)) if text else ""
+
+
+def _options(**given: Optional[str]) -> str:
+    """A registration's labelled arguments after its type: those given, in the API's order."""
+    return "".join(", %s: %s" % (label, value) for label, value in given.items() if value)
+
+
+def _entry(entry: Entry) -> str:
+    if entry.excluded:
+        return t("excluded", swift=entry.swift, why=entry.left_out)
+    if entry.left_out:
+        return t("left_out", swift=entry.swift, why=entry.left_out)
+    values = dict(entry.values)
+    values["doc"] = _doc(values.get("doc", ""))
+    if entry.block == "constructor":
+        suffix = values.pop("suffix", "")
+        options = ", ".join(part for part in [
+            'suffix: "%s"' % suffix if suffix else "", values["doc"][2:] if values["doc"] else "",
+            values["arguments"][2:] if values["arguments"] else ""] if part)
+        return t("constructor", options="(%s)" % options if options else "", closure=values["closure"])
+    return t(entry.block, **{key: value for key, value in values.items() if key != "suffix"})
+
+
+def view_model(model: ViewModel) -> str:
+    members = [_entry(entry) for entry in model.entries]
+    if model.hand_hook:
+        members.append(t("hand_members", type=model.symbol.qualified))
+    options = _options(**{"as": None if model.default_name else swift_string(model.c_name),
+                          "display": swift_string(model.display) if model.display else None,
+                          "doc": swift_string(model.doc) if model.doc else None,
+                          "isolation": ".mainActor" if model.main_actor else None})
+    return t("class", type=model.symbol.qualified, options=options, members="\n".join(members))
+
+
+def records(values: Values, classes: Classes, control) -> List[str]:
+    out = []
+    for record in values.ordered_records():
+        settings = control.type(record.symbol.qualified)
+        options = _options(**{"as": swift_string(settings.name) if settings.name else None,
+                              "display": swift_string(settings.display) if settings.display else None,
+                              "doc": swift_string(settings.doc if settings.doc is not None else record.symbol.doc)
+                              if (settings.doc or record.symbol.doc) else None})
+        if record.form == "codable":
+            out.append(t("record", type=record.symbol.qualified, options=options))
+        else:
+            out.append(t("field_record", type=record.symbol.qualified, options=options,
+                         fields="\n".join(t("field", name=name, property=swift) for name, swift in record.fields),
+                         arguments=", ".join(t("field_argument", name=name, property=swift) for name, swift in record.fields)))
+    return out
+
+
+def conformances(values: Values) -> List[Tuple[str, str]]:
+    """(type, protocol) of each conformance the derived file declares."""
+    found = [(enum.symbol, enum.conformance) for enum in values.enums.values() if enum.conformance]
+    found += [(record.symbol, record.conformance) for record in values.records.values() if record.conformance]
+    return [(symbol.qualified, protocol) for symbol, protocol in sorted(found, key=lambda pair: pair[0].place())]
+
+
+def imports(classes: Classes, values: Values, output_module: str, class_module: str) -> List[str]:
+    modules: Set[str] = {"MVVMExport"}
+    if values.uses_foundation:
+        modules |= {"MVVMFoundation"}
+    if class_module != output_module:
+        modules.add(class_module)
+
+    def visit(swift_type: SwiftType) -> None:
+        for arg in swift_type.args:
+            visit(arg)
+        if swift_type.kind != "named":
+            return
+        symbol = classes.graph.symbols.get(swift_type.usr)
+        module = symbol.module if symbol is not None else usr_module(swift_type.usr)
+        modules.add("Foundation" if module in FOUNDATION_MODULES else module)
+
+    for model in classes.view_models.values():
+        for entry in model.entries:
+            if not entry.left_out:
+                for swift_type in entry.spelled:
+                    visit(swift_type)
+    # Conformances and records named by type: their modules.
+    for symbol in [enum.symbol for enum in values.enums.values()] + [record.symbol for record in values.records.values()]:
+        modules.add(symbol.module)
+    modules -= {"Swift", output_module}
+    return sorted(modules)
+
+
+def derived_file(command: str, module: str, function: str, control_name: str, imported: Sequence[str],
+                 declared: Sequence[Tuple[str, str]], body: Sequence[str]) -> str:
+    return t("file", command=command, module=module, function=function,
+             control=(" and %s" % control_name) if control_name else "",
+             imports="\n".join(t("import", module=name) for name in imported) + "\n",
+             conformances="".join(t("conformance", type=type_name, protocol=protocol) + "\n"
+                                  for type_name, protocol in declared),
+             body="\n".join(body)) + "\n"
+
+
+def stub(function: str, imported: Sequence[str], declared: Sequence[Tuple[str, str]]) -> str:
+    return t("stub", function=function, imports="\n".join(t("import", module=name) for name in imported) + "\n",
+             conformances="".join(t("conformance", type=type_name, protocol=protocol) + "\n"
+                                  for type_name, protocol in declared)) + "\n"
+
+
+def hook(function: str) -> str:
+    return t("hook", function=function) + "\n"
