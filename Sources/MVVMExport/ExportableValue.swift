@@ -225,20 +225,23 @@ func refusalReason(_ type: any ExportableValue.Type, _ value: Value) -> String {
     if let wrapper = type as? any RefusalExplaining.Type { return wrapper.explainRefusal(value) }
     if type == Float.self { return "beyond the range of Float" }
     if case .kind = type.exportedShape { return "\(type) cannot parse it" }
-    if isStringBacked(type) {
-        // A CaseIterable enum's shape lists its cases.
+    if isStringBacked(type) || hasRawValue(type, Int.self) {
+        // A CaseIterable String enum's shape lists its cases.
         return noCase(of: "\(type)", type.exportedShape.allowed)
     }
     return "\(type) refuses it"
 }
 
 /// Whether `type` is a `String`-backed enum (or any type made from a string by `init(rawValue:)`).
-func isStringBacked(_ type: Any.Type) -> Bool {
+func isStringBacked(_ type: Any.Type) -> Bool { hasRawValue(type, String.self) }
+
+/// Whether `type` is made by `init(rawValue:)` from a `Raw`.
+private func hasRawValue<Raw>(_ type: Any.Type, _: Raw.Type) -> Bool {
     guard let representable = type as? any RawRepresentable.Type else { return false }
-    return hasStringRawValue(representable)
+    return rawValueType(of: representable) == Raw.self
 }
 
-private func hasStringRawValue<T: RawRepresentable>(_: T.Type) -> Bool { T.RawValue.self == String.self }
+private func rawValueType<T: RawRepresentable>(of _: T.Type) -> Any.Type { T.RawValue.self }
 
 /// Optionals and arrays say which wrapped value or element their own type refused.
 private protocol RefusalExplaining { static func explainRefusal(_ value: Value) -> String }

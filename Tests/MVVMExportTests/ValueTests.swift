@@ -99,4 +99,5 @@ private enum Priority: Int, ExportableValue { case low = 1, high = 5 }
     #expect(Priority(exportedValue: .int(2)) == nil)
     #expect(Priority(exportedValue: .string("low")) == nil)
     #expect([Priority](exportedValue: .array([.int(5), .int(1)])) == [.high, .low])
+    #expect(refusalReason(Priority.self, .int(2)) == "it is no case of Priority")
 }

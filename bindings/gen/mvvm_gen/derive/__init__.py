@@ -84,12 +84,12 @@ def _declared(text: Optional[str]) -> Dict[str, Set[str]]:
     return found
 
 
-def _symbol_graph(package: Path, output: Path, old_text: Optional[str], function: str,
+def _symbol_graph(package: Path, module: str, output: Path, old_text: Optional[str], function: str,
                   build_flags: Sequence[str]) -> Graph:
     """The package's symbol graphs; when the package does not build with the derived file as it
     is (a view model changed under it), with a stub of the file's function in its place (its old
     conformances kept, then none), the file put back afterwards by the caller."""
-    folder, log = dump(package, build_flags)
+    folder, log = dump(package, module, build_flags)
     if folder is not None:
         return Graph.load(folder)
     imports = re.findall(r"^import (\w+)$", old_text or "", flags=re.M) or ["MVVMExport"]
@@ -98,10 +98,11 @@ def _symbol_graph(package: Path, output: Path, old_text: Optional[str], function
     stubs.append(render.stub(function, ["MVVMExport"], []))
     for stub in stubs:
         output.write_text(stub)
-        folder, _ = dump(package, build_flags)
+        folder, log = dump(package, module, build_flags)
         if folder is not None:
-            print("mvvm_gen derive: the package does not build with %s as it is (stale?): derived with a stub of %s() "
-                  "in its place" % (output, function), file=sys.stderr)
+            print("mvvm_gen derive: the package does not build %s %s (%s): derived with a stub of %s() in its place"
+                  % ("with" if old_text is not None else "without", output,
+                     "stale?" if old_text is not None else "a hook calls it", function), file=sys.stderr)
             return Graph.load(folder)
     raise DeriveError("the package does not build, even with a stub in place of %s:\n%s" % (output, log.strip()[-4000:]))
 
@@ -121,7 +122,7 @@ def derive(args: argparse.Namespace, build_flags: Sequence[str]) -> int:
     function = "register%sExports" % target.module
     old_text = output.read_text() if output.exists() else None
     try:
-        graph = _symbol_graph(package, output, old_text, function, build_flags)
+        graph = _symbol_graph(package, target.module, output, old_text, function, build_flags)
     finally:
         # A stub stood in for the build alone: the file is put back as it was (what is derived
         # is written below).

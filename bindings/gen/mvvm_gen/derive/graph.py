@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
@@ -61,15 +62,21 @@ def targets(package: Path) -> Dict[str, Target]:
             for t in described["targets"]}
 
 
-def dump(package: Path, build_flags: Sequence[str]) -> Tuple[Optional[Path], str]:
+def dump(package: Path, module: str, build_flags: Sequence[str]) -> Tuple[Optional[Path], str]:
     """Builds the package and writes its modules' symbol graphs: their folder, or None and the
-    build's output when it failed."""
+    build's output when it failed. (SwiftPM fails the command when a test target's module has no
+    graph, after writing the others: what counts is that `module`'s was written now.)"""
+    started = time.time()
     done = swift_package(package, ["dump-symbol-graph"] + GRAPH_OPTIONS, build_flags)
     output = done.stdout + done.stderr
     written = re.search(r"^Files written to (.+)$", done.stdout, flags=re.M)
-    if done.returncode != 0 or not written:
+    if not written:
         return None, output
-    return Path(written.group(1).strip()), output
+    folder = Path(written.group(1).strip())
+    graph = folder / ("%s.symbols.json" % module)
+    if not graph.exists() or graph.stat().st_mtime < started - 1:
+        return None, output
+    return folder, output
 
 
 @dataclass

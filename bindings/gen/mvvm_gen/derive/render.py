@@ -107,20 +107,22 @@ def imports(classes: Classes, values: Values, output_module: str, class_module: 
     return sorted(modules)
 
 
+def _preamble(imported: Sequence[str], declared: Sequence[Tuple[str, str]]) -> str:
+    """The imports, then the conformances the file declares, each group followed by a blank line."""
+    groups = [[t("import", module=name) for name in imported],
+              [t("conformance", type=type_name, protocol=protocol) for type_name, protocol in declared]]
+    return "".join("\n".join(group) + "\n\n" for group in groups if group).rstrip("\n") + "\n"
+
+
 def derived_file(command: str, module: str, function: str, control_name: str, imported: Sequence[str],
                  declared: Sequence[Tuple[str, str]], body: Sequence[str]) -> str:
     return t("file", command=command, module=module, function=function,
-             control=(" and %s" % control_name) if control_name else "",
-             imports="\n".join(t("import", module=name) for name in imported) + "\n",
-             conformances="".join(t("conformance", type=type_name, protocol=protocol) + "\n"
-                                  for type_name, protocol in declared),
+             control=(" and %s" % control_name) if control_name else "", preamble=_preamble(imported, declared),
              body="\n".join(body)) + "\n"
 
 
 def stub(function: str, imported: Sequence[str], declared: Sequence[Tuple[str, str]]) -> str:
-    return t("stub", function=function, imports="\n".join(t("import", module=name) for name in imported) + "\n",
-             conformances="".join(t("conformance", type=type_name, protocol=protocol) + "\n"
-                                  for type_name, protocol in declared)) + "\n"
+    return t("stub", function=function, preamble=_preamble(imported, declared)) + "\n"
 
 
 def hook(function: str) -> str:

@@ -1,4 +1,6 @@
-// The package's one registration.
+// The package's registration: derived from the view model's code (Exports.derived.swift, by
+// `python3 -m mvvm_gen derive --target Search`), with by hand only what derivation cannot know:
+// the catalog the screen searches is the host's service.
 import MVVMExport
 
 /// The host's service as the view model's catalog: each search is one request, its answer the
@@ -11,25 +13,15 @@ struct HostCatalog: BookCatalog {
     }
 }
 
-@_cdecl("libmvvm_register_package")
-public func registerSearch() {
-    Exports.record(Book.self, doc: "A book of the catalog.")
-    Exports.register(SearchViewModel.self, doc: "A search screen: a query, an async search, results, a selection.") { c in
-        c.binding("query", \.query, \.$query, doc: "What to search for.")
-        c.output("results", \.results, \.$results, doc: "The books the last search found.")
-        c.binding("selection", \.selection, \.$selection, doc: "The selected book, or none.")
-        c.output("is_searching", \.isSearching, \.$isSearching)
-        c.output("last_error", \.lastError, \.$lastError, doc: "Why the last search failed, or none.")
-        c.output("summary", \.summary, doc: "What the screen's status line says (computed).")
-        c.asyncCommand("search", doc: "Searches the catalog for the query; gives how many books it found.") {
-            try await $0.search()
-        }
-        c.command("select", doc: "Selects the result at `index`.", .value("index")) { (screen, index: Int) in
-            try screen.select(index)
-        }
+extension SearchViewModel {
+    /// The members added by hand to the derived ones: the constructor over the host's catalog.
+    static func exportByHand(_ c: inout ExportBuilder<SearchViewModel>) {
         c.constructor(doc: "Over the host's catalog: each search asks it with the query and expects an array of books.",
                       .service("catalog", request: .string, result: .array)) { (_, catalog: HostRequester) in
             SearchViewModel(catalog: HostCatalog(requester: catalog))
         }
     }
 }
+
+@_cdecl("libmvvm_register_package")
+public func registerSearch() { registerSearchExports() }

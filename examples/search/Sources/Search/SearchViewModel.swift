@@ -4,7 +4,7 @@
 import MVVMExport
 @preconcurrency import OpenCombine
 
-/// A book: a record.
+/// A book of the catalog.
 public struct Book: ExportableRecord, Equatable, Sendable {
     public var title: String
     public var author: String
@@ -21,13 +21,19 @@ public protocol BookCatalog {
     func books(matching query: String) async throws -> [Book]
 }
 
+/// A search screen: a query, an async search, results, a selection.
 public final class SearchViewModel: ObservableObject {
+    /// What to search for.
     @Published public var query = ""
+    /// The books the last search found.
     @Published public private(set) var results: [Book] = []
+    /// The selected book, or none.
     @Published public var selection: Book?
     @Published public private(set) var isSearching = false
+    /// Why the last search failed, or none.
     @Published public private(set) var lastError: String?
-    /// Computed: no publisher of its own.
+    // Computed: no publisher of its own.
+    /// What the screen's status line says (computed).
     public var summary: String {
         if isSearching { return "Searching…" }
         if results.isEmpty { return query.isEmpty ? "Type to search" : "No books for '\(query)'" }
@@ -57,7 +63,8 @@ public final class SearchViewModel: ObservableObject {
         }
     }
 
-    /// Selects the result at `index`; throws when there is none.
+    // Throws when there is none.
+    /// Selects the result at `index`.
     public func select(_ index: Int) throws {
         guard results.indices.contains(index) else {
             throw SearchError(description: "there is no result \(index) (there are \(results.count))")

@@ -7,12 +7,14 @@
 @preconcurrency import OpenCombine
 import TodoModels
 
+/// One todo of a todo list: its title, its checkbox, its editor.
 public final class TodoItemViewModel: ObservableObject {
-    /// The todo's id in the store.
+    /// The todo's id in its store.
     public let id: Int
     public private(set) var title: String { willSet { announce() } }
-    /// The row's checkbox; the view binds it. Setting it saves it; when the save fails it holds
-    /// the stored value again (the list's `storageError` says why).
+    // The view binds it. Setting it saves it; when the save fails it holds the stored value again
+    // (the list's `storageError` says why).
+    /// The checkbox.
     public var completed: Bool {
         get { isCompleted }
         set {
@@ -21,7 +23,7 @@ public final class TodoItemViewModel: ObservableObject {
             list?.completedChanged(self)
         }
     }
-    /// Whether the row shows its editor (after beginEdit, until commitEdit or cancelEdit).
+    /// Whether the editor shows (begin_edit until commit_edit or cancel_edit).
     public private(set) var isEditing = false { willSet { announce() } }
     /// The editor's text; the view binds it.
     public var editText = "" { willSet { announce() } }
@@ -60,13 +62,16 @@ public final class TodoItemViewModel: ObservableObject {
         if self.title != title { self.title = title }
     }
 
+    /// Opens the editor with the title.
     public func beginEdit() {
         editText = title
         isEditing = true
     }
 
-    /// Saves the edited title, trimmed; an empty one destroys the todo. When the save fails the
-    /// editor stays open with the text, and the error is thrown (and shown in `storageError`).
+    // When the save fails the editor stays open with the text, and the error is thrown (and
+    // shown in `storageError`).
+    /// Saves edit_text, trimmed, as the title; an empty one destroys the todo. When the save fails
+    /// the editor stays open, and the command fails.
     public func commitEdit() throws(TodoStoreError) {
         guard isEditing else { return }
         let text = editText.trimmingWhitespace()
@@ -77,13 +82,14 @@ public final class TodoItemViewModel: ObservableObject {
         editText = ""
     }
 
-    /// Leaves the title as it was.
+    /// Closes the editor, keeping the title.
     public func cancelEdit() {
         guard isEditing else { return }
         isEditing = false
         editText = ""
     }
 
+    /// Removes the todo; fails when that cannot be saved.
     public func destroy() throws(TodoStoreError) { try list?.remove(self) }
 }
 

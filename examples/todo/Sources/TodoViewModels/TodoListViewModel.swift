@@ -15,15 +15,17 @@
 import MVVMRuntime
 import TodoModels
 
+/// A TodoMVC todo list, saved in a SQLite database.
 public final class TodoListViewModel: ObservableObject {
     public let objectWillChange = ObservableObjectPublisher()
     /// The new-todo field; the view binds it.
     public var newTodoTitle = "" { willSet { objectWillChange.send() } }
-    /// The rows the filter shows, in creation order (ascending ids): a list that records its own
-    /// edits, so a row added, toggled out or destroyed is announced as that splice alone.
+    // A list that records its own edits (ascending ids), so a row added, toggled out or destroyed
+    // is announced as that splice alone.
+    /// The todos the filter shows, in creation order.
     public let items = SpliceList<TodoItemViewModel>()
-    /// Which rows show; the view binds it. Saved with the todos; when the save fails it holds
-    /// the stored filter again.
+    // The view binds it. Saved with the todos; when the save fails it holds the stored filter again.
+    /// Which todos items shows.
     public var filter: TodoFilter {
         willSet { objectWillChange.send() }
         didSet { if filter != oldValue && !following { filterChanged() } }
@@ -34,13 +36,17 @@ public final class TodoListViewModel: ObservableObject {
     public var completedCount: Int { store.completedCount }
     /// "1 item left", "2 items left".
     public var itemsLeft: String { "\(activeCount) item\(activeCount == 1 ? "" : "s") left" }
-    /// Whether every todo is completed (and there is one); see ``setAllCompleted(_:)``.
-    public var allCompleted: Bool { hasTodos && activeCount == 0 }
+    // A change that fails is not shown: the view model holds what the store holds.
+    /// Why the last change could not be saved (it is not shown); "" once a change is saved.
+    public private(set) var storageError = "" { willSet { objectWillChange.send() } }
+    // The mark-all checkbox; a set that cannot be saved changes nothing (storageError says why).
+    /// True iff every todo is completed (and there is one); setting it marks every todo so.
+    public var allCompleted: Bool {
+        get { hasTodos && activeCount == 0 }
+        set { try? setAllCompleted(newValue) }
+    }
     public var hasTodos: Bool { store.count > 0 }
     public var isClearCompletedVisible: Bool { completedCount > 0 }
-    /// Why the last change could not be saved, "" once one is (or while none failed). A change
-    /// that fails is not shown: the view model holds what the store holds.
-    public private(set) var storageError = "" { willSet { objectWillChange.send() } }
 
     private let store: TodoStore
     /// One row per todo, shown or not, in the store's order: `rows[i]` shows `store.todos[i]`.
@@ -61,8 +67,19 @@ public final class TodoListViewModel: ObservableObject {
         reconcile()
     }
 
-    /// Adds a todo titled newTodoTitle, trimmed, and clears the field; a blank title adds
-    /// nothing. When the save fails the field keeps the title.
+    /// The todos of the SQLite database at `storage_path` ("": in memory only): where no file is,
+    /// a new database is made; a path that is not a regular file, or a file that is not a todo
+    /// database, is refused and left untouched.
+    public convenience init(storagePath: String) throws(TodoStoreError) {
+        if storagePath.isEmpty {
+            self.init()
+        } else {
+            self.init(store: try TodoStore(path: storagePath))
+        }
+    }
+
+    /// Adds new_todo_title, trimmed, and clears it; a blank title adds nothing. When the todo
+    /// cannot be saved the title stays, and the command fails.
     public func add() throws(TodoStoreError) {
         let title = newTodoTitle.trimmingWhitespace()
         guard !title.isEmpty else { return }
@@ -81,7 +98,7 @@ public final class TodoListViewModel: ObservableObject {
         countsChanged()
     }
 
-    /// Removes the completed todos, as one change.
+    /// Removes the completed todos; fails when that cannot be saved.
     public func clearCompleted() throws(TodoStoreError) {
         let removed = try save { () throws(TodoStoreError) in try store.clearCompleted() }
         guard !caughtUp(), !removed.isEmpty else { return }
@@ -89,7 +106,7 @@ public final class TodoListViewModel: ObservableObject {
     }
 
     /// Marks every todo completed, or every one active (the mark-all checkbox), as one change.
-    public func setAllCompleted(_ completed: Bool) throws(TodoStoreError) {
+    func setAllCompleted(_ completed: Bool) throws(TodoStoreError) {
         let changed = try save { () throws(TodoStoreError) in try store.markAll(completed: completed) }
         guard !caughtUp(), changed else { return }
         showStore()
