@@ -18,7 +18,7 @@ BIN = $(shell $(SWIFT) build --show-bin-path)
 EXPORTS := -Xlinker --version-script=$(CURDIR)/Sources/MVVMExport/exports.map
 
 .PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
-	test-python test-tk test-ruby test-lua demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
+	test-python test-tk test-ruby test-lua test-derive demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
 	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages node test-node test-web
 
 all: build
@@ -148,6 +148,14 @@ test-todo: todo
 test-views: lib search
 	bash examples/test_views.sh $(BIN)
 
+# Registrations derived from the code (`python3 -m mvvm_gen derive`, docs/packages.md): the derived
+# files of Tests/derive, the todo app and the search screen are current (--check, on the builds
+# `make todo search` made, with their flags: nothing is relinked), a stale one is told; Tests/derive's
+# view models registered by derivation (libderived.so) and by hand (libhand.so) are described alike
+# and behave alike, from C and Python (Tests/derive/run.sh).
+test-derive: lib todo search build-dir
+	bash Tests/derive/run.sh
+
 # The GLib bridge (bindings/glib: libmvvm-glib.so, over include/mvvm.h only, and its
 # GObject-Introspection typelib MvvmGlib-1.0) and TodoMVC in GTK 4 (examples/gtk: the C app
 # build/gtk/todo-gtk; examples/gtk/todo_gtk.py with PyGObject) -> build/gtk/. Each file is rebuilt
@@ -264,7 +272,7 @@ fuzz: deps build-dir
 # SUITES_BESIDE run at the same time as SUITES: each builds into scratch folders of its own or
 # only reads what `test` built before both start (the library, the todo app, the GLib bridge, the
 # sample package), which no suite rebuilds differently.
-SUITES := swift:1200 generated:300 header:300 c:900 harness:600 outside:1200 views:300 python:900 tk:600 ruby:600 \
+SUITES := swift:1200 generated:300 header:300 c:900 harness:600 outside:1200 views:300 derive:600 python:900 tk:600 ruby:600 \
 	lua:300 node:600 web:600 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
 SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 fuzz-seeds:1200 packaging:1500
 

@@ -162,6 +162,7 @@ class Classes:
             elif member.kind == "swift.method":
                 self._method(member, entry, settings)
             elif member.kind == "swift.init":
+                # A constructor's name follows from its labels (a control file's name is none of it).
                 self._initialiser(view_model, member, entry, settings)
                 if not entry.left_out:
                     constructors.append(entry)
@@ -171,7 +172,7 @@ class Classes:
             else:
                 continue
             if not entry.left_out and settings.name:
-                entry.c_name = settings.name
+                entry.c_name = entry.values["name"] = settings.name
             view_model.entries.append(entry)
         self._name_constructors(view_model, constructors)
         self._check_names(view_model)
