@@ -162,7 +162,8 @@ class Rules(unittest.TestCase):
                 graph.members.setdefault("b", []).append(raw["identifier"]["precise"])
         graph.conformances["b"] = {"OpenCombine.ObservableObject"}
         visible = lambda symbol: True
-        return Classes(graph, "Boards", Control(), Values(graph, visible, {}), naming.load(), visible, True)
+        control = Control()
+        return Classes(graph, "Boards", control, Values(graph, visible, {}, control), naming.load(), visible, True)
 
     def test_members_are_derived_or_left_out_saying_why(self) -> None:
         board = list(self.derive().view_models.values())[0]

@@ -89,21 +89,21 @@ def _symbol_graph(package: Path, module: str, output: Path, old_text: Optional[s
     """The package's symbol graphs; when the package does not build with the derived file as it
     is (a view model changed under it), with a stub of the file's function in its place (its old
     conformances kept, then none), the file put back afterwards by the caller."""
-    folder, log = dump(package, module, build_flags)
-    if folder is not None:
-        return Graph.load(folder)
+    files, log = dump(package, module, build_flags)
+    if files is not None:
+        return Graph.load(files)
     imports = re.findall(r"^import (\w+)$", old_text or "", flags=re.M) or ["MVVMExport"]
     declared = re.findall(r"^extension ([\w.]+): (\w+) \{\}$", old_text or "", flags=re.M)
     stubs = [render.stub(function, imports, declared)] if declared else []
     stubs.append(render.stub(function, ["MVVMExport"], []))
     for stub in stubs:
         output.write_text(stub)
-        folder, log = dump(package, module, build_flags)
-        if folder is not None:
+        files, log = dump(package, module, build_flags)
+        if files is not None:
             print("mvvm_gen derive: the package does not build %s %s (%s): derived with a stub of %s() in its place"
                   % ("with" if old_text is not None else "without", output,
                      "stale?" if old_text is not None else "a hook calls it", function), file=sys.stderr)
-            return Graph.load(folder)
+            return Graph.load(files)
     raise DeriveError("the package does not build, even with a stub in place of %s:\n%s" % (output, log.strip()[-4000:]))
 
 
@@ -139,7 +139,7 @@ def derive(args: argparse.Namespace, build_flags: Sequence[str]) -> int:
             return symbol.access in ("internal", "package", "public", "open")
         return symbol.access in ("package", "public", "open")
 
-    values = Values(graph, visible, _declared(old_text))
+    values = Values(graph, visible, _declared(old_text), control)
     classes = Classes(graph, target.module, control, values, naming.load(), visible, same_module)
     body = render.records(values, classes, control)
     for swift_name, why, by_control in classes.excluded:

@@ -77,13 +77,17 @@ class ViewModel:
     display: Optional[str]
     doc: str
     main_actor: bool
+    #: an @Observable class (else an ObservableObject)
     observation: bool
     entries: List[Entry] = field(default_factory=list)
-    #: its type as the derived file spells it when it declares `exportByHand(_:)`
+    #: whether it declares `exportByHand(_:)`, which its registration calls after its members
     hand_hook: bool = False
 
 
 class Classes:
+    """The view models of ``module`` (those the control file does not exclude), each with its
+    members' entries."""
+
     def __init__(self, graph: Graph, module: str, control: Control, values: Values, naming: Naming,
                  visible: Callable[[Symbol], bool], same_module: bool) -> None:
         self.graph = graph
@@ -275,7 +279,7 @@ class Classes:
         if not re.fullmatch(r"[A-Za-z_]\w*", base):
             entry.left_out = "an operator"
             return
-        keywords = member.keywords()
+        keywords = member.effects()
         parameters = self._parameters(member)
         if len(parameters) > MOST:
             entry.left_out = "more than %d arguments" % MOST
@@ -331,7 +335,7 @@ class Classes:
 
     def _initialiser(self, view_model: ViewModel, member: Symbol, entry: Entry, settings) -> None:
         entry.kind = "constructor"
-        keywords = member.keywords()
+        keywords = member.effects()
         if member.text.startswith("init?") or "init?(" in member.text or "init!(" in member.text:
             entry.left_out = "a failable initialiser: a constructor makes an object or throws"
             return

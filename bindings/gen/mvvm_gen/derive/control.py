@@ -30,6 +30,7 @@ outlive what it controls."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
@@ -99,6 +100,10 @@ def _strings(entry: dict, keys: set, where: str) -> None:
     for key, value in entry.items():
         if key != "members" and not isinstance(value, str):
             raise DeriveError("%s: %s must be a string" % (where, key))
+    if "name" in entry and not re.fullmatch(r"[a-z][a-z0-9_]*", entry["name"]):
+        raise DeriveError("%s: name %r is not a lower_snake C identifier ([a-z][a-z0-9_]*)" % (where, entry["name"]))
+    if "display" in entry and not re.fullmatch(r"[A-Z][A-Za-z0-9]*", entry["display"]):
+        raise DeriveError("%s: display %r is not a CamelCase identifier ([A-Z][A-Za-z0-9]*)" % (where, entry["display"]))
 
 
 def load(path: Path) -> Control:

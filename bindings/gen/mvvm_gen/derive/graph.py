@@ -62,21 +62,22 @@ def targets(package: Path) -> Dict[str, Target]:
             for t in described["targets"]}
 
 
-def dump(package: Path, module: str, build_flags: Sequence[str]) -> Tuple[Optional[Path], str]:
-    """Builds the package and writes its modules' symbol graphs: their folder, or None and the
-    build's output when it failed. (SwiftPM fails the command when a test target's module has no
-    graph, after writing the others: what counts is that `module`'s was written now.)"""
-    started = time.time()
+def dump(package: Path, module: str, build_flags: Sequence[str]) -> Tuple[Optional[List[Path]], str]:
+    """Builds the package and writes its modules' symbol graphs: the files written now, or None
+    and the build's output when it failed. (SwiftPM fails the command when a test target's module
+    has no graph, after writing the others: what counts is that `module`'s was written now; a
+    graph left from an earlier build, of a module since renamed, is not read.)"""
+    started = time.time() - 1
     done = swift_package(package, ["dump-symbol-graph"] + GRAPH_OPTIONS, build_flags)
     output = done.stdout + done.stderr
     written = re.search(r"^Files written to (.+)$", done.stdout, flags=re.M)
     if not written:
         return None, output
-    folder = Path(written.group(1).strip())
-    graph = folder / ("%s.symbols.json" % module)
-    if not graph.exists() or graph.stat().st_mtime < started - 1:
+    files = [path for path in sorted(Path(written.group(1).strip()).glob("*.symbols.json"))
+             if path.stat().st_mtime >= started]
+    if not any(path.name == "%s.symbols.json" % module for path in files):
         return None, output
-    return folder, output
+    return files, output
 
 
 @dataclass
@@ -110,6 +111,22 @@ class Symbol:
 
     def keywords(self) -> Set[str]:
         return {fragment["spelling"] for fragment in self.fragments if fragment["kind"] == "keyword"}
+
+    def effects(self) -> Set[str]:
+        """A function's own ``async``, ``throws`` or ``rethrows``: the keywords after its
+        parameter clause (a parameter's closure type may say ``async`` too)."""
+        depth, closed, found = 0, False, set()
+        for fragment in self.fragments:
+            if closed and fragment["kind"] == "keyword":
+                found.add(fragment["spelling"])
+            if fragment["kind"] == "text" and not closed:
+                for character in fragment["spelling"]:
+                    depth += character == "("
+                    depth -= character == ")"
+                    if depth == 0 and character == ")":
+                        closed = True
+                        break
+        return found & {"async", "throws", "rethrows"}
 
     def attributes(self) -> Set[str]:
         return {fragment["spelling"] for fragment in self.fragments if fragment["kind"] == "attribute"}
@@ -155,11 +172,8 @@ class Graph:
         self.superclass: Dict[str, str] = {}
 
     @classmethod
-    def load(cls, folder: Path) -> "Graph":
+    def load(cls, files: Sequence[Path]) -> "Graph":
         graph = cls()
-        files = sorted(folder.glob("*.symbols.json"))
-        if not files:
-            raise DeriveError("no symbol graph in %s" % folder)
         fallbacks: Dict[str, str] = {}
         relationships: List[dict] = []
         for path in files:

@@ -21,6 +21,8 @@ FOUNDATION_VALUES = {"UUID", "Date", "URL", "Decimal"}
 #: The export API's protocols a type of the package may conform to already.
 EXPORTABLE = {"MVVMExport.ExportableValue", "MVVMExport.ExportableRecord", "MVVMExport.ExportableFieldRecord",
               "MVVMExport.ExportableBytes", "MVVMExport.ExportableInteger", "MVVMExport.ExportableNarrowing"}
+#: What a registration registers (the others are values as they are).
+RECORDS = {"MVVMExport.ExportableRecord", "MVVMExport.ExportableFieldRecord"}
 CODABLE = ("Swift.Decodable", "Swift.Encodable")
 
 
@@ -50,8 +52,9 @@ class Enum:
 class Values:
     """The value types of a derivation, found as members use them."""
 
-    def __init__(self, graph: Graph, visible, declared_by_derived: Dict[str, Set[str]]) -> None:
+    def __init__(self, graph: Graph, visible, declared_by_derived: Dict[str, Set[str]], control) -> None:
         self.graph = graph
+        self.control = control
         #: whether a symbol of the package may be named where the derived file is
         self.visible = visible
         #: the conformances the derived file now declares, by type name: not the package's own
@@ -111,6 +114,11 @@ class Values:
             raise NotExportable("%s is no value libmvvm exports" % swift_type.text)
         if not self.visible(symbol):
             raise NotExportable("%s is %s, not visible where the derived file is" % (symbol.qualified, symbol.access))
+        excluded = self.control.type(symbol.qualified).exclude
+        if excluded is not None:
+            raise NotExportable("%s is excluded by the control file (%s)" % (symbol.qualified, excluded))
+        if self.conforms_by_package(symbol, EXPORTABLE) and not self.conforms_by_package(symbol, RECORDS):
+            return      # a value of the package's own making (a narrower string, bytes...)
         if symbol.kind == "swift.enum":
             self._enum(symbol)
         elif symbol.kind == "swift.struct":
@@ -166,7 +174,7 @@ class Values:
                 made = "init(%s)" % "".join(name + ":" for name in names)
                 makers = [member for member in self.graph.members_of(symbol.usr)
                           if member.kind == "swift.init" and member.name == made and self.visible(member)
-                          and "throws" not in member.keywords()]
+                          and "throws" not in member.effects()]
                 if not fields or not makers:
                     raise NotExportable("%s is neither Codable nor made by an initialiser of its fields (%s)"
                                         % (symbol.qualified, made))
