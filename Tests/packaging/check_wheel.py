@@ -98,7 +98,7 @@ def _():
         assert watch.clear_action_enabled is True
 
 
-@check("the generator ships in the wheel: python -m mvvm_gen describes the wheel's library")
+@check("the generator ships in the wheel: python -m mvvm_gen describes the wheel's library; derive is there")
 def _():
     import subprocess
     import tempfile
@@ -111,6 +111,10 @@ def _():
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stdout + done.stderr
         assert "class StopWatchViewModel(" in stubs.read_text()
+        # Derivation ships too (its subpackage and template): its usage, without Swift.
+        done = subprocess.run([sys.executable, "-m", "mvvm_gen", "derive", "--help"], capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0 and "--target" in done.stdout, done.stdout + done.stderr
 
 
 failed = results.count(False)

@@ -56,7 +56,8 @@ import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 missing = [n for n in ("mvvm/__init__.py", "mvvm/_library.py", "mvvm/_abi.py", "mvvm/py.typed", "mvvm/_classes.pyi",
                        "mvvm/libmvvm.so", "mvvm_gen/__main__.py", "mvvm_gen/templates/pyabi.tmpl",
-                       "mvvm_gen/package.py", "mvvm_gen/wheel_tag.py", "mvvm_gen/data/exports.map", "mvvm_gen/data/mvvm.h") if n not in names]
+                       "mvvm_gen/package.py", "mvvm_gen/wheel_tag.py", "mvvm_gen/derive/__init__.py",
+                       "mvvm_gen/templates/derive.tmpl", "mvvm_gen/data/exports.map", "mvvm_gen/data/mvvm.h") if n not in names]
 licences = [n for n in names if n.endswith((".dist-info/licenses/LICENSE", ".dist-info/licenses/THIRD_PARTY_NOTICES"))]
 if len(licences) != 2:
     missing.append("the licence files in its dist-info (LICENSE, THIRD_PARTY_NOTICES)")

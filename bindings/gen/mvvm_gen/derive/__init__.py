@@ -55,7 +55,10 @@ def split_build_flags(argv: Sequence[str]) -> Tuple[List[str], List[str]]:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     arguments, build_flags = split_build_flags(list(sys.argv[1:] if argv is None else argv))
-    parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen derive", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python3 -m mvvm_gen derive", description="A package's registration, derived from its view models' code.",
+        epilog="-Xswiftc, -Xlinker, -Xcc and -Xcxx FLAG pass to the package's build as `swift build` takes them: give the "
+               "flags its library is built with (-Xlinker --version-script=.../exports.map).")
     parser.add_argument("--package", default=".", help="the Swift package (default: the current folder)")
     parser.add_argument("--target", required=True, help="the target whose view models are registered")
     parser.add_argument("--output", help="the derived file (default: <target's folder>/Exports.derived.swift)")
