@@ -46,6 +46,12 @@ class Naming(unittest.TestCase):
         self.assertIn("C++ keyword", naming.name_problem(rule, "class", argument=True))
 
 
+class Rendering(unittest.TestCase):
+    def test_a_doc_becomes_a_swift_string_literal(self) -> None:
+        from mvvm_gen.derive.render import swift_string
+        self.assertEqual(swift_string('"1 item left", \\(x)\n\x01'), '"\\"1 item left\\", \\\\(x)\\n\\u{1}"')
+
+
 class Types(unittest.TestCase):
     def test_optionals_arrays_dictionaries_functions_and_generics(self) -> None:
         optional_array = parse([text("["), name("Expense", "s:8Expenses7ExpenseV"), text("]?")])

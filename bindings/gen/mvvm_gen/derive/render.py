@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..templates import Templates
@@ -14,9 +13,13 @@ from .values import FOUNDATION_MODULES, Values
 t = Templates("derive")
 
 
+_ESCAPES = {"\\": "\\\\", "\"": "\\\"", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
 def swift_string(text: str) -> str:
-    """A Swift string literal of ``text`` (JSON's escapes are Swift's for these)."""
-    return json.dumps(text, ensure_ascii=False).replace("\\/", "/")
+    """A Swift string literal of ``text``: a backslash, a quote and the control characters escaped."""
+    return '"%s"' % "".join(_ESCAPES.get(character, character) if ord(character) >= 0x20 or character in _ESCAPES
+                            else "\\u{%x}" % ord(character) for character in text)
 
 
 def _doc(text: str) -> str:
@@ -42,6 +45,10 @@ def _entry(entry: Entry) -> str:
             values["arguments"][2:] if values["arguments"] else ""] if part)
         return t("constructor", options="(%s)" % options if options else "", closure=values["closure"])
     return t(entry.block, **{key: value for key, value in values.items() if key != "suffix"})
+
+
+def class_left_out(swift: str, why: str, by_control: bool) -> str:
+    return t("class_excluded" if by_control else "class_left_out", swift=swift, why=why)
 
 
 def view_model(model: ViewModel) -> str:
