@@ -18,6 +18,9 @@ let package = Package(
         // of its own, so that a library without them (libmvvm.so) does not link Foundation.
         .library(name: "MVVMFoundation", targets: ["MVVMFoundation"]),
         .library(name: "MVVMRuntime", targets: ["MVVMRuntime"]),
+        // The one import for Combine code: `import MVVMCombine` where Apple's code says
+        // `import Combine` (OpenCombine, its Foundation and Dispatch schedulers, libmvvm's operators).
+        .library(name: "MVVMCombine", targets: ["MVVMCombine"]),
         .library(name: "MVVMModels", targets: ["MVVMModels"]),
         .library(name: "MVVMViewModels", targets: ["MVVMViewModels"]),
     ],
@@ -33,6 +36,12 @@ let package = Package(
         .target(
             name: "MVVMRuntime",
             dependencies: ["CMVVMSystem", .product(name: "OpenCombine", package: "OpenCombine")]
+        ),
+        .target(
+            name: "MVVMCombine",
+            dependencies: ["MVVMRuntime", .product(name: "OpenCombine", package: "OpenCombine"),
+                           .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                           .product(name: "OpenCombineFoundation", package: "OpenCombine")]
         ),
         .target(
             name: "MVVMModels",
@@ -85,6 +94,8 @@ let package = Package(
         .testTarget(name: "MVVMMainLoopTests", dependencies: ["MVVMRuntime", "MVVMExport", "CMVVM",
                                                              .product(name: "OpenCombine", package: "OpenCombine")]),
         .testTarget(name: "MVVMFoundationTests", dependencies: ["MVVMFoundation", "MVVMExport", "CMVVM"]),
+        // Code written for Apple's Combine, with `import MVVMCombine` for `import Combine`.
+        .testTarget(name: "MVVMCombineTests", dependencies: ["MVVMCombine"]),
         .testTarget(
             name: "MVVMCoreTests",
             dependencies: ["MVVMRuntime", "MVVMModels", "MVVMViewModels",

@@ -37,8 +37,7 @@ let package = Package(
         .target(name: "AppSample", dependencies: [
             "AppSampleSwift5",
             .product(name: "MVVMExport", package: "libmvvm"),
-            .product(name: "OpenCombine", package: "OpenCombine"),
-            .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+            .product(name: "MVVMCombine", package: "libmvvm"),
         ]),
         // Swift 5 language mode, as a package keeps code not yet Swift 6 clean.
         .target(name: "AppSampleSwift5", dependencies: [
