@@ -284,6 +284,31 @@ def test_a_decimal_is_a_decimal_never_rounded(loop: mvvm.Loop) -> None:
     assert order.cost == Decimal("0.0015")
 
 
+def test_a_record_built_with_any_accepted_form_equals_itself_read_back(loop: mvvm.Loop) -> None:
+    import uuid
+    from datetime import datetime, timezone
+    from decimal import Decimal
+    order = mvvm.Order(loop)
+    # A UUID's text (any case), a date's seconds, a decimal's text or int: held as Python's types.
+    line = mvvm.LineItem(ID.lower(), 0.5, "https://a.example/", "-0.00100", None)
+    assert line.id == uuid.UUID(ID) and type(line.id) is uuid.UUID
+    assert line.at == datetime(1970, 1, 1, 0, 0, 0, 500000, tzinfo=timezone.utc)
+    assert line.price == Decimal("-0.001") and type(line.price) is Decimal
+    order.line = line
+    assert order.line == line and hash(order.line) == hash(line)
+    counted = line._replace(price=7, due=86400)
+    assert counted.price == Decimal(7) and counted.due == datetime(1970, 1, 2, tzinfo=timezone.utc)
+    order.line = counted
+    assert order.line == counted
+    # What Python cannot read as the kind stays as given, for the library to refuse.
+    for wrong in (dict(id="not a uuid"), dict(price="1,5"), dict(at="yesterday"), dict(price=1.5)):
+        kept = line._replace(**wrong)
+        assert getattr(kept, next(iter(wrong))) == next(iter(wrong.values()))
+        with pytest.raises((mvvm.InvalidArgumentError, mvvm.TypeMismatchError)):
+            order.line = kept
+    assert order.line == counted
+
+
 def test_records_commands_and_async_commands_of_the_kinds(loop: mvvm.Loop) -> None:
     import uuid
     from datetime import datetime, timezone
