@@ -144,6 +144,7 @@ export declare function on<T extends object>(obj: T, name: string | null, fn: Li
 export declare function off<T extends object>(obj: T, name: string | null, fn: Listener<any>): T;
 export declare function changes(obj: object, name?: string | null): AsyncIterableIterator<[unknown, ChangeEvent]>;
 export declare function describe(obj: object): Description;
+/** Every property's value as its getter gives it (a list as its items' ids), from one reading. */
 export declare function snapshot(obj: object): Record<string, unknown>;
 export declare function objectId(obj: object): number;
 export declare function className(obj: object): string;

@@ -100,74 +100,84 @@ function fromLibrary(lib, type, value, where) {
   }
 }
 
+// A value the module refuses before it reaches the library: a TypeError or RangeError naming the
+// member, carrying the status the library gives what it refuses (MVVM_ERR_INVALID_ARGUMENT).
+function refused(ErrorClass, message) {
+  const error = new ErrorClass(message);
+  error.status = 4;
+  error.statusName = 'MVVM_ERR_INVALID_ARGUMENT';
+  return error;
+}
+
 // A value for the library: the scalars checked here (a TypeError or RangeError naming the member);
 // arrays and records element by element; the library checks the rest and names what it refuses.
 function toLibrary(lib, type, value, where) {
   if (!type) return value;
   if (value === null || value === undefined) {
     if (value === undefined && type.type !== 'none') {
-      throw new TypeError(`${where}: a value is needed (${typeText(type)})`);
+      throw refused(TypeError, `${where}: a value is needed (${typeText(type)})`);
     }
     return value;
   }
   switch (type.type) {
     case 'bool':
-      if (typeof value !== 'boolean') throw new TypeError(`${where}: expected a boolean, got ${describeValue(value)}`);
+      if (typeof value !== 'boolean') throw refused(TypeError, `${where}: expected a boolean, got ${describeValue(value)}`);
       return value;
     case 'int':
       if (typeof value === 'bigint') {
-        if (!isU64(type) && (value > 2n ** 63n - 1n || value < -(2n ** 63n))) {
-          throw new RangeError(`${where}: ${value}n is beyond a 64-bit int`);
+        // An Int is read as a number: one a number cannot hold exactly could not be read back.
+        if (!isU64(type) && (value > MAX_SAFE || value < -MAX_SAFE)) {
+          throw refused(RangeError, `${where}: ${value}n is beyond ±2^53, which a number (an Int's value here) cannot hold exactly`);
         }
         if (isU64(type) && (value < 0n || value > 2n ** 64n - 1n)) {
-          throw new RangeError(`${where}: ${value}n is beyond a UInt64`);
+          throw refused(RangeError, `${where}: ${value}n is beyond a UInt64`);
         }
         return value;
       }
       if (typeof value !== 'number' || !Number.isInteger(value)) {
         if (typeof value === 'number' && Number.isFinite(value)) {
-          throw new RangeError(`${where}: ${value} is not an integer`);
+          throw refused(RangeError, `${where}: ${value} is not an integer`);
         }
-        throw new TypeError(`${where}: expected an integer, got ${describeValue(value)}`);
+        throw refused(TypeError, `${where}: expected an integer, got ${describeValue(value)}`);
       }
       if (!Number.isSafeInteger(value)) {
-        throw new RangeError(`${where}: ${value} is beyond ±2^53, where a number is no longer exact (pass a bigint)`);
+        throw refused(RangeError, `${where}: ${value} is beyond ±2^53, where a number is no longer exact${isU64(type) ? ' (pass a bigint)' : ''}`);
       }
       return value;
     case 'double':
-      if (typeof value !== 'number') throw new TypeError(`${where}: expected a number, got ${describeValue(value)}`);
+      if (typeof value !== 'number') throw refused(TypeError, `${where}: expected a number, got ${describeValue(value)}`);
       return value;
     case 'string':
-      if (typeof value !== 'string') throw new TypeError(`${where}: expected a string, got ${describeValue(value)}`);
+      if (typeof value !== 'string') throw refused(TypeError, `${where}: expected a string, got ${describeValue(value)}`);
       return value;
     case 'bytes':
-      if (!(value instanceof Uint8Array)) throw new TypeError(`${where}: expected a Uint8Array, got ${describeValue(value)}`);
+      if (!(value instanceof Uint8Array)) throw refused(TypeError, `${where}: expected a Uint8Array, got ${describeValue(value)}`);
       return value;
     case 'date':
       // A Date, or seconds since 1970 as the library counts them.
       if (value instanceof Date) {
-        if (Number.isNaN(value.getTime())) throw new RangeError(`${where}: an invalid Date`);
+        if (Number.isNaN(value.getTime())) throw refused(RangeError, `${where}: an invalid Date`);
         return value.getTime() / 1000;
       }
-      if (typeof value !== 'number') throw new TypeError(`${where}: expected a Date or seconds since 1970, got ${describeValue(value)}`);
+      if (typeof value !== 'number') throw refused(TypeError, `${where}: expected a Date or seconds since 1970, got ${describeValue(value)}`);
       return value;
     case 'uuid':
     case 'url':
-      if (typeof value !== 'string') throw new TypeError(`${where}: expected a string (a ${type.type.toUpperCase()}), got ${describeValue(value)}`);
+      if (typeof value !== 'string') throw refused(TypeError, `${where}: expected a string (a ${type.type.toUpperCase()}), got ${describeValue(value)}`);
       return value;
     case 'decimal':
       // Its text, which the library checks; an integer given as a bigint or an exact number too.
       if (typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
       if (typeof value !== 'string') {
-        throw new TypeError(`${where}: expected a decimal's text (or an integer), got ${describeValue(value)}`);
+        throw refused(TypeError, `${where}: expected a decimal's text (or an integer), got ${describeValue(value)}`);
       }
       return value;
     case 'array':
-      if (!Array.isArray(value)) throw new TypeError(`${where}: expected an array, got ${describeValue(value)}`);
+      if (!Array.isArray(value)) throw refused(TypeError, `${where}: expected an array, got ${describeValue(value)}`);
       return value.map((item, i) => toLibrary(lib, type.element, item, `${where}[${i}]`));
     case 'record': {
       if (typeof value !== 'object' || Array.isArray(value) || value instanceof Uint8Array) {
-        throw new TypeError(`${where}: expected a ${lib.recordDisplay(type.record)} record object, got ${describeValue(value)}`);
+        throw refused(TypeError, `${where}: expected a ${lib.recordDisplay(type.record)} record object, got ${describeValue(value)}`);
       }
       const record = lib.recordDescriptions[type.record];
       if (!record) return { ...value };
@@ -185,6 +195,116 @@ function toLibrary(lib, type, value, where) {
     default:
       return value;
   }
+}
+
+// ------------------------------------------------------------------------------------------------
+// A snapshot (mvvm_snapshot's JSON) read exactly: JSON.parse would round an integer beyond ±2^53,
+// so each number is kept as its text until its member's type says what it is.
+
+class JsonNumber {
+  constructor(text) { this.text = text; }
+}
+
+function parseExactly(text) {
+  let at = 0;
+  const malformed = () => new errors.InternalError(`the library gave a snapshot that is no JSON (at ${at})`, 10, 'MVVM_ERR_INTERNAL');
+  const skipSpace = () => { while (at < text.length && ' \t\n\r'.includes(text[at])) at++; };
+  const expect = (character) => {
+    skipSpace();
+    if (text[at] !== character) throw malformed();
+    at++;
+  };
+  // Whether the next character closes a container (taken if so).
+  const closes = (character) => {
+    skipSpace();
+    if (text[at] !== character) return false;
+    at++;
+    return true;
+  };
+  const string = () => {
+    skipSpace();
+    if (text[at] !== '"') throw malformed();
+    let end = at + 1;
+    while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+    if (end >= text.length) throw malformed();
+    const literal = text.slice(at, end + 1);
+    at = end + 1;
+    return JSON.parse(literal);
+  };
+  const value = () => {
+    skipSpace();
+    const first = text[at];
+    if (first === '"') return string();
+    if (first === '[') {
+      at++;
+      const items = [];
+      if (closes(']')) return items;
+      do items.push(value()); while (closes(','));
+      expect(']');
+      return items;
+    }
+    if (first === '{') {
+      at++;
+      const fields = Object.create(null);
+      if (closes('}')) return fields;
+      do {
+        const key = string();
+        expect(':');
+        fields[key] = value();
+      } while (closes(','));
+      expect('}');
+      return fields;
+    }
+    for (const [word, meaning] of [['null', null], ['true', true], ['false', false]]) {
+      if (text.startsWith(word, at)) {
+        at += word.length;
+        return meaning;
+      }
+    }
+    const number = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+    number.lastIndex = at;
+    const found = number.exec(text);
+    if (!found) throw malformed();
+    at = number.lastIndex;
+    return new JsonNumber(found[0]);
+  };
+  const parsed = value();
+  skipSpace();
+  if (at !== text.length) throw malformed();
+  return parsed;
+}
+
+// An integer's text as a number, or a bigint when a number cannot hold it exactly (fromLibrary
+// then says what the member makes of it, as for a value the library hands out).
+function exactInteger(text) {
+  if (!/^-?[0-9]+$/.test(text)) return Number(text);
+  const value = BigInt(text);
+  return value >= -MAX_SAFE && value <= MAX_SAFE ? Number(value) : value;
+}
+
+// A JSON value of the snapshot in the member's JavaScript form, as its getter gives it.
+function fromSnapshot(lib, type, json, where) {
+  if (json === null || json === undefined) return null;
+  const kind = type ? type.type : null;
+  if (json instanceof JsonNumber) {
+    if (kind === 'int') return fromLibrary(lib, type, exactInteger(json.text), where);
+    if (kind === 'double' || kind === 'date') return fromLibrary(lib, type, Number(json.text), where);
+    if (kind === 'decimal') return json.text;
+    return exactInteger(json.text);
+  }
+  if (Array.isArray(json)) {
+    if (kind === 'bytes') return new Uint8Array(json.map((byte) => Number(byte.text)));
+    const element = kind === 'array' ? type.element : kind === 'list' ? { type: 'int' } : null;
+    return Object.freeze(json.map((item, i) => fromSnapshot(lib, element, item, `${where}[${i}]`)));
+  }
+  if (typeof json === 'object') {
+    const Made = kind === 'record' ? lib.recordByCName[type.record] : null;
+    const types = Made ? Object.fromEntries(Made.description.fields.map((field) => [field.name, field])) : {};
+    const fields = Object.create(null);
+    for (const key of Object.keys(json)) fields[key] = fromSnapshot(lib, types[key], json[key], `${where}.${key}`);
+    return Made ? new Made(fields) : Object.freeze(fields);
+  }
+  return json;
 }
 
 function typeText(type) {
@@ -472,7 +592,17 @@ const operations = {
     };
   },
   describe(obj) { const s = state(obj); return JSON.parse(addon.describe(s.lib.id, liveHandle(obj))); },
-  snapshot(obj) { const s = state(obj); return JSON.parse(addon.snapshot(s.lib.id, liveHandle(obj))); },
+  // Every property's value as its getter gives it (a list's as its items' ids), from one reading.
+  snapshot(obj) {
+    const s = state(obj);
+    const cls = obj.constructor;
+    const values = parseExactly(addon.snapshot(s.lib.id, liveHandle(obj)));
+    const out = {};
+    for (const name of Object.keys(values)) {
+      out[name] = fromSnapshot(s.lib, cls.propertyTypes[name], values[name], `${cls.name}.${name}`);
+    }
+    return out;
+  },
   objectId(obj) { const s = state(obj); return addon.objectId(s.lib.id, liveHandle(obj)); },
   className(obj) { const s = state(obj); return addon.className(s.lib.id, liveHandle(obj)); },
   loop(obj) { return state(obj).loop; },
