@@ -9,7 +9,8 @@ declare global {
   }
 }
 
-/** What an AbortSignal offers that the module uses (no DOM library needed). */
+/** An AbortSignal, declared by what the module uses of it (no DOM library needed): the module takes
+ * a real AbortSignal only, and rejects the call of anything else that has this shape. */
 export interface AbortSignalLike {
   readonly aborted: boolean;
   readonly reason?: unknown;

@@ -775,13 +775,21 @@ function makeClass(lib, described, classNames) {
     const where = `${display}.${cmd.name}`;
     const method = {
       [names[cmd.name]](...args) {
-        const handle = liveHandle(this);
-        const taken = takeArguments(args, cmd.arguments, where, Boolean(cmd.async));
-        const values = taken.values.map(([arg, value]) => toLibrary(lib, arg, value, `${where}: argument ${arg.name}`));
-        if (!cmd.async) {
-          return fromLibrary(lib, cmd.result, addon.call(lib.id, handle, cmd.name, taken.names, values), `${where}'s result`);
+        if (cmd.async) {
+          // A Promise-returning method rejects, never throws: a closed object, a wrong argument or
+          // a signal that is no AbortSignal is refused so, before the command starts.
+          try {
+            const taken = takeArguments(args, cmd.arguments, where, true);
+            const values = taken.values.map(([arg, value]) => toLibrary(lib, arg, value, `${where}: argument ${arg.name}`));
+            return callAsync(lib, liveHandle(this), cmd, where, taken.names, values, taken.signal);
+          } catch (error) {
+            return Promise.reject(error);
+          }
         }
-        return callAsync(lib, handle, cmd, where, taken.names, values, taken.signal);
+        const handle = liveHandle(this);
+        const taken = takeArguments(args, cmd.arguments, where, false);
+        const values = taken.values.map(([arg, value]) => toLibrary(lib, arg, value, `${where}: argument ${arg.name}`));
+        return fromLibrary(lib, cmd.result, addon.call(lib.id, handle, cmd.name, taken.names, values), `${where}'s result`);
       },
     }[names[cmd.name]];
     Object.defineProperty(proto, names[cmd.name], { value: method, writable: true, configurable: true });
@@ -841,34 +849,55 @@ function answer(lib, fn, vmHandle, request, argument, arg) {
 }
 const { UnknownRequestError } = errors;
 
+// Whether value is an AbortSignal: its own `aborted` getter says (a look-alike, or an object made
+// from AbortSignal.prototype, is refused by it), so that the signal a call listens to is one that
+// tells of an abort, and nothing about it can fail once the command has started.
+const signalAborted = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted').get;
+function isAbortSignal(value) {
+  if (value === null || typeof value !== 'object') return false;
+  try {
+    signalAborted.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Starts an async command (the caller turns what this throws into a rejection): the command runs
+// only once everything it was given is known good.
 function callAsync(lib, handle, cmd, where, names, values, signal) {
-  if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean')) {
-    throw new TypeError(`${where}: signal must be an AbortSignal`);
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw refused(TypeError, `${where}: signal must be an AbortSignal, got ${describeValue(signal)}`);
+  }
+  if (signal && signalAborted.call(signal)) {
+    return Promise.reject(new errors.CancelledError(`${where} was cancelled before it started`, 13, 'MVVM_ERR_CANCELLED', { cause: signal.reason }));
   }
   return new Promise((resolve, reject) => {
     let call = null;
     let ended = false;
-    let onAbort = null;
+    const onAbort = () => { if (!ended && call !== null) addon.cancel(lib.id, call); };
     const done = (status, result, message) => {
       ended = true;
-      if (onAbort) signal.removeEventListener('abort', onAbort);
+      if (signal) EventTarget.prototype.removeEventListener.call(signal, 'abort', onAbort);
       if (status === 0) {
         try { resolve(fromLibrary(lib, cmd.result, result, `${where}'s result`)); } catch (error) { reject(error); }
       } else {
         const error = makeError(status, lib.statusName(status), message);
-        if (status === 13 && signal && signal.aborted) error.cause = signal.reason;
+        if (status === 13 && signal && signalAborted.call(signal)) error.cause = signal.reason;
         reject(error);
       }
     };
-    if (signal && signal.aborted) {
-      reject(new errors.CancelledError(`${where} was cancelled before it started`, 13, 'MVVM_ERR_CANCELLED', { cause: signal.reason }));
-      return;
+    // Listening first (EventTarget's own method: the signal's own properties are not asked), so
+    // that nothing is left to fail once the command runs.
+    if (signal) EventTarget.prototype.addEventListener.call(signal, 'abort', onAbort, { once: true });
+    try {
+      call = addon.callAsync(lib.id, handle, cmd.name, names, values, done);
+    } catch (error) {
+      if (signal) EventTarget.prototype.removeEventListener.call(signal, 'abort', onAbort);
+      throw error; // the Promise rejects with it
     }
-    call = addon.callAsync(lib.id, handle, cmd.name, names, values, done);
-    if (signal && !ended) {
-      onAbort = () => { if (!ended) addon.cancel(lib.id, call); };
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
+    // Aborted while the command started (by a callback it caused): cancelled now.
+    if (signal && !ended && signalAborted.call(signal)) addon.cancel(lib.id, call);
   });
 }
 

@@ -199,6 +199,42 @@ test('a snapshot gives each value as its getter does, from one reading', { skip 
   loop.close();
 });
 
+test('an async command refuses a signal that is no AbortSignal before it starts: it rejects, runs nothing, throws nothing later', { skip }, async () => {
+  const loop = new lib.Loop('virtual');
+  const p = new lib.Profile(loop);
+  const uncaught = [];
+  const onUncaught = (error) => uncaught.push(error);
+  process.on('uncaughtException', onUncaught);
+  try {
+    const fakes = [{ aborted: false }, { aborted: false, reason: undefined, addEventListener() {}, removeEventListener() {} },
+      Object.create(AbortSignal.prototype), null, 'abort'];
+    for (const signal of fakes) {
+      for (const call of [() => p.load(1, { signal }), () => p.load({ count: 1, signal })]) {
+        let promise;
+        assert.doesNotThrow(() => { promise = call(); }, 'a Promise-returning method rejects, never throws');
+        await assert.rejects(promise, (e) => e instanceof TypeError && e.status === 4 && /signal must be an AbortSignal/.test(e.message));
+      }
+    }
+    // Its other refusals reject too: a wrong argument, a closed object.
+    await assert.rejects(p.load('three'), TypeError);
+    await assert.rejects(p.load(1, 2, 3), TypeError);
+    loop.advance(10000); // a load that had started would have added its tags by now
+    assert.deepEqual([...p.tags], [], 'no load ran');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(uncaught, []);
+    // A real one still cancels.
+    const controller = new AbortController();
+    const loading = p.load(2, { signal: controller.signal });
+    controller.abort();
+    await assert.rejects(loading, mvvm.CancelledError);
+    p.close();
+    await assert.rejects(p.load(1), mvvm.ClosedError);
+  } finally {
+    process.off('uncaughtException', onUncaught);
+    loop.close();
+  }
+});
+
 test('async commands waiting for a host service', { skip }, async () => {
   const loop = new lib.Loop('virtual');
   const answers = [];
