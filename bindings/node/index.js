@@ -109,6 +109,21 @@ function refused(ErrorClass, message) {
   return error;
 }
 
+// A JavaScript string may hold a lone surrogate (half of a UTF-16 pair), which is no Unicode text
+// and which UTF-8 cannot carry: refused as the library refuses invalid UTF-8, never sent as U+FFFD.
+function wellFormed(text, where) {
+  if (text.isWellFormed()) return text;
+  let at = 0;
+  for (const character of text) {
+    const code = character.charCodeAt(0);
+    if (character.length === 1 && code >= 0xd800 && code <= 0xdfff) {
+      throw new errors.InvalidArgumentError(`${where}: the string holds a lone surrogate (U+${code.toString(16).toUpperCase()} at index ${at}), which is no Unicode text`, 4, 'MVVM_ERR_INVALID_ARGUMENT');
+    }
+    at += character.length;
+  }
+  return text;
+}
+
 // A value for the library: the scalars checked here (a TypeError or RangeError naming the member);
 // arrays and records element by element; the library checks the rest and names what it refuses.
 function toLibrary(lib, type, value, where) {
@@ -149,7 +164,7 @@ function toLibrary(lib, type, value, where) {
       return value;
     case 'string':
       if (typeof value !== 'string') throw refused(TypeError, `${where}: expected a string, got ${describeValue(value)}`);
-      return value;
+      return wellFormed(value, where);
     case 'bytes':
       if (!(value instanceof Uint8Array)) throw refused(TypeError, `${where}: expected a Uint8Array, got ${describeValue(value)}`);
       return value;
@@ -164,14 +179,14 @@ function toLibrary(lib, type, value, where) {
     case 'uuid':
     case 'url':
       if (typeof value !== 'string') throw refused(TypeError, `${where}: expected a string (a ${type.type.toUpperCase()}), got ${describeValue(value)}`);
-      return value;
+      return wellFormed(value, where);
     case 'decimal':
       // Its text, which the library checks; an integer given as a bigint or an exact number too.
       if (typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
       if (typeof value !== 'string') {
         throw refused(TypeError, `${where}: expected a decimal's text (or an integer), got ${describeValue(value)}`);
       }
-      return value;
+      return wellFormed(value, where);
     case 'array':
       if (!Array.isArray(value)) throw refused(TypeError, `${where}: expected an array, got ${describeValue(value)}`);
       return value.map((item, i) => toLibrary(lib, type.element, item, `${where}[${i}]`));
@@ -181,14 +196,15 @@ function toLibrary(lib, type, value, where) {
       }
       const record = lib.recordDescriptions[type.record];
       if (!record) return { ...value };
-      const out = {};
+      // Fields by name, whatever the name: with no prototype, `constructor`, `toString` and
+      // `__proto__` are keys like any other (a field the record has, else one the library names
+      // as unknown), never an inherited member or the prototype's setter.
+      const out = Object.create(null);
       for (const field of record.fields) {
-        if (Object.prototype.hasOwnProperty.call(value, field.name)) {
-          out[field.name] = toLibrary(lib, field, value[field.name], `${where}.${field.name}`);
-        }
+        if (Object.hasOwn(value, field.name)) out[field.name] = toLibrary(lib, field, value[field.name], `${where}.${field.name}`);
       }
       for (const key of Object.keys(value)) {
-        if (!(key in out)) out[key] = value[key]; // the library names the unknown field
+        if (!Object.hasOwn(out, key)) out[key] = value[key]; // the library names the unknown field
       }
       return out;
     }
@@ -927,7 +943,7 @@ class Library {
     for (const [name, record] of Object.entries(names.recordDescriptions)) {
       this.recordDescriptions[name] = record;
       const display = names.records[name];
-      const Made = { [display]: class { constructor(fields) { Object.assign(this, fields); Object.freeze(this); } } }[display];
+      const Made = { [display]: class { constructor(fields) { defineFields(this, fields); Object.freeze(this); } } }[display];
       Made.cName = name;
       Made.description = record;
       this.records[display] = Made;
@@ -948,7 +964,7 @@ class Library {
   makeRecord(name, fields) {
     const Made = this.recordByCName[name];
     if (!Made) throw new errors.InternalError(`the library gave a record ${name} its description does not name`, 10, 'MVVM_ERR_INTERNAL');
-    const values = {};
+    const values = Object.create(null); // a field may be named `constructor` (see defineFields)
     Made.description.fields.forEach((field, i) => {
       values[field.name] = fromLibrary(this, field, fields[i], `${Made.name}.${field.name}`);
     });
@@ -971,6 +987,14 @@ class Library {
       return made;
     }
     return new Made(INTERNAL, handle, loop || null);
+  }
+}
+
+// A record's fields as its own properties, by definition: assigning (as Object.assign does) would
+// set the prototype for a field named `__proto__`.
+function defineFields(record, fields) {
+  for (const key of Object.keys(fields)) {
+    Object.defineProperty(record, key, { value: fields[key], enumerable: true, writable: true, configurable: true });
   }
 }
 

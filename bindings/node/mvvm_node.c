@@ -138,12 +138,9 @@ static addon *get_addon(napi_env env) {
 
 static bool on_js_thread(addon *a) { return a && !a->dead && pthread_equal(pthread_self(), a->thread); }
 
-/* Throws the error of a failed library call: the JavaScript module's class for the status, with
- * the library's message (read on this thread right after the call). */
-static void throw_status(napi_env env, const library *lib, mvvm_status status) {
+/* Throws the JavaScript module's error class for a status, with a message. */
+static void throw_error(napi_env env, mvvm_status status, const char *name, const char *message) {
     addon *a = get_addon(env);
-    const char *message = lib->mvvm_last_error();
-    const char *name = lib->mvvm_status_name(status);
     napi_value fn, args[3], error;
     if (!a || !a->make_error || napi_get_reference_value(env, a->make_error, &fn) != napi_ok ||
         napi_create_int32(env, (int32_t)status, &args[0]) != napi_ok ||
@@ -158,6 +155,50 @@ static void throw_status(napi_env env, const library *lib, mvvm_status status) {
         return;
     }
     if (napi_throw(env, error) != napi_ok) napi_throw_error(env, name, message);
+}
+
+/* Throws the error of a failed library call, with the library's message (read on this thread
+ * right after the call). */
+static void throw_status(napi_env env, const library *lib, mvvm_status status) {
+    throw_error(env, status, lib->mvvm_status_name(status), lib->mvvm_last_error());
+}
+
+/* A JavaScript string may hold a lone surrogate (half of a UTF-16 pair), which Node-API turns into
+ * U+FFFD when it writes UTF-8: such a string is refused as the library refuses invalid UTF-8
+ * (MVVM_ERR_INVALID_ARGUMENT), never passed on changed. Only a string whose UTF-8 holds U+FFFD
+ * (EF BF BD) can be one, and only that one is read again as UTF-16. False when refused (thrown). */
+static bool well_formed(napi_env env, napi_value v, const char *utf8, size_t length, const char *what) {
+    bool replaced = false;
+    for (size_t i = 0; i + 2 < length && !replaced; i++)
+        replaced = (unsigned char)utf8[i] == 0xEF && (unsigned char)utf8[i + 1] == 0xBF && (unsigned char)utf8[i + 2] == 0xBD;
+    if (!replaced) return true;
+    size_t units;
+    if (napi_get_value_string_utf16(env, v, NULL, 0, &units) != napi_ok) return false;
+    char16_t *text = malloc((units + 1) * sizeof *text);
+    if (!text) {
+        napi_throw_error(env, NULL, "out of memory");
+        return false;
+    }
+    if (napi_get_value_string_utf16(env, v, text, units + 1, &units) != napi_ok) {
+        free(text);
+        return false;
+    }
+    size_t at = 0;
+    for (; at < units; at++) {
+        bool high = text[at] >= 0xD800 && text[at] <= 0xDBFF, low = text[at] >= 0xDC00 && text[at] <= 0xDFFF;
+        if (high && at + 1 < units && text[at + 1] >= 0xDC00 && text[at + 1] <= 0xDFFF) at++;
+        else if (high || low) break;
+    }
+    if (at == units) {
+        free(text);
+        return true;
+    }
+    char message[240];
+    snprintf(message, sizeof message, "%s holds a lone surrogate (U+%04X at index %zu), which is no Unicode text", what,
+             (unsigned)text[at], at);
+    free(text);
+    throw_error(env, MVVM_ERR_INVALID_ARGUMENT, "MVVM_ERR_INVALID_ARGUMENT", message);
+    return false;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -245,6 +286,10 @@ static char *arg_string(napi_env env, napi_value v, const char *what) {
         free(s);
         return NULL;
     }
+    if (!well_formed(env, v, s, length, what)) {
+        free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -305,6 +350,7 @@ static bool js_string_into(napi_env env, arena *ar, napi_value v, const char **s
     char *buffer = arena_alloc(env, ar, *length + 1);
     if (!buffer) return false;
     if (napi_get_value_string_utf8(env, v, buffer, *length + 1, length) != napi_ok) return false;
+    if (!well_formed(env, v, buffer, *length, "a string")) return false;
     *s = buffer;
     return true;
 }

@@ -235,6 +235,53 @@ test('an async command refuses a signal that is no AbortSignal before it starts:
   }
 });
 
+test('record fields named as an object\'s own members are fields like any other: taken when the record has them, else refused', { skip }, () => {
+  const loop = new lib.Loop('virtual');
+  const d = new lib.Dialog(loop);
+  const shape = d.reshape({ constructor: 'triangle', sides: 3 });
+  assert.ok(shape instanceof lib.Shape);
+  assert.equal(shape.constructor, 'triangle');
+  assert.equal(shape.sides, 4);
+  assert.equal(d.reshape(shape).sides, 5, 'a record given back as it came');
+  assert.equal(d.reshape(new lib.Shape({ constructor: 'square', sides: 4 })).constructor, 'square');
+  assert.throws(() => d.reshape({ sides: 3 }), mvvm.InvalidArgumentError, 'an inherited constructor is no field');
+  assert.deepEqual(d.log.slice(-3), ['reshape triangle', 'reshape triangle', 'reshape square']);
+  const p = new lib.Profile(loop);
+  const extras = [['constructor', { constructor: 'x' }], ['toString', { toString: 'x' }],
+    ['__proto__', JSON.parse('{"__proto__": "x"}')], ['__proto__', JSON.parse('{"__proto__": {"city": "elsewhere"}}')],
+    ['valueOf', { valueOf: 1 }], ['hasOwnProperty', { hasOwnProperty: true }]];
+  for (const [name, extra] of extras) {
+    assert.throws(() => { p.address = { street: 'a', city: 'b', ...extra }; },
+      (e) => e instanceof mvvm.InvalidArgumentError && e.message.includes(name), name);
+  }
+  assert.equal(p.address, null, 'nothing was set');
+  loop.close();
+});
+
+test('a string holding a lone surrogate is refused (InvalidArgumentError), never sent as U+FFFD', { skip }, () => {
+  const loop = new lib.Loop('virtual');
+  const p = new lib.Profile(loop);
+  const refusal = (where) => (e) => e instanceof mvvm.InvalidArgumentError && e.status === 4 &&
+    e.message.includes(where) && /lone surrogate/.test(e.message);
+  for (const text of ['\ud800', 'a\udc00b', 'x\ud83d', '\udfff\ud800']) {
+    assert.throws(() => { p.first = text; }, refusal('Profile.first'), JSON.stringify(text));
+  }
+  assert.throws(() => { p.tags = ['ok', 'no\ud800']; }, refusal('Profile.tags[1]'));
+  assert.throws(() => { p.address = { street: '\udc00', city: 'b' }; }, refusal('Profile.address.street'));
+  assert.throws(() => p.contact('\ud800', 's', 'c'), refusal('Profile.contact: argument name'));
+  assert.equal(p.first, '');
+  assert.deepEqual([...p.tags], []);
+  p.first = '\ud83d\ude00 \ufffd';
+  assert.equal(p.first, '\ud83d\ude00 \ufffd', 'a pair and a U+FFFD of its own cross whole');
+  // Where the module knows no type, the addon refuses it: a name, a field's name, a raw value.
+  const h = mvvm.handle(p);
+  assert.throws(() => mvvm.addon.set(lib.id, h, 'first', 'a\ud800'), refusal('lone surrogate'));
+  assert.throws(() => mvvm.addon.get(lib.id, h, 'fir\udc00st'), refusal('a property name'));
+  assert.throws(() => { p.address = { street: 'a', city: 'b', ['zip\ud800']: 'x' }; }, refusal('lone surrogate'));
+  assert.equal(p.first, '\ud83d\ude00 \ufffd');
+  loop.close();
+});
+
 test('async commands waiting for a host service', { skip }, async () => {
   const loop = new lib.Loop('virtual');
   const answers = [];
