@@ -91,6 +91,7 @@ typedef struct addon {
 static pthread_mutex_t post_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const napi_type_tag handle_tag = {0x6d76766d6e6f6465ULL, 0x68616e646c650001ULL};
+static const napi_type_tag watch_tag = {0x6d76766d6e6f6465ULL, 0x7761746368000001ULL};
 
 #define CHECK(env, call)                                                                            \
     do {                                                                                            \
@@ -1446,26 +1447,50 @@ static napi_value js_watch(napi_env env, napi_callback_info info) {
         return NULL;
     }
     if (!ref) uv_unref((uv_handle_t *)&w->poll);
-    CHECK(env, napi_create_external(env, w, NULL, NULL, &out));
+    /* An object tagged as a watch, wrapping it until unwatch takes it away: the watch is freed
+     * after its end, and a later unwatch or watchRef must find it gone, not read freed memory. */
+    CHECK(env, napi_create_object(env, &out));
+    CHECK(env, napi_type_tag_object(env, out, &watch_tag));
+    CHECK(env, napi_wrap(env, out, w, NULL, NULL, NULL));
     return out;
 }
 
+/* The watch an object made by watch() wraps; NULL (a TypeError thrown) for any other value or for
+ * one whose watch has ended. */
+static watch *arg_watch(napi_env env, napi_value v) {
+    napi_valuetype t;
+    bool tagged = false;
+    void *w = NULL;
+    if (napi_typeof(env, v, &t) != napi_ok) return NULL;
+    if (t != napi_object || napi_check_object_type_tag(env, v, &watch_tag, &tagged) != napi_ok || !tagged) {
+        napi_throw_type_error(env, NULL, "not a watch made by watch()");
+        return NULL;
+    }
+    if (napi_unwrap(env, v, &w) != napi_ok || !w) {
+        napi_throw_type_error(env, NULL, "this watch has ended (unwatch was called)");
+        return NULL;
+    }
+    return w;
+}
+
+/* unwatch(watch): ends it; a second time is a TypeError. */
 static napi_value js_unwatch(napi_env env, napi_callback_info info) {
     ARGS(1);
-    watch *w = NULL;
-    CHECK(env, napi_get_value_external(env, argv[0], (void **)&w));
-    if (w) watch_end(w);
+    watch *w = arg_watch(env, argv[0]);
+    if (!w) return NULL;
+    CHECK(env, napi_remove_wrap(env, argv[0], NULL));
+    watch_end(w);
     return undefined(env);
 }
 
-/* watchRef(external, ref): whether a watched loop keeps Node running. */
+/* watchRef(watch, ref): whether a watched loop keeps Node running. */
 static napi_value js_watch_ref(napi_env env, napi_callback_info info) {
     ARGS(2);
-    watch *w = NULL;
     bool ref;
-    CHECK(env, napi_get_value_external(env, argv[0], (void **)&w));
+    watch *w = arg_watch(env, argv[0]);
+    if (!w) return NULL;
     CHECK(env, napi_get_value_bool(env, argv[1], &ref));
-    if (w && !w->closed) {
+    if (!w->closed) {
         if (ref) uv_ref((uv_handle_t *)&w->poll);
         else uv_unref((uv_handle_t *)&w->poll);
     }

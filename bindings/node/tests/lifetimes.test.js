@@ -255,3 +255,42 @@ test("a thread loop's changes never arrive after a newer change made from JavaSc
   assert.equal(stale, 0, 'the last value heard is the current one');
   loop.close();
 });
+
+test("the raw addon: unwatch twice is a TypeError, never a read of freed memory (valgrind)", async () => {
+  const { execFileSync, spawnSync } = require('node:child_process');
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  // Any pollable fd will do: a FIFO's read end.
+  const script = `
+    const fs = require('node:fs');
+    const mvvm = require(${JSON.stringify(require.resolve('..'))});
+    const fd = fs.openSync(process.argv[1], fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const watch = mvvm.addon.watch(fd, () => {}, false);
+    mvvm.addon.unwatch(watch);
+    // Two turns of the event loop: libuv has freed the watch by then.
+    setImmediate(() => setImmediate(() => {
+      const errors = [];
+      for (const call of [() => mvvm.addon.unwatch(watch), () => mvvm.addon.watchRef(watch, true), () => mvvm.addon.unwatch({})]) {
+        try { call(); errors.push('none'); } catch (error) { errors.push(error.constructor.name + ': ' + error.message); }
+      }
+      fs.closeSync(fd);
+      console.log(JSON.stringify(errors));
+    }));`;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mvvm-unwatch-'));
+  try {
+    const fifo = path.join(scratch, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const expected = ['TypeError: this watch has ended (unwatch was called)',
+      'TypeError: this watch has ended (unwatch was called)', 'TypeError: not a watch made by watch()'];
+    const plain = spawnSync(process.execPath, ['-e', script, fifo], { encoding: 'utf8' });
+    assert.equal(plain.status, 0, plain.stderr);
+    assert.deepEqual(JSON.parse(plain.stdout), expected);
+    const valgrind = spawnSync('valgrind', ['-q', '--error-exitcode=99', process.execPath, '-e', script, fifo], { encoding: 'utf8' });
+    if (valgrind.error && valgrind.error.code === 'ENOENT') return; // make deps installs it; the check above still ran
+    assert.equal(valgrind.status, 0, `valgrind: ${valgrind.stderr}`);
+    assert.deepEqual(JSON.parse(valgrind.stdout), expected);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+});
