@@ -355,15 +355,21 @@ function liveHandle(obj) {
   return s.handle;
 }
 
+// Whether an object (or loop) is closed: by close(), or with its loop.
+function isClosed(s) { return s.closed || Boolean(s.loop && state(s.loop).closed); }
+
+// Closes an object or a loop; true when it was open. An object's iterations over changes end, and
+// a loop's the iterations waiting for a change of its objects.
 function closeObject(obj) {
   const s = obj[kState];
   if (!s || s.closed) return false;
+  const wasOpen = !isClosed(s);
   s.closed = true;
   finalizers.unregister(s);
   if (s.onClose) s.onClose();
   if (s.iterators) for (const finish of [...s.iterators]) finish();
   addon.release(s.lib.id, s.handle);
-  return true;
+  return wasOpen;
 }
 
 // Calls a user's callback: what it throws is reported as an uncaught exception, as Node reports
@@ -393,7 +399,8 @@ function makeLoopClass(lib) {
     constructor(kind = 'manual', options = {}) {
       if (!(kind in LOOP_KINDS)) throw new TypeError(`a loop kind is one of ${Object.keys(LOOP_KINDS).join(', ')}, not ${describeValue(kind)}`);
       const handle = addon.loopNew(lib.id, LOOP_KINDS[kind]);
-      const s = { lib, handle, closed: false, what: `a ${kind} loop`, kind, watch: null };
+      // iterators: the finish of each iteration over changes() waiting for a change of its objects.
+      const s = { lib, handle, closed: false, what: `a ${kind} loop`, kind, watch: null, iterators: new Set() };
       Object.defineProperty(this, kState, { value: s });
       this.kind = kind;
       if (kind === 'manual' || kind === 'main') {
@@ -560,7 +567,7 @@ class MvvmObject {
 // over MvvmObject.prototype.close, and then mvvm.close(obj) still closes).
 const operations = {
   close(obj) { return closeObject(obj); },
-  closed(obj) { return state(obj).closed; },
+  closed(obj) { return isClosed(state(obj)); },
   handle(obj) { return state(obj).handle; },
   subscribe(obj, name, fn) { return subscribe(obj, name, fn); },
   on(obj, name, fn) {
@@ -581,26 +588,33 @@ const operations = {
     return obj;
   },
   // Async iteration over changes: for await (const [value, event] of mvvm.changes(obj, 'count')).
+  // Closing the object or its loop ends it (a for await loop waiting on it leaves); until it ends
+  // it keeps its object alive.
   changes(obj, name = null) {
+    const s = state(obj);
     const queue = [];
     const waiting = [];
-    let sub = null;
     let done = false;
-    const push = (item) => { const w = waiting.shift(); if (w) w({ value: item, done: false }); else queue.push(item); };
-    sub = subscribe(obj, name, (value, event) => push([value, event]));
-    const s = state(obj);
+    const loopIterators = s.loop ? state(s.loop).iterators : null;
     const finish = () => {
       if (!done) { done = true; sub.unsubscribe(); s.iterators.delete(finish); }
+      if (loopIterators) loopIterators.delete(finish);
       while (waiting.length) waiting.shift()({ value: undefined, done: true });
       return Promise.resolve({ value: undefined, done: true });
     };
-    // Closing the object ends the iteration (a for await loop waiting on it leaves).
+    const sub = subscribe(obj, name, (value, event) => {
+      const w = waiting.shift();
+      if (w) w({ value: [value, event], done: false });
+      else queue.push([value, event]);
+      if (!waiting.length && loopIterators) loopIterators.delete(finish);
+    });
     s.iterators = s.iterators || new Set();
     s.iterators.add(finish);
     return {
       next() {
         if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
-        if (done || !sub.active) return finish();
+        if (done || isClosed(state(obj)) || !sub.active) return finish();
+        if (loopIterators) loopIterators.add(finish);
         return new Promise((resolve) => waiting.push(resolve));
       },
       return: finish,

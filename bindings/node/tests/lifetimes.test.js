@@ -256,6 +256,31 @@ test("a thread loop's changes never arrive after a newer change made from JavaSc
   loop.close();
 });
 
+test('closing a loop closes its objects: closed() says so, and an iteration waiting for a change ends', async () => {
+  const loop = new mvvm.Loop('virtual');
+  const counter = new mvvm.Counter(loop);
+  const page = new mvvm.CounterPageViewModel(loop);
+  const child = page.first_counter;
+  const seen = [];
+  const iterating = (async () => {
+    for await (const [value] of counter.changes('count')) seen.push(value);
+    return 'ended';
+  })();
+  const idle = mvvm.changes(child, 'count'); // not waiting: its next call ends
+  counter.increment();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(seen, [1]);
+  loop.close();
+  assert.equal(mvvm.closed(counter), true);
+  assert.equal(mvvm.closed(child), true, 'a child too');
+  const outcome = await Promise.race([iterating, new Promise((resolve) => setImmediate(() => resolve('still waiting')))]);
+  assert.equal(outcome, 'ended');
+  assert.deepEqual(await idle.next(), { value: undefined, done: true });
+  assert.throws(() => counter.increment(), mvvm.LoopReleasedError);
+  assert.throws(() => counter.subscribe('count', () => {}), mvvm.LoopReleasedError);
+  assert.equal(mvvm.close(counter), false, 'closed already, with its loop');
+});
+
 test("the raw addon: unwatch twice is a TypeError, never a read of freed memory (valgrind)", async () => {
   const { execFileSync, spawnSync } = require('node:child_process');
   const fs = require('node:fs');
