@@ -75,6 +75,7 @@ export declare class MvvmList<Item = MvvmObject> implements Iterable<Item> {
 export declare class Subscription {
   private constructor();
   readonly active: boolean;
+  /** True when this call ended a subscription that could still hear changes. */
   unsubscribe(): boolean;
   [Symbol.dispose](): void;
 }

@@ -367,6 +367,7 @@ function closeObject(obj) {
   s.closed = true;
   finalizers.unregister(s);
   if (s.onClose) s.onClose();
+  if (s.hub) s.hub.end();
   if (s.iterators) for (const finish of [...s.iterators]) finish();
   addon.release(s.lib.id, s.handle);
   return wasOpen;
@@ -448,18 +449,176 @@ function makeLoopClass(lib) {
 
 // ------------------------------------------------------------------------------------------------
 // Subscriptions
+//
+// An object's subscriptions ride on at most one subscription of the library per member, made for
+// the member's first subscriber and ended after its last. The library's own work grows with the
+// subscriptions an object has (each subscribe, unsubscribe and change goes over them); the
+// module's does not: subscribing and unsubscribing cost the same however many there are, and a
+// change costs the callbacks it calls. A subscription to every member rides on each member's, so
+// that one order holds among all of a member's subscribers. The module keeps the library's rules
+// among its own (notifications.md): subscribers are called in the order they subscribed, one
+// made during a delivery hears the next change, one ended is called no more, and a newer value
+// announced by a callback (which every subscriber has heard by then) ends the older one's delivery.
+//
+// The hub holds its object weakly: a subscription whose callback does not refer to its object
+// leaves it to the garbage collector, whose finalizer releases it and so ends its subscriptions.
+
+class Hub {
+  constructor(obj) {
+    const s = state(obj);
+    this.lib = s.lib;
+    this.handle = s.handle;
+    this.what = s.what;
+    this.loop = s.loop;
+    this.cls = obj.constructor;
+    this.source = new WeakRef(obj);
+    this.members = [...Object.keys(this.cls.propertyTypes), ...Object.keys(this.cls.signalTypes)];
+    this.named = new Map(); // member -> the Set of its subscribers' entries, in the order they subscribed
+    this.every = new Set(); // the entries of subscribers to every member
+    this.heard = new Map(); // member -> {handle, stamp}: the library's subscription, its last announcement's count
+    this.made = 0;          // entries made: each entry's place in the order of subscription
+    this.closed = false;    // its object is closed
+  }
+
+  // Whether nothing can be heard any more: its object closed or collected, or its loop closed.
+  isOver() { return this.closed || !this.source.deref() || Boolean(this.loop && state(this.loop).closed); }
+
+  // A subscriber of member (null: every member): its entry.
+  add(member, fn) {
+    if (this.loop && state(this.loop).closed) {
+      throw new errors.LoopReleasedError(`the loop of ${this.what} is closed`, 11, 'MVVM_ERR_LOOP_RELEASED');
+    }
+    const entry = { fn, order: this.made + 1, ended: false };
+    if (member === null) {
+      try {
+        if (!this.every.size) for (const each of this.members) this.hear(each); // else heard already
+      } catch (error) {
+        this.forgetUnheard();
+        throw error;
+      }
+      this.every.add(entry);
+    } else {
+      this.hear(member); // an unknown name is the library's UnknownNameError
+      let entries = this.named.get(member);
+      if (!entries) this.named.set(member, (entries = new Set()));
+      entries.add(entry);
+    }
+    this.made += 1;
+    return entry;
+  }
+
+  remove(entry, member) {
+    entry.ended = true;
+    entry.fn = null; // let go, though its Subscription may be kept
+    if (member === null) {
+      this.every.delete(entry);
+      this.forgetUnheard();
+      return;
+    }
+    const entries = this.named.get(member);
+    if (!entries || !entries.delete(entry) || entries.size) return;
+    this.named.delete(member);
+    if (!this.every.size) this.forget(member);
+  }
+
+  // The library's subscription to member, made once.
+  hear(member) {
+    if (this.heard.has(member)) return;
+    const heard = { handle: 0n, stamp: 0 };
+    heard.handle = addon.subscribe(this.lib.id, this.handle, member,
+      (kind, name, value, index, removed, inserted) => this.deliver(heard, kind, name, value, index, removed, inserted));
+    this.heard.set(member, heard);
+  }
+
+  forget(member) {
+    const heard = this.heard.get(member);
+    if (!heard) return;
+    this.heard.delete(member);
+    addon.unsubscribe(this.lib.id, heard.handle); // one ended with its object or loop is no error
+  }
+
+  // Ends the library's subscriptions no subscriber needs (at most one per member).
+  forgetUnheard() {
+    if (this.every.size) return;
+    for (const member of [...this.heard.keys()]) if (!this.named.has(member)) this.forget(member);
+  }
+
+  // Its object is closed (the library ends its own subscriptions): every callback is let go.
+  end() {
+    this.closed = true;
+    const letGo = (entry) => { entry.ended = true; entry.fn = null; };
+    for (const entries of this.named.values()) entries.forEach(letGo);
+    this.every.forEach(letGo);
+    this.named.clear();
+    this.every.clear();
+    this.heard.clear();
+  }
+
+  // A change the library announced to the subscription of member: each of the member's
+  // subscribers and each subscriber to every member, merged in the order they subscribed.
+  deliver(heard, kind, member, value, index, removed, inserted) {
+    const source = this.source.deref();
+    if (!source || this.closed) return;
+    const mine = this.named.get(member);
+    if (!mine && !this.every.size) return;
+    const kindName = EVENT_KINDS[kind] || 'unknown';
+    let shown;
+    if (kindName === 'splice') {
+      const items = [];
+      for (let i = 0; i < inserted; i++) items.push(wrapItem(this.lib, source, member, index + i));
+      shown = new Splice(index, removed, inserted, Object.freeze(items));
+    } else {
+      const type = kindName === 'signal' ? this.cls.signalTypes[member] : this.cls.propertyTypes[member];
+      try {
+        shown = fromLibrary(this.lib, type, value, `${this.cls.name}.${member}`);
+      } catch (error) {
+        report(error);
+        return;
+      }
+    }
+    const last = this.made; // subscribers made from here on hear the next change
+    const stamp = ++heard.stamp;
+    const own = mine ? mine.values() : null;
+    const all = this.every.values();
+    let a = own ? own.next().value : undefined;
+    let b = all.next().value;
+    for (;;) {
+      if (a && a.order > last) a = undefined;
+      if (b && b.order > last) b = undefined;
+      let entry;
+      if (a && (!b || a.order < b.order)) {
+        entry = a;
+        a = own.next().value;
+      } else if (b) {
+        entry = b;
+        b = all.next().value;
+      } else {
+        return;
+      }
+      if (entry.ended) continue;
+      callUser(entry.fn, source, [shown, { kind: kindName, name: member, source }]);
+      if (this.isOver() || (kindName === 'property' && heard.stamp !== stamp)) return;
+    }
+  }
+}
 
 class Subscription {
-  constructor(token, lib, handle, owner) {
+  #hub;
+  #entry;
+  #member;
+  constructor(token, hub, entry, member) {
     if (token !== INTERNAL) throw new TypeError('subscriptions are made by subscribe()');
-    Object.defineProperty(this, kState, { value: { lib, handle, closed: false, what: 'a subscription', owner } });
+    this.#hub = hub;
+    this.#entry = entry;
+    this.#member = member;
   }
-  get active() { const s = state(this); return !s.closed && !state(s.owner).closed; }
+  get active() { return !this.#entry.ended && !this.#hub.isOver(); }
+  // True when this call ended a subscription that could still hear changes.
   unsubscribe() {
-    const s = state(this);
-    if (s.closed) return false;
-    s.closed = true;
-    return addon.unsubscribe(s.lib.id, s.handle) === 0;
+    if (this.#entry.ended) return false;
+    const wasActive = !this.#hub.isOver();
+    this.#hub.remove(this.#entry, this.#member);
+    return wasActive;
   }
   [Symbol.dispose]() { this.unsubscribe(); }
 }
@@ -483,30 +642,10 @@ function subscribe(obj, name, fn) {
     throw new TypeError('subscribe(name, fn): name is a member name, or null for every member');
   }
   const s = state(obj);
-  const lib = s.lib;
-  const cls = obj.constructor;
-  const handle = liveHandle(obj);
-  const listener = (kind, member, value, index, removed, inserted) => {
-    if (s.closed) return;
-    const kindName = EVENT_KINDS[kind] || 'unknown';
-    let shown;
-    if (kindName === 'splice') {
-      const items = [];
-      for (let i = 0; i < inserted; i++) items.push(wrapItem(lib, obj, member, index + i));
-      shown = new Splice(index, removed, inserted, Object.freeze(items));
-    } else {
-      const type = kindName === 'signal' ? cls.signalTypes[member] : cls.propertyTypes[member];
-      try {
-        shown = fromLibrary(lib, type, value, `${cls.name}.${member}`);
-      } catch (error) {
-        report(error);
-        return;
-      }
-    }
-    callUser(fn, obj, [shown, { kind: kindName, name: member, source: obj }]);
-  };
-  const sub = addon.subscribe(lib.id, handle, name === undefined ? null : name, listener);
-  return new Subscription(INTERNAL, lib, sub, obj);
+  liveHandle(obj);
+  if (!s.hub) s.hub = new Hub(obj);
+  const member = name === undefined ? null : name;
+  return new Subscription(INTERNAL, s.hub, s.hub.add(member, fn), member);
 }
 
 function wrapItem(lib, owner, listName, index) {
@@ -811,7 +950,7 @@ function makeClass(lib, described, classNames) {
           try {
             const taken = takeArguments(args, cmd.arguments, where, true);
             const values = taken.values.map(([arg, value]) => toLibrary(lib, arg, value, `${where}: argument ${arg.name}`));
-            return callAsync(lib, liveHandle(this), cmd, where, taken.names, values, taken.signal);
+            return callAsync(lib, this, cmd, where, taken.names, values, taken.signal);
           } catch (error) {
             return Promise.reject(error);
           }
@@ -893,9 +1032,10 @@ function isAbortSignal(value) {
   }
 }
 
-// Starts an async command (the caller turns what this throws into a rejection): the command runs
-// only once everything it was given is known good.
-function callAsync(lib, handle, cmd, where, names, values, signal) {
+// Starts an async command of obj (the caller turns what this throws into a rejection): the command
+// runs only once everything it was given is known good. The call keeps obj alive until it ends.
+function callAsync(lib, obj, cmd, where, names, values, signal) {
+  const handle = liveHandle(obj);
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw refused(TypeError, `${where}: signal must be an AbortSignal, got ${describeValue(signal)}`);
   }
@@ -905,9 +1045,11 @@ function callAsync(lib, handle, cmd, where, names, values, signal) {
   return new Promise((resolve, reject) => {
     let call = null;
     let ended = false;
+    let running = obj; // held by done (which the addon holds) while the call runs
     const onAbort = () => { if (!ended && call !== null) addon.cancel(lib.id, call); };
     const done = (status, result, message) => {
       ended = true;
+      running = null;
       if (signal) EventTarget.prototype.removeEventListener.call(signal, 'abort', onAbort);
       if (status === 0) {
         try { resolve(fromLibrary(lib, cmd.result, result, `${where}'s result`)); } catch (error) { reject(error); }

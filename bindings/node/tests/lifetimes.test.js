@@ -281,6 +281,70 @@ test('closing a loop closes its objects: closed() says so, and an iteration wait
   assert.equal(mvvm.close(counter), false, 'closed already, with its loop');
 });
 
+test('a subscription does not keep its object alive: an object whose callback does not refer to it is collected', async () => {
+  const loop = new mvvm.Loop('virtual');
+  const lib = mvvm.library();
+  const objects = [];
+  const handles = [];
+  const subscriptions = []; // kept: a Subscription does not keep its object either
+  let heard = 0;
+  (() => {
+    for (let i = 0; i < 2000; i++) {
+      const counter = new mvvm.Counter(loop);
+      subscriptions.push(counter.subscribe('count', () => { heard++; }));
+      if (i % 2) subscriptions.push(counter.subscribe(null, () => {}));
+      counter.increment();
+      objects.push(new WeakRef(counter));
+      handles.push(mvvm.handle(counter));
+    }
+  })();
+  assert.equal(heard, 2000);
+  // A callback that refers to its object keeps it, as any closure keeps what it refers to.
+  const referring = [];
+  (() => {
+    for (let i = 0; i < 20; i++) {
+      const counter = new mvvm.Counter(loop);
+      counter.subscribe('count', () => counter.count);
+      referring.push(new WeakRef(counter));
+    }
+  })();
+  const kept = new mvvm.Counter(loop);
+  const keptHeard = [];
+  kept.subscribe('count', (value) => keptHeard.push(value));
+  await collect();
+  assert.equal(objects.filter((ref) => ref.deref()).length, 0, 'collected');
+  assert.equal(handles.filter((handle) => liveHandle(lib, handle)).length, 0, 'released by their finalizers');
+  assert.equal(subscriptions.filter((sub) => sub.active).length, 0, 'their subscriptions ended with them');
+  assert.equal(referring.filter((ref) => ref.deref()).length, 20, 'kept by their callbacks');
+  kept.increment();
+  assert.deepEqual(keptHeard, [1], 'a live object is heard as ever');
+  loop.close();
+});
+
+test('an iteration over changes keeps its object alive until it ends', async () => {
+  const loop = new mvvm.Loop('virtual');
+  let ref;
+  const ticks = () => {
+    const stopWatch = new mvvm.StopWatch(loop);
+    ref = new WeakRef(stopWatch);
+    stopWatch.start();
+    return mvvm.changes(stopWatch, 'time_ms');
+  };
+  const seen = [];
+  const iterating = (async () => {
+    for await (const [value] of ticks()) {
+      seen.push(value);
+      if (seen.length === 2) break;
+    }
+  })();
+  await collect();
+  assert.ok(ref.deref(), 'kept while it waits');
+  loop.advance(100);
+  await iterating;
+  assert.equal(seen.length, 2);
+  loop.close();
+});
+
 test("the raw addon: unwatch twice is a TypeError, never a read of freed memory (valgrind)", async () => {
   const { execFileSync, spawnSync } = require('node:child_process');
   const fs = require('node:fs');
@@ -318,4 +382,22 @@ test("the raw addon: unwatch twice is a TypeError, never a read of freed memory 
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+});
+
+test('an async call keeps its object alive until it settles', async () => {
+  const sample = process.env.MVVM_SAMPLE_LIBRARY;
+  if (!sample) return;
+  const lib = mvvm.load(sample);
+  const loop = new lib.Loop('virtual');
+  let ref;
+  const loading = (() => {
+    const profile = new lib.Profile(loop);
+    ref = new WeakRef(profile);
+    return profile.load(2);
+  })();
+  await collect();
+  assert.ok(ref.deref(), 'kept while its call runs');
+  loop.advance(2000);
+  assert.equal((await loading).length, 2, 'settled with its result, not cancelled by a collection');
+  loop.close();
 });
