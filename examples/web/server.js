@@ -110,39 +110,50 @@ function readBody(request) {
   });
 }
 
-const server = http.createServer(async (request, response) => {
+// Answers a request; what it throws is answered by refuse().
+async function answer(request, response) {
+  // Made here, where a failure is answered: a request line no URL can be made of (`GET http://[`)
+  // is a 400, never the server's end.
   const url = new URL(request.url, 'http://localhost');
-  try {
-    if (request.method === 'GET' && url.pathname === '/events') {
-      response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
-      send(response, 'state', state());
-      clients.add(response);
-      request.on('close', () => clients.delete(response));
-      return;
-    }
-    if (request.method === 'POST' && url.pathname === '/api') {
-      const command = JSON.parse(await readBody(request));
-      const action = Object.prototype.hasOwnProperty.call(actions, command.action) ? actions[command.action] : null;
-      if (!action) throw new RangeError(`no action ${command.action}`);
-      action(command);
-      response.writeHead(204);
-      response.end();
-      return;
-    }
-    const file = request.method === 'GET' && FILES[url.pathname];
-    if (file) {
-      response.writeHead(200, { 'Content-Type': `${file[1]}; charset=utf-8`, 'Cache-Control': 'no-store' });
-      response.end(fs.readFileSync(path.join(__dirname, 'public', file[0])));
-      return;
-    }
-    response.writeHead(404, { 'Content-Type': 'text/plain' });
-    response.end('not found\n');
-  } catch (error) {
-    const status = error instanceof SyntaxError || error instanceof RangeError || error instanceof TypeError ||
-      error instanceof mvvm.InvalidArgumentError ? 400 : 500;
-    response.writeHead(status, { 'Content-Type': 'application/json' });
-    response.end(JSON.stringify({ error: error.message, status: error.statusName || null }));
+  if (request.method === 'GET' && url.pathname === '/events') {
+    response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    send(response, 'state', state());
+    clients.add(response);
+    request.on('close', () => clients.delete(response));
+    return;
   }
+  if (request.method === 'POST' && url.pathname === '/api') {
+    const command = JSON.parse(await readBody(request));
+    const action = Object.prototype.hasOwnProperty.call(actions, command.action) ? actions[command.action] : null;
+    if (!action) throw new RangeError(`no action ${command.action}`);
+    action(command);
+    response.writeHead(204);
+    response.end();
+    return;
+  }
+  const file = request.method === 'GET' && FILES[url.pathname];
+  if (file) {
+    response.writeHead(200, { 'Content-Type': `${file[1]}; charset=utf-8`, 'Cache-Control': 'no-store' });
+    response.end(fs.readFileSync(path.join(__dirname, 'public', file[0])));
+    return;
+  }
+  response.writeHead(404, { 'Content-Type': 'text/plain' });
+  response.end('not found\n');
+}
+
+function refuse(response, error) {
+  const status = error instanceof SyntaxError || error instanceof RangeError || error instanceof TypeError ||
+    error instanceof mvvm.InvalidArgumentError ? 400 : 500;
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  response.writeHead(status, { 'Content-Type': 'application/json' });
+  response.end(JSON.stringify({ error: error.message, status: error.statusName || null }));
+}
+
+const server = http.createServer((request, response) => {
+  answer(request, response).catch((error) => refuse(response, error));
 });
 
 server.listen(port, '127.0.0.1', () => {

@@ -1,6 +1,6 @@
 """TodoMVC in headless Chromium over examples/web/server.js (run by run_tests.sh): every TodoMVC
 behaviour, the list kept across a reload, and two tabs on one list. Prints "ok N - name" or
-"not ok N - name" per test, then "web: N passed, N failed"."""
+"not ok N - name" per test, then "browser: N passed, N failed"."""
 
 import os
 import sys
@@ -256,7 +256,7 @@ def main():
                     pass
     finally:
         driver.quit()
-    print("web: %d passed, %d failed" % (passed, failed))
+    print("browser: %d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 else 1
 
 

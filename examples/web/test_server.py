@@ -1,0 +1,170 @@
+"""The web example's server under hostile requests (run by run_tests.sh before the browser's tests),
+over HTTP alone: a request line no URL can be made of. It starts a server of its own (a free port,
+a fresh database) and checks after each test that it still runs. Prints "ok N - name" or
+"not ok N - name" per test, then "server: N passed, N failed"."""
+
+import http.client
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+LIBRARY = os.environ.get("MVVM_TODO_LIBRARY", os.path.join(ROOT, "build", "todo", "libtodo.so"))
+
+
+class Server:
+    def __init__(self, scratch):
+        self.log = open(os.path.join(scratch, "server.log"), "w+")
+        self.process = subprocess.Popen(
+            ["node", os.path.join(ROOT, "examples", "web", "server.js"), "--port", "0",
+             "--storage", os.path.join(scratch, "todos.sqlite"), "--library", LIBRARY],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        self.port = None
+        end = time.monotonic() + 60
+        while self.port is None and time.monotonic() < end and self.process.poll() is None:
+            self.log.seek(0)
+            found = re.search(r"http://127\.0\.0\.1:(\d+)/", self.log.read())
+            if found:
+                self.port = int(found.group(1))
+            else:
+                time.sleep(0.05)
+        if self.port is None:
+            raise RuntimeError("the server did not start:\n" + self.output())
+
+    def output(self):
+        self.log.seek(0)
+        return self.log.read()
+
+    def running(self):
+        return self.process.poll() is None
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+    @property
+    def host(self):
+        return "127.0.0.1:%d" % self.port
+
+    def request(self, method, path, body=None, headers=None):
+        """(status, body) of a request whose headers are exactly these (Host included)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+            sent = {"Host": self.host}
+            sent.update(headers or {})
+            for name, value in sent.items():
+                if value is not None:
+                    connection.putheader(name, value)
+            data = body.encode() if isinstance(body, str) else body
+            if data is not None:
+                connection.putheader("Content-Length", str(len(data)))
+            connection.endheaders(data)
+            response = connection.getresponse()
+            return response.status, response.read().decode()
+        finally:
+            connection.close()
+
+    def command(self, fields, headers=None):
+        sent = {"Content-Type": "application/json"}
+        sent.update(headers or {})
+        return self.request("POST", "/api", json.dumps(fields), sent)[0]
+
+    def stream(self, headers=None):
+        """An open event stream: (connection, response), its first event (the state) unread."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        connection.putrequest("GET", "/events", skip_host=True)
+        sent = {"Host": self.host}
+        sent.update(headers or {})
+        for name, value in sent.items():
+            connection.putheader(name, value)
+        connection.endheaders()
+        return connection, connection.getresponse()
+
+    def state(self):
+        """The state a new event stream begins with."""
+        connection, response = self.stream()
+        try:
+            assert response.status == 200, response.status
+            event, data = read_event(response)
+            assert event == "state", event
+            return data
+        finally:
+            connection.close()
+
+    def titles(self):
+        return [item["title"] for item in self.state()["items"]]
+
+
+def read_event(response):
+    """The next server-sent event of a stream: (name, data as JSON)."""
+    event, data = None, None
+    while True:
+        line = response.readline()
+        if not line:
+            raise EOFError("the stream ended")
+        line = line.decode().rstrip("\r\n")
+        if line == "":
+            if event is not None:
+                return event, data
+            continue
+        field, _, value = line.partition(": ")
+        if field == "event":
+            event = value
+        elif field == "data":
+            data = json.loads(value)
+
+
+def test_a_request_line_no_url_can_be_made_of_is_a_400(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as raw:
+        raw.sendall(("GET http://[ HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" % server.host).encode())
+        answer = b""
+        while True:
+            chunk = raw.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+    assert server.request("GET", "/")[0] == 200, "the server still answers"
+
+
+TESTS = [test_a_request_line_no_url_can_be_made_of_is_a_400]
+
+
+def main():
+    passed = failed = 0
+    with tempfile.TemporaryDirectory(prefix="mvvm-web-server.") as scratch:
+        server = Server(scratch)
+        try:
+            for number, test in enumerate(TESTS, 1):
+                try:
+                    test(server)
+                    assert server.running(), "the server ended"
+                    passed += 1
+                    print("ok %d - %s" % (number, test.__name__), flush=True)
+                except Exception:  # noqa: BLE001 - each failure is reported and the rest still run
+                    failed += 1
+                    print("not ok %d - %s" % (number, test.__name__), flush=True)
+                    traceback.print_exc(file=sys.stdout)
+                    if not server.running():
+                        print("== the server's log:\n" + server.output())
+                        server.stop()
+                        server = Server(scratch)
+        finally:
+            server.stop()
+    print("server: %d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
