@@ -9,6 +9,9 @@
 //   node examples/web/server.js [--port N] [--storage FILE] [--library libtodo.so]
 //
 // Prints "listening on http://127.0.0.1:PORT/" once it accepts connections (--port 0: any free port).
+// It serves loopback only, and only to pages of its own origin (docs/web.md): a request naming
+// another host (DNS rebinding) or coming from another origin is refused, as is a command that is
+// not JSON.
 const http = require('node:http');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -100,6 +103,14 @@ const actions = {
 const FILES = { '/': ['index.html', 'text/html'], '/app.js': ['app.js', 'text/javascript'],
   '/style.css': ['style.css', 'text/css'] };
 
+// A refusal with its HTTP status (the others are 400 for refused input, 500 for the rest).
+class Refused extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
 function readBody(request) {
   return new Promise((resolve, reject) => {
     let body = '';
@@ -110,11 +121,38 @@ function readBody(request) {
   });
 }
 
+// The names a page of this server is reached by: loopback, with the port. Another Host is a page
+// of another site reaching it through DNS rebinding.
+function ownHosts() {
+  const port = server.address().port;
+  const names = ['localhost', '127.0.0.1', '[::1]'];
+  return new Set([...names.map((name) => `${name}:${port}`), ...(port === 80 ? names : [])]);
+}
+
+// Who may ask: a request naming this server (Host), made by a page of its own origin when a
+// browser says whose page it is (Origin: sent on every cross-origin request and on every POST, so
+// another site's form or fetch never changes the todos), and a command only as JSON (which no form
+// and no plain cross-origin fetch can send without the server agreeing first).
+function checkAsker(request, url) {
+  const hosts = ownHosts();
+  const host = String(request.headers.host || '').toLowerCase();
+  if (!hosts.has(host)) throw new Refused(403, `this server answers only to ${[...hosts].join(', ')}, not ${JSON.stringify(host)}`);
+  const origin = request.headers.origin;
+  if (origin !== undefined && !(origin.toLowerCase().startsWith('http://') && hosts.has(origin.slice('http://'.length).toLowerCase()))) {
+    throw new Refused(403, `a page of ${JSON.stringify(origin)} may not use this server`);
+  }
+  if (request.method === 'POST' && url.pathname === '/api') {
+    const type = String(request.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
+    if (type !== 'application/json') throw new Refused(415, `a command is application/json, not ${JSON.stringify(type || 'none')}`);
+  }
+}
+
 // Answers a request; what it throws is answered by refuse().
 async function answer(request, response) {
   // Made here, where a failure is answered: a request line no URL can be made of (`GET http://[`)
   // is a 400, never the server's end.
   const url = new URL(request.url, 'http://localhost');
+  checkAsker(request, url);
   if (request.method === 'GET' && url.pathname === '/events') {
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
     send(response, 'state', state());
@@ -142,8 +180,9 @@ async function answer(request, response) {
 }
 
 function refuse(response, error) {
-  const status = error instanceof SyntaxError || error instanceof RangeError || error instanceof TypeError ||
-    error instanceof mvvm.InvalidArgumentError ? 400 : 500;
+  const status = error instanceof Refused ? error.status
+    : error instanceof SyntaxError || error instanceof RangeError || error instanceof TypeError ||
+      error instanceof mvvm.InvalidArgumentError ? 400 : 500;
   if (response.headersSent) {
     response.destroy();
     return;

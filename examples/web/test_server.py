@@ -1,7 +1,8 @@
 """The web example's server under hostile requests (run by run_tests.sh before the browser's tests),
-over HTTP alone: a request line no URL can be made of. It starts a server of its own (a free port,
-a fresh database) and checks after each test that it still runs. Prints "ok N - name" or
-"not ok N - name" per test, then "server: N passed, N failed"."""
+over HTTP alone: a request line no URL can be made of, a foreign Host (DNS rebinding) or Origin, a
+command that is not JSON. It starts a server of its own (a free port, a fresh database) and checks
+after each test that it still runs. Prints "ok N - name" or "not ok N - name" per test, then
+"server: N passed, N failed"."""
 
 import http.client
 import json
@@ -138,7 +139,50 @@ def test_a_request_line_no_url_can_be_made_of_is_a_400(server):
     assert server.request("GET", "/")[0] == 200, "the server still answers"
 
 
-TESTS = [test_a_request_line_no_url_can_be_made_of_is_a_400]
+def test_a_foreign_host_is_refused(server):
+    before = server.titles()
+    for path in ("/", "/app.js", "/events"):
+        status, body = server.request("GET", path, headers={"Host": "rebound.example:%d" % server.port})
+        assert status == 403, (path, status, body)
+    assert server.request("GET", "/", headers={"Host": "127.0.0.1"})[0] == 403, "the port belongs to the name"
+    assert server.command({"action": "add", "title": "rebound"}, {"Host": "rebound.example:%d" % server.port}) == 403
+    assert server.titles() == before, "nothing stored"
+    for host in ("localhost", "127.0.0.1", "[::1]", "LOCALHOST"):
+        assert server.request("GET", "/", headers={"Host": "%s:%d" % (host, server.port)})[0] == 200, host
+
+
+def test_a_foreign_origin_is_refused(server):
+    before = server.titles()
+    for origin in ("http://attacker.example", "http://127.0.0.1:%d" % (server.port + 1), "null",
+                   "https://127.0.0.1:%d" % server.port):
+        status = server.command({"action": "add", "title": "from " + origin}, {"Origin": origin})
+        assert status == 403, (origin, status)
+        connection, response = server.stream({"Origin": origin})
+        try:
+            assert response.status == 403, (origin, response.status)
+        finally:
+            connection.close()
+    assert server.titles() == before, "nothing stored"
+    assert server.command({"action": "add", "title": "same origin"}, {"Origin": "http://%s" % server.host}) == 204
+    assert server.command({"action": "add", "title": "by localhost"},
+                          {"Origin": "http://localhost:%d" % server.port, "Host": "localhost:%d" % server.port}) == 204
+    assert server.titles() == before + ["same origin", "by localhost"]
+
+
+def test_a_command_that_is_not_json_is_refused(server):
+    before = server.titles()
+    body = json.dumps({"action": "add", "title": "plain text"})
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None):
+        status, _ = server.request("POST", "/api", body, {"Content-Type": content_type})
+        assert status == 415, (content_type, status)
+    assert server.titles() == before, "nothing stored"
+    status, _ = server.request("POST", "/api", body, {"Content-Type": "Application/JSON; charset=utf-8"})
+    assert status == 204, status
+    assert server.titles() == before + ["plain text"]
+
+
+TESTS = [test_a_request_line_no_url_can_be_made_of_is_a_400, test_a_foreign_host_is_refused,
+         test_a_foreign_origin_is_refused, test_a_command_that_is_not_json_is_refused]
 
 
 def main():

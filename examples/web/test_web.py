@@ -2,8 +2,11 @@
 behaviour, the list kept across a reload, and two tabs on one list. Prints "ok N - name" or
 "not ok N - name" per test, then "browser: N passed, N failed"."""
 
+import http.server
+import json
 import os
 import sys
+import threading
 import time
 import traceback
 
@@ -232,8 +235,53 @@ def test_two_tabs(p):
     p.d.switch_to.window(first)
 
 
+# Another site's page, served from another local origin: it sends a command the ways a page can
+# without the server's consent, a form posting JSON as text/plain into a frame and a fetch in
+# no-cors mode (its body text/plain), and says in its title when the fetch has its answer (a form
+# answered 204 tells its page nothing).
+ANOTHER_ORIGINS_PAGE = """<!doctype html><title>sending</title>
+<form method="POST" action="%(api)s" enctype="text/plain" target="sink">
+<input name='{"action":"add","title":"from a form of another origin","x":"' value='"}'></form>
+<iframe name="sink"></iframe>
+<script>
+document.forms[0].submit();
+fetch(%(api_json)s, { method: 'POST', mode: 'no-cors',
+  body: JSON.stringify({ action: 'add', title: 'from a fetch of another origin' }) })
+  .catch(() => null).then(() => { document.title = 'sent'; });
+</script>"""
+
+
+def test_a_page_of_another_origin_changes_nothing(p):
+    api = URL + "api"
+    page = (ANOTHER_ORIGINS_PAGE % {"api": api, "api_json": json.dumps(api)}).encode()
+
+    class AnotherSite(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - http.server's name
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    site = http.server.HTTPServer(("127.0.0.1", 0), AnotherSite)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    try:
+        p.open()
+        titles = p.titles()
+        p.d.get("http://127.0.0.1:%d/" % site.server_address[1])
+        wait(lambda: p.d.title == "sent", "the other origin's page to send its commands", timeout=30.0)
+        p.open()
+        assert p.titles() == titles, "a page of another origin added %r" % (p.titles(),)
+    finally:
+        site.shutdown()
+        site.server_close()
+
+
 TESTS = [test_add, test_toggle_and_counter, test_toggle_all, test_edit, test_destroy, test_filters, test_clear_completed,
-         test_reload, test_two_tabs]
+         test_reload, test_two_tabs, test_a_page_of_another_origin_changes_nothing]
 
 
 def main():
