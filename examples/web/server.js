@@ -7,11 +7,13 @@
 // command (POST /api, JSON). Every tab shares one list, kept in the todo app's SQLite database.
 //
 //   node examples/web/server.js [--port N] [--storage FILE] [--library libtodo.so]
+//                               [--sse-buffer-limit BYTES] [--stats]
 //
 // Prints "listening on http://127.0.0.1:PORT/" once it accepts connections (--port 0: any free port).
 // It serves loopback only, and only to pages of its own origin (docs/web.md): a request naming
 // another host (DNS rebinding) or coming from another origin is refused, as is a command that is
-// not JSON.
+// not JSON. An event stream whose client does not read is dropped once its backlog passes
+// --sse-buffer-limit bytes; the page reconnects and is sent the whole state again.
 const http = require('node:http');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -25,6 +27,11 @@ function option(name, fallback) {
 const port = Number(option('port', process.env.PORT || 8080));
 const storage = option('storage', path.join(root, 'build', 'web', 'todos.sqlite'));
 const libraryPath = option('library', process.env.MVVM_TODO_LIBRARY || path.join(root, 'build', 'todo', 'libtodo.so'));
+// What an event stream may hold unsent before its client is dropped (a paused tab, a client that
+// never reads): the server's memory stays bounded whatever the clients do.
+const sseBufferLimit = Number(option('sse-buffer-limit', 1 << 20));
+// GET /stats: what the streams hold, for the tests (off unless asked for).
+const statsServed = process.argv.includes('--stats');
 
 fs.mkdirSync(path.dirname(storage), { recursive: true });
 const lib = mvvm.load(libraryPath);
@@ -38,8 +45,19 @@ const LIST_PROPERTIES = ['items_left', 'active_count', 'completed_count', 'all_c
 const ITEM_PROPERTIES = new Set(['title', 'completed']);
 
 const clients = new Set();
-function send(response, event, data) { response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`); }
-function broadcast(event, data) { for (const client of clients) send(client, event, data); }
+let dropped = 0; // streams dropped for their backlog
+// An event for one stream; a stream whose unsent bytes would pass the limit is dropped instead.
+function send(response, event, data) {
+  const text = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  if (response.writableLength + Buffer.byteLength(text) > sseBufferLimit) {
+    clients.delete(response);
+    dropped += 1;
+    response.destroy(); // its backlog freed; the page's EventSource reconnects and gets the state
+    return;
+  }
+  response.write(text);
+}
+function broadcast(event, data) { for (const client of [...clients]) send(client, event, data); }
 
 // The server's copy of the list (ids, as the splices leave it) and each listed item's subscription.
 const ids = [];
@@ -85,18 +103,31 @@ function itemById(id) {
   return found.item;
 }
 
-// Each user action, as the view models' commands and bindings.
+// A field of a command, of the type it must have (a TypeError, so a 400, when it has not).
+const FIELD_TYPES = { title: 'string', completed: 'boolean', id: 'integer' };
+function field(command, name) {
+  const value = Object.hasOwn(command, name) ? command[name] : undefined;
+  const type = FIELD_TYPES[name];
+  if (type === 'integer' ? !Number.isSafeInteger(value) : typeof value !== type) {
+    throw new TypeError(`${command.action} needs ${name}, a${type === 'integer' ? 'n' : ''} ${type}`);
+  }
+  return value;
+}
+
+// Each user action, as the view models' commands and bindings; its fields are checked before
+// anything changes.
 const actions = {
-  add({ title }) { todos.new_todo_title = String(title); todos.add(); },
-  toggle({ id, completed }) { itemById(id).completed = Boolean(completed); },
-  toggle_all({ completed }) { todos.all_completed = Boolean(completed); },
-  edit({ id, title }) {
-    const item = itemById(id);
+  add(command) { todos.new_todo_title = field(command, 'title'); todos.add(); },
+  toggle(command) { itemById(field(command, 'id')).completed = field(command, 'completed'); },
+  toggle_all(command) { todos.all_completed = field(command, 'completed'); },
+  edit(command) {
+    const item = itemById(field(command, 'id'));
+    const title = field(command, 'title');
     item.begin_edit();
-    item.edit_text = String(title);
+    item.edit_text = title;
     item.commit_edit(); // trimmed; an empty title destroys the todo
   },
-  destroy({ id }) { itemById(id).destroy(); },
+  destroy(command) { itemById(field(command, 'id')).destroy(); },
   clear_completed() { todos.clear_completed(); },
 };
 
@@ -111,11 +142,19 @@ class Refused extends Error {
   }
 }
 
+const MAX_BODY = 1 << 20;
 function readBody(request) {
   return new Promise((resolve, reject) => {
     let body = '';
     request.setEncoding('utf8');
-    request.on('data', (chunk) => { body += chunk; if (body.length > 1 << 20) request.destroy(); });
+    request.on('data', (chunk) => {
+      if (body === null) return; // refused already: the rest is let go
+      body += chunk;
+      if (body.length > MAX_BODY) {
+        body = null;
+        reject(new Refused(413, `a command is at most ${MAX_BODY} characters`));
+      }
+    });
     request.on('end', () => resolve(body));
     request.on('error', reject);
   });
@@ -155,18 +194,27 @@ async function answer(request, response) {
   checkAsker(request, url);
   if (request.method === 'GET' && url.pathname === '/events') {
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
-    send(response, 'state', state());
+    // The whole state, however large (the limit bounds what piles up after it): a page that
+    // reconnects after being dropped resyncs from it; it does so within a second.
+    response.write(`retry: 1000\nevent: state\ndata: ${JSON.stringify(state())}\n\n`);
     clients.add(response);
     request.on('close', () => clients.delete(response));
     return;
   }
   if (request.method === 'POST' && url.pathname === '/api') {
     const command = JSON.parse(await readBody(request));
-    const action = Object.prototype.hasOwnProperty.call(actions, command.action) ? actions[command.action] : null;
+    if (command === null || typeof command !== 'object' || Array.isArray(command)) throw new TypeError('a command is a JSON object');
+    const action = Object.hasOwn(actions, command.action) ? actions[command.action] : null;
     if (!action) throw new RangeError(`no action ${command.action}`);
     action(command);
     response.writeHead(204);
     response.end();
+    return;
+  }
+  if (statsServed && request.method === 'GET' && url.pathname === '/stats') {
+    const streams = [...clients].map((client) => ({ buffered: client.writableLength }));
+    response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    response.end(JSON.stringify({ sse_buffer_limit: sseBufferLimit, dropped, streams }));
     return;
   }
   const file = request.method === 'GET' && FILES[url.pathname];
@@ -187,7 +235,7 @@ function refuse(response, error) {
     response.destroy();
     return;
   }
-  response.writeHead(status, { 'Content-Type': 'application/json' });
+  response.writeHead(status, { 'Content-Type': 'application/json', ...(status === 413 ? { Connection: 'close' } : {}) });
   response.end(JSON.stringify({ error: error.message, status: error.statusName || null }));
 }
 

@@ -1,7 +1,8 @@
 """The web example's server under hostile requests (run by run_tests.sh before the browser's tests),
 over HTTP alone: a request line no URL can be made of, a foreign Host (DNS rebinding) or Origin, a
-command that is not JSON. It starts a server of its own (a free port, a fresh database) and checks
-after each test that it still runs. Prints "ok N - name" or "not ok N - name" per test, then
+command that is not JSON or lacks its fields, and an event stream whose client never reads. It
+starts a server of its own (a free port, a fresh database, GET /stats on, a small stream limit) and
+checks after each test that it still runs. Prints "ok N - name" or "not ok N - name" per test, then
 "server: N passed, N failed"."""
 
 import http.client
@@ -12,11 +13,14 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 LIBRARY = os.environ.get("MVVM_TODO_LIBRARY", os.path.join(ROOT, "build", "todo", "libtodo.so"))
+# What a stream may hold unsent: small, so that a client that never reads passes it soon.
+STREAM_LIMIT = 256 * 1024
 
 
 class Server:
@@ -24,7 +28,8 @@ class Server:
         self.log = open(os.path.join(scratch, "server.log"), "w+")
         self.process = subprocess.Popen(
             ["node", os.path.join(ROOT, "examples", "web", "server.js"), "--port", "0",
-             "--storage", os.path.join(scratch, "todos.sqlite"), "--library", LIBRARY],
+             "--storage", os.path.join(scratch, "todos.sqlite"), "--library", LIBRARY,
+             "--sse-buffer-limit", str(STREAM_LIMIT), "--stats"],
             stdout=self.log, stderr=subprocess.STDOUT)
         self.port = None
         end = time.monotonic() + 60
@@ -106,6 +111,11 @@ class Server:
     def titles(self):
         return [item["title"] for item in self.state()["items"]]
 
+    def stats(self):
+        status, body = self.request("GET", "/stats")
+        assert status == 200, "GET /stats answered %d (%s)" % (status, body)
+        return json.loads(body)
+
 
 def read_event(response):
     """The next server-sent event of a stream: (name, data as JSON)."""
@@ -181,8 +191,77 @@ def test_a_command_that_is_not_json_is_refused(server):
     assert server.titles() == before + ["plain text"]
 
 
+def test_a_command_without_its_fields_is_refused(server):
+    assert server.command({"action": "add", "title": "a todo to name"}) == 204
+    before = server.state()
+    for fields in ({"action": "add"}, {"action": "add", "title": None}, {"action": "add", "title": 7},
+                   {"action": "toggle", "id": before["items"][0]["id"]},
+                   {"action": "toggle", "id": str(before["items"][0]["id"]), "completed": True},
+                   {"action": "toggle_all", "completed": "yes"}, {"action": "edit", "id": before["items"][0]["id"]},
+                   {"action": "destroy"}, {"action": "add", "title": "\ud800 half a pair"}):
+        status, body = server.request("POST", "/api", json.dumps(fields), {"Content-Type": "application/json"})
+        assert status == 400, (fields, status, body)
+        assert json.loads(body)["error"], body
+    for body in ("null", "[]", "7", '"add"', "{"):
+        status, _ = server.request("POST", "/api", body, {"Content-Type": "application/json"})
+        assert status == 400, (body, status)
+    assert server.state() == before, "nothing stored"
+
+
+def test_a_stream_that_is_never_read_is_dropped_at_its_limit_and_a_new_one_resyncs(server):
+    # A client that never reads, with a small receive window: what it does not take piles up in
+    # the server, which must keep at most STREAM_LIMIT bytes for it, then drop it.
+    paused = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    paused.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    paused.connect(("127.0.0.1", server.port))
+    paused.sendall(("GET /events HTTP/1.1\r\nHost: %s\r\n\r\n" % server.host).encode())
+    # A client that reads, in step with the edits: never dropped.
+    connection, reading = server.stream()
+    read_event(reading)
+    assert server.command({"action": "add", "title": "edited"}) == 204
+    item = next(i for i in server.state()["items"] if i["title"] == "edited")
+    while read_event(reading)[0] != "splice":
+        pass
+    assert len(server.stats()["streams"]) == 2
+    edits = 0
+    title = ""
+    # Each edit is one event of ~32 kB; the paused stream's kernel buffers take some first.
+    while server.stats()["dropped"] == 0:
+        assert edits < 2000, "the paused stream was never dropped (%s)" % server.stats()
+        title = ("%d " % edits) + ("x" * 32 * 1024)
+        assert server.command({"action": "edit", "id": item["id"], "title": title}) == 204
+        edits += 1
+        while True:
+            event, data = read_event(reading)
+            if event == "item" and data == {"id": item["id"], "name": "title", "value": title}:
+                break
+        for stream in server.stats()["streams"]:
+            assert stream["buffered"] <= STREAM_LIMIT, "a stream holds %d bytes unsent" % stream["buffered"]
+    stats = server.stats()
+    assert stats["dropped"] == 1 and len(stats["streams"]) == 1, stats
+    # The paused client finds its stream ended (what was sent, then the end or a reset).
+    paused.settimeout(60)
+    try:
+        while paused.recv(1 << 20):
+            pass
+    except ConnectionResetError:
+        pass
+    paused.close()
+    # The reading client still hears changes; a new stream (the page's EventSource reconnecting)
+    # begins with the whole state, the last edit included.
+    assert server.command({"action": "toggle", "id": item["id"], "completed": True}) == 204
+    while read_event(reading) != ("item", {"id": item["id"], "name": "completed", "value": True}):
+        pass
+    connection.close()
+    state = server.state()
+    assert {"id": item["id"], "title": title, "completed": True} in state["items"]
+    assert state["properties"]["completed_count"] >= 1
+
+
 TESTS = [test_a_request_line_no_url_can_be_made_of_is_a_400, test_a_foreign_host_is_refused,
-         test_a_foreign_origin_is_refused, test_a_command_that_is_not_json_is_refused]
+         test_a_foreign_origin_is_refused, test_a_command_that_is_not_json_is_refused,
+         test_a_command_without_its_fields_is_refused,
+         test_a_stream_that_is_never_read_is_dropped_at_its_limit_and_a_new_one_resyncs]
 
 
 def main():
