@@ -13,9 +13,9 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-import traceback
+
+from report import run_tests
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 LIBRARY = os.environ.get("MVVM_TODO_LIBRARY", os.path.join(ROOT, "build", "todo", "libtodo.so"))
@@ -265,28 +265,23 @@ TESTS = [test_a_request_line_no_url_can_be_made_of_is_a_400, test_a_foreign_host
 
 
 def main():
-    passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="mvvm-web-server.") as scratch:
-        server = Server(scratch)
+        servers = [Server(scratch)]
+
+        def run(test):
+            test(servers[0])
+            assert servers[0].running(), "the server ended"
+
+        def restart_if_ended(test):
+            if not servers[0].running():
+                print("== the server's log:\n" + servers[0].output())
+                servers[0].stop()
+                servers[0] = Server(scratch)
+
         try:
-            for number, test in enumerate(TESTS, 1):
-                try:
-                    test(server)
-                    assert server.running(), "the server ended"
-                    passed += 1
-                    print("ok %d - %s" % (number, test.__name__), flush=True)
-                except Exception:  # noqa: BLE001 - each failure is reported and the rest still run
-                    failed += 1
-                    print("not ok %d - %s" % (number, test.__name__), flush=True)
-                    traceback.print_exc(file=sys.stdout)
-                    if not server.running():
-                        print("== the server's log:\n" + server.output())
-                        server.stop()
-                        server = Server(scratch)
+            return run_tests("server", TESTS, run, restart_if_ended)
         finally:
-            server.stop()
-    print("server: %d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+            servers[0].stop()
 
 
 if __name__ == "__main__":

@@ -8,13 +8,14 @@ import os
 import sys
 import threading
 import time
-import traceback
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+
+from report import run_tests
 
 URL = os.environ["MVVM_WEB_URL"]
 SHOTS = os.environ["MVVM_WEB_SCREENSHOTS"]
@@ -285,27 +286,19 @@ TESTS = [test_add, test_toggle_and_counter, test_toggle_all, test_edit, test_des
 
 
 def main():
-    passed = failed = 0
     driver = browser()
     try:
         page = Page(driver)
-        for number, test in enumerate(TESTS, 1):
+
+        def shoot(test):
             try:
-                test(page)
-                passed += 1
-                print("ok %d - %s" % (number, test.__name__), flush=True)
-            except Exception:  # noqa: BLE001 - each failure is reported and the rest still run
-                failed += 1
-                print("not ok %d - %s" % (number, test.__name__), flush=True)
-                traceback.print_exc(file=sys.stdout)
-                try:
-                    page.shot("failed_%s" % test.__name__)
-                except Exception:  # noqa: BLE001
-                    pass
+                page.shot("failed_%s" % test.__name__)
+            except Exception:  # noqa: BLE001 - a failed test's screenshot is a help, not a must
+                pass
+
+        return run_tests("browser", TESTS, lambda test: test(page), shoot)
     finally:
         driver.quit()
-    print("browser: %d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
 
 
 if __name__ == "__main__":
