@@ -488,7 +488,8 @@ class Hub {
     if (this.loop && state(this.loop).closed) {
       throw new errors.LoopReleasedError(`the loop of ${this.what} is closed`, 11, 'MVVM_ERR_LOOP_RELEASED');
     }
-    const entry = { fn, order: this.made + 1, ended: false };
+    // since: the events the library had made; one made by then is not this subscriber's to hear.
+    const entry = { fn, order: this.made + 1, since: addon.heardSoFar(), ended: false };
     if (member === null) {
       try {
         if (!this.every.size) for (const each of this.members) this.hear(each); // else heard already
@@ -525,8 +526,8 @@ class Hub {
   hear(member) {
     if (this.heard.has(member)) return;
     const heard = { handle: 0n, stamp: 0 };
-    heard.handle = addon.subscribe(this.lib.id, this.handle, member,
-      (kind, name, value, index, removed, inserted) => this.deliver(heard, kind, name, value, index, removed, inserted));
+    heard.handle = addon.subscribe(this.lib.id, this.handle, member, (kind, name, value, index, removed, inserted, number) =>
+      this.deliver(heard, kind, name, value, index, removed, inserted, number));
     this.heard.set(member, heard);
   }
 
@@ -554,9 +555,11 @@ class Hub {
     this.heard.clear();
   }
 
-  // A change the library announced to the subscription of member: each of the member's
-  // subscribers and each subscriber to every member, merged in the order they subscribed.
-  deliver(heard, kind, member, value, index, removed, inserted) {
+  // A change the library announced to the subscription of member (the library's event number):
+  // each of the member's subscribers and each subscriber to every member, merged in the order
+  // they subscribed, but those made after the event (during its delivery, or while a thread loop's
+  // event waited in the addon's queue), which hear the next change.
+  deliver(heard, kind, member, value, index, removed, inserted, number) {
     const source = this.source.deref();
     if (!source || this.closed) return;
     const mine = this.named.get(member);
@@ -576,15 +579,14 @@ class Hub {
         return;
       }
     }
-    const last = this.made; // subscribers made from here on hear the next change
     const stamp = ++heard.stamp;
     const own = mine ? mine.values() : null;
     const all = this.every.values();
     let a = own ? own.next().value : undefined;
     let b = all.next().value;
     for (;;) {
-      if (a && a.order > last) a = undefined;
-      if (b && b.order > last) b = undefined;
+      if (a && a.since >= number) a = undefined; // and every later one
+      if (b && b.since >= number) b = undefined;
       let entry;
       if (a && (!b || a.order < b.order)) {
         entry = a;

@@ -649,8 +649,14 @@ typedef struct message {
     const mvvm_value *lent; /* delivered on the JavaScript thread: the library's value */
     mvvm_status status;
     char *text;          /* a call's failure message (posted: a copy; delivered at once: lent) */
+    uint64_t heard;      /* an event's place among the events the library made (events_heard) */
     struct message *next; /* in the queue */
 } message;
+
+/* Events the library made, in every environment, numbered as it makes them (on whatever thread):
+ * an event carries its number to JavaScript, and the module's heardSoFar() is the count, so that
+ * a subscriber made after an event (queued from a thread loop, delivered later) is not given it. */
+static _Atomic uint64_t events_heard;
 
 static void target_unref(target *t) {
     if (atomic_fetch_sub(&t->refs, 1) == 1) free(t);
@@ -673,13 +679,14 @@ static void call_target(napi_env env, target *t, size_t argc, napi_value *argv) 
     if (napi_call_function(env, global, fn, argc, argv, &result) != napi_ok) report_pending(env);
 }
 
-static void deliver_event(napi_env env, target *t, mvvm_handle source, const mvvm_event *e) {
-    napi_value argv[6];
+static void deliver_event(napi_env env, target *t, mvvm_handle source, const mvvm_event *e, uint64_t heard) {
+    napi_value argv[7];
     if (napi_create_int32(env, (int32_t)e->kind, &argv[0]) != napi_ok ||
         napi_create_string_utf8(env, e->name ? e->name : "", NAPI_AUTO_LENGTH, &argv[1]) != napi_ok ||
         napi_create_int64(env, e->index, &argv[3]) != napi_ok ||
         napi_create_int64(env, e->removed, &argv[4]) != napi_ok ||
-        napi_create_int64(env, e->inserted, &argv[5]) != napi_ok) {
+        napi_create_int64(env, e->inserted, &argv[5]) != napi_ok ||
+        napi_create_double(env, (double)heard, &argv[6]) != napi_ok) {
         napi_failed(env, "an event's arguments");
         return;
     }
@@ -689,7 +696,7 @@ static void deliver_event(napi_env env, target *t, mvvm_handle source, const mvv
         report_pending(env);
         return;
     }
-    call_target(env, t, 6, argv);
+    call_target(env, t, 7, argv);
 }
 
 static void deliver_done(napi_env env, target *t, mvvm_status status, const mvvm_value *result, const char *text) {
@@ -728,7 +735,7 @@ static void deliver_request(napi_env env, target *t, mvvm_handle vm, mvvm_handle
 static void deliver(napi_env env, message *m) {
     const mvvm_value *value = m->has_value ? &m->event.value : m->lent;
     switch (m->kind) {
-    case MESSAGE_EVENT: deliver_event(env, m->t, m->source, &m->event); break;
+    case MESSAGE_EVENT: deliver_event(env, m->t, m->source, &m->event, m->heard); break;
     case MESSAGE_DONE: deliver_done(env, m->t, m->status, value, m->text); break;
     case MESSAGE_REQUEST: deliver_request(env, m->t, m->source, m->request, value); break;
     case MESSAGE_DESTROY: target_end(env, m->t); m->t = NULL; break;
@@ -824,7 +831,8 @@ static void hand_over(message *m, const mvvm_value *value) {
 }
 
 static void on_event(mvvm_handle source, const mvvm_event *event, void *user_data) {
-    message m = {.kind = MESSAGE_EVENT, .t = user_data, .source = source, .event = *event};
+    message m = {.kind = MESSAGE_EVENT, .t = user_data, .source = source, .event = *event,
+                 .heard = atomic_fetch_add(&events_heard, 1) + 1};
     hand_over(&m, &event->value);
 }
 
@@ -1251,7 +1259,7 @@ static napi_value js_new_object(napi_env env, napi_callback_info info) {
     return make_handle(env, out);
 }
 
-/* subscribe(id, handle, name|null, fn(kind, name, value, index, removed, inserted)) -> handle */
+/* subscribe(id, handle, name|null, fn(kind, name, value, index, removed, inserted, heard)) -> handle */
 static napi_value js_subscribe(napi_env env, napi_callback_info info) {
     ARGS(4);
     LIB_HANDLE();
@@ -1335,6 +1343,14 @@ static napi_value js_object_value(napi_env env, napi_callback_info info) {
     CHECK(env, napi_create_object(env, &out));
     CHECK(env, napi_set_named_property(env, out, "handle", argv[0]));
     CHECK(env, napi_type_tag_object(env, out, &handle_tag));
+    return out;
+}
+
+/* heardSoFar() -> how many events the library has made (see events_heard). */
+static napi_value js_heard_so_far(napi_env env, napi_callback_info info) {
+    (void)info;
+    napi_value out;
+    CHECK(env, napi_create_double(env, (double)atomic_load(&events_heard), &out));
     return out;
 }
 
@@ -1562,7 +1578,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"newObject", js_new_object, 0}, {"subscribe", js_subscribe, 0}, {"unsubscribe", js_status_of_handle, offsetof(library, mvvm_unsubscribe)},
         {"serviceNew", js_service_new, 0}, {"complete", js_complete, 0}, {"listCount", js_list_count, 0},
         {"listItem", js_list_item, 0}, {"objectId", js_int64_of_handle, offsetof(library, mvvm_object_id)}, {"objectValue", js_object_value, 0},
-        {"keepAlive", js_keep_alive, 0}, {"watch", js_watch, 0}, {"unwatch", js_unwatch, 0}, {"watchRef", js_watch_ref, 0},
+        {"keepAlive", js_keep_alive, 0}, {"heardSoFar", js_heard_so_far, 0}, {"watch", js_watch, 0}, {"unwatch", js_unwatch, 0}, {"watchRef", js_watch_ref, 0},
     };
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
         napi_value fn;

@@ -178,3 +178,30 @@ test('a thread loop: its changes reach every subscriber, in order, on the JavaSc
   for (let i = 1; i < first.length; i++) assert.ok(first[i] > first[i - 1], 'in order');
   loop.close();
 });
+
+test('a thread loop: a subscriber made while a change waits to be delivered does not hear that change', async () => {
+  const loop = new mvvm.Loop('thread');
+  const stopWatch = new mvvm.StopWatch(loop);
+  const early = [];
+  stopWatch.subscribe('time_ms', (value) => early.push(value));
+  stopWatch.start();
+  let waited = false;
+  let late = [];
+  let before = 0;
+  // Until a tick made before the late subscriber subscribed was waiting in the queue then.
+  for (let trial = 0; trial < 100 && !waited; trial++) {
+    const until = Date.now() + 30; // the loop's ticks queue up behind this busy JavaScript thread
+    while (Date.now() < until) { /* busy */ }
+    before = stopWatch.time_ms; // a read: no callback, so the queue stays as it is
+    const heard = early.length;
+    late = [];
+    const subscription = stopWatch.subscribe('time_ms', (value) => late.push(value));
+    await new Promise((resolve) => setImmediate(resolve)); // the queue is delivered
+    subscription.unsubscribe();
+    waited = early.slice(heard).some((value) => value <= before);
+  }
+  stopWatch.stop();
+  loop.close();
+  assert.ok(waited, 'a tick made before the subscription waited in the queue');
+  assert.deepEqual(late.filter((value) => value <= before), [], 'the late subscriber heard none of them');
+});
