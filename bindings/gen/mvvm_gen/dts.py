@@ -73,6 +73,12 @@ def _key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", name) else _literal(name)
 
 
+def _field_key(name: str) -> str:
+    """A record's field in its class: a field named `constructor` (a lower_snake name the library
+    allows) as a computed key, since a class body takes `constructor` for its constructor."""
+    return '["constructor"]' if name == "constructor" else _key(name)
+
+
 def _doc(text: Optional[str], indent: str) -> str:
     return t("doc", indent=indent, text=text.replace("*/", "* /").replace("\n", " ")) + "\n" if text else ""
 
@@ -149,7 +155,7 @@ class _Declarations:
 
     def record(self, name: str, record: Record) -> str:
         display = self.records[name]
-        fields = "".join(_doc(f.doc, "  ") + t("field", name=_key(f.name), type=self.out(f.type)) + "\n"
+        fields = "".join(_doc(f.doc, "  ") + t("field", name=_field_key(f.name), type=self.out(f.type)) + "\n"
                          for f in record.fields)
         inits = "".join(t("init_field", name=_key(f.name), optional=self.optional(f.type), type=self.input(f.type)) + "\n"
                         for f in record.fields)
