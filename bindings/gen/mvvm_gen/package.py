@@ -162,7 +162,7 @@ def write_wheel(path: Path, files: Sequence[Tuple[str, bytes, int]], dist_info: 
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen.package", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen.package", description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--package-path", default=".", help="the Swift package (default: the current folder)")
     parser.add_argument("--product", help="its .dynamic library product that links MVVMExport (needed unless --library)")
     parser.add_argument("--module", action="append",

@@ -4,9 +4,9 @@ are made so too: it is a package like any other."""
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple, Union
 
-from .model import Argument, Class, Library, Type
+from .model import Argument, Child, Class, Command, Constructor, Library, Property, Type
 from . import naming
 from .templates import Templates
 
@@ -24,7 +24,11 @@ TYPES = {
 }
 
 
-def typed_calls(cls: Class) -> Iterator[Tuple[str, str, object]]:
+#: What a typed call is of: a constructor, a command, a property (a getter's or a setter's), a child.
+Member = Union[Constructor, Command, Property, Child]
+
+
+def typed_calls(cls: Class) -> Iterator[Tuple[str, str, Member]]:
     """Every typed call of a class, in header order: (kind, C function name, member), each named
     by the naming rule (naming.json) the registration check holds registrations to."""
     for constructor in cls.constructors:
@@ -76,7 +80,7 @@ def functions(cls: Class) -> List[str]:
     for kind, function, member in typed_calls(cls):
         lookup = {"command": "command", "get": "property", "set": "property", "child": "child"}.get(kind)
         let = lets.get((lookup, member.name), "")
-        if kind == "construct":
+        if isinstance(member, Constructor):
             if member.has_service:
                 arguments = t("params_construct_service")
                 body = call("construct_service", cls=cls.name, name=member.name)
@@ -84,11 +88,11 @@ def functions(cls: Class) -> List[str]:
                 arguments = t("params_construct", params=params(member.arguments))
                 values = ", ".join(value(a) for a in member.arguments)
                 body = call("construct", cls=cls.name, name=member.name, values=values)
-        elif kind == "command" and member.is_async:
+        elif isinstance(member, Command) and member.is_async:
             arguments = t("params_command_async", params=params(member.arguments))
             values = t("values_array", values=", ".join(value(a) for a in member.arguments))
             body = call("command_async", member=let, values=values)
-        elif kind == "command":
+        elif isinstance(member, Command):
             result = ""
             arguments = t("params_command", params=params(member.arguments))
             if not member.result.is_none:
@@ -97,10 +101,10 @@ def functions(cls: Class) -> List[str]:
             values = ", ".join(value(a) for a in member.arguments)
             values = t("values_after", values=values) if values or result else ""
             body = call("command", member=let, values=values, result=result)
-        elif kind == "get":
+        elif isinstance(member, Property) and kind == "get":
             arguments = t("params_get", type=TYPES[member.type.c_out])
             body = call("get", member=let, out=t("plain_out" if member.type.is_plain else "value_out"))
-        elif kind == "set":
+        elif isinstance(member, Property):
             arguments = t("params_set", type=TYPES[c_in(member.type)])
             body = call("set", member=let, value=value(Argument("value", member.type)))
         else:
