@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
+from .escape import c_string
 from .model import Child, Command, Library, Property
 from .swift import Member, typed_calls
 from .templates import Templates
@@ -50,10 +51,10 @@ def tables(library: Library) -> str:
         for kind, function, member in typed_calls(cls):
             placed = table(kind, member)
             if placed:
-                rows[placed[0]].append(t("row", function=function, cls=cls.name, extra=placed[1]))
+                rows[placed[0]].append(t("row", function=function, cls=c_string(cls.name), extra=placed[1]))
     for name in TABLES:
         if not rows[name]:
             raise ValueError("no typed call for the fuzzer's %s table (it drives at least one of each)" % name)
     body = "\n".join(t("table", type=t("type_" + name), name=name, rows="\n".join(rows[name])) for name in TABLES)
-    names = "\n".join(t("class_name", cls=cls.name) for cls in library.classes)
+    names = "\n".join(t("class_name", cls=c_string(cls.name)) for cls in library.classes)
     return t("file", tables=body, names=names) + "\n"

@@ -50,6 +50,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from .model import GenerationError, Library, descriptions_json
 
 from . import c, modules, python
+from .escape import python_string
 from .templates import Templates
 from .wheel_tag import elf_needs, platform_tag
 
@@ -253,7 +254,7 @@ def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: P
               % (library_file, tag, why), file=sys.stderr)
     package = {"name": name, "module": module, "library": library_file}
     names = list(python.PACKAGE_NAMES) + python.exported_names(own, whole)
-    init = t("init_py", names=", ".join('"%s"' % n for n in names), **package) + "\n"
+    init = t("init_py", names=", ".join(python_string(n) for n in names), **package) + "\n"
     stubs = python.generate_pyi(own, whole, package)
     dist_info = "%s-%s.dist-info" % (name, args.version)
     metadata = t("metadata", name=name, version=args.version, requires=requirement(mvvm_version),

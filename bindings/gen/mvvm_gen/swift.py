@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
+from .escape import swift_comment, swift_string
 from .model import Argument, Child, Class, Command, Constructor, Library, Property, Type
 from . import naming
 from .templates import Templates
@@ -65,7 +66,7 @@ def call(block: str, **values: object) -> str:
 
 
 def functions(cls: Class) -> List[str]:
-    out = [t("class", name=cls.name)]
+    out = [t("class", name=cls.name, literal=swift_string(cls.name))]
     # Each member's resolution, named after its first typed call (a property's: its getter):
     # the registration check makes every typed call's name once in the library, so these names
     # are distinct too (a name made of class and member could be two classes' alike: a_b's c
@@ -76,18 +77,19 @@ def functions(cls: Class) -> List[str]:
         if lookup is None or (lookup, member.name) in lets:
             continue
         lets[(lookup, member.name)] = t("let_name", kind=lookup, function=function)
-        out.append(t("member", let=lets[(lookup, member.name)], kind=lookup, cls=cls.name, name=member.name))
+        out.append(t("member", let=lets[(lookup, member.name)], kind=lookup, cls=cls.name,
+                     literal=swift_string(member.name)))
     for kind, function, member in typed_calls(cls):
         lookup = {"command": "command", "get": "property", "set": "property", "child": "child"}.get(kind)
         let = lets.get((lookup, member.name), "")
         if isinstance(member, Constructor):
             if member.has_service:
                 arguments = t("params_construct_service")
-                body = call("construct_service", cls=cls.name, name=member.name)
+                body = call("construct_service", cls=cls.name, literal=swift_string(member.name))
             else:
                 arguments = t("params_construct", params=params(member.arguments))
                 values = ", ".join(value(a) for a in member.arguments)
-                body = call("construct", cls=cls.name, name=member.name, values=values)
+                body = call("construct", cls=cls.name, literal=swift_string(member.name), values=values)
         elif isinstance(member, Command) and member.is_async:
             arguments = t("params_command_async", params=params(member.arguments))
             values = t("values_array", values=", ".join(value(a) for a in member.arguments))
@@ -110,12 +112,13 @@ def functions(cls: Class) -> List[str]:
         else:
             arguments = t("params_child")
             body = call("child", member=let)
-        out.append(t("function", function=function, params=arguments, status="Int32", body=body))
+        out.append(t("function", function=function, literal=swift_string(function), params=arguments, status="Int32",
+                     body=body))
     return out
 
 
 def definitions(library: Library, module: str) -> str:
-    out = [t("package_file", module=module), ""]
+    out = [t("package_file", module=swift_comment(module)), ""]
     for cls in library.classes:
         out += functions(cls)
         out.append("")
