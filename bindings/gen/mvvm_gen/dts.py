@@ -13,6 +13,7 @@ import re
 from typing import Dict, List, Optional, Set, Tuple
 
 from . import naming
+from .escape import ts_comment, ts_string
 from .model import Argument, Class, Constructor, Library, Record, Type
 from .templates import Templates
 
@@ -64,13 +65,8 @@ class JsNaming:
         return classes, records
 
 
-def _literal(text: str) -> str:
-    """A string as JavaScript's JSON.stringify writes it."""
-    return json.dumps(text, ensure_ascii=False)
-
-
 def _key(name: str) -> str:
-    return name if re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", name) else _literal(name)
+    return name if re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", name) else ts_string(name)
 
 
 def _field_key(name: str) -> str:
@@ -80,7 +76,7 @@ def _field_key(name: str) -> str:
 
 
 def _doc(text: Optional[str], indent: str) -> str:
-    return t("doc", indent=indent, text=text.replace("*/", "* /").replace("\n", " ")) + "\n" if text else ""
+    return t("doc", indent=indent, text=ts_comment(text)) + "\n" if text else ""
 
 
 class _Declarations:
@@ -94,7 +90,7 @@ class _Declarations:
         return self.classes.get(c_name or "") or t("any_object")
 
     def strings(self, kind: Type) -> Optional[str]:
-        return None if kind.values is None else self.separator.join(_literal(v) for v in kind.values)
+        return None if kind.values is None else self.separator.join(ts_string(v) for v in kind.values)
 
     def out(self, kind: Type) -> str:
         """A value as the module hands it out."""
@@ -218,7 +214,7 @@ class _Declarations:
         entries = "".join(t("classes_entry", name=self.classes[cls.name]) + "\n" for cls in self.library.classes)
         entries += "".join(t("classes_entry", name=self.records[name]) + "\n" for name in self.library.records)
         body += t("classes", entries=entries)
-        return t("file", library=library_name, module=module, body=body) + "\n"
+        return t("file", library=ts_comment(library_name), module=ts_string(module), body=body) + "\n"
 
 
 def generate_dts(library: Library, library_name: str, module: str = "mvvm", rule: Optional[JsNaming] = None) -> str:

@@ -8,6 +8,8 @@ process); not collected by itself (its name is not test_*).
 
 from __future__ import annotations
 
+import ctypes
+import json
 import os
 from pathlib import Path
 from typing import Any, Callable, List, Tuple
@@ -16,6 +18,7 @@ import pytest
 
 import mvvm
 from conftest import Recorder
+from mvvm._values import take_string
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("MVVM_SAMPLE_LIBRARY")
@@ -254,6 +257,37 @@ def test_a_date_is_an_aware_datetime_in_utc(loop: mvvm.Loop) -> None:
     assert order.due is None
     order.due = moment
     assert order.due == moment and order.snapshot()["due"] == moment
+
+
+def test_a_snapshot_holds_nan_and_infinities_as_reading_does(loop: mvvm.Loop) -> None:
+    """Issue 48, item 4: a double JSON has no number for is no null in a snapshot (null is "no
+    value"): a snapshot gives what reading gives, and raises what reading raises."""
+    import math
+    from datetime import datetime, timezone
+    order = mvvm.Order(loop)
+    for seconds in (math.inf, -math.inf, math.nan):
+        order.placed = seconds
+        with pytest.raises(OverflowError, match=r"^Order\.placed: "):
+            order.placed
+        with pytest.raises(OverflowError, match=r"^placed: (inf|-inf|nan) seconds since 1970 is outside"):
+            order.snapshot()
+    order.placed = 0
+    order.line = mvvm.LineItem(order.id, math.inf, "https://example.com/", 1, None)
+    with pytest.raises(OverflowError, match=r"^line\.at: inf seconds since 1970"):
+        order.snapshot()
+    order.line = None
+    assert order.snapshot()["placed"] == datetime(1970, 1, 1, tzinfo=timezone.utc) and order.snapshot()["line"] is None
+    wishlist = mvvm.Wishlist(loop)
+    wishlist.budget = math.nan
+    wishlist.prices = [math.inf, None, -math.inf, math.nan]
+    snapshot = wishlist.snapshot()
+    assert math.isnan(snapshot["budget"]) and math.isnan(wishlist.budget)  # an optional NaN is no None
+    assert snapshot["prices"][:3] == [math.inf, None, -math.inf] and math.isnan(snapshot["prices"][3])
+    # As mvvm_snapshot writes them, JSON having no such numbers: strings, never null.
+    functions, out = mvvm.library_of(wishlist).functions, ctypes.c_void_p()
+    functions.mvvm_snapshot(wishlist, ctypes.byref(out))
+    raw = json.loads(take_string(functions.mvvm_string_free, out, "mvvm_snapshot"))
+    assert (raw["budget"], raw["prices"]) == ("NaN", ["Infinity", None, "-Infinity", "NaN"])
 
 
 def test_a_url_is_its_absolute_string(loop: mvvm.Loop) -> None:
