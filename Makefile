@@ -13,11 +13,15 @@ SWIFT ?= swift
 SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi libsqlite3-dev \
 	libgtk-4-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev gir1.2-gtk-4.0 python3-pytest gjs nodejs node-typescript \
 	chromium chromium-driver
-BIN = $(shell $(SWIFT) build --show-bin-path)
+# The catalog (examples/catalog: the seeds' designs, a package over the export API as any user's
+# is): build/catalog/libcatalog.so is the demo's library and the one most tests load.
+CATALOG_BIN = examples/catalog/.build/debug
+CATALOG_DIR := $(CURDIR)/build/catalog
+CATALOG := $(CATALOG_DIR)/libcatalog.so
 # Only mvvm_* leaves a library we build (bindings/c/common.sh says why this is not in Package.swift).
 EXPORTS := -Xlinker --version-script=$(CURDIR)/Sources/MVVMExport/exports.map
 
-.PHONY: all deps build build-dir lib generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
+.PHONY: all deps build build-dir catalog generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua test-derive demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
 	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages node test-node test-web
 
@@ -33,59 +37,61 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# libmvvm.so, in $(BIN)
-lib: deps
-	$(SWIFT) build --product mvvm $(EXPORTS)
+# The catalog's library -> build/catalog/libcatalog.so (copied only when it changed, by a rename:
+# a process that loaded the old one keeps its copy).
+catalog: deps build-dir
+	cd examples/catalog && $(SWIFT) build $(EXPORTS)
+	@mkdir -p build/catalog && $(call replace_if_changed,$(CATALOG_BIN)/libcatalog.so,$(CATALOG))
 
-# With the library's own link flags, so that the tests do not relink libmvvm.so without them.
+# The engine's and the runtime's Swift tests, then the catalog's (its models and view models).
 test-swift: deps
 	$(SWIFT) test $(EXPORTS)
+	cd examples/catalog && $(SWIFT) test $(EXPORTS)
 
-# Every typed surface generated from the registered classes (`python3 -m mvvm_gen`, the package
-# bindings/gen/mvvm_gen, which the mvvm wheel ships; it imports no binding and runs no Ruby): the catalog's typed C calls in
-# include/mvvm_catalog.h and their definitions in its own target, made as any package's are
-# (--module: the catalog's classes are declared in these three modules), the Python stubs and the
-# Ruby signatures and the TypeScript declarations (bindings/node/mvvm_catalog.d.ts, importing the
-# Node module's types from ./index beside it) of the classes the bindings make at run time, the
-# fuzzer's tables; and from the
-# fixed header (include/mvvm.h), the ABI modules of the Python package and of the Ruby bindings,
-# and the status names' tables of the library and of the C tests; the registration check's table
-# of the naming rule, from bindings/gen/mvvm_gen/naming.json (whose ABI names come from the
-# header); and the Merge publishers of each arity (Sources/MVVMRuntime/Operators, from the
-# generator's templates/merges.tmpl). `make test`
-# fails when one is stale.
+# Every typed surface is generated (`python3 -m mvvm_gen`, bindings/gen/mvvm_gen, which the mvvm
+# wheel ships; it imports no binding and runs no Ruby), and `make test` fails when one is stale.
+# From the fixed header (include/mvvm.h) and the naming rule's data (bindings/gen/mvvm_gen/naming.json):
+# the ABI modules of the Python and Ruby bindings, the status names' tables of the library and of
+# the C tests, the registration check's table of the naming rule, the export API's methods of each
+# arity, and the Merge publishers of each arity (Sources/MVVMRuntime/Operators).
 MVVM_GEN := PYTHONPATH=$(CURDIR)/bindings/gen python3 -m mvvm_gen
-GENERATED := --module MVVMCatalog --module MVVMViewModels --module MVVMModels \
-	--header include/mvvm_catalog.h --swift Sources/MVVMCatalog/TypedCalls.generated.swift \
-	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs --fuzz Tests/fuzz/typed_calls.h \
-	--py-abi bindings/python/mvvm/_abi.py --arities Sources/MVVMExport/Generated/Arities.swift --rb-abi bindings/ruby/lib/mvvm/abi.rb \
-	--naming Sources/MVVMExport/Generated/Naming.swift --status-swift Sources/MVVMExport/Generated/StatusNames.swift \
-	--status-c Tests/C/status_names.h --merges Sources/MVVMRuntime/Operators \
-	--dts bindings/node/mvvm_catalog.d.ts --dts-module ./index
+ENGINE_GENERATED := --py-abi bindings/python/mvvm/_abi.py --rb-abi bindings/ruby/lib/mvvm/abi.rb \
+	--arities Sources/MVVMExport/Generated/Arities.swift --naming Sources/MVVMExport/Generated/Naming.swift \
+	--status-swift Sources/MVVMExport/Generated/StatusNames.swift --status-c Tests/C/status_names.h \
+	--merges Sources/MVVMRuntime/Operators
+# From the catalog's library, as any package's (its classes are declared in these three modules):
+# its typed C calls (a header, and their definitions in its own target), the Python stubs, Ruby
+# signatures and TypeScript declarations of the classes the bindings make of it, and the fuzzer's
+# tables.
+CATALOG_GENERATED := --library $(CATALOG) --module MVVMCatalog --module MVVMViewModels --module MVVMModels \
+	--header examples/catalog/include/mvvm_catalog.h --swift examples/catalog/Sources/MVVMCatalog/TypedCalls.generated.swift \
+	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs \
+	--dts bindings/node/mvvm_catalog.d.ts --dts-module ./index --fuzz Tests/fuzz/typed_calls.h
 
-generate: lib
-	$(MVVM_GEN) --library $(BIN)/libmvvm.so $(GENERATED)
+generate: catalog
+	$(MVVM_GEN) $(ENGINE_GENERATED)
+	$(MVVM_GEN) $(CATALOG_GENERATED)
 
-test-generated: lib
-	@$(MVVM_GEN) --library $(BIN)/libmvvm.so $(GENERATED) --check \
+test-generated: catalog
+	@$(MVVM_GEN) $(ENGINE_GENERATED) --check && $(MVVM_GEN) $(CATALOG_GENERATED) --check \
 	  && echo "generated: 1 passed, 0 failed" || { echo "generated: 0 passed, 1 failed"; exit 1; }
 
 # The fixed header (mvvm.h) and the catalog's (mvvm_catalog.h) each compile alone, as C and C++;
 # together they declare every symbol libmvvm.so exports.
-test-header: lib
-	bash Tests/C/check_header.sh $(BIN)
+test-header: catalog
+	bash Tests/C/check_header.sh $(CATALOG_BIN) $(CATALOG)
 
-test-c: lib
-	bash Tests/C/run_c_tests.sh $(BIN)
+test-c: catalog
+	bash Tests/C/run_c_tests.sh $(CATALOG_DIR)
 
 # The C tests under valgrind (memory errors and definite leaks fail), with a fair scheduler.
-test-c-valgrind: lib
-	C_TESTS_OUTDIR=build/c-tests-valgrind bash Tests/C/run_c_tests.sh $(BIN) --valgrind
+test-c-valgrind: catalog
+	C_TESTS_OUTDIR=build/c-tests-valgrind bash Tests/C/run_c_tests.sh $(CATALOG_DIR) --valgrind
 
 # The harness itself: a hung test is killed and reported within its limit, natively and under
 # valgrind; a hung suite is killed and the suites after it still run.
-test-harness: lib
-	bash Tests/check_harness.sh $(BIN)
+test-harness: catalog
+	bash Tests/check_harness.sh $(CATALOG_DIR)
 
 # A package outside this one exports its own view models (Tests/outside: libsample.so); C,
 # Python, Ruby and LuaJIT drive them, the last three from their own suites.
@@ -93,29 +99,29 @@ SAMPLE_LIB = Tests/outside/.build/debug/libsample.so
 # Its view models written as apps write them (a @MainActor class, Foundation Timer...).
 APP_SAMPLE_LIB = Tests/outside/.build/debug/libappsample.so
 
-sample: lib
+sample: catalog
 	cd Tests/outside && $(SWIFT) build $(EXPORTS)
 
 test-outside: sample build-dir
 	bash Tests/outside/run.sh
 
-test-python: lib sample todo build-dir
+test-python: catalog sample todo build-dir
 	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
-	  MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash bindings/python/run_tests.sh $(BIN)
+	  MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash bindings/python/run_tests.sh $(CATALOG_DIR)
 
 # The Tk app under a private Xvfb, driven through its widgets; screenshots in build/screenshots/.
 # Its screens are the catalog's (libmvvm.so) and its Todos tab the todo app's (build/todo/libtodo.so,
 # loaded beside it, on a loop of its own). Its main loop's test uses Tests/outside's
 # libappsample.so (a @MainActor view model).
-test-tk: lib todo sample build-dir
+test-tk: catalog todo sample build-dir
 	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
-	  bash examples/python/run_tk_tests.sh $(BIN)
+	  bash examples/python/run_tk_tests.sh $(CATALOG_DIR)
 
-test-ruby: lib sample build-dir
-	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) bash bindings/ruby/run_tests.sh $(BIN)
+test-ruby: catalog sample build-dir
+	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) bash bindings/ruby/run_tests.sh $(CATALOG_DIR)
 
-test-lua: lib build-dir
-	bash bindings/lua/run_tests.sh $(BIN)
+test-lua: catalog build-dir
+	bash bindings/lua/run_tests.sh $(CATALOG_DIR)
 
 # The todo app (examples/todo: its own package over the export API) -> build/todo/libtodo.so.
 # $(call replace_if_changed,FROM,TO): a library copied into build/ only when it changed, and by
@@ -145,15 +151,15 @@ search: deps build-dir
 test-todo: todo
 	bash examples/todo/run_tests.sh
 
-test-views: lib search
-	bash examples/test_views.sh $(BIN)
+test-views: catalog search
+	bash examples/test_views.sh $(CATALOG_DIR)
 
 # Registrations derived from the code (`python3 -m mvvm_gen derive`, docs/packages.md): the derived
 # files of Tests/derive, the todo app and the search screen are current (--check, on the builds
 # `make todo search` made, with their flags: nothing is relinked), a stale one is told; Tests/derive's
 # view models registered by derivation (libderived.so) and by hand (libhand.so) are described alike
 # and behave alike, from C and Python (Tests/derive/run.sh).
-test-derive: lib todo search build-dir
+test-derive: todo search build-dir
 	bash Tests/derive/run.sh
 
 # The GLib bridge (bindings/glib: libmvvm-glib.so, over include/mvvm.h only, and its
@@ -204,8 +210,8 @@ $(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLI
 # under valgrind) and from Python, every binding's names and UInt64 values against the
 # description (Tests/bindings/agree.py), under a private Xvfb with GSK_RENDERER=cairo; screenshots in
 # build/screenshots/gtk_*.png.
-test-gtk: lib gtk todo sample search node build-dir
-	MVVM_CATALOG_LIBRARY=$(BIN)/libmvvm.so MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
+test-gtk: catalog gtk todo sample search node build-dir
+	MVVM_CATALOG_LIBRARY=$(CATALOG) MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
 	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
 	  bash examples/gtk/run_tests.sh
 
@@ -226,13 +232,13 @@ $(NODE_ADDON): bindings/node/mvvm_node.c include/mvvm.h
 
 # Its tests (node --test): the catalog, Tests/outside's libsample.so and libappsample.so (the main
 # loop), the todo app, the TypeScript declarations (tsc --strict).
-test-node: lib sample todo node
-	MVVM_LIBRARY=$(BIN)/libmvvm.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
+test-node: catalog sample todo node
+	MVVM_LIBRARY=$(CATALOG) MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
 	  MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash bindings/node/run_tests.sh
 
 # TodoMVC in a browser (examples/web: a node:http server over the todo app's view models) in
 # headless Chromium driven by Selenium; screenshots in build/screenshots/web_*.png.
-test-web: lib todo node build-dir
+test-web: catalog todo node build-dir
 	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash examples/web/run_tests.sh
 
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
@@ -258,8 +264,8 @@ test-fuzz-seeds: deps build-dir
 # 300,000 in `make test`; more by hand:
 # make test-soak SOAK_CYCLES=10000000.
 SOAK_CYCLES ?= 300000
-test-soak: lib build-dir
-	bash Tests/soak.sh $(BIN) $(SOAK_CYCLES)
+test-soak: catalog build-dir
+	bash Tests/soak.sh $(CATALOG_DIR) $(SOAK_CYCLES)
 
 # Coverage-guided fuzzing of the C ABI for FUZZ_SECONDS in all, split evenly over FUZZ_TARGETS
 # (abi sample todo by default); findings in build/fuzz-artifacts/.
@@ -276,7 +282,7 @@ SUITES := swift:1200 generated:300 header:300 c:900 harness:600 outside:1200 vie
 	lua:300 node:600 web:600 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
 SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 fuzz-seeds:1200 packaging:1500
 
-test: lib todo gtk sample search node build-dir
+test: catalog todo gtk sample search node build-dir
 	@bash Tests/run_suites.sh --beside "$(SUITES_BESIDE)" $(SUITES)
 
 build-dir:
@@ -312,7 +318,7 @@ wheel: release
 
 # Packages as users write them: the code of README.md, docs/packages.md and docs/glib-bridge.md built and run as written,
 # a package depending on libmvvm by version, packages composed into one library (Tests/packages).
-test-packages: lib todo gtk build-dir
+test-packages: catalog todo gtk build-dir
 	bash Tests/packages/run.sh
 
 test-packaging: deps build-dir
@@ -331,8 +337,8 @@ bench-main-loop: sample build-dir
 	./build/main_loop_latency
 
 # The C view and the Python view over the same catalog, each a scripted session on a virtual loop.
-demo: lib build-dir todo search
-	@cc -std=c11 examples/c/mvvm_view.c -Iinclude -L$(BIN) -lmvvm -Wl,-rpath,$(BIN) -o build/mvvm_view
+demo: catalog build-dir todo search
+	@cc -std=c11 examples/c/mvvm_view.c -Iinclude -L$(CATALOG_DIR) -lcatalog -Wl,-rpath,$(CATALOG_DIR) -o build/mvvm_view
 	@echo "== The C terminal view (examples/c/mvvm_view.c) running examples/c/demo.script =="
 	@./build/mvvm_view --script examples/c/demo.script
 	@echo
@@ -344,7 +350,7 @@ demo: lib build-dir todo search
 	@./build/search/search_view
 	@echo
 	@echo "== The Python console view (examples/python/console_view.py) =="
-	@MVVM_LIBRARY=$(BIN)/libmvvm.so PYTHONPATH=bindings/python python3 examples/python/console_view.py
+	@MVVM_LIBRARY=$(CATALOG) PYTHONPATH=bindings/python python3 examples/python/console_view.py
 	@echo
 	@echo "(Interactive: ./build/mvvm_view, or ./build/todo/mvvm_view with t for todos; the Swift view models without C: swift run mvvm-swift-demo)"
 

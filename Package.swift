@@ -4,22 +4,19 @@ import PackageDescription
 let package = Package(
     name: "libmvvm",
     products: [
-        // libmvvm.so: the C ABI of include/mvvm.h with the catalog (include/mvvm_catalog.h), which
-        // its hook registers; only mvvm_* symbols are exported.
-        .library(name: "mvvm", type: .dynamic, targets: ["LibMVVM"]),
-        // For a package exporting its own view models: the export API and the engine behind the C
-        // ABI. Its dynamic library product (of its own target) exports the whole ABI with the
-        // classes its hook registers. docs/packages.md.
+        // The export API and the engine behind the C ABI, for a package exporting its own view
+        // models: its dynamic library product (of its own target) exports the whole ABI with the
+        // classes its hook registers (docs/packages.md). The seeds' catalog is such a package,
+        // examples/catalog.
         .library(name: "MVVMExport", targets: ["MVVMExport"]),
-        // The catalog, for a package whose library should carry it: its hook calls
-        // Catalog.register() (docs/packages.md, "Composing the catalog").
-        .library(name: "MVVMCatalog", targets: ["MVVMCatalog"]),
         // UUID, Date, URL and Decimal as values, for a package whose view models hold them: a product
-        // of its own, so that a library without them (libmvvm.so) does not link Foundation.
+        // of its own, so that a library without them does not link Foundation.
         .library(name: "MVVMFoundation", targets: ["MVVMFoundation"]),
+        // Loops and schedulers, the loop timer publisher, the operators OpenCombine lacks.
         .library(name: "MVVMRuntime", targets: ["MVVMRuntime"]),
-        .library(name: "MVVMModels", targets: ["MVVMModels"]),
-        .library(name: "MVVMViewModels", targets: ["MVVMViewModels"]),
+        // The one import for Combine code: `import MVVMCombine` where Apple's code says
+        // `import Combine` (OpenCombine, its Foundation and Dispatch schedulers, libmvvm's operators).
+        .library(name: "MVVMCombine", targets: ["MVVMCombine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
@@ -35,12 +32,10 @@ let package = Package(
             dependencies: ["CMVVMSystem", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         .target(
-            name: "MVVMModels",
-            dependencies: ["MVVMRuntime", .product(name: "OpenCombine", package: "OpenCombine")]
-        ),
-        .target(
-            name: "MVVMViewModels",
-            dependencies: ["MVVMRuntime", "MVVMModels", .product(name: "OpenCombine", package: "OpenCombine")]
+            name: "MVVMCombine",
+            dependencies: ["MVVMRuntime", .product(name: "OpenCombine", package: "OpenCombine"),
+                           .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                           .product(name: "OpenCombineFoundation", package: "OpenCombine")]
         ),
         // The public C header, seen by Swift as a module so the @_cdecl functions use its types.
         .systemLibrary(name: "CMVVM", path: "include"),
@@ -54,28 +49,6 @@ let package = Package(
             exclude: ["exports.map"]
         ),
         .target(name: "MVVMFoundation", dependencies: ["MVVMExport"]),
-        // The catalog's classes, registered through the public export API as any user's are, and
-        // their generated typed calls (include/mvvm_catalog.h).
-        .target(
-            name: "MVVMCatalog",
-            dependencies: ["MVVMExport", "MVVMRuntime", "MVVMModels", "MVVMViewModels",
-                           .product(name: "OpenCombine", package: "OpenCombine")]
-        ),
-        // libmvvm.so's hook: a library composed of the catalog alone, as any library composes
-        // the packages it carries.
-        .target(name: "LibMVVM", dependencies: ["MVVMCatalog", "MVVMExport"]),
-        .executableTarget(
-            name: "mvvm-swift-demo",
-            dependencies: ["MVVMRuntime", "MVVMModels", "MVVMViewModels",
-                           .product(name: "OpenCombine", package: "OpenCombine")],
-            path: "examples/swift"
-        ),
-        // The Swift-native baseline of the benchmarks (make bench).
-        .executableTarget(
-            name: "mvvm-bench",
-            dependencies: ["MVVMViewModels", .product(name: "OpenCombine", package: "OpenCombine")],
-            path: "Tests/bench/swift"
-        ),
         // The engine's own tests: the export API and the C ABI from Swift, on the virtual loop.
         .testTarget(
             name: "MVVMExportTests",
@@ -85,10 +58,12 @@ let package = Package(
         .testTarget(name: "MVVMMainLoopTests", dependencies: ["MVVMRuntime", "MVVMExport", "CMVVM",
                                                              .product(name: "OpenCombine", package: "OpenCombine")]),
         .testTarget(name: "MVVMFoundationTests", dependencies: ["MVVMFoundation", "MVVMExport", "CMVVM"]),
+        // Code written for Apple's Combine, with `import MVVMCombine` for `import Combine`.
+        .testTarget(name: "MVVMCombineTests", dependencies: ["MVVMCombine"]),
+        // The runtime's own tests: loops, the operators, the list changes.
         .testTarget(
             name: "MVVMCoreTests",
-            dependencies: ["MVVMRuntime", "MVVMModels", "MVVMViewModels",
-                           .product(name: "OpenCombine", package: "OpenCombine")]
+            dependencies: ["MVVMRuntime", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
     ]
 )

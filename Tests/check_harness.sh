@@ -16,7 +16,7 @@ pass() { passed=$((passed + 1)); echo "PASS $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1"; }
 
 cc -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include -I Tests/C Tests/C/harness/hang.c -o "$tmp/hang" \
-    -L "$LIBDIR" -lmvvm -Wl,-rpath,"$LIBDIR" || { echo "harness: 0 passed, 1 failed (hang.c did not compile)"; exit 1; }
+    -L "$LIBDIR" -lcatalog -Wl,-rpath,"$LIBDIR" || { echo "harness: 0 passed, 1 failed (hang.c did not compile)"; exit 1; }
 
 # Runs the hanging program with a 2 s limit per test; it must end within `within` seconds.
 check_killed() {
@@ -39,7 +39,7 @@ if command -v valgrind >/dev/null 2>&1; then
     # No --fair-sched here: the limit must hold even when the spinning threads starve the rest.
     # The library without DWARF, which valgrind 3.19 cannot read (see Tests/C/run_c_tests.sh).
     mkdir -p "$tmp/valgrind-lib"
-    objcopy --strip-debug "$LIBDIR/libmvvm.so" "$tmp/valgrind-lib/libmvvm.so"
+    objcopy --strip-debug "$LIBDIR/libcatalog.so" "$tmp/valgrind-lib/libcatalog.so"
     check_killed "under valgrind" 60 env LD_LIBRARY_PATH="$tmp/valgrind-lib" valgrind -q
 else
     fail "under valgrind: valgrind is not installed (make deps)"

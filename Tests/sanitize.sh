@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Builds libmvvm and its tests with a sanitizer, runs the Swift tests and the C tests
-# (Tests/C/test_*.c, compiled by the toolchain's clang with the matching -fsanitize and linked
-# against that build's libmvvm.so), and fails on any test failure or any sanitizer report.
+# Builds libmvvm and its tests with a sanitizer, and the catalog (examples/catalog) with its tests,
+# runs the Swift tests of both and the C tests (Tests/C/test_*.c, compiled by the toolchain's clang
+# with the matching -fsanitize and linked against that build's libcatalog.so), and fails on any
+# test failure or any sanitizer report.
 #
 #   bash Tests/sanitize.sh address    # AddressSanitizer + LeakSanitizer, scratch .build-asan
 #   bash Tests/sanitize.sh thread     # ThreadSanitizer, scratch .build-tsan
 #
-# Run from the repository root (or anywhere: it goes there). Never touches .build; logs go to
+# Run from the repository root (or anywhere: it goes there). Never touches .build (the scratch
+# folder is the root's and examples/catalog's own .build-asan or .build-tsan); logs go to
 # build/sanitize-<kind>/. The last line is "sanitize-<kind>: N passed, N failed", summing the
 # Swift tests and the C tests (a sanitizer report, or a suite that did not finish, counts as a
 # failure of its own).
@@ -94,10 +96,10 @@ echo "== building with --sanitize=$KIND into $SCRATCH"
 # executable it would make the sanitizer's own interceptors local, and those of libdispatch
 # (dispatch_async, dispatch_apply, ...) then never see the calls libdispatch's users make, so
 # ThreadSanitizer misses every hand-off through a queue and reports the work on either side as
-# racing. The C tests then use libmvvm.so relinked with the version script, as every build of the
+# racing. The C tests then use libcatalog.so linked with the version script, as every build of a
 # library is (the Makefile's EXPORTS): without it the library's C helpers are global symbols, and
-# the copies of libmvvm.so that test_library_copies.c loads would bind to the first copy's (one
-# tag for all, and an ODR report).
+# the copies of it that test_library_copies.c loads would bind to the first copy's (one tag for
+# all, and an ODR report).
 EXPORTS=(-Xlinker "--version-script=$PWD/Sources/MVVMExport/exports.map")
 "$SWIFT" build --scratch-path "$SCRATCH" --sanitize="$KIND" --build-tests > "$LOGS/build.log" 2>&1
 build_status=$?
@@ -107,38 +109,55 @@ if [ "$build_status" -ne 0 ]; then
     failed=$((failed + 1))
     finish
 fi
-LIBDIR="$("$SWIFT" build --scratch-path "$SCRATCH" --sanitize="$KIND" --show-bin-path)"
+echo "== building the catalog with --sanitize=$KIND into examples/catalog/$SCRATCH"
+(cd examples/catalog && "$SWIFT" build --scratch-path "$SCRATCH" --sanitize="$KIND" --build-tests) \
+    > "$LOGS/build-catalog.log" 2>&1
+build_status=$?
+tail -n 3 "$LOGS/build-catalog.log"
+if [ "$build_status" -ne 0 ]; then
+    echo "sanitize.sh: the catalog's build failed (log: $LOGS/build-catalog.log)"
+    failed=$((failed + 1))
+    finish
+fi
+LIBDIR="$(cd examples/catalog && "$SWIFT" build --scratch-path "$SCRATCH" --sanitize="$KIND" --show-bin-path)"
 
 # ---------------------------------------------------------------------------------------------
 # Swift tests
 # ---------------------------------------------------------------------------------------------
-echo "== Swift tests ($KIND)"
-LSAN_OPTIONS="${LSAN_OPTIONS:-}:$SWIFT_TEST_LSAN" \
-    "$SWIFT" test --scratch-path "$SCRATCH" --sanitize="$KIND" --skip-build > "$LOGS/swift-test.log" 2>&1
-swift_status=$?
-total_line=$(grep -oE 'Test run with [0-9]+ tests?' "$LOGS/swift-test.log" | tail -n 1)
-swift_failed=$(grep -cE '^✘ Test [^r].* failed' "$LOGS/swift-test.log" || true)
-if [ -n "$total_line" ]; then
-    total=$(grep -oE '[0-9]+' <<<"$total_line")
-    passed=$((passed + total - swift_failed))
-    failed=$((failed + swift_failed))
-    echo "Swift tests: $((total - swift_failed)) passed, $swift_failed failed"
-else
-    notes+=("the Swift tests did not finish (exit $swift_status; log $LOGS/swift-test.log)")
-    failed=$((failed + 1))
-fi
-if has_reports "$LOGS/swift-test.log" "the Swift tests"; then
-    failed=$((failed + 1))
-elif [ "$swift_status" -ne 0 ] && [ "$swift_failed" -eq 0 ] && [ -n "$total_line" ]; then
-    notes+=("swift test exited $swift_status with no failed test (log $LOGS/swift-test.log)")
-    failed=$((failed + 1))
-fi
+# swift_tests NAME FOLDER: the Swift tests of the package in FOLDER, counted.
+swift_tests() {
+    local name=$1 folder=$2 log="$LOGS/swift-test-$1.log"
+    echo "== Swift tests of $name ($KIND)"
+    (cd "$folder" && LSAN_OPTIONS="${LSAN_OPTIONS:-}:$SWIFT_TEST_LSAN" \
+        "$SWIFT" test --scratch-path "$SCRATCH" --sanitize="$KIND" --skip-build) > "$log" 2>&1
+    local swift_status=$? total_line swift_failed total
+    total_line=$(grep -oE 'Test run with [0-9]+ tests?' "$log" | tail -n 1)
+    swift_failed=$(grep -cE '^✘ Test [^r].* failed' "$log" || true)
+    if [ -n "$total_line" ]; then
+        total=$(grep -oE '[0-9]+' <<<"$total_line")
+        passed=$((passed + total - swift_failed))
+        failed=$((failed + swift_failed))
+        echo "Swift tests of $name: $((total - swift_failed)) passed, $swift_failed failed"
+    else
+        notes+=("the Swift tests of $name did not finish (exit $swift_status; log $log)")
+        failed=$((failed + 1))
+    fi
+    if has_reports "$log" "the Swift tests of $name"; then
+        failed=$((failed + 1))
+    elif [ "$swift_status" -ne 0 ] && [ "$swift_failed" -eq 0 ] && [ -n "$total_line" ]; then
+        notes+=("swift test of $name exited $swift_status with no failed test (log $log)")
+        failed=$((failed + 1))
+    fi
+}
+swift_tests libmvvm .
+swift_tests catalog examples/catalog
 
 # ---------------------------------------------------------------------------------------------
 # C tests
 # ---------------------------------------------------------------------------------------------
 echo "== C tests ($KIND)"
-"$SWIFT" build --scratch-path "$SCRATCH" --sanitize="$KIND" --product mvvm "${EXPORTS[@]}" > "$LOGS/build-library.log" 2>&1
+(cd examples/catalog && "$SWIFT" build --scratch-path "$SCRATCH" --sanitize="$KIND" --product catalog "${EXPORTS[@]}") \
+    > "$LOGS/build-library.log" 2>&1
 library_status=$?
 grep -v "Cannot export local symbol '__\(a\|t\)san" "$LOGS/build-library.log" | tail -n 3
 if [ "$library_status" -ne 0 ]; then

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the terminal view and checks its transcript of examples/c/demo.script, exactly; then
 # the Python console view's transcript.
-# Usage: examples/test_views.sh LIBDIR   (the folder holding libmvvm.so)
+# Usage: examples/test_views.sh LIBDIR   (the folder holding libcatalog.so)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 libdir=$(cd "${1:?usage: test_views.sh LIBDIR}" && pwd)
 mkdir -p build
-cc -std=c11 -Wall -Wextra -Werror -pedantic examples/c/mvvm_view.c -Iinclude -L"$libdir" -lmvvm \
+cc -std=c11 -Wall -Wextra -Werror -pedantic examples/c/mvvm_view.c -Iinclude -L"$libdir" -lcatalog \
     -Wl,-rpath,"$libdir" -o build/mvvm_view
 passed=0 failed=0
 if ./build/mvvm_view --script examples/c/demo.script | diff -u examples/c/demo.expected - ; then
@@ -36,13 +36,13 @@ if grep -q 'stopwatch 00:00:00\.[0-9][0-9] \[m: Resume\]' <<<"$last_screen" && !
 else
     failed=$((failed + 1)); echo "FAILED: the interactive view on the main loop ended on: $last_screen"
 fi
-# The todo screen: only a library with the todo app's classes has it (libmvvm.so refuses its
+# The todo screen: only a library with the todo app's classes has it (libcatalog.so refuses its
 # actions); build/todo/libtodo.so (made here when missing) does not carry the catalog, so there
 # the timer actions are refused, and examples/c/todo.script gives examples/c/todo.expected exactly.
 if ! ./build/mvvm_view --script "todo-add milk" >/dev/null 2>build/mvvm_view.err && grep -q 'no todo app' build/mvvm_view.err; then
     passed=$((passed + 1))
 else
-    failed=$((failed + 1)); echo "FAILED: libmvvm.so's view took a todo action"
+    failed=$((failed + 1)); echo "FAILED: libcatalog.so's view took a todo action"
 fi
 . bindings/c/common.sh
 if [ -f build/todo/libtodo.so ] || { (cd examples/todo && swift build "${MVVM_EXPORTS_FLAGS[@]}") && mkdir -p build/todo \
@@ -71,7 +71,7 @@ else
     failed=$((failed + 1)); echo "FAILED: the transcript of the search screen differs (above)"
 fi
 # The Python console view over the same catalog, through the mvvm package only.
-if MVVM_LIBRARY="$libdir/libmvvm.so" PYTHONPATH=bindings/python python3 examples/python/console_view.py \
+if MVVM_LIBRARY="$libdir/libcatalog.so" PYTHONPATH=bindings/python python3 examples/python/console_view.py \
         | diff -u examples/python/console_view.expected - ; then
     passed=$((passed + 1))
 else

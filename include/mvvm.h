@@ -545,7 +545,8 @@ mvvm_status mvvm_describe(mvvm_handle object, char **out);
 
 /**
  * Every property's current value, as a new JSON object string in *out (free with
- * mvvm_string_free), such as {"count": 3, "is_doing": true}.
+ * mvvm_string_free), such as {"count": 3, "is_doing": true}. null is an optional's none; a
+ * double JSON has no number for is the string "NaN", "Infinity" or "-Infinity".
  * Errors: INVALID_HANDLE, WRONG_TYPE, NULL_POINTER, LOOP_RELEASED.
  */
 mvvm_status mvvm_snapshot(mvvm_handle object, char **out);

@@ -1,4 +1,5 @@
 import CMVVM
+import CMVVMSystem
 import MVVMRuntime
 @preconcurrency import OpenCombine
 
@@ -37,7 +38,10 @@ final class LoopContext: Handled, @unchecked Sendable {
         checkScheduled = loop.kind == .virtual
         super.init(kind: .loop)
         // A turn of due work is one operation: announce its changes when it is complete.
-        turnObserver = loop.addTurnObserver { [unowned self] in self.flush() }
+        turnObserver = loop.addTurnObserver { [unowned self] in
+            self.flush()
+            cmvvm_settings_note_work()
+        }
     }
 
     override var owningContext: LoopContext? { self }
@@ -72,6 +76,7 @@ final class LoopContext: Handled, @unchecked Sendable {
                 throw error
             }
             if !dirty.isEmpty || !changing.isEmpty || !joining.isEmpty || !ended.isEmpty { flush() }
+            cmvvm_settings_note_work()
             // A main loop runs the `RunLoop.main` work the call may have added (a `Timer`, a perform).
             if isMainLoop { loop.afterHostCall() }
             return result
@@ -287,6 +292,8 @@ final class LoopContext: Handled, @unchecked Sendable {
         }
         turnObserver = nil
         loop.stop()
+        // What the loop's objects changed reaches disk with its release.
+        cmvvm_settings_save_now()
         // The tasks of cancelled calls, left on the stopped loop, end now rather than leak.
         loop.perform { loop.executor.drain() }
     }

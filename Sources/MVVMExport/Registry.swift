@@ -78,6 +78,13 @@ public enum Exports {
         }
     }
 
+    /// Names the domain of the settings (`UserDefaults.standard`) the library keeps between runs,
+    /// for every host of it alike: by default the library's file name without `lib` and its
+    /// extension (`libexpenses.so`: "expenses"), kept in `$XDG_CONFIG_HOME/DOMAIN.plist`
+    /// (`~/.config`). Call it from the package's hook, before any object is made; the values are
+    /// loaded once the hook has run (docs/loops-and-threads.md, "Settings").
+    public static func settings(domain: String) { Settings.domain = domain }
+
     /// The problems of the registration so far, each naming its class or record and member;
     /// throws when there is any. A package's own tests can call it after registering.
     public static func validate() throws(RegistrationError) {
@@ -141,8 +148,12 @@ final class Registry: @unchecked Sendable {
     private var checked: [String]?
     private var reported = false
 
-    /// Runs the linked packages' registration functions, once.
-    private static let loaded: Void = { libmvvm_run_registrations() }()
+    /// Runs the linked packages' registration functions, once; then loads the settings saved
+    /// before (their domain may be named by a hook), before any object is made.
+    private static let loaded: Void = {
+        libmvvm_run_registrations()
+        Settings.start()
+    }()
 
     func add(_ exportedClass: ExportedClass) {
         add(exportedClass, "class") {
@@ -469,4 +480,15 @@ public func mvvm_service_new(_ request: mvvm_request_fn?, _ userData: UnsafeMuta
 func writeToStandardError(_ text: String) {
     var text = text
     text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+}
+
+/// Settings that persist as on the app's platform (`CMVVMSystem/settings.c`): `UserDefaults`'
+/// values, loaded when the library is first used, saved when its loops have been idle a short
+/// while after work, when a loop is released, and at a normal exit. Off in a library that links
+/// no Foundation.
+enum Settings {
+    /// Set by ``Exports/settings(domain:)`` from the hook, before `start`.
+    nonisolated(unsafe) static var domain: String?
+
+    static func start() { _ = cmvvm_settings_start(domain) }
 }

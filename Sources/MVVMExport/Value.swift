@@ -127,14 +127,15 @@ public enum MVVMValue: Equatable, Sendable {
     }
 
     /// The value as JSON (`mvvm_snapshot`): bytes as an array of numbers, a record as an object
-    /// of its fields (their names from its registration).
+    /// of its fields (their names from its registration), a double JSON has no number for as
+    /// ``JSON/nonFinite(_:)`` names it (null is "no value", which a non-optional double never is).
     var json: String {
         switch self {
         case .none, .null: return "null"
         case let .bool(flag): return flag ? "true" : "false"
         case let .int(number): return String(number)
         case let .uint(number): return String(number)
-        case let .double(number): return number.isFinite ? "\(number)" : "null"
+        case let .double(number): return number.isFinite ? "\(number)" : JSON.quote(JSON.nonFinite(number))
         case let .string(text): return JSON.quote(text)
         case let .object(handle): return String(handle)
         case let .bytes(bytes): return JSON.array(bytes.map { String($0) })
@@ -175,5 +176,11 @@ enum JSON {
 
     static func array(_ items: [String]) -> String {
         "[" + items.joined(separator: ", ") + "]"
+    }
+
+    /// The string a NaN or an infinity is written as, JSON having no such numbers: "NaN",
+    /// "Infinity", "-Infinity", as protobuf's JSON mapping and JavaScript's `String(x)` write them.
+    static func nonFinite(_ number: Double) -> String {
+        number.isNaN ? "NaN" : number < 0 ? "-Infinity" : "Infinity"
     }
 }

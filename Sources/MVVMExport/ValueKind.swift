@@ -138,7 +138,9 @@ enum DecimalText {
     }
 
     /// Its significant digits (no leading or trailing zeros; none for zero) and the exponent of
-    /// its last one; an exponent beyond any range is clamped, still beyond it.
+    /// its last one; an exponent beyond any range is clamped, still beyond it: the digits can
+    /// move it by at most their count, so it is clamped only beyond the text's length past the
+    /// range ("1" and a million zeros then "e-1000000" is 1, whatever the clamp).
     private static func parse(_ bytes: [UInt8]) -> (negative: Bool, digits: [UInt8], exponent: Int)? {
         var index = 0
         func digitRun() -> ArraySlice<UInt8> {
@@ -166,8 +168,10 @@ enum DecimalText {
             }
             let digits = digitRun()
             guard !digits.isEmpty else { return nil }
-            // Far beyond any range already: no overflow however long it is.
-            stated = sign * digits.reduce(0) { min($0 * 10 + Int($1 - UInt8(ascii: "0")), 1_000_000) }
+            // Linear and without overflow however long it is; a clamped exponent, moved by at most
+            // bytes.count by the digits, is still beyond the range of 38 digits either way.
+            let beyondAnyRange = bytes.count + maximumDigits + exponents.count
+            stated = sign * digits.reduce(0) { min($0 * 10 + Int($1 - UInt8(ascii: "0")), beyondAnyRange) }
         }
         guard index == bytes.count else { return nil }
         var digits = Array((whole + fraction).drop { $0 == UInt8(ascii: "0") })

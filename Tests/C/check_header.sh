@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Proves include/mvvm.h (the fixed ABI), include/mvvm_catalog.h (the catalog's typed calls) and
-# libmvvm.so agree:
+# Proves include/mvvm.h (the fixed ABI), examples/catalog/include/mvvm_catalog.h (the catalog's typed
+# calls, generated as any package's are) and the catalog's library, libcatalog.so, agree:
 #  1. each header compiles alone, cleanly, as C11 and as C++ with -Wall -Wextra -Werror -pedantic;
 #  2. every function they declare is exported, every exported mvvm_ symbol is declared, and no
 #     function is declared by both (mvvm.h holds no typed call);
@@ -11,11 +11,12 @@
 #     Swift types (Int32 for mvvm_status, raw pointers for mvvm_value): the same functions, each
 #     with the same number of parameters, each of the same machine type (pointer, 32- or 64-bit
 #     integer, bool, double).
-# Usage: Tests/C/check_header.sh BIN_DIR   (the folder holding libmvvm.so, from `swift build --show-bin-path`)
+# Usage: Tests/C/check_header.sh BIN_DIR [LIBRARY]   (BIN_DIR: the catalog's build folder,
+# examples/catalog/.build/debug, whose Swift-emitted headers are read; LIBRARY: its libcatalog.so)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin=${1:?usage: check_header.sh BIN_DIR}
-lib="$bin/libmvvm.so"
+bin=${1:?usage: check_header.sh BIN_DIR [LIBRARY]}
+lib=${2:-$bin/libcatalog.so}
 emitted_header="$bin/MVVMExport.build/include/MVVMExport-Swift.h"
 catalog_emitted_header="$bin/MVVMCatalog.build/include/MVVMCatalog-Swift.h"
 work=build/header-check
@@ -31,12 +32,12 @@ printf '#include "mvvm.h"\nint main(void) { return mvvm_version() == 0; }\n' > "
 check header-compiles-as-c11 cc -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only "$work/use.c"
 check header-compiles-as-c++ c++ -std=c++17 -x c++ -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only "$work/use.c"
 printf '#include "mvvm_catalog.h"\nint main(void) { return mvvm_counter_new(0, 0) == MVVM_OK; }\n' > "$work/use_catalog.c"
-check catalog-header-compiles-as-c11 cc -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only "$work/use_catalog.c"
-check catalog-header-compiles-as-c++ c++ -std=c++17 -x c++ -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only \
+check catalog-header-compiles-as-c11 cc -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -Iexamples/catalog/include -fsyntax-only "$work/use_catalog.c"
+check catalog-header-compiles-as-c++ c++ -std=c++17 -x c++ -Wall -Wextra -Werror -pedantic -Iinclude -Iexamples/catalog/include -fsyntax-only \
     "$work/use_catalog.c"
 
 grep -oE '\bmvvm_[a-z0-9_]+\(' include/mvvm.h | tr -d '(' | sort -u > "$work/declared"
-grep -oE '\bmvvm_[a-z0-9_]+\(' include/mvvm_catalog.h | tr -d '(' | sort -u > "$work/declared_catalog"
+grep -oE '\bmvvm_[a-z0-9_]+\(' examples/catalog/include/mvvm_catalog.h | tr -d '(' | sort -u > "$work/declared_catalog"
 sort -u "$work/declared" "$work/declared_catalog" > "$work/declared_all"
 readelf --dyn-syms -W "$lib" | awk '$7 != "UND" && ($5 == "GLOBAL" || $5 == "WEAK") { sub(/@.*/, "", $8); print $8 }' \
     | sort -u > "$work/exported"
@@ -57,7 +58,7 @@ check prototypes-match-swift clang -std=c11 -Wall -Werror -Wno-nullability-compl
 # The catalog's typed calls, machine type by machine type (4. above).
 grep -E '^SWIFT_EXTERN .*\bmvvm_' "$catalog_emitted_header" \
     | sed -E 's/^SWIFT_EXTERN //; s/ SWIFT_[A-Z_]+//g' > "$work/emitted_catalog.h"
-check catalog-prototypes-match-swift python3 - include/mvvm_catalog.h "$work/emitted_catalog.h" <<'PY'
+check catalog-prototypes-match-swift python3 - examples/catalog/include/mvvm_catalog.h "$work/emitted_catalog.h" <<'PY'
 import re, sys
 
 def split(params):

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Builds and runs the C tests of libmvvm. Run from the repository root:
+# Builds and runs the C tests of libmvvm, over the catalog's library. Run from the repository root:
 #
 #   bash Tests/C/run_c_tests.sh [LIBDIR] [--valgrind]
 #
-# LIBDIR holds libmvvm.so (default .build/debug). Each Tests/C/test_*.c becomes one program in
+# LIBDIR holds libcatalog.so (default build/catalog, `make catalog`). Each Tests/C/test_*.c becomes one program in
 # build/c-tests/; each prints "<program>: N passed, N failed" and the last line of this script is
 # the sum, "N passed, N failed". A program that does not compile, crashes outside its tests or
 # prints no summary counts as one failed test. With --valgrind each program runs under valgrind
@@ -12,7 +12,7 @@
 # -fsanitize=address, as Tests/sanitize.sh does) and C_TESTS_OUTDIR (default build/c-tests).
 set -u
 
-LIBDIR="${1:-.build/debug}"
+LIBDIR="${1:-build/catalog}"
 MODE="${2:-}"
 SRCDIR="Tests/C"
 OUTDIR="${C_TESTS_OUTDIR:-build/c-tests}"
@@ -24,8 +24,8 @@ if [ ! -d "$SRCDIR" ] || [ ! -f include/mvvm.h ]; then
     echo "run_c_tests.sh: run it from the repository root (no $SRCDIR or include/mvvm.h here)" >&2
     exit 2
 fi
-if [ ! -f "$LIBDIR/libmvvm.so" ]; then
-    echo "run_c_tests.sh: no libmvvm.so in $LIBDIR (build it first: swift build)" >&2
+if [ ! -f "$LIBDIR/libcatalog.so" ]; then
+    echo "run_c_tests.sh: no libcatalog.so in $LIBDIR (build it first: make catalog)" >&2
     exit 2
 fi
 LIBDIR="$(cd "$LIBDIR" && pwd)"
@@ -50,7 +50,7 @@ case "$MODE" in
         # clang's DWARF 5. Symbols stay, so reports and suppressions still name functions.
         VALGRIND_LIBDIR="$OUTDIR/valgrind-lib"
         mkdir -p "$VALGRIND_LIBDIR"
-        objcopy --strip-debug "$LIBDIR/libmvvm.so" "$VALGRIND_LIBDIR/libmvvm.so" || exit 2
+        objcopy --strip-debug "$LIBDIR/libcatalog.so" "$VALGRIND_LIBDIR/libcatalog.so" || exit 2
         export LD_LIBRARY_PATH="$(cd "$VALGRIND_LIBDIR" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
         # Under valgrind everything is slower: give each test longer before it counts as hung.
         export CHECK_TIMEOUT_S="${CHECK_TIMEOUT_S:-300}"
@@ -74,8 +74,8 @@ for source in "$SRCDIR"/test_*.c; do
     name="$(basename "$source" .c)"
     program="$OUTDIR/$name"
     echo "== $name"
-    if ! "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include "${EXTRA_FLAGS[@]+"${EXTRA_FLAGS[@]}"}" \
-            "$source" -o "$program" -L "$LIBDIR" -lmvvm -Wl,-rpath,"$LIBDIR"; then
+    if ! "$CC" -std=c11 -Wall -Wextra -Werror -pedantic -pthread -I include -I examples/catalog/include \
+            "${EXTRA_FLAGS[@]+"${EXTRA_FLAGS[@]}"}" "$source" -o "$program" -L "$LIBDIR" -lcatalog -Wl,-rpath,"$LIBDIR"; then
         echo "$name: did not compile"
         broken+=("$name (did not compile)")
         total_failed=$((total_failed + 1))

@@ -68,6 +68,26 @@ private func refusal(_ kind: ValueKind, _ value: Value) -> String? {
     }
 }
 
+/// Issue 48, item 3: an exponent of over a million is weighed against the digits before it, never
+/// clamped first: a value written with a million digits and such an exponent is itself or refused.
+@Test func aDecimalWithAMillionDigitsAndAnExponentToMatchIsItsOwnValue() throws {
+    let zeros = String(repeating: "0", count: 1_000_100)
+    let fractionZeros = String(repeating: "0", count: 1_000_099)
+    let exact: [(String, String)] = [
+        ("1" + zeros + "e-1000100", "1"), ("-1" + zeros + "e-1000098", "-1e2"),
+        ("0." + fractionZeros + "1e1000100", "1"), ("0." + fractionZeros + "25e1000101", "25"),
+        ("1" + zeros + "e-1000228", "1e-128"),
+    ]
+    for (text, canonical) in exact {
+        #expect(try accepted(.decimal, .string(text)) == .string(canonical), "\(canonical) written with a million digits")
+    }
+    for (beyond, value) in [("1" + zeros + "e-1000300", "1e-200"), ("0." + fractionZeros + "1e1000300", "1e200"),
+                            ("1" + zeros + "e-1000229", "1e-129"), ("1" + zeros + "e99999999999999999999", "1e(a huge number)")] {
+        #expect(refusal(.decimal, .string(beyond)) == "order.cost cannot hold \(CString.echo(beyond)): it is beyond Decimal's range",
+                "\(value) written with a million digits")
+    }
+}
+
 @Test func aDateIsAnyDoubleAndAnIntIsTakenForIt() throws {
     #expect(try accepted(.date, .double(-62135596800.5)) == .double(-62135596800.5))
     #expect(try accepted(.date, .int(253402300800)) == .double(253402300800))

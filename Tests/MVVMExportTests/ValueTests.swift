@@ -38,6 +38,16 @@ private func oneCharacter(_ marks: Int) -> String {
     #expect(CString.echo("short") == "\"short\"")
 }
 
+/// Issue 48, item 4: JSON has no NaN or infinities, and null is "no value": a snapshot writes them
+/// as the strings a binding reads back by the member's type, wherever they are.
+@Test func aSnapshotWritesNaNAndInfinitiesAsStringsNeverNull() {
+    #expect(Value.double(.nan).json == #""NaN""#)
+    #expect(Value.double(.infinity).json == #""Infinity""#)
+    #expect(Value.double(-.infinity).json == #""-Infinity""#)
+    #expect(Value.array([.double(1.5), .null, .double(-.infinity)]).json == #"[1.5, null, "-Infinity"]"#)
+    #expect(Value.map(["at"], [.double(.nan)]).json == #"{"at": "NaN"}"#)
+}
+
 @Test func nanIsUnchangedFromNanAndMinusZeroIsAChange() {
     let nan = Value.double(.nan), otherNaN = Value.double(-Double(nan: 7, signaling: false))
     #expect(nan.isSame(as: otherNaN))

@@ -48,7 +48,7 @@ class Naming(unittest.TestCase):
 
 class Rendering(unittest.TestCase):
     def test_a_doc_becomes_a_swift_string_literal(self) -> None:
-        from mvvm_gen.derive.render import swift_string
+        from mvvm_gen.escape import swift_string
         self.assertEqual(swift_string('"1 item left", \\(x)\n\x01'), '"\\"1 item left\\", \\\\(x)\\n\\u{1}"')
 
 

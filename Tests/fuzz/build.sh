@@ -4,7 +4,7 @@
 # Tests/fuzz/fuzz_abi.c built against it with the Swift toolchain's clang and
 # -fsanitize=fuzzer,address:
 #
-#   abi     build/fuzz/fuzz_abi     libmvvm.so (the catalog)             .build-fuzz
+#   abi     build/fuzz/fuzz_abi     examples/catalog's libcatalog.so      examples/catalog/.build-fuzz
 #   sample  build/fuzz/fuzz_sample  Tests/outside's libsample.so          Tests/outside/.build-fuzz
 #   todo    build/fuzz/fuzz_todo    examples/todo's libtodo.so (SQLite)   examples/todo/.build-fuzz
 #
@@ -50,14 +50,14 @@ build_library() {
 mkdir -p "$OUT"
 for target in "${TARGETS[@]}"; do
     case "$target" in
-    abi) dir=. product=mvvm number=0 ;;
+    abi) dir=examples/catalog product=catalog number=0 ;;
     sample) dir=Tests/outside product=sample number=1 ;;
     todo) dir=examples/todo product=todo number=2 ;;
     *) echo "build.sh: unknown target $target (abi, sample, todo)" >&2; exit 2 ;;
     esac
     libdir="$(build_library "$dir" "$product")"
     "$CLANG" -DFUZZ_TARGET=$number -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address -fno-omit-frame-pointer \
-        -fuse-ld=lld -I include Tests/fuzz/fuzz_abi.c -o "$OUT/fuzz_$target" \
+        -fuse-ld=lld -I include -I examples/catalog/include Tests/fuzz/fuzz_abi.c -o "$OUT/fuzz_$target" \
         -L "$libdir" -l"$product" -Wl,-rpath,"$libdir" -pthread -lm
     echo "build.sh: built $OUT/fuzz_$target against $libdir/lib$product.so"
 done

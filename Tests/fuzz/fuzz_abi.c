@@ -32,7 +32,7 @@
  *
  * The same source builds three targets (FUZZ_TARGET), each against a library carrying the whole
  * ABI and the catalog (the sample's and the todo app's composed with it for the fuzzers:
- * Tests/fuzz/build.sh): 0, fuzz_abi, libmvvm.so; 1, fuzz_sample, Tests/outside's libsample.so,
+ * Tests/fuzz/build.sh): 0, fuzz_abi, libcatalog.so; 1, fuzz_sample, Tests/outside's libsample.so,
  * whose classes hold every value kind, commands with several arguments, results and errors,
  * async commands and lists (Playlist, Board); 2, fuzz_todo, examples/todo's libtodo.so: its
  * list on a SpliceList, and its constructor given hostile storage paths. Op bytes below 200
@@ -93,7 +93,7 @@
 #include "mvvm_catalog.h" /* the catalog's typed calls, and mvvm.h */
 
 #ifndef FUZZ_TARGET
-#define FUZZ_TARGET 0 /* 0: libmvvm.so (the catalog); 1: libsample.so; 2: libtodo.so */
+#define FUZZ_TARGET 0 /* 0: libcatalog.so (the catalog); 1: libsample.so; 2: libtodo.so */
 #endif
 
 /* ------------------------------------------------------------------------------------------ */

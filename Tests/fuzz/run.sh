@@ -5,7 +5,7 @@
 #                                                # targets (default: abi sample todo, or $FUZZ_TARGETS)
 #   bash Tests/fuzz/run.sh 0 [TARGET...]         # replay: run every committed input once
 #
-# Targets (Tests/fuzz/build.sh): abi (libmvvm.so, inputs in Tests/fuzz/corpus/), sample
+# Targets (Tests/fuzz/build.sh): abi (libcatalog.so, inputs in Tests/fuzz/corpus/), sample
 # (Tests/outside's libsample.so, Tests/fuzz/corpus-sample/), todo (examples/todo's libtodo.so,
 # Tests/fuzz/corpus-todo/). Run from the repository root. Builds first (FUZZ_NO_BUILD=1 skips
 # that). New corpus entries go to build/fuzz-corpus[-TARGET]/ (git-ignored; kept between runs, so

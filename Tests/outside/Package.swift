@@ -24,6 +24,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "libmvvm", path: "../.."),
+        // The catalog, for the libraries that carry it (the fuzzers' builds, BadSample).
+        .package(name: "catalog", path: "../../examples/catalog"),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
     ],
     targets: [
@@ -32,13 +34,12 @@ let package = Package(
             .product(name: "MVVMFoundation", package: "libmvvm"),
             .product(name: "MVVMRuntime", package: "libmvvm"),
             .product(name: "OpenCombine", package: "OpenCombine"),
-        ] + (withCatalog ? [.product(name: "MVVMCatalog", package: "libmvvm")] : []),
+        ] + (withCatalog ? [.product(name: "MVVMCatalog", package: "catalog")] : []),
         swiftSettings: withCatalog ? [.define("MVVM_WITH_CATALOG")] : []),
         .target(name: "AppSample", dependencies: [
             "AppSampleSwift5",
             .product(name: "MVVMExport", package: "libmvvm"),
-            .product(name: "OpenCombine", package: "OpenCombine"),
-            .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+            .product(name: "MVVMCombine", package: "libmvvm"),
         ]),
         // Swift 5 language mode, as a package keeps code not yet Swift 6 clean.
         .target(name: "AppSampleSwift5", dependencies: [
@@ -47,7 +48,7 @@ let package = Package(
         ], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "BadSample", dependencies: [
             .product(name: "MVVMExport", package: "libmvvm"),
-            .product(name: "MVVMCatalog", package: "libmvvm"),
+            .product(name: "MVVMCatalog", package: "catalog"),
             .product(name: "OpenCombine", package: "OpenCombine"),
         ]),
     ]

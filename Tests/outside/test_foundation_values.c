@@ -138,6 +138,32 @@ static void a_decimal_is_exact_text(void) {
     RELEASE(loop);
 }
 
+/* "1", `zeros` zeros, then `exponent` (as "e-1000100"): a new string, freed by the caller. */
+static char *one_and_zeros(size_t zeros, const char *exponent) {
+    char *text = malloc(1 + zeros + strlen(exponent) + 1);
+    if (!text) abort();
+    text[0] = '1';
+    memset(text + 1, '0', zeros);
+    strcpy(text + 1 + zeros, exponent);
+    return text;
+}
+
+/* Issue 48, item 3: an exponent past a million is weighed against the digits before it (it was
+ * clamped first: 1 written with a million zeros and e-1000100 was stored as 1e100). */
+static void a_decimal_written_with_a_million_digits_is_its_own_value_or_refused(void) {
+    mvvm_handle loop = new_virtual_loop(), order = new_order(loop);
+    char *one = one_and_zeros(1000100, "e-1000100"), *tiny = one_and_zeros(1000100, "e-1000300");
+    CHECK_STATUS(mvvm_order_set_cost(order, one), MVVM_OK);
+    CHECK_GET_STRING(order, "cost", "1");
+    CHECK_STATUS(mvvm_order_set_cost(order, tiny), MVVM_ERR_INVALID_ARGUMENT);  /* 1e-200 */
+    CHECK(strstr(mvvm_last_error(), "(1000110 bytes in all): it is beyond Decimal's range") != NULL);
+    CHECK_GET_STRING(order, "cost", "1");
+    free(one);
+    free(tiny);
+    RELEASE(order);
+    RELEASE(loop);
+}
+
 /* An async call's result as text, "(running)" until it ends; its status is MVVM_OK's or not. */
 static void on_postponed(mvvm_handle call, mvvm_status status, const mvvm_value *result, const char *message, void *text) {
     (void)call;
@@ -190,6 +216,7 @@ int main(int argc, char **argv) {
         CHECK_TEST(a_date_is_seconds_since_1970_bit_exact),
         CHECK_TEST(a_url_has_a_scheme_and_is_given_as_its_absolute_string),
         CHECK_TEST(a_decimal_is_exact_text),
+        CHECK_TEST(a_decimal_written_with_a_million_digits_is_its_own_value_or_refused),
         CHECK_TEST(commands_records_and_async_commands_take_and_give_each_kind),
     };
     return check_main(argc, argv, tests, sizeof tests / sizeof tests[0]);

@@ -1,9 +1,9 @@
 /*
  * test_libraries.c - two libmvvm libraries in one process: libsample.so, linked by name, and the
- * catalog's libmvvm.so, opened beside it with dlopen(RTLD_LOCAL) and reached through dlsym. Each
+ * catalog's libcatalog.so, opened beside it with dlopen(RTLD_LOCAL) and reached through dlsym. Each
  * works with its own handles; a handle of one given to the other is refused, never taken for
  * one of its own (each library's handles carry its tag).
- * MVVM_CATALOG_LIBRARY names the catalog's libmvvm.so.
+ * MVVM_CATALOG_LIBRARY names the catalog's libcatalog.so.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

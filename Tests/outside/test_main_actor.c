@@ -114,30 +114,52 @@ static void main_actor_tasks_and_main_queue_completions_are_heard(void) {
     recorder_free(heard);
 }
 
-static void combine_on_the_main_run_loop_is_heard(void) {
+/* Combine on RunLoop.main (WeatherViewModel): receive(on:) and a 30 ms debounce, with the host
+ * dispatching as soon as the fd is readable, or `host_late_ms` later, as a loaded machine may
+ * (the test sleeps there). Which of the two is due first at the host's first dispatch is real
+ * time's to say, so no order between them is claimed (issue 48, item 17: under valgrind on a
+ * busy machine the debounce was sometimes due by then); what holds however slow the machine is,
+ * is: both are heard, each once, with the last value, on the main thread, and the debounce no
+ * sooner than its 30 ms after the last change. */
+static void hear_combine_on_the_main_run_loop(int host_late_ms) {
     int fd = -1;
     mvvm_handle loop = main_loop(&fd), weather = make(loop, "weather_view_model"), sub = 0;
     recorder *heard = recorder_new();
     CHECK_STATUS(mvvm_subscribe(weather, NULL, recorder_callback, heard, recorder_destroy, &sub), MVVM_OK);
     const char *typed[] = { "p", "pa", "par" };
+    /* Before the last change: the debounce's 30 ms start after it. */
+    int64_t before_last_change = check_now_ms();
     for (int i = 0; i < 3; i++) CHECK_STATUS(mvvm_set_string(weather, "city", typed[i]), MVVM_OK);
-    /* receive(on: RunLoop.main): a perform, made on the main thread, run at the next dispatch. */
-    int64_t start = check_now_ms();
+    if (host_late_ms > 0) check_sleep_ms(host_late_ms);
+    /* receive(on: RunLoop.main): a perform per change, made on the main thread; the set made a
+     * pass due at once (the fd readable with no timer), and one pass runs the three. */
     WAIT_ON_FD(loop, fd, rec_count(heard, "echo") >= 1);
+    CHECK_EQ_INT(rec_count(heard, "echo"), 1);
     CHECK_EQ_STR(rec_text(heard, "echo", -1), "par");
-    /* At once: not at the debounce's timer 30 ms later, the next wake-up the loop knew of. */
-    CHECK_EQ_INT(rec_count(heard, "current_weather"), 0);
-    /* debounce on RunLoop.main: once, 30 ms after the last change, with the last value. */
+    /* debounce on RunLoop.main: once, with the last value, not before its time (a lower bound,
+     * which a slow machine only adds to; 25: whole milliseconds, and the timer's fire date is
+     * Foundation's wall clock). */
     WAIT_ON_FD(loop, fd, rec_count(heard, "current_weather") == 1);
-    CHECK(check_now_ms() - start >= 25);
+    CHECK(check_now_ms() - before_last_change >= 25);
     CHECK_EQ_STR(rec_text(heard, "current_weather", -1), "sunny in par");
     while (check_fd_readable(fd, 100) == 1) mvvm_loop_dispatch(loop, NULL);
     CHECK_EQ_INT(rec_count(heard, "current_weather"), 1);
+    CHECK_EQ_INT(rec_count(heard, "echo"), 1);
     CHECK_EQ_INT(rec_count_off_thread(heard, pthread_self()), 0);
     RELEASE(sub);
     RELEASE(weather);
     RELEASE(loop);
     recorder_free(heard);
+}
+
+static void combine_on_the_main_run_loop_is_heard(void) {
+    hear_combine_on_the_main_run_loop(0);
+}
+
+/* The host 50 ms late, as a loaded machine under valgrind was: the debounce is due by its first
+ * dispatch, and all is heard as when it is prompt. */
+static void combine_on_the_main_run_loop_is_heard_by_a_late_host(void) {
+    hear_combine_on_the_main_run_loop(50);
 }
 
 typedef struct { int done; mvvm_status status; int64_t result; } completion;
@@ -409,6 +431,7 @@ int main(int argc, char **argv) {
         CHECK_TEST(main_actor_tasks_and_main_queue_completions_are_heard),
         CHECK_TEST(a_main_actor_async_command_runs_and_ends),
         CHECK_TEST(combine_on_the_main_run_loop_is_heard),
+        CHECK_TEST(combine_on_the_main_run_loop_is_heard_by_a_late_host),
         CHECK_TEST(a_property_set_on_a_private_queue_is_heard),
         CHECK_TEST(a_swift_5_main_actor_class_works),
         CHECK_TEST(a_main_actor_object_refuses_other_loops_and_threads),

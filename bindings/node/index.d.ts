@@ -9,7 +9,8 @@ declare global {
   }
 }
 
-/** What an AbortSignal offers that the module uses (no DOM library needed). */
+/** An AbortSignal, declared by what the module uses of it (no DOM library needed): the module takes
+ * a real AbortSignal only, and rejects the call of anything else that has this shape. */
 export interface AbortSignalLike {
   readonly aborted: boolean;
   readonly reason?: unknown;
@@ -74,6 +75,7 @@ export declare class MvvmList<Item = MvvmObject> implements Iterable<Item> {
 export declare class Subscription {
   private constructor();
   readonly active: boolean;
+  /** True when this call ended a subscription that could still hear changes. */
   unsubscribe(): boolean;
   [Symbol.dispose](): void;
 }
@@ -144,6 +146,7 @@ export declare function on<T extends object>(obj: T, name: string | null, fn: Li
 export declare function off<T extends object>(obj: T, name: string | null, fn: Listener<any>): T;
 export declare function changes(obj: object, name?: string | null): AsyncIterableIterator<[unknown, ChangeEvent]>;
 export declare function describe(obj: object): Description;
+/** Every property's value as its getter gives it (a list as its items' ids), from one reading. */
 export declare function snapshot(obj: object): Record<string, unknown>;
 export declare function objectId(obj: object): number;
 export declare function className(obj: object): string;

@@ -100,91 +100,227 @@ function fromLibrary(lib, type, value, where) {
   }
 }
 
+// A value the module refuses before it reaches the library: a TypeError or RangeError naming the
+// member, carrying the status the library gives what it refuses (MVVM_ERR_INVALID_ARGUMENT).
+function refused(ErrorClass, message) {
+  const error = new ErrorClass(message);
+  error.status = 4;
+  error.statusName = 'MVVM_ERR_INVALID_ARGUMENT';
+  return error;
+}
+
+// A JavaScript string may hold a lone surrogate (half of a UTF-16 pair), which is no Unicode text
+// and which UTF-8 cannot carry: refused as the library refuses invalid UTF-8, never sent as U+FFFD.
+function wellFormed(text, where) {
+  if (text.isWellFormed()) return text;
+  let at = 0;
+  for (const character of text) {
+    const code = character.charCodeAt(0);
+    if (character.length === 1 && code >= 0xd800 && code <= 0xdfff) {
+      throw new errors.InvalidArgumentError(`${where}: the string holds a lone surrogate (U+${code.toString(16).toUpperCase()} at index ${at}), which is no Unicode text`, 4, 'MVVM_ERR_INVALID_ARGUMENT');
+    }
+    at += character.length;
+  }
+  return text;
+}
+
 // A value for the library: the scalars checked here (a TypeError or RangeError naming the member);
 // arrays and records element by element; the library checks the rest and names what it refuses.
 function toLibrary(lib, type, value, where) {
   if (!type) return value;
   if (value === null || value === undefined) {
     if (value === undefined && type.type !== 'none') {
-      throw new TypeError(`${where}: a value is needed (${typeText(type)})`);
+      throw refused(TypeError, `${where}: a value is needed (${typeText(type)})`);
     }
     return value;
   }
   switch (type.type) {
     case 'bool':
-      if (typeof value !== 'boolean') throw new TypeError(`${where}: expected a boolean, got ${describeValue(value)}`);
+      if (typeof value !== 'boolean') throw refused(TypeError, `${where}: expected a boolean, got ${describeValue(value)}`);
       return value;
     case 'int':
       if (typeof value === 'bigint') {
-        if (!isU64(type) && (value > 2n ** 63n - 1n || value < -(2n ** 63n))) {
-          throw new RangeError(`${where}: ${value}n is beyond a 64-bit int`);
+        // An Int is read as a number: one a number cannot hold exactly could not be read back.
+        if (!isU64(type) && (value > MAX_SAFE || value < -MAX_SAFE)) {
+          throw refused(RangeError, `${where}: ${value}n is beyond ±2^53, which a number (an Int's value here) cannot hold exactly`);
         }
         if (isU64(type) && (value < 0n || value > 2n ** 64n - 1n)) {
-          throw new RangeError(`${where}: ${value}n is beyond a UInt64`);
+          throw refused(RangeError, `${where}: ${value}n is beyond a UInt64`);
         }
         return value;
       }
       if (typeof value !== 'number' || !Number.isInteger(value)) {
         if (typeof value === 'number' && Number.isFinite(value)) {
-          throw new RangeError(`${where}: ${value} is not an integer`);
+          throw refused(RangeError, `${where}: ${value} is not an integer`);
         }
-        throw new TypeError(`${where}: expected an integer, got ${describeValue(value)}`);
+        throw refused(TypeError, `${where}: expected an integer, got ${describeValue(value)}`);
       }
       if (!Number.isSafeInteger(value)) {
-        throw new RangeError(`${where}: ${value} is beyond ±2^53, where a number is no longer exact (pass a bigint)`);
+        throw refused(RangeError, `${where}: ${value} is beyond ±2^53, where a number is no longer exact${isU64(type) ? ' (pass a bigint)' : ''}`);
       }
       return value;
     case 'double':
-      if (typeof value !== 'number') throw new TypeError(`${where}: expected a number, got ${describeValue(value)}`);
+      if (typeof value !== 'number') throw refused(TypeError, `${where}: expected a number, got ${describeValue(value)}`);
       return value;
     case 'string':
-      if (typeof value !== 'string') throw new TypeError(`${where}: expected a string, got ${describeValue(value)}`);
-      return value;
+      if (typeof value !== 'string') throw refused(TypeError, `${where}: expected a string, got ${describeValue(value)}`);
+      return wellFormed(value, where);
     case 'bytes':
-      if (!(value instanceof Uint8Array)) throw new TypeError(`${where}: expected a Uint8Array, got ${describeValue(value)}`);
+      if (!(value instanceof Uint8Array)) throw refused(TypeError, `${where}: expected a Uint8Array, got ${describeValue(value)}`);
       return value;
     case 'date':
       // A Date, or seconds since 1970 as the library counts them.
       if (value instanceof Date) {
-        if (Number.isNaN(value.getTime())) throw new RangeError(`${where}: an invalid Date`);
+        if (Number.isNaN(value.getTime())) throw refused(RangeError, `${where}: an invalid Date`);
         return value.getTime() / 1000;
       }
-      if (typeof value !== 'number') throw new TypeError(`${where}: expected a Date or seconds since 1970, got ${describeValue(value)}`);
+      if (typeof value !== 'number') throw refused(TypeError, `${where}: expected a Date or seconds since 1970, got ${describeValue(value)}`);
       return value;
     case 'uuid':
     case 'url':
-      if (typeof value !== 'string') throw new TypeError(`${where}: expected a string (a ${type.type.toUpperCase()}), got ${describeValue(value)}`);
-      return value;
+      if (typeof value !== 'string') throw refused(TypeError, `${where}: expected a string (a ${type.type.toUpperCase()}), got ${describeValue(value)}`);
+      return wellFormed(value, where);
     case 'decimal':
       // Its text, which the library checks; an integer given as a bigint or an exact number too.
       if (typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
       if (typeof value !== 'string') {
-        throw new TypeError(`${where}: expected a decimal's text (or an integer), got ${describeValue(value)}`);
+        throw refused(TypeError, `${where}: expected a decimal's text (or an integer), got ${describeValue(value)}`);
       }
-      return value;
+      return wellFormed(value, where);
     case 'array':
-      if (!Array.isArray(value)) throw new TypeError(`${where}: expected an array, got ${describeValue(value)}`);
+      if (!Array.isArray(value)) throw refused(TypeError, `${where}: expected an array, got ${describeValue(value)}`);
       return value.map((item, i) => toLibrary(lib, type.element, item, `${where}[${i}]`));
     case 'record': {
       if (typeof value !== 'object' || Array.isArray(value) || value instanceof Uint8Array) {
-        throw new TypeError(`${where}: expected a ${lib.recordDisplay(type.record)} record object, got ${describeValue(value)}`);
+        throw refused(TypeError, `${where}: expected a ${lib.recordDisplay(type.record)} record object, got ${describeValue(value)}`);
       }
       const record = lib.recordDescriptions[type.record];
       if (!record) return { ...value };
-      const out = {};
+      // Fields by name, whatever the name: with no prototype, `constructor`, `toString` and
+      // `__proto__` are keys like any other (a field the record has, else one the library names
+      // as unknown), never an inherited member or the prototype's setter.
+      const out = Object.create(null);
       for (const field of record.fields) {
-        if (Object.prototype.hasOwnProperty.call(value, field.name)) {
-          out[field.name] = toLibrary(lib, field, value[field.name], `${where}.${field.name}`);
-        }
+        if (Object.hasOwn(value, field.name)) out[field.name] = toLibrary(lib, field, value[field.name], `${where}.${field.name}`);
       }
       for (const key of Object.keys(value)) {
-        if (!(key in out)) out[key] = value[key]; // the library names the unknown field
+        if (!Object.hasOwn(out, key)) out[key] = value[key]; // the library names the unknown field
       }
       return out;
     }
     default:
       return value;
   }
+}
+
+// ------------------------------------------------------------------------------------------------
+// A snapshot (mvvm_snapshot's JSON) read exactly: JSON.parse would round an integer beyond ±2^53,
+// so each number is kept as its text until its member's type says what it is.
+
+class JsonNumber {
+  constructor(text) { this.text = text; }
+}
+
+function parseExactly(text) {
+  let at = 0;
+  const malformed = () => new errors.InternalError(`the library gave a snapshot that is no JSON (at ${at})`, 10, 'MVVM_ERR_INTERNAL');
+  const skipSpace = () => { while (at < text.length && ' \t\n\r'.includes(text[at])) at++; };
+  const expect = (character) => {
+    skipSpace();
+    if (text[at] !== character) throw malformed();
+    at++;
+  };
+  // Whether the next character closes a container (taken if so).
+  const closes = (character) => {
+    skipSpace();
+    if (text[at] !== character) return false;
+    at++;
+    return true;
+  };
+  const string = () => {
+    skipSpace();
+    if (text[at] !== '"') throw malformed();
+    let end = at + 1;
+    while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+    if (end >= text.length) throw malformed();
+    const literal = text.slice(at, end + 1);
+    at = end + 1;
+    return JSON.parse(literal);
+  };
+  const value = () => {
+    skipSpace();
+    const first = text[at];
+    if (first === '"') return string();
+    if (first === '[') {
+      at++;
+      const items = [];
+      if (closes(']')) return items;
+      do items.push(value()); while (closes(','));
+      expect(']');
+      return items;
+    }
+    if (first === '{') {
+      at++;
+      const fields = Object.create(null);
+      if (closes('}')) return fields;
+      do {
+        const key = string();
+        expect(':');
+        fields[key] = value();
+      } while (closes(','));
+      expect('}');
+      return fields;
+    }
+    for (const [word, meaning] of [['null', null], ['true', true], ['false', false]]) {
+      if (text.startsWith(word, at)) {
+        at += word.length;
+        return meaning;
+      }
+    }
+    const number = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+    number.lastIndex = at;
+    const found = number.exec(text);
+    if (!found) throw malformed();
+    at = number.lastIndex;
+    return new JsonNumber(found[0]);
+  };
+  const parsed = value();
+  skipSpace();
+  if (at !== text.length) throw malformed();
+  return parsed;
+}
+
+// An integer's text as a number, or a bigint when a number cannot hold it exactly (fromLibrary
+// then says what the member makes of it, as for a value the library hands out).
+function exactInteger(text) {
+  if (!/^-?[0-9]+$/.test(text)) return Number(text);
+  const value = BigInt(text);
+  return value >= -MAX_SAFE && value <= MAX_SAFE ? Number(value) : value;
+}
+
+// A JSON value of the snapshot in the member's JavaScript form, as its getter gives it.
+function fromSnapshot(lib, type, json, where) {
+  if (json === null || json === undefined) return null;
+  const kind = type ? type.type : null;
+  if (json instanceof JsonNumber) {
+    if (kind === 'int') return fromLibrary(lib, type, exactInteger(json.text), where);
+    if (kind === 'double' || kind === 'date') return fromLibrary(lib, type, Number(json.text), where);
+    if (kind === 'decimal') return json.text;
+    return exactInteger(json.text);
+  }
+  if (Array.isArray(json)) {
+    if (kind === 'bytes') return new Uint8Array(json.map((byte) => Number(byte.text)));
+    const element = kind === 'array' ? type.element : kind === 'list' ? { type: 'int' } : null;
+    return Object.freeze(json.map((item, i) => fromSnapshot(lib, element, item, `${where}[${i}]`)));
+  }
+  if (typeof json === 'object') {
+    const Made = kind === 'record' ? lib.recordByCName[type.record] : null;
+    const types = Made ? Object.fromEntries(Made.description.fields.map((field) => [field.name, field])) : {};
+    const fields = Object.create(null);
+    for (const key of Object.keys(json)) fields[key] = fromSnapshot(lib, types[key], json[key], `${where}.${key}`);
+    return Made ? new Made(fields) : Object.freeze(fields);
+  }
+  return json;
 }
 
 function typeText(type) {
@@ -219,15 +355,22 @@ function liveHandle(obj) {
   return s.handle;
 }
 
+// Whether an object (or loop) is closed: by close(), or with its loop.
+function isClosed(s) { return s.closed || Boolean(s.loop && state(s.loop).closed); }
+
+// Closes an object or a loop; true when it was open. An object's iterations over changes end, and
+// a loop's the iterations waiting for a change of its objects.
 function closeObject(obj) {
   const s = obj[kState];
   if (!s || s.closed) return false;
+  const wasOpen = !isClosed(s);
   s.closed = true;
   finalizers.unregister(s);
   if (s.onClose) s.onClose();
+  if (s.hub) s.hub.end();
   if (s.iterators) for (const finish of [...s.iterators]) finish();
   addon.release(s.lib.id, s.handle);
-  return true;
+  return wasOpen;
 }
 
 // Calls a user's callback: what it throws is reported as an uncaught exception, as Node reports
@@ -257,7 +400,8 @@ function makeLoopClass(lib) {
     constructor(kind = 'manual', options = {}) {
       if (!(kind in LOOP_KINDS)) throw new TypeError(`a loop kind is one of ${Object.keys(LOOP_KINDS).join(', ')}, not ${describeValue(kind)}`);
       const handle = addon.loopNew(lib.id, LOOP_KINDS[kind]);
-      const s = { lib, handle, closed: false, what: `a ${kind} loop`, kind, watch: null };
+      // iterators: the finish of each iteration over changes() waiting for a change of its objects.
+      const s = { lib, handle, closed: false, what: `a ${kind} loop`, kind, watch: null, iterators: new Set() };
       Object.defineProperty(this, kState, { value: s });
       this.kind = kind;
       if (kind === 'manual' || kind === 'main') {
@@ -305,18 +449,178 @@ function makeLoopClass(lib) {
 
 // ------------------------------------------------------------------------------------------------
 // Subscriptions
+//
+// An object's subscriptions ride on at most one subscription of the library per member, made for
+// the member's first subscriber and ended after its last. The library's own work grows with the
+// subscriptions an object has (each subscribe, unsubscribe and change goes over them); the
+// module's does not: subscribing and unsubscribing cost the same however many there are, and a
+// change costs the callbacks it calls. A subscription to every member rides on each member's, so
+// that one order holds among all of a member's subscribers. The module keeps the library's rules
+// among its own (notifications.md): subscribers are called in the order they subscribed, one
+// made during a delivery hears the next change, one ended is called no more, and a newer value
+// announced by a callback (which every subscriber has heard by then) ends the older one's delivery.
+//
+// The hub holds its object weakly: a subscription whose callback does not refer to its object
+// leaves it to the garbage collector, whose finalizer releases it and so ends its subscriptions.
+
+class Hub {
+  constructor(obj) {
+    const s = state(obj);
+    this.lib = s.lib;
+    this.handle = s.handle;
+    this.what = s.what;
+    this.loop = s.loop;
+    this.cls = obj.constructor;
+    this.source = new WeakRef(obj);
+    this.members = [...Object.keys(this.cls.propertyTypes), ...Object.keys(this.cls.signalTypes)];
+    this.named = new Map(); // member -> the Set of its subscribers' entries, in the order they subscribed
+    this.every = new Set(); // the entries of subscribers to every member
+    this.heard = new Map(); // member -> {handle, stamp}: the library's subscription, its last announcement's count
+    this.made = 0;          // entries made: each entry's place in the order of subscription
+    this.closed = false;    // its object is closed
+  }
+
+  // Whether nothing can be heard any more: its object closed or collected, or its loop closed.
+  isOver() { return this.closed || !this.source.deref() || Boolean(this.loop && state(this.loop).closed); }
+
+  // A subscriber of member (null: every member): its entry.
+  add(member, fn) {
+    if (this.loop && state(this.loop).closed) {
+      throw new errors.LoopReleasedError(`the loop of ${this.what} is closed`, 11, 'MVVM_ERR_LOOP_RELEASED');
+    }
+    // since: the events the library had made; one made by then is not this subscriber's to hear.
+    const entry = { fn, order: this.made + 1, since: addon.heardSoFar(), ended: false };
+    if (member === null) {
+      try {
+        if (!this.every.size) for (const each of this.members) this.hear(each); // else heard already
+      } catch (error) {
+        this.forgetUnheard();
+        throw error;
+      }
+      this.every.add(entry);
+    } else {
+      this.hear(member); // an unknown name is the library's UnknownNameError
+      let entries = this.named.get(member);
+      if (!entries) this.named.set(member, (entries = new Set()));
+      entries.add(entry);
+    }
+    this.made += 1;
+    return entry;
+  }
+
+  remove(entry, member) {
+    entry.ended = true;
+    entry.fn = null; // let go, though its Subscription may be kept
+    if (member === null) {
+      this.every.delete(entry);
+      this.forgetUnheard();
+      return;
+    }
+    const entries = this.named.get(member);
+    if (!entries || !entries.delete(entry) || entries.size) return;
+    this.named.delete(member);
+    if (!this.every.size) this.forget(member);
+  }
+
+  // The library's subscription to member, made once.
+  hear(member) {
+    if (this.heard.has(member)) return;
+    const heard = { handle: 0n, stamp: 0 };
+    heard.handle = addon.subscribe(this.lib.id, this.handle, member, (kind, name, value, index, removed, inserted, number) =>
+      this.deliver(heard, kind, name, value, index, removed, inserted, number));
+    this.heard.set(member, heard);
+  }
+
+  forget(member) {
+    const heard = this.heard.get(member);
+    if (!heard) return;
+    this.heard.delete(member);
+    addon.unsubscribe(this.lib.id, heard.handle); // one ended with its object or loop is no error
+  }
+
+  // Ends the library's subscriptions no subscriber needs (at most one per member).
+  forgetUnheard() {
+    if (this.every.size) return;
+    for (const member of [...this.heard.keys()]) if (!this.named.has(member)) this.forget(member);
+  }
+
+  // Its object is closed (the library ends its own subscriptions): every callback is let go.
+  end() {
+    this.closed = true;
+    const letGo = (entry) => { entry.ended = true; entry.fn = null; };
+    for (const entries of this.named.values()) entries.forEach(letGo);
+    this.every.forEach(letGo);
+    this.named.clear();
+    this.every.clear();
+    this.heard.clear();
+  }
+
+  // A change the library announced to the subscription of member (the library's event number):
+  // each of the member's subscribers and each subscriber to every member, merged in the order
+  // they subscribed, but those made after the event (during its delivery, or while a thread loop's
+  // event waited in the addon's queue), which hear the next change.
+  deliver(heard, kind, member, value, index, removed, inserted, number) {
+    const source = this.source.deref();
+    if (!source || this.closed) return;
+    const mine = this.named.get(member);
+    if (!mine && !this.every.size) return;
+    const kindName = EVENT_KINDS[kind] || 'unknown';
+    let shown;
+    if (kindName === 'splice') {
+      const items = [];
+      for (let i = 0; i < inserted; i++) items.push(wrapItem(this.lib, source, member, index + i));
+      shown = new Splice(index, removed, inserted, Object.freeze(items));
+    } else {
+      const type = kindName === 'signal' ? this.cls.signalTypes[member] : this.cls.propertyTypes[member];
+      try {
+        shown = fromLibrary(this.lib, type, value, `${this.cls.name}.${member}`);
+      } catch (error) {
+        report(error);
+        return;
+      }
+    }
+    const stamp = ++heard.stamp;
+    const own = mine ? mine.values() : null;
+    const all = this.every.values();
+    let a = own ? own.next().value : undefined;
+    let b = all.next().value;
+    for (;;) {
+      if (a && a.since >= number) a = undefined; // and every later one
+      if (b && b.since >= number) b = undefined;
+      let entry;
+      if (a && (!b || a.order < b.order)) {
+        entry = a;
+        a = own.next().value;
+      } else if (b) {
+        entry = b;
+        b = all.next().value;
+      } else {
+        return;
+      }
+      if (entry.ended) continue;
+      callUser(entry.fn, source, [shown, { kind: kindName, name: member, source }]);
+      if (this.isOver() || (kindName === 'property' && heard.stamp !== stamp)) return;
+    }
+  }
+}
 
 class Subscription {
-  constructor(token, lib, handle, owner) {
+  #hub;
+  #entry;
+  #member;
+  constructor(token, hub, entry, member) {
     if (token !== INTERNAL) throw new TypeError('subscriptions are made by subscribe()');
-    Object.defineProperty(this, kState, { value: { lib, handle, closed: false, what: 'a subscription', owner } });
+    this.#hub = hub;
+    this.#entry = entry;
+    this.#member = member;
   }
-  get active() { const s = state(this); return !s.closed && !state(s.owner).closed; }
+  get active() { return !this.#entry.ended && !this.#hub.isOver(); }
+  // True when this call ended a subscription that could still hear changes.
   unsubscribe() {
-    const s = state(this);
-    if (s.closed) return false;
-    s.closed = true;
-    return addon.unsubscribe(s.lib.id, s.handle) === 0;
+    if (this.#entry.ended) return false;
+    const wasActive = !this.#hub.isOver();
+    this.#hub.remove(this.#entry, this.#member);
+    return wasActive;
   }
   [Symbol.dispose]() { this.unsubscribe(); }
 }
@@ -340,30 +644,10 @@ function subscribe(obj, name, fn) {
     throw new TypeError('subscribe(name, fn): name is a member name, or null for every member');
   }
   const s = state(obj);
-  const lib = s.lib;
-  const cls = obj.constructor;
-  const handle = liveHandle(obj);
-  const listener = (kind, member, value, index, removed, inserted) => {
-    if (s.closed) return;
-    const kindName = EVENT_KINDS[kind] || 'unknown';
-    let shown;
-    if (kindName === 'splice') {
-      const items = [];
-      for (let i = 0; i < inserted; i++) items.push(wrapItem(lib, obj, member, index + i));
-      shown = new Splice(index, removed, inserted, Object.freeze(items));
-    } else {
-      const type = kindName === 'signal' ? cls.signalTypes[member] : cls.propertyTypes[member];
-      try {
-        shown = fromLibrary(lib, type, value, `${cls.name}.${member}`);
-      } catch (error) {
-        report(error);
-        return;
-      }
-    }
-    callUser(fn, obj, [shown, { kind: kindName, name: member, source: obj }]);
-  };
-  const sub = addon.subscribe(lib.id, handle, name === undefined ? null : name, listener);
-  return new Subscription(INTERNAL, lib, sub, obj);
+  liveHandle(obj);
+  if (!s.hub) s.hub = new Hub(obj);
+  const member = name === undefined ? null : name;
+  return new Subscription(INTERNAL, s.hub, s.hub.add(member, fn), member);
 }
 
 function wrapItem(lib, owner, listName, index) {
@@ -424,7 +708,7 @@ class MvvmObject {
 // over MvvmObject.prototype.close, and then mvvm.close(obj) still closes).
 const operations = {
   close(obj) { return closeObject(obj); },
-  closed(obj) { return state(obj).closed; },
+  closed(obj) { return isClosed(state(obj)); },
   handle(obj) { return state(obj).handle; },
   subscribe(obj, name, fn) { return subscribe(obj, name, fn); },
   on(obj, name, fn) {
@@ -445,26 +729,33 @@ const operations = {
     return obj;
   },
   // Async iteration over changes: for await (const [value, event] of mvvm.changes(obj, 'count')).
+  // Closing the object or its loop ends it (a for await loop waiting on it leaves); until it ends
+  // it keeps its object alive.
   changes(obj, name = null) {
+    const s = state(obj);
     const queue = [];
     const waiting = [];
-    let sub = null;
     let done = false;
-    const push = (item) => { const w = waiting.shift(); if (w) w({ value: item, done: false }); else queue.push(item); };
-    sub = subscribe(obj, name, (value, event) => push([value, event]));
-    const s = state(obj);
+    const loopIterators = s.loop ? state(s.loop).iterators : null;
     const finish = () => {
       if (!done) { done = true; sub.unsubscribe(); s.iterators.delete(finish); }
+      if (loopIterators) loopIterators.delete(finish);
       while (waiting.length) waiting.shift()({ value: undefined, done: true });
       return Promise.resolve({ value: undefined, done: true });
     };
-    // Closing the object ends the iteration (a for await loop waiting on it leaves).
+    const sub = subscribe(obj, name, (value, event) => {
+      const w = waiting.shift();
+      if (w) w({ value: [value, event], done: false });
+      else queue.push([value, event]);
+      if (!waiting.length && loopIterators) loopIterators.delete(finish);
+    });
     s.iterators = s.iterators || new Set();
     s.iterators.add(finish);
     return {
       next() {
         if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
-        if (done || !sub.active) return finish();
+        if (done || isClosed(state(obj)) || !sub.active) return finish();
+        if (loopIterators) loopIterators.add(finish);
         return new Promise((resolve) => waiting.push(resolve));
       },
       return: finish,
@@ -472,7 +763,17 @@ const operations = {
     };
   },
   describe(obj) { const s = state(obj); return JSON.parse(addon.describe(s.lib.id, liveHandle(obj))); },
-  snapshot(obj) { const s = state(obj); return JSON.parse(addon.snapshot(s.lib.id, liveHandle(obj))); },
+  // Every property's value as its getter gives it (a list's as its items' ids), from one reading.
+  snapshot(obj) {
+    const s = state(obj);
+    const cls = obj.constructor;
+    const values = parseExactly(addon.snapshot(s.lib.id, liveHandle(obj)));
+    const out = {};
+    for (const name of Object.keys(values)) {
+      out[name] = fromSnapshot(s.lib, cls.propertyTypes[name], values[name], `${cls.name}.${name}`);
+    }
+    return out;
+  },
   objectId(obj) { const s = state(obj); return addon.objectId(s.lib.id, liveHandle(obj)); },
   className(obj) { const s = state(obj); return addon.className(s.lib.id, liveHandle(obj)); },
   loop(obj) { return state(obj).loop; },
@@ -645,13 +946,21 @@ function makeClass(lib, described, classNames) {
     const where = `${display}.${cmd.name}`;
     const method = {
       [names[cmd.name]](...args) {
-        const handle = liveHandle(this);
-        const taken = takeArguments(args, cmd.arguments, where, Boolean(cmd.async));
-        const values = taken.values.map(([arg, value]) => toLibrary(lib, arg, value, `${where}: argument ${arg.name}`));
-        if (!cmd.async) {
-          return fromLibrary(lib, cmd.result, addon.call(lib.id, handle, cmd.name, taken.names, values), `${where}'s result`);
+        if (cmd.async) {
+          // A Promise-returning method rejects, never throws: a closed object, a wrong argument or
+          // a signal that is no AbortSignal is refused so, before the command starts.
+          try {
+            const taken = takeArguments(args, cmd.arguments, where, true);
+            const values = taken.values.map(([arg, value]) => toLibrary(lib, arg, value, `${where}: argument ${arg.name}`));
+            return callAsync(lib, this, cmd, where, taken.names, values, taken.signal);
+          } catch (error) {
+            return Promise.reject(error);
+          }
         }
-        return callAsync(lib, handle, cmd, where, taken.names, values, taken.signal);
+        const handle = liveHandle(this);
+        const taken = takeArguments(args, cmd.arguments, where, false);
+        const values = taken.values.map(([arg, value]) => toLibrary(lib, arg, value, `${where}: argument ${arg.name}`));
+        return fromLibrary(lib, cmd.result, addon.call(lib.id, handle, cmd.name, taken.names, values), `${where}'s result`);
       },
     }[names[cmd.name]];
     Object.defineProperty(proto, names[cmd.name], { value: method, writable: true, configurable: true });
@@ -711,34 +1020,58 @@ function answer(lib, fn, vmHandle, request, argument, arg) {
 }
 const { UnknownRequestError } = errors;
 
-function callAsync(lib, handle, cmd, where, names, values, signal) {
-  if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean')) {
-    throw new TypeError(`${where}: signal must be an AbortSignal`);
+// Whether value is an AbortSignal: its own `aborted` getter says (a look-alike, or an object made
+// from AbortSignal.prototype, is refused by it), so that the signal a call listens to is one that
+// tells of an abort, and nothing about it can fail once the command has started.
+const signalAborted = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted').get;
+function isAbortSignal(value) {
+  if (value === null || typeof value !== 'object') return false;
+  try {
+    signalAborted.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Starts an async command of obj (the caller turns what this throws into a rejection): the command
+// runs only once everything it was given is known good. The call keeps obj alive until it ends.
+function callAsync(lib, obj, cmd, where, names, values, signal) {
+  const handle = liveHandle(obj);
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw refused(TypeError, `${where}: signal must be an AbortSignal, got ${describeValue(signal)}`);
+  }
+  if (signal && signalAborted.call(signal)) {
+    return Promise.reject(new errors.CancelledError(`${where} was cancelled before it started`, 13, 'MVVM_ERR_CANCELLED', { cause: signal.reason }));
   }
   return new Promise((resolve, reject) => {
     let call = null;
     let ended = false;
-    let onAbort = null;
+    let running = obj; // held by done (which the addon holds) while the call runs
+    const onAbort = () => { if (!ended && call !== null) addon.cancel(lib.id, call); };
     const done = (status, result, message) => {
       ended = true;
-      if (onAbort) signal.removeEventListener('abort', onAbort);
+      running = null;
+      if (signal) EventTarget.prototype.removeEventListener.call(signal, 'abort', onAbort);
       if (status === 0) {
         try { resolve(fromLibrary(lib, cmd.result, result, `${where}'s result`)); } catch (error) { reject(error); }
       } else {
         const error = makeError(status, lib.statusName(status), message);
-        if (status === 13 && signal && signal.aborted) error.cause = signal.reason;
+        if (status === 13 && signal && signalAborted.call(signal)) error.cause = signal.reason;
         reject(error);
       }
     };
-    if (signal && signal.aborted) {
-      reject(new errors.CancelledError(`${where} was cancelled before it started`, 13, 'MVVM_ERR_CANCELLED', { cause: signal.reason }));
-      return;
+    // Listening first (EventTarget's own method: the signal's own properties are not asked), so
+    // that nothing is left to fail once the command runs.
+    if (signal) EventTarget.prototype.addEventListener.call(signal, 'abort', onAbort, { once: true });
+    try {
+      call = addon.callAsync(lib.id, handle, cmd.name, names, values, done);
+    } catch (error) {
+      if (signal) EventTarget.prototype.removeEventListener.call(signal, 'abort', onAbort);
+      throw error; // the Promise rejects with it
     }
-    call = addon.callAsync(lib.id, handle, cmd.name, names, values, done);
-    if (signal && !ended) {
-      onAbort = () => { if (!ended) addon.cancel(lib.id, call); };
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
+    // Aborted while the command started (by a callback it caused): cancelled now.
+    if (signal && !ended && signalAborted.call(signal)) addon.cancel(lib.id, call);
   });
 }
 
@@ -768,7 +1101,7 @@ class Library {
     for (const [name, record] of Object.entries(names.recordDescriptions)) {
       this.recordDescriptions[name] = record;
       const display = names.records[name];
-      const Made = { [display]: class { constructor(fields) { Object.assign(this, fields); Object.freeze(this); } } }[display];
+      const Made = { [display]: class { constructor(fields) { defineFields(this, fields); Object.freeze(this); } } }[display];
       Made.cName = name;
       Made.description = record;
       this.records[display] = Made;
@@ -789,7 +1122,7 @@ class Library {
   makeRecord(name, fields) {
     const Made = this.recordByCName[name];
     if (!Made) throw new errors.InternalError(`the library gave a record ${name} its description does not name`, 10, 'MVVM_ERR_INTERNAL');
-    const values = {};
+    const values = Object.create(null); // a field may be named `constructor` (see defineFields)
     Made.description.fields.forEach((field, i) => {
       values[field.name] = fromLibrary(this, field, fields[i], `${Made.name}.${field.name}`);
     });
@@ -812,6 +1145,14 @@ class Library {
       return made;
     }
     return new Made(INTERNAL, handle, loop || null);
+  }
+}
+
+// A record's fields as its own properties, by definition: assigning (as Object.assign does) would
+// set the prototype for a field named `__proto__`.
+function defineFields(record, fields) {
+  for (const key of Object.keys(fields)) {
+    Object.defineProperty(record, key, { value: fields[key], enumerable: true, writable: true, configurable: true });
   }
 }
 

@@ -91,6 +91,7 @@ typedef struct addon {
 static pthread_mutex_t post_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const napi_type_tag handle_tag = {0x6d76766d6e6f6465ULL, 0x68616e646c650001ULL};
+static const napi_type_tag watch_tag = {0x6d76766d6e6f6465ULL, 0x7761746368000001ULL};
 
 #define CHECK(env, call)                                                                            \
     do {                                                                                            \
@@ -138,12 +139,9 @@ static addon *get_addon(napi_env env) {
 
 static bool on_js_thread(addon *a) { return a && !a->dead && pthread_equal(pthread_self(), a->thread); }
 
-/* Throws the error of a failed library call: the JavaScript module's class for the status, with
- * the library's message (read on this thread right after the call). */
-static void throw_status(napi_env env, const library *lib, mvvm_status status) {
+/* Throws the JavaScript module's error class for a status, with a message. */
+static void throw_error(napi_env env, mvvm_status status, const char *name, const char *message) {
     addon *a = get_addon(env);
-    const char *message = lib->mvvm_last_error();
-    const char *name = lib->mvvm_status_name(status);
     napi_value fn, args[3], error;
     if (!a || !a->make_error || napi_get_reference_value(env, a->make_error, &fn) != napi_ok ||
         napi_create_int32(env, (int32_t)status, &args[0]) != napi_ok ||
@@ -158,6 +156,50 @@ static void throw_status(napi_env env, const library *lib, mvvm_status status) {
         return;
     }
     if (napi_throw(env, error) != napi_ok) napi_throw_error(env, name, message);
+}
+
+/* Throws the error of a failed library call, with the library's message (read on this thread
+ * right after the call). */
+static void throw_status(napi_env env, const library *lib, mvvm_status status) {
+    throw_error(env, status, lib->mvvm_status_name(status), lib->mvvm_last_error());
+}
+
+/* A JavaScript string may hold a lone surrogate (half of a UTF-16 pair), which Node-API turns into
+ * U+FFFD when it writes UTF-8: such a string is refused as the library refuses invalid UTF-8
+ * (MVVM_ERR_INVALID_ARGUMENT), never passed on changed. Only a string whose UTF-8 holds U+FFFD
+ * (EF BF BD) can be one, and only that one is read again as UTF-16. False when refused (thrown). */
+static bool well_formed(napi_env env, napi_value v, const char *utf8, size_t length, const char *what) {
+    bool replaced = false;
+    for (size_t i = 0; i + 2 < length && !replaced; i++)
+        replaced = (unsigned char)utf8[i] == 0xEF && (unsigned char)utf8[i + 1] == 0xBF && (unsigned char)utf8[i + 2] == 0xBD;
+    if (!replaced) return true;
+    size_t units;
+    if (napi_get_value_string_utf16(env, v, NULL, 0, &units) != napi_ok) return false;
+    char16_t *text = malloc((units + 1) * sizeof *text);
+    if (!text) {
+        napi_throw_error(env, NULL, "out of memory");
+        return false;
+    }
+    if (napi_get_value_string_utf16(env, v, text, units + 1, &units) != napi_ok) {
+        free(text);
+        return false;
+    }
+    size_t at = 0;
+    for (; at < units; at++) {
+        bool high = text[at] >= 0xD800 && text[at] <= 0xDBFF, low = text[at] >= 0xDC00 && text[at] <= 0xDFFF;
+        if (high && at + 1 < units && text[at + 1] >= 0xDC00 && text[at + 1] <= 0xDFFF) at++;
+        else if (high || low) break;
+    }
+    if (at == units) {
+        free(text);
+        return true;
+    }
+    char message[240];
+    snprintf(message, sizeof message, "%s holds a lone surrogate (U+%04X at index %zu), which is no Unicode text", what,
+             (unsigned)text[at], at);
+    free(text);
+    throw_error(env, MVVM_ERR_INVALID_ARGUMENT, "MVVM_ERR_INVALID_ARGUMENT", message);
+    return false;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -245,6 +287,10 @@ static char *arg_string(napi_env env, napi_value v, const char *what) {
         free(s);
         return NULL;
     }
+    if (!well_formed(env, v, s, length, what)) {
+        free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -305,6 +351,7 @@ static bool js_string_into(napi_env env, arena *ar, napi_value v, const char **s
     char *buffer = arena_alloc(env, ar, *length + 1);
     if (!buffer) return false;
     if (napi_get_value_string_utf8(env, v, buffer, *length + 1, length) != napi_ok) return false;
+    if (!well_formed(env, v, buffer, *length, "a string")) return false;
     *s = buffer;
     return true;
 }
@@ -602,8 +649,14 @@ typedef struct message {
     const mvvm_value *lent; /* delivered on the JavaScript thread: the library's value */
     mvvm_status status;
     char *text;          /* a call's failure message (posted: a copy; delivered at once: lent) */
+    uint64_t heard;      /* an event's place among the events the library made (events_heard) */
     struct message *next; /* in the queue */
 } message;
+
+/* Events the library made, in every environment, numbered as it makes them (on whatever thread):
+ * an event carries its number to JavaScript, and the module's heardSoFar() is the count, so that
+ * a subscriber made after an event (queued from a thread loop, delivered later) is not given it. */
+static _Atomic uint64_t events_heard;
 
 static void target_unref(target *t) {
     if (atomic_fetch_sub(&t->refs, 1) == 1) free(t);
@@ -626,13 +679,14 @@ static void call_target(napi_env env, target *t, size_t argc, napi_value *argv) 
     if (napi_call_function(env, global, fn, argc, argv, &result) != napi_ok) report_pending(env);
 }
 
-static void deliver_event(napi_env env, target *t, mvvm_handle source, const mvvm_event *e) {
-    napi_value argv[6];
+static void deliver_event(napi_env env, target *t, mvvm_handle source, const mvvm_event *e, uint64_t heard) {
+    napi_value argv[7];
     if (napi_create_int32(env, (int32_t)e->kind, &argv[0]) != napi_ok ||
         napi_create_string_utf8(env, e->name ? e->name : "", NAPI_AUTO_LENGTH, &argv[1]) != napi_ok ||
         napi_create_int64(env, e->index, &argv[3]) != napi_ok ||
         napi_create_int64(env, e->removed, &argv[4]) != napi_ok ||
-        napi_create_int64(env, e->inserted, &argv[5]) != napi_ok) {
+        napi_create_int64(env, e->inserted, &argv[5]) != napi_ok ||
+        napi_create_double(env, (double)heard, &argv[6]) != napi_ok) {
         napi_failed(env, "an event's arguments");
         return;
     }
@@ -642,7 +696,7 @@ static void deliver_event(napi_env env, target *t, mvvm_handle source, const mvv
         report_pending(env);
         return;
     }
-    call_target(env, t, 6, argv);
+    call_target(env, t, 7, argv);
 }
 
 static void deliver_done(napi_env env, target *t, mvvm_status status, const mvvm_value *result, const char *text) {
@@ -681,7 +735,7 @@ static void deliver_request(napi_env env, target *t, mvvm_handle vm, mvvm_handle
 static void deliver(napi_env env, message *m) {
     const mvvm_value *value = m->has_value ? &m->event.value : m->lent;
     switch (m->kind) {
-    case MESSAGE_EVENT: deliver_event(env, m->t, m->source, &m->event); break;
+    case MESSAGE_EVENT: deliver_event(env, m->t, m->source, &m->event, m->heard); break;
     case MESSAGE_DONE: deliver_done(env, m->t, m->status, value, m->text); break;
     case MESSAGE_REQUEST: deliver_request(env, m->t, m->source, m->request, value); break;
     case MESSAGE_DESTROY: target_end(env, m->t); m->t = NULL; break;
@@ -777,7 +831,8 @@ static void hand_over(message *m, const mvvm_value *value) {
 }
 
 static void on_event(mvvm_handle source, const mvvm_event *event, void *user_data) {
-    message m = {.kind = MESSAGE_EVENT, .t = user_data, .source = source, .event = *event};
+    message m = {.kind = MESSAGE_EVENT, .t = user_data, .source = source, .event = *event,
+                 .heard = atomic_fetch_add(&events_heard, 1) + 1};
     hand_over(&m, &event->value);
 }
 
@@ -1204,7 +1259,7 @@ static napi_value js_new_object(napi_env env, napi_callback_info info) {
     return make_handle(env, out);
 }
 
-/* subscribe(id, handle, name|null, fn(kind, name, value, index, removed, inserted)) -> handle */
+/* subscribe(id, handle, name|null, fn(kind, name, value, index, removed, inserted, heard)) -> handle */
 static napi_value js_subscribe(napi_env env, napi_callback_info info) {
     ARGS(4);
     LIB_HANDLE();
@@ -1288,6 +1343,14 @@ static napi_value js_object_value(napi_env env, napi_callback_info info) {
     CHECK(env, napi_create_object(env, &out));
     CHECK(env, napi_set_named_property(env, out, "handle", argv[0]));
     CHECK(env, napi_type_tag_object(env, out, &handle_tag));
+    return out;
+}
+
+/* heardSoFar() -> how many events the library has made (see events_heard). */
+static napi_value js_heard_so_far(napi_env env, napi_callback_info info) {
+    (void)info;
+    napi_value out;
+    CHECK(env, napi_create_double(env, (double)atomic_load(&events_heard), &out));
     return out;
 }
 
@@ -1400,26 +1463,50 @@ static napi_value js_watch(napi_env env, napi_callback_info info) {
         return NULL;
     }
     if (!ref) uv_unref((uv_handle_t *)&w->poll);
-    CHECK(env, napi_create_external(env, w, NULL, NULL, &out));
+    /* An object tagged as a watch, wrapping it until unwatch takes it away: the watch is freed
+     * after its end, and a later unwatch or watchRef must find it gone, not read freed memory. */
+    CHECK(env, napi_create_object(env, &out));
+    CHECK(env, napi_type_tag_object(env, out, &watch_tag));
+    CHECK(env, napi_wrap(env, out, w, NULL, NULL, NULL));
     return out;
 }
 
+/* The watch an object made by watch() wraps; NULL (a TypeError thrown) for any other value or for
+ * one whose watch has ended. */
+static watch *arg_watch(napi_env env, napi_value v) {
+    napi_valuetype t;
+    bool tagged = false;
+    void *w = NULL;
+    if (napi_typeof(env, v, &t) != napi_ok) return NULL;
+    if (t != napi_object || napi_check_object_type_tag(env, v, &watch_tag, &tagged) != napi_ok || !tagged) {
+        napi_throw_type_error(env, NULL, "not a watch made by watch()");
+        return NULL;
+    }
+    if (napi_unwrap(env, v, &w) != napi_ok || !w) {
+        napi_throw_type_error(env, NULL, "this watch has ended (unwatch was called)");
+        return NULL;
+    }
+    return w;
+}
+
+/* unwatch(watch): ends it; a second time is a TypeError. */
 static napi_value js_unwatch(napi_env env, napi_callback_info info) {
     ARGS(1);
-    watch *w = NULL;
-    CHECK(env, napi_get_value_external(env, argv[0], (void **)&w));
-    if (w) watch_end(w);
+    watch *w = arg_watch(env, argv[0]);
+    if (!w) return NULL;
+    CHECK(env, napi_remove_wrap(env, argv[0], NULL));
+    watch_end(w);
     return undefined(env);
 }
 
-/* watchRef(external, ref): whether a watched loop keeps Node running. */
+/* watchRef(watch, ref): whether a watched loop keeps Node running. */
 static napi_value js_watch_ref(napi_env env, napi_callback_info info) {
     ARGS(2);
-    watch *w = NULL;
     bool ref;
-    CHECK(env, napi_get_value_external(env, argv[0], (void **)&w));
+    watch *w = arg_watch(env, argv[0]);
+    if (!w) return NULL;
     CHECK(env, napi_get_value_bool(env, argv[1], &ref));
-    if (w && !w->closed) {
+    if (!w->closed) {
         if (ref) uv_ref((uv_handle_t *)&w->poll);
         else uv_unref((uv_handle_t *)&w->poll);
     }
@@ -1491,7 +1578,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         {"newObject", js_new_object, 0}, {"subscribe", js_subscribe, 0}, {"unsubscribe", js_status_of_handle, offsetof(library, mvvm_unsubscribe)},
         {"serviceNew", js_service_new, 0}, {"complete", js_complete, 0}, {"listCount", js_list_count, 0},
         {"listItem", js_list_item, 0}, {"objectId", js_int64_of_handle, offsetof(library, mvvm_object_id)}, {"objectValue", js_object_value, 0},
-        {"keepAlive", js_keep_alive, 0}, {"watch", js_watch, 0}, {"unwatch", js_unwatch, 0}, {"watchRef", js_watch_ref, 0},
+        {"keepAlive", js_keep_alive, 0}, {"heardSoFar", js_heard_so_far, 0}, {"watch", js_watch, 0}, {"unwatch", js_unwatch, 0}, {"watchRef", js_watch_ref, 0},
     };
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
         napi_value fn;

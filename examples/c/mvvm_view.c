@@ -1,6 +1,6 @@
 /*
  * mvvm_view - a terminal View over a libmvvm library: the countdown timer and the stopwatch when
- * it carries the catalog (libmvvm.so), and a todo screen when it has the todo app's classes
+ * it carries the catalog (libcatalog.so), and a todo screen when it has the todo app's classes
  * (build/todo/libtodo.so). Through the generic calls (mvvm_new, mvvm_child, mvvm_send, mvvm_get_*),
  * so that one program runs on any library; the catalog's typed calls are in mvvm_catalog.h.
  *
@@ -21,7 +21,7 @@
  * todo-edit N TITLE, todo-cancel-edit N TITLE, todo-destroy N, todo-clear (N counts the rows
  * shown, from 1); each prints the list's notifications, its splices, and the screen.
  *
- * Build: cc -std=c11 mvvm_view.c -Iinclude -L<libdir> -lmvvm -Wl,-rpath,<libdir>
+ * Build: cc -std=c11 mvvm_view.c -Iinclude -L<libdir> -lcatalog -Wl,-rpath,<libdir>
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -286,7 +286,7 @@ static int run_line(view *v, char *line, int number) {
     }
     printf("\n");
     int result = act(v, word);
-    if (result == -1) fprintf(stderr, "mvvm_view: line %d: this library has no catalog (libmvvm.so has)\n", number);
+    if (result == -1) fprintf(stderr, "mvvm_view: line %d: this library has no catalog (libcatalog.so has)\n", number);
     if (result == 1) fprintf(stderr, "mvvm_view: line %d: unknown action \"%s\"\n", number, word);
     if (result != 0) return 1;
     /* A tap acts on the next dispatch: run what is due now, as a host loop would. */

@@ -2,7 +2,7 @@
 # make test-gtk: the GLib bridge's tests and TodoMVC in GTK 4, from C and from Python, on a
 # private virtual X server (Xvfb) with GSK_RENDERER=cairo:
 #   1. build/gtk/test_mvvm_glib   the bridge (bindings/glib) over libsample.so, libtodo.so,
-#                                 libsearch.so, libappsample.so (on the main loop) and libmvvm.so
+#                                 libsearch.so, libappsample.so (on the main loop) and libcatalog.so
 #   2. build/gtk/test_todo_gtk    the C app (examples/gtk/todo_window.c) through its widgets
 #   3. both again under valgrind  memory errors fail, and definite leaks in our code
 #                                 (examples/gtk/valgrind_verdict.py); GLib's and GTK's
@@ -14,7 +14,7 @@
 #
 # Needs `make lib gtk todo sample search` (the Makefile's test-gtk does them) and MVVM_TODO_LIBRARY,
 # MVVM_SAMPLE_LIBRARY, MVVM_SEARCH_LIBRARY, MVVM_APP_SAMPLE_LIBRARY, MVVM_CATALOG_LIBRARY (default: the debug build's
-# libmvvm.so). Each test program reports in TAP; the last line is
+# libcatalog.so). Each test program reports in TAP; the last line is
 # "gtk: N passed, N failed" (N counts test functions of every run; a run that crashed counts the
 # tests it did not report as failed).
 set -uo pipefail
@@ -22,9 +22,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$PWD
 out=build/gtk
 me=run_tests.sh
-# The catalog's libmvvm.so, for the tests of catalog classes: neither the todo app nor the sample
+# The catalog's libcatalog.so, for the tests of catalog classes: neither the todo app nor the sample
 # carries the catalog.
-export MVVM_CATALOG_LIBRARY=${MVVM_CATALOG_LIBRARY:-$(swift build --show-bin-path)/libmvvm.so}
+export MVVM_CATALOG_LIBRARY=${MVVM_CATALOG_LIBRARY:-$root/build/catalog/libcatalog.so}
 for variable in MVVM_TODO_LIBRARY MVVM_SAMPLE_LIBRARY MVVM_SEARCH_LIBRARY MVVM_APP_SAMPLE_LIBRARY MVVM_CATALOG_LIBRARY; do
     if [ -z "${!variable:-}" ] || [ ! -f "${!variable}" ]; then
         echo "$me: $variable=${!variable:-} is no file (make todo sample search)"
@@ -103,12 +103,12 @@ objcopy --strip-debug "$MVVM_TODO_LIBRARY" "$valgrind_libs/libtodo.so"
 objcopy --strip-debug "$MVVM_SAMPLE_LIBRARY" "$valgrind_libs/libsample.so"
 objcopy --strip-debug "$MVVM_SEARCH_LIBRARY" "$valgrind_libs/libsearch.so"
 objcopy --strip-debug "$MVVM_APP_SAMPLE_LIBRARY" "$valgrind_libs/libappsample.so"
-objcopy --strip-debug "$MVVM_CATALOG_LIBRARY" "$valgrind_libs/libmvvm.so"
+objcopy --strip-debug "$MVVM_CATALOG_LIBRARY" "$valgrind_libs/libcatalog.so"
 valgrind_run() { # NAME PROGRAM
     local name=$1 program=$2
     MVVM_TODO_LIBRARY="$root/$valgrind_libs/libtodo.so" MVVM_SAMPLE_LIBRARY="$root/$valgrind_libs/libsample.so" \
         MVVM_SEARCH_LIBRARY="$root/$valgrind_libs/libsearch.so" \
-        MVVM_APP_SAMPLE_LIBRARY="$root/$valgrind_libs/libappsample.so" MVVM_CATALOG_LIBRARY="$root/$valgrind_libs/libmvvm.so" \
+        MVVM_APP_SAMPLE_LIBRARY="$root/$valgrind_libs/libappsample.so" MVVM_CATALOG_LIBRARY="$root/$valgrind_libs/libcatalog.so" \
         GLIB_CANCEL_ROUNDS=200 run_tap "$name" 600 valgrind -q --child-silent-after-fork=yes --fair-sched=yes --leak-check=full \
         --show-leak-kinds=definite --num-callers=40 --xml=yes --xml-file="$logs/$name.xml" \
         --suppressions=/usr/share/glib-2.0/valgrind/glib.supp --suppressions=/usr/share/gtk-4.0/valgrind/gtk.supp \

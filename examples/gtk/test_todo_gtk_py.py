@@ -49,7 +49,7 @@ def loop(library: MvvmGlib.Library) -> MvvmGlib.Loop:
 
 @pytest.fixture(scope="session")
 def catalog() -> MvvmGlib.Library:
-    """The catalog's libmvvm.so (MVVM_CATALOG_LIBRARY), for its host services: the todo app does
+    """The catalog's libcatalog.so (MVVM_CATALOG_LIBRARY), for its host services: the todo app does
     not carry the catalog."""
     return MvvmGlib.Library.open(os.environ["MVVM_CATALOG_LIBRARY"])
 

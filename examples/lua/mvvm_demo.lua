@@ -8,7 +8,7 @@
 -- mvvm_classes into a namespace, each class making objects through mvvm_new_named, whose
 -- properties read and (bindings only) write as fields and whose commands are methods, all
 -- through the generic calls. With it the script drives, when the library carries the catalog
--- (libmvvm.so), the sign-up view model (its validation flips notified through an ffi.cast
+-- (libcatalog.so), the sign-up view model (its validation flips notified through an ffi.cast
 -- callback) and the stop watch view model on a virtual loop, and, when the library has them
 -- (Tests/outside's libsample.so, which does not carry the catalog), the greeter (an
 -- ObservableObject) and the tally (an @Observable class) of a package outside libmvvm, its
@@ -172,7 +172,7 @@ do
   end
 end
 
--- The catalog, in a library that carries it (libmvvm.so).
+-- The catalog, in a library that carries it (libcatalog.so).
 if classes.sign_up_view_model then
 check("classes: the catalog's are described",
       { classes.sign_up_view_model ~= nil, classes.stop_watch_view_model ~= nil, classes.counter_page_view_model ~= nil },
@@ -276,7 +276,7 @@ mvvm.close(timer)
 mvvm.close(sign_up)
 check("release: the sign-up's two subscriptions ended", mvvm.destroyed, 2)
 else
-  print("(no catalog in this library: run it with libmvvm.so for it)")
+  print("(no catalog in this library: run it with libcatalog.so for it)")
 end
 
 -- The classes of a package outside libmvvm (Tests/outside's libsample.so): the same table, with
@@ -524,7 +524,7 @@ if other_path then
   check("libraries: each loaded once", { mvvm.load(other_path) == other, other ~= lib }, { true, true })
   local other_loop = other:loop("virtual")
   -- Here, the catalog's counter, or the sample's tally in a library without the catalog; there,
-  -- the catalog's (the second library is libmvvm.so).
+  -- the catalog's (the second library is libcatalog.so).
   local here_counter, there_counter = (lib.classes.counter or lib.classes.tally).new(loop, lib.classes.counter and nil or 0),
                                       other.classes.counter.new(other_loop)
   local here_count = lib.classes.counter and function() here_counter:increment() return here_counter.count end

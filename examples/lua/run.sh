@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the LuaJIT demo: bash examples/lua/run.sh [FOLDER_OF_libmvvm.so | PATH_TO_A_LIBRARY] [OTHER_LIBRARY]
-# (default: .build/debug). Any library with the mvvm_* ABI will do: given Tests/outside's
+# Runs the LuaJIT demo: bash examples/lua/run.sh [FOLDER_OF_libcatalog.so | PATH_TO_A_LIBRARY] [OTHER_LIBRARY]
+# (default: build/catalog). Any library with the mvvm_* ABI will do: given Tests/outside's
 # .build/debug/libsample.so, the demo also drives its greeter, tally, profile, wishlist and
 # dialog, whose classes it reads from mvvm_classes like every other; given a second library, it
 # loads both side by side. Declares the API from include/mvvm.h passed through the C preprocessor
@@ -13,7 +13,7 @@ root=$(cd "$here/../.." && pwd)
 
 . "$root/Tests/locate_library.sh"
 . "$root/bindings/lua/declare.sh"
-library=$(mvvm_locate_library run.sh "${1:-$root/.build/debug}") || exit 2
+library=$(mvvm_locate_library run.sh "${1:-$root/build/catalog}") || exit 2
 other=()
 if [ $# -ge 2 ]; then
     other=("$(mvvm_locate_library run.sh "$2")") || exit 2

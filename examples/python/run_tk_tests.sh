@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the Tk app's tests (examples/python/test_tk_app.py) on a private virtual X server:
-#   bash examples/python/run_tk_tests.sh LIBDIR     (the folder of libmvvm.so, or the file)
+#   bash examples/python/run_tk_tests.sh LIBDIR     (the folder of libcatalog.so, or the file)
 # Needs Xvfb (Debian: xvfb) and a python3 with tkinter (Debian: python3-tk); installs neither.
 # The main loop's test needs MVVM_APP_SAMPLE_LIBRARY (Tests/outside's libappsample.so; make test-tk
 # sets it).
@@ -15,7 +15,7 @@ python=${PYTHON:-python3}
 me=run_tk_tests.sh
 
 if [ $# -lt 1 ] || [ -z "$1" ]; then
-    echo "usage: $me LIBDIR   (the folder holding libmvvm.so, e.g. .build/debug)" >&2
+    echo "usage: $me LIBDIR   (the folder holding libcatalog.so, e.g. build/catalog)" >&2
     exit 2
 fi
 library=$(mvvm_locate_library "$me" "$1") || exit 2
@@ -56,7 +56,7 @@ if [ ! -f "$xdir/Xvfb_screen0" ]; then
     exit 2
 fi
 
-# The todo app's library (examples/todo, `make todo`), loaded beside libmvvm.so: the app then shows
+# The todo app's library (examples/todo, `make todo`), loaded beside libcatalog.so: the app then shows
 # its Todos tab on a loop of that library, and the tests drive it. MVVM_TODO_LIBRARY names it;
 # unset, build/todo/libtodo.so is used when built (else the Todos tests are skipped).
 if [ -z "${MVVM_TODO_LIBRARY:-}" ] && [ -f "$root/build/todo/libtodo.so" ]; then

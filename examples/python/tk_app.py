@@ -1,7 +1,7 @@
 """A Tk View over the whole catalog, through the mvvm package only: one window, one tab per screen
 (the countdown timer, the stopwatch, the input echo, the sign-up form, the welcome screen, the two
 counters), and a Todos tab (TodoMVC) when the todo app's library is at hand (MVVM_TODO_LIBRARY=
-build/todo/libtodo.so, loaded beside libmvvm.so with loops of its own), its rows following the
+build/todo/libtodo.so, loaded beside libcatalog.so with loops of its own), its rows following the
 list's splices.
 
 The widgets show what the view models say and send them the user's actions; there is no logic
@@ -13,7 +13,7 @@ event loop through its file descriptor (``createfilehandler``): Tk's own ``selec
 work is due and the handler runs ``loop.dispatch()``. Nothing polls.
 
 Run: python3 examples/python/tk_app.py [--seconds N] [--seed N]
-(MVVM_LIBRARY=.build/debug/libmvvm.so PYTHONPATH=bindings/python, or an installed mvvm package)
+(MVVM_LIBRARY=build/catalog/libcatalog.so PYTHONPATH=bindings/python, or an installed mvvm package)
 
 Tests build the same window over a virtual loop (``build_app(root, mvvm.Loop.virtual())``) and
 move time with ``loop.advance(ms)``: see test_tk_app.py.

@@ -22,7 +22,7 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
         // SQLite, through the Swift ecosystem's toolkit for it (built against Debian's libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
-    ],
+    ] + (withCatalog ? [.package(name: "catalog", path: "../catalog")] : []),
     targets: [
         .target(name: "TodoModels", dependencies: [
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -37,7 +37,7 @@ let package = Package(
             "TodoModels", "TodoViewModels",
             .product(name: "MVVMExport", package: "libmvvm"),
             .product(name: "MVVMRuntime", package: "libmvvm"),
-        ] + (withCatalog ? [.product(name: "MVVMCatalog", package: "libmvvm")] : []),
+        ] + (withCatalog ? [.product(name: "MVVMCatalog", package: "catalog")] : []),
         swiftSettings: withCatalog ? [.define("MVVM_WITH_CATALOG")] : []),
         .testTarget(name: "TodoViewModelTests", dependencies: ["TodoModels", "TodoViewModels"]),
     ]

@@ -1,17 +1,21 @@
 """TodoMVC in headless Chromium over examples/web/server.js (run by run_tests.sh): every TodoMVC
 behaviour, the list kept across a reload, and two tabs on one list. Prints "ok N - name" or
-"not ok N - name" per test, then "web: N passed, N failed"."""
+"not ok N - name" per test, then "browser: N passed, N failed"."""
 
+import http.server
+import json
 import os
 import sys
+import threading
 import time
-import traceback
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+
+from report import run_tests
 
 URL = os.environ["MVVM_WEB_URL"]
 SHOTS = os.environ["MVVM_WEB_SCREENSHOTS"]
@@ -232,32 +236,69 @@ def test_two_tabs(p):
     p.d.switch_to.window(first)
 
 
+# Another site's page, served from another local origin: it sends a command the ways a page can
+# without the server's consent, a form posting JSON as text/plain into a frame and a fetch in
+# no-cors mode (its body text/plain), and says in its title when the fetch has its answer (a form
+# answered 204 tells its page nothing).
+ANOTHER_ORIGINS_PAGE = """<!doctype html><title>sending</title>
+<form method="POST" action="%(api)s" enctype="text/plain" target="sink">
+<input name='{"action":"add","title":"from a form of another origin","x":"' value='"}'></form>
+<iframe name="sink"></iframe>
+<script>
+document.forms[0].submit();
+fetch(%(api_json)s, { method: 'POST', mode: 'no-cors',
+  body: JSON.stringify({ action: 'add', title: 'from a fetch of another origin' }) })
+  .catch(() => null).then(() => { document.title = 'sent'; });
+</script>"""
+
+
+def test_a_page_of_another_origin_changes_nothing(p):
+    api = URL + "api"
+    page = (ANOTHER_ORIGINS_PAGE % {"api": api, "api_json": json.dumps(api)}).encode()
+
+    class AnotherSite(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - http.server's name
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    site = http.server.HTTPServer(("127.0.0.1", 0), AnotherSite)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    try:
+        p.open()
+        titles = p.titles()
+        p.d.get("http://127.0.0.1:%d/" % site.server_address[1])
+        wait(lambda: p.d.title == "sent", "the other origin's page to send its commands", timeout=30.0)
+        p.open()
+        assert p.titles() == titles, "a page of another origin added %r" % (p.titles(),)
+    finally:
+        site.shutdown()
+        site.server_close()
+
+
 TESTS = [test_add, test_toggle_and_counter, test_toggle_all, test_edit, test_destroy, test_filters, test_clear_completed,
-         test_reload, test_two_tabs]
+         test_reload, test_two_tabs, test_a_page_of_another_origin_changes_nothing]
 
 
 def main():
-    passed = failed = 0
     driver = browser()
     try:
         page = Page(driver)
-        for number, test in enumerate(TESTS, 1):
+
+        def shoot(test):
             try:
-                test(page)
-                passed += 1
-                print("ok %d - %s" % (number, test.__name__), flush=True)
-            except Exception:  # noqa: BLE001 - each failure is reported and the rest still run
-                failed += 1
-                print("not ok %d - %s" % (number, test.__name__), flush=True)
-                traceback.print_exc(file=sys.stdout)
-                try:
-                    page.shot("failed_%s" % test.__name__)
-                except Exception:  # noqa: BLE001
-                    pass
+                page.shot("failed_%s" % test.__name__)
+            except Exception:  # noqa: BLE001 - a failed test's screenshot is a help, not a must
+                pass
+
+        return run_tests("browser", TESTS, lambda test: test(page), shoot)
     finally:
         driver.quit()
-    print("web: %d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
 
 
 if __name__ == "__main__":

@@ -103,4 +103,25 @@ extern __thread void *cmvvm_held_work_locks;
 
 static inline void *cmvvm_held_work_locks_get(void) { return cmvvm_held_work_locks; }
 static inline void cmvvm_held_work_locks_set(void *record) { cmvvm_held_work_locks = record; }
+/* Settings that persist (settings.c): UserDefaults' values, kept in a file named after the
+ * library, or `domain_or_null` when given. */
+
+/* Loads the values saved before into the current application's domain and starts saving them;
+ * whether settings are on (CoreFoundation is linked, and a home folder is known). Once. */
+bool cmvvm_settings_start(const char *domain_or_null);
+/* Saves the values now if they changed since the last save (a loop's release). */
+void cmvvm_settings_save_now(void);
+/* Where the values are kept; NULL while settings are off. */
+const char *cmvvm_settings_path(void);
+void cmvvm_settings_note_work_slow(void);
+extern __attribute__((visibility("hidden"))) bool cmvvm_settings_active;
+extern __attribute__((visibility("hidden"))) bool cmvvm_settings_armed;
+extern __attribute__((visibility("hidden"))) unsigned long cmvvm_settings_work;
+/* After a loop's work: the values are saved once the loops have been idle a short while. Costs a
+ * load and a branch when settings are off, two relaxed atomics when on. */
+static inline void cmvvm_settings_note_work(void) {
+    if (!__atomic_load_n(&cmvvm_settings_active, __ATOMIC_RELAXED)) return;
+    __atomic_add_fetch(&cmvvm_settings_work, 1, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&cmvvm_settings_armed, __ATOMIC_RELAXED)) cmvvm_settings_note_work_slow();
+}
 #endif

@@ -43,6 +43,15 @@ mvvm_status mvvm_sign_in_view_model_new(mvvm_handle loop, mvvm_handle *out);
 mvvm_status mvvm_sign_in_view_model_sign_in(mvvm_handle object, const char * user);
 mvvm_status mvvm_sign_in_view_model_get_token(mvvm_handle object, char **out);
 
+/* expenses (Expenses): iExpense's expenses, kept in UserDefaults by the app's own code.
+ * Properties: count: int ro; names: [string] ro. */
+mvvm_status mvvm_expenses_new(mvvm_handle loop, mvvm_handle *out);
+mvvm_status mvvm_expenses_add(mvvm_handle object, const char * name, const char * type, double amount);
+mvvm_status mvvm_expenses_remove_all(mvvm_handle object);
+mvvm_status mvvm_expenses_get_count(mvvm_handle object, int64_t *out);
+/** names: *out is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_expenses_get_names(mvvm_handle object, mvvm_value *out);
+
 /* vote_view_model (VoteViewModel):
  * Properties: votes: int ro. */
 mvvm_status mvvm_vote_view_model_new(mvvm_handle loop, mvvm_handle *out);

@@ -110,6 +110,8 @@ mvvm_status mvvm_dialog_snapshot(mvvm_handle object);
 mvvm_status mvvm_dialog_send(mvvm_handle object, const char * text);
 /** Records a move; `from` is a keyword in Python. */
 mvvm_status mvvm_dialog_move(mvvm_handle object, int64_t from, int64_t to);
+/** The shape with one more side, and records it. The result, when `result_or_null` is not NULL, is the caller's: free it with mvvm_value_free(). */
+mvvm_status mvvm_dialog_reshape(mvvm_handle object, const mvvm_value * shape, mvvm_value * result_or_null);
 mvvm_status mvvm_dialog_get_description(mvvm_handle object, char **out);
 mvvm_status mvvm_dialog_set_description(mvvm_handle object, const char * value);
 mvvm_status mvvm_dialog_get_closed(mvvm_handle object, bool *out);

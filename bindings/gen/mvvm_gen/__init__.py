@@ -52,7 +52,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv[:1] == ["derive"]:
         from .derive import main as derive
         return derive(argv[1:])
-    parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen", description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--library", help="the libmvvm.so (or your library) to describe")
     parser.add_argument("--module", action="append",
                         help="the classes this Swift module registers (a package of your own); repeatable, or a "

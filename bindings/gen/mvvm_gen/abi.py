@@ -76,9 +76,9 @@ def read(header: Path) -> Abi:
         name, body = match.group(2), match.group(1)
         members = []
         for entry in body.split(","):
-            match = re.match(r"\s*(\w+)\s*=\s*(-?\d+)\s*$", entry)
-            if match:
-                members.append((match.group(1), int(match.group(2))))
+            member = re.match(r"\s*(\w+)\s*=\s*(-?\d+)\s*$", entry)
+            if member:
+                members.append((member.group(1), int(member.group(2))))
         abi.enums[name] = members
     for match in re.finditer(r"#define\s+(MVVM_\w+)\s+(?:INT64_C\()?(-?\d+)\)?\s*$", code, flags=re.M):
         abi.defines[match.group(1)] = int(match.group(2))

@@ -7,16 +7,13 @@ from pathlib import Path
 from typing import List
 
 from .abi import BEGIN, END
+from .escape import c_comment
 from .naming import load as load_naming
 from .model import Class, Command, Library, Property, Type
 from .templates import Templates
 
 t = Templates("c")
 NAMING = load_naming()
-
-
-def comment(text: str) -> str:
-    return text.replace("*/", "* /")
 
 
 def type_summary(kind: Type) -> str:
@@ -67,18 +64,19 @@ def class_declarations(cls: Class) -> List[str]:
                                                            for s in cls.signals))
     if not cls.constructors:
         summary += t("summary_child")
-    out = [t("class", name=cls.name, swift_name=cls.swift_name, doc=comment(cls.doc), summary=summary).replace(" \n", "\n")]
+    out = [t("class", name=cls.name, swift_name=c_comment(cls.swift_name), doc=c_comment(cls.doc),
+             summary=summary).replace(" \n", "\n")]
     for constructor in cls.constructors:
         if constructor.has_service:
             params = t("service_params")
         else:
             params = "".join(t("parameter", c_in=a.type.c_in, name=a.name) for a in constructor.arguments)
         if constructor.doc:
-            doc = comment(constructor.doc) + (t("service_doc") if constructor.has_service else "")
+            doc = c_comment(constructor.doc) + (t("service_doc") if constructor.has_service else "")
             out.append(t("doc", doc=doc))
         out.append(t("constructor", function=NAMING.typed_call("constructor", cls.name, constructor.name), params=params))
     for command in cls.commands:
-        doc = comment(command.doc) + result_doc(command) + (t("throws_doc") if command.throws and not command.is_async else "")
+        doc = c_comment(command.doc) + result_doc(command) + (t("throws_doc") if command.throws and not command.is_async else "")
         if doc:
             out.append(t("doc", doc=doc.strip()))
         params = "".join(t("parameter", c_in=a.type.c_in, name=a.name) for a in command.arguments)
@@ -94,7 +92,7 @@ def class_declarations(cls: Class) -> List[str]:
 
 def property_declarations(cls: Class, prop: Property) -> List[str]:
     if prop.is_list:
-        doc = t("list_doc", doc=comment(prop.doc)) if prop.doc else ""
+        doc = t("list_doc", doc=c_comment(prop.doc)) if prop.doc else ""
         return [t("list", name=prop.name, item_class=prop.type.item_class, doc=doc)]
     doc = prop.doc or ""
     if prop.type.values:
@@ -103,7 +101,7 @@ def property_declarations(cls: Class, prop: Property) -> List[str]:
         doc = (doc + t("value_owned")).strip()
     out = []
     if doc:
-        out.append(t("doc", doc=t("property_doc", name=prop.name, doc=comment(doc))))
+        out.append(t("doc", doc=t("property_doc", name=prop.name, doc=c_comment(doc))))
     out.append(t("getter", function=NAMING.typed_call("getter", cls.name, prop.name), c_out=prop.type.c_out))
     if prop.writable:
         out.append(t("setter", function=NAMING.typed_call("setter", cls.name, prop.name), c_in=prop.type.c_in))
@@ -113,8 +111,8 @@ def property_declarations(cls: Class, prop: Property) -> List[str]:
 def new_header(path: Path, modules: List[str]) -> str:
     """A new header of the typed calls of the classes of ``modules`` (Swift modules)."""
     guard = "".join(c if c.isalnum() else "_" for c in path.name.upper())
-    return t("package_header", file=path.name, modules=", ".join(modules),
-             flags=" ".join(t("module_flag", module=module) for module in modules), guard=guard, begin=BEGIN,
+    return t("package_header", file=c_comment(path.name), modules=c_comment(", ".join(modules)),
+             flags=c_comment(" ".join(t("module_flag", module=module) for module in modules)), guard=guard, begin=BEGIN,
              end=END) + "\n"
 
 

@@ -13,6 +13,7 @@ import re
 from typing import Dict, List, Optional, Set, Tuple
 
 from . import naming
+from .escape import ts_comment, ts_string
 from .model import Argument, Class, Constructor, Library, Record, Type
 from .templates import Templates
 
@@ -64,17 +65,18 @@ class JsNaming:
         return classes, records
 
 
-def _literal(text: str) -> str:
-    """A string as JavaScript's JSON.stringify writes it."""
-    return json.dumps(text, ensure_ascii=False)
-
-
 def _key(name: str) -> str:
-    return name if re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", name) else _literal(name)
+    return name if re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", name) else ts_string(name)
+
+
+def _field_key(name: str) -> str:
+    """A record's field in its class: a field named `constructor` (a lower_snake name the library
+    allows) as a computed key, since a class body takes `constructor` for its constructor."""
+    return '["constructor"]' if name == "constructor" else _key(name)
 
 
 def _doc(text: Optional[str], indent: str) -> str:
-    return t("doc", indent=indent, text=text.replace("*/", "* /").replace("\n", " ")) + "\n" if text else ""
+    return t("doc", indent=indent, text=ts_comment(text)) + "\n" if text else ""
 
 
 class _Declarations:
@@ -88,7 +90,7 @@ class _Declarations:
         return self.classes.get(c_name or "") or t("any_object")
 
     def strings(self, kind: Type) -> Optional[str]:
-        return None if kind.values is None else self.separator.join(_literal(v) for v in kind.values)
+        return None if kind.values is None else self.separator.join(ts_string(v) for v in kind.values)
 
     def out(self, kind: Type) -> str:
         """A value as the module hands it out."""
@@ -149,7 +151,7 @@ class _Declarations:
 
     def record(self, name: str, record: Record) -> str:
         display = self.records[name]
-        fields = "".join(_doc(f.doc, "  ") + t("field", name=_key(f.name), type=self.out(f.type)) + "\n"
+        fields = "".join(_doc(f.doc, "  ") + t("field", name=_field_key(f.name), type=self.out(f.type)) + "\n"
                          for f in record.fields)
         inits = "".join(t("init_field", name=_key(f.name), optional=self.optional(f.type), type=self.input(f.type)) + "\n"
                         for f in record.fields)
@@ -212,7 +214,7 @@ class _Declarations:
         entries = "".join(t("classes_entry", name=self.classes[cls.name]) + "\n" for cls in self.library.classes)
         entries += "".join(t("classes_entry", name=self.records[name]) + "\n" for name in self.library.records)
         body += t("classes", entries=entries)
-        return t("file", library=library_name, module=module, body=body) + "\n"
+        return t("file", library=ts_comment(library_name), module=ts_string(module), body=body) + "\n"
 
 
 def generate_dts(library: Library, library_name: str, module: str = "mvvm", rule: Optional[JsNaming] = None) -> str:

@@ -50,6 +50,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from .model import GenerationError, Library, descriptions_json
 
 from . import c, modules, python
+from .escape import python_string
 from .templates import Templates
 from .wheel_tag import elf_needs, platform_tag
 
@@ -162,7 +163,7 @@ def write_wheel(path: Path, files: Sequence[Tuple[str, bytes, int]], dist_info: 
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen.package", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen.package", description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--package-path", default=".", help="the Swift package (default: the current folder)")
     parser.add_argument("--product", help="its .dynamic library product that links MVVMExport (needed unless --library)")
     parser.add_argument("--module", action="append",
@@ -253,7 +254,7 @@ def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: P
               % (library_file, tag, why), file=sys.stderr)
     package = {"name": name, "module": module, "library": library_file}
     names = list(python.PACKAGE_NAMES) + python.exported_names(own, whole)
-    init = t("init_py", names=", ".join('"%s"' % n for n in names), **package) + "\n"
+    init = t("init_py", names=", ".join(python_string(n) for n in names), **package) + "\n"
     stubs = python.generate_pyi(own, whole, package)
     dist_info = "%s-%s.dist-info" % (name, args.version)
     metadata = t("metadata", name=name, version=args.version, requires=requirement(mvvm_version),

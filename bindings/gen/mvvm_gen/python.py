@@ -3,13 +3,13 @@ from the header) and the type stubs of a library's classes and records."""
 
 from __future__ import annotations
 
-import json
 from typing import Dict, List, Optional, Set, Tuple
 
 from .model import Argument, Class, Field, Library, Record, Type
 from .pynames import OBJECT_ATTRIBUTES, REQUEST_ATTRIBUTES, namespace_names, python_names
 
 from .abi import ABI_TYPES, Abi
+from .escape import python_docstring, python_string
 from .templates import Templates
 
 abi_t = Templates("pyabi")
@@ -125,7 +125,7 @@ def py_read(kind: Type, names: Names) -> str:
     elif kind.kind == "record":
         text = names.records[kind.record or ""]
     elif kind.values:
-        text = pyi_t("literal", values=pyi_t("separator").join(json.dumps(v) for v in kind.values))
+        text = pyi_t("literal", values=pyi_t("separator").join(python_string(v) for v in kind.values))
     else:
         text = py_plain(kind.kind)
     return pyi_t("optional", type=text) if kind.optional else text
@@ -155,8 +155,7 @@ def py_snapshot(kind: Type, names: Names) -> str:
 
 
 def docstring(text: str) -> str:
-    text = (text or "(no documentation)").replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    return pyi_t("docstring", text=text)
+    return pyi_t("docstring", text=python_docstring(text or "(no documentation)"))
 
 
 def parameters(arguments: List[Argument], names: Names, request: Optional[str]) -> str:
@@ -231,18 +230,18 @@ def typed_get_and_subscribe(python_name: str, cls: Class, names: Names, taken: S
     lines: List[str] = []
     if "get" not in taken and readable:
         if len(readable) == 1:
-            lines.append(pyi_t("get_single", member=json.dumps(readable[0][0]), type=readable[0][1]))
+            lines.append(pyi_t("get_single", member=python_string(readable[0][0]), type=readable[0][1]))
         else:
             # Narrower than MvvmObject's on purpose: mypy says so on the first line of the
             # definition, pyright on the last one's.
             for index, (name, kind) in enumerate(readable):
                 last = index == len(readable) - 1
-                lines.append(pyi_t("get_overload", member=json.dumps(name), type=kind,
+                lines.append(pyi_t("get_overload", member=python_string(name), type=kind,
                                    ignore=pyi_t("ignore_narrower") if index == 0 else "",
                                    last_ignore=pyi_t("pyright_ignore_narrower") if last else ""))
     if "subscribe" not in taken and delivered:
         for index, (name, kind) in enumerate(delivered):
-            lines.append(pyi_t("subscribe_overloads", member=json.dumps(name), type=kind, owner=python_name,
+            lines.append(pyi_t("subscribe_overloads", member=python_string(name), type=kind, owner=python_name,
                                ignore=pyi_t("ignore_narrower") if index == 0 else ""))
         lines.append(pyi_t("subscribe_untyped"))
     return lines
@@ -299,7 +298,7 @@ def generate_pyi(library: Library, whole: Library, package: Optional[Dict[str, s
     records = library.records
     for cls in library.classes:
         python = names.classes[cls.name]
-        snapshot = pyi_t("separator").join(pyi_t("snapshot_field", name=json.dumps(p.name), type=py_snapshot(p.type, names))
+        snapshot = pyi_t("separator").join(pyi_t("snapshot_field", name=python_string(p.name), type=py_snapshot(p.type, names))
                              for p in cls.properties)
         body.append(pyi_t("snapshot", name=python, fields=snapshot))
         body.append(pyi_t("class", name=python, doc=docstring(cls.doc), members="\n".join(class_members(cls, names))))
@@ -310,9 +309,9 @@ def generate_pyi(library: Library, whole: Library, package: Optional[Dict[str, s
             body.append(request_stub(cls, names))
     if package is not None:
         exported = list(PACKAGE_NAMES) + exported
-        return pyi_t("package_file", names=pyi_t("separator").join(json.dumps(n) for n in exported), body="\n\n".join([""] + body),
+        return pyi_t("package_file", names=pyi_t("separator").join(python_string(n) for n in exported), body="\n\n".join([""] + body),
                      **package) + "\n"
-    return pyi_t("file", names=pyi_t("separator").join(json.dumps(n) for n in exported), body="\n\n".join([""] + body)) + "\n"
+    return pyi_t("file", names=pyi_t("separator").join(python_string(n) for n in exported), body="\n\n".join([""] + body)) + "\n"
 
 
 #: What a user's package (``python3 -m mvvm_gen.package``) has besides its classes: its library's

@@ -9,6 +9,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from . import naming
 from .abi import ABI_TYPES, Abi
+from .escape import rbs_comment, rbs_string
 from .model import Argument, Class, Library, Record, Type
 from .templates import Templates
 
@@ -114,8 +115,9 @@ class _Signatures:
         """What a reader gives for a value of `kind`."""
         if kind.kind == "list":
             return rbs_t("list", item=self.class_type(kind.item_class))
-        if kind.values:
-            text = rbs_t("grouped", type=self.union([json.dumps(v) for v in kind.values]))
+        literals = self.literals(kind)
+        if literals:
+            text = rbs_t("grouped", type=self.union(literals))
         elif kind.kind == "array":
             text = rbs_t("array", element=self.read(kind.element) if kind.element else rbs_t("untyped"))
         elif kind.kind == "record":
@@ -124,14 +126,22 @@ class _Signatures:
             text = self.plain(kind, "read")
         return rbs_t("optional_type", type=text) if kind.optional else text
 
+    @staticmethod
+    def literals(kind: Type) -> List[str]:
+        """The literal types of a string's allowed values; none when it has none or RBS cannot
+        write one of them exactly (its plain type then)."""
+        literals = [rbs_string(v) for v in kind.values or []]
+        return [] if None in literals else [literal for literal in literals if literal is not None]
+
     def written(self, kind: Type) -> str:
         """What a writer or argument takes for a value of `kind` (the library converts it): a
         limited string also as a Symbol; a record also as a Hash of its fields."""
-        if kind.values:
-            literals = [json.dumps(v) for v in kind.values]
+        literals = self.literals(kind)
+        if literals:
             # A Symbol's name is bare when Ruby reads it so, quoted otherwise.
-            literals += [rbs_t("symbol", name=v if re.fullmatch(r"[a-z_]\w*", v) else json.dumps(v)) for v in kind.values]
-            text = rbs_t("grouped", type=self.union(literals))
+            symbols = [rbs_t("symbol", name=v if re.fullmatch(r"[a-z_]\w*", v) else literal)
+                       for v, literal in zip(kind.values or [], literals)]
+            text = rbs_t("grouped", type=self.union(literals + symbols))
         elif kind.kind == "array":
             text = rbs_t("array", element=self.written(kind.element) if kind.element else rbs_t("untyped"))
         elif kind.kind == "record":
@@ -212,7 +222,7 @@ class _Signatures:
                 if argument.type.kind == "object":
                     method(self.ruby(argument.name),
                            [rbs_t("reader", type=rbs_t("optional_type", type=self.written(argument.type)))])
-        lines = rbs_comment(cls.doc, "  ")
+        lines = comment_lines(cls.doc, "  ")
         lines.append(rbs_t("class", name=names[0], members="\n".join(members)))
         lines += [rbs_t("alias", alias=alias, name=names[0]) for alias in names[1:]]
         return lines
@@ -224,7 +234,7 @@ class _Signatures:
         fields = "\n".join(rbs_t("field", name=self.ruby(f.name), type=self.read(f.type)) for f in record.fields)
         params = rbs_t("parameter_separator").join(rbs_t("keyword", optional=optional(f.type), name=self.ruby(f.name), type=self.written(f.type))
                            for f in record.fields)
-        lines = rbs_comment(record.doc, "  ")
+        lines = comment_lines(record.doc, "  ")
         lines.append(rbs_t("record", name=names[0], fields=fields, params=params))
         lines += [rbs_t("alias", alias=alias, name=names[0]) for alias in names[1:]]
         return lines
@@ -235,8 +245,8 @@ def optional(kind: Type) -> str:
     return rbs_t("optional_mark") if kind.optional else ""
 
 
-def rbs_comment(text: str, indent: str) -> List[str]:
-    return [rbs_t("comment", indent=indent, line=line).rstrip() for line in text.splitlines()] if text else []
+def comment_lines(text: str, indent: str) -> List[str]:
+    return [rbs_t("comment", indent=indent, line=line).rstrip() for line in rbs_comment(text)]
 
 
 def generate_rbs(library: Library, reserved: Set[str], constants: Set[str]) -> str:

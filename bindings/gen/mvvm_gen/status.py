@@ -5,6 +5,7 @@ them is copied by hand."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import List, Tuple
 
 from . import abi
 from .templates import Templates
@@ -12,7 +13,7 @@ from .templates import Templates
 t = Templates("status")
 
 
-def _statuses(header: Path) -> list:
+def _statuses(header: Path) -> List[Tuple[str, int]]:
     statuses = abi.read(header).enums.get("mvvm_status")
     if not statuses:
         raise ValueError("%s declares no mvvm_status enum" % header)

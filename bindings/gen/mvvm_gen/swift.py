@@ -4,9 +4,10 @@ are made so too: it is a package like any other."""
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple, Union
 
-from .model import Argument, Class, Library, Type
+from .escape import swift_comment, swift_string
+from .model import Argument, Child, Class, Command, Constructor, Library, Property, Type
 from . import naming
 from .templates import Templates
 
@@ -24,7 +25,11 @@ TYPES = {
 }
 
 
-def typed_calls(cls: Class) -> Iterator[Tuple[str, str, object]]:
+#: What a typed call is of: a constructor, a command, a property (a getter's or a setter's), a child.
+Member = Union[Constructor, Command, Property, Child]
+
+
+def typed_calls(cls: Class) -> Iterator[Tuple[str, str, Member]]:
     """Every typed call of a class, in header order: (kind, C function name, member), each named
     by the naming rule (naming.json) the registration check holds registrations to."""
     for constructor in cls.constructors:
@@ -61,7 +66,7 @@ def call(block: str, **values: object) -> str:
 
 
 def functions(cls: Class) -> List[str]:
-    out = [t("class", name=cls.name)]
+    out = [t("class", name=cls.name, literal=swift_string(cls.name))]
     # Each member's resolution, named after its first typed call (a property's: its getter):
     # the registration check makes every typed call's name once in the library, so these names
     # are distinct too (a name made of class and member could be two classes' alike: a_b's c
@@ -72,23 +77,24 @@ def functions(cls: Class) -> List[str]:
         if lookup is None or (lookup, member.name) in lets:
             continue
         lets[(lookup, member.name)] = t("let_name", kind=lookup, function=function)
-        out.append(t("member", let=lets[(lookup, member.name)], kind=lookup, cls=cls.name, name=member.name))
+        out.append(t("member", let=lets[(lookup, member.name)], kind=lookup, cls=cls.name,
+                     literal=swift_string(member.name)))
     for kind, function, member in typed_calls(cls):
         lookup = {"command": "command", "get": "property", "set": "property", "child": "child"}.get(kind)
         let = lets.get((lookup, member.name), "")
-        if kind == "construct":
+        if isinstance(member, Constructor):
             if member.has_service:
                 arguments = t("params_construct_service")
-                body = call("construct_service", cls=cls.name, name=member.name)
+                body = call("construct_service", cls=cls.name, literal=swift_string(member.name))
             else:
                 arguments = t("params_construct", params=params(member.arguments))
                 values = ", ".join(value(a) for a in member.arguments)
-                body = call("construct", cls=cls.name, name=member.name, values=values)
-        elif kind == "command" and member.is_async:
+                body = call("construct", cls=cls.name, literal=swift_string(member.name), values=values)
+        elif isinstance(member, Command) and member.is_async:
             arguments = t("params_command_async", params=params(member.arguments))
             values = t("values_array", values=", ".join(value(a) for a in member.arguments))
             body = call("command_async", member=let, values=values)
-        elif kind == "command":
+        elif isinstance(member, Command):
             result = ""
             arguments = t("params_command", params=params(member.arguments))
             if not member.result.is_none:
@@ -97,21 +103,22 @@ def functions(cls: Class) -> List[str]:
             values = ", ".join(value(a) for a in member.arguments)
             values = t("values_after", values=values) if values or result else ""
             body = call("command", member=let, values=values, result=result)
-        elif kind == "get":
+        elif isinstance(member, Property) and kind == "get":
             arguments = t("params_get", type=TYPES[member.type.c_out])
             body = call("get", member=let, out=t("plain_out" if member.type.is_plain else "value_out"))
-        elif kind == "set":
+        elif isinstance(member, Property):
             arguments = t("params_set", type=TYPES[c_in(member.type)])
             body = call("set", member=let, value=value(Argument("value", member.type)))
         else:
             arguments = t("params_child")
             body = call("child", member=let)
-        out.append(t("function", function=function, params=arguments, status="Int32", body=body))
+        out.append(t("function", function=function, literal=swift_string(function), params=arguments, status="Int32",
+                     body=body))
     return out
 
 
 def definitions(library: Library, module: str) -> str:
-    out = [t("package_file", module=module), ""]
+    out = [t("package_file", module=swift_comment(module)), ""]
     for cls in library.classes:
         out += functions(cls)
         out.append("")

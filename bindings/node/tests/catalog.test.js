@@ -1,5 +1,5 @@
 'use strict';
-// The catalog's five designs from JavaScript (libmvvm.so: MVVM_LIBRARY), on virtual, manual and
+// The catalog's five designs from JavaScript (libcatalog.so: MVVM_LIBRARY), on virtual, manual and
 // thread loops.
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -255,3 +255,149 @@ test("a thread loop's changes never arrive after a newer change made from JavaSc
   assert.equal(stale, 0, 'the last value heard is the current one');
   loop.close();
 });
+
+test('closing a loop closes its objects: closed() says so, and an iteration waiting for a change ends', async () => {
+  const loop = new mvvm.Loop('virtual');
+  const counter = new mvvm.Counter(loop);
+  const page = new mvvm.CounterPageViewModel(loop);
+  const child = page.first_counter;
+  const seen = [];
+  const iterating = (async () => {
+    for await (const [value] of counter.changes('count')) seen.push(value);
+    return 'ended';
+  })();
+  const idle = mvvm.changes(child, 'count'); // not waiting: its next call ends
+  counter.increment();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(seen, [1]);
+  loop.close();
+  assert.equal(mvvm.closed(counter), true);
+  assert.equal(mvvm.closed(child), true, 'a child too');
+  const outcome = await Promise.race([iterating, new Promise((resolve) => setImmediate(() => resolve('still waiting')))]);
+  assert.equal(outcome, 'ended');
+  assert.deepEqual(await idle.next(), { value: undefined, done: true });
+  assert.throws(() => counter.increment(), mvvm.LoopReleasedError);
+  assert.throws(() => counter.subscribe('count', () => {}), mvvm.LoopReleasedError);
+  assert.equal(mvvm.close(counter), false, 'closed already, with its loop');
+});
+
+test('a subscription does not keep its object alive: an object whose callback does not refer to it is collected', async () => {
+  const loop = new mvvm.Loop('virtual');
+  const lib = mvvm.library();
+  const objects = [];
+  const handles = [];
+  const subscriptions = []; // kept: a Subscription does not keep its object either
+  let heard = 0;
+  (() => {
+    for (let i = 0; i < 2000; i++) {
+      const counter = new mvvm.Counter(loop);
+      subscriptions.push(counter.subscribe('count', () => { heard++; }));
+      if (i % 2) subscriptions.push(counter.subscribe(null, () => {}));
+      counter.increment();
+      objects.push(new WeakRef(counter));
+      handles.push(mvvm.handle(counter));
+    }
+  })();
+  assert.equal(heard, 2000);
+  // A callback that refers to its object keeps it, as any closure keeps what it refers to.
+  const referring = [];
+  (() => {
+    for (let i = 0; i < 20; i++) {
+      const counter = new mvvm.Counter(loop);
+      counter.subscribe('count', () => counter.count);
+      referring.push(new WeakRef(counter));
+    }
+  })();
+  const kept = new mvvm.Counter(loop);
+  const keptHeard = [];
+  kept.subscribe('count', (value) => keptHeard.push(value));
+  await collect();
+  assert.equal(objects.filter((ref) => ref.deref()).length, 0, 'collected');
+  assert.equal(handles.filter((handle) => liveHandle(lib, handle)).length, 0, 'released by their finalizers');
+  assert.equal(subscriptions.filter((sub) => sub.active).length, 0, 'their subscriptions ended with them');
+  assert.equal(referring.filter((ref) => ref.deref()).length, 20, 'kept by their callbacks');
+  kept.increment();
+  assert.deepEqual(keptHeard, [1], 'a live object is heard as ever');
+  loop.close();
+});
+
+test('an iteration over changes keeps its object alive until it ends', async () => {
+  const loop = new mvvm.Loop('virtual');
+  let ref;
+  const ticks = () => {
+    const stopWatch = new mvvm.StopWatch(loop);
+    ref = new WeakRef(stopWatch);
+    stopWatch.start();
+    return mvvm.changes(stopWatch, 'time_ms');
+  };
+  const seen = [];
+  const iterating = (async () => {
+    for await (const [value] of ticks()) {
+      seen.push(value);
+      if (seen.length === 2) break;
+    }
+  })();
+  await collect();
+  assert.ok(ref.deref(), 'kept while it waits');
+  loop.advance(100);
+  await iterating;
+  assert.equal(seen.length, 2);
+  loop.close();
+});
+
+test("the raw addon: unwatch twice is a TypeError, never a read of freed memory (valgrind)", async () => {
+  const { execFileSync, spawnSync } = require('node:child_process');
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  // Any pollable fd will do: a FIFO's read end.
+  const script = `
+    const fs = require('node:fs');
+    const mvvm = require(${JSON.stringify(require.resolve('..'))});
+    const fd = fs.openSync(process.argv[1], fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const watch = mvvm.addon.watch(fd, () => {}, false);
+    mvvm.addon.unwatch(watch);
+    // Two turns of the event loop: libuv has freed the watch by then.
+    setImmediate(() => setImmediate(() => {
+      const errors = [];
+      for (const call of [() => mvvm.addon.unwatch(watch), () => mvvm.addon.watchRef(watch, true), () => mvvm.addon.unwatch({})]) {
+        try { call(); errors.push('none'); } catch (error) { errors.push(error.constructor.name + ': ' + error.message); }
+      }
+      fs.closeSync(fd);
+      console.log(JSON.stringify(errors));
+    }));`;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mvvm-unwatch-'));
+  try {
+    const fifo = path.join(scratch, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const expected = ['TypeError: this watch has ended (unwatch was called)',
+      'TypeError: this watch has ended (unwatch was called)', 'TypeError: not a watch made by watch()'];
+    const plain = spawnSync(process.execPath, ['-e', script, fifo], { encoding: 'utf8' });
+    assert.equal(plain.status, 0, plain.stderr);
+    assert.deepEqual(JSON.parse(plain.stdout), expected);
+    const valgrind = spawnSync('valgrind', ['-q', '--error-exitcode=99', process.execPath, '-e', script, fifo], { encoding: 'utf8' });
+    if (valgrind.error && valgrind.error.code === 'ENOENT') return; // make deps installs it; the check above still ran
+    assert.equal(valgrind.status, 0, `valgrind: ${valgrind.stderr}`);
+    assert.deepEqual(JSON.parse(valgrind.stdout), expected);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+test('an async call keeps its object alive until it settles', async () => {
+  const sample = process.env.MVVM_SAMPLE_LIBRARY;
+  if (!sample) return;
+  const lib = mvvm.load(sample);
+  const loop = new lib.Loop('virtual');
+  let ref;
+  const loading = (() => {
+    const profile = new lib.Profile(loop);
+    ref = new WeakRef(profile);
+    return profile.load(2);
+  })();
+  await collect();
+  assert.ok(ref.deref(), 'kept while its call runs');
+  loop.advance(2000);
+  assert.equal((await loading).length, 2, 'settled with its result, not cancelled by a collection');
+  loop.close();
+});

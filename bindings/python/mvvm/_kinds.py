@@ -13,13 +13,17 @@ decimal    :class:`decimal.Decimal`                    an ``int``, a ``str``
 =========  ==========================================  =============================================
 
 A date read outside the years 1-9999 a datetime holds raises :class:`OverflowError` naming the
-member.
+member. A record built by the host holds each such field in the type it is read as (:func:`adopt`:
+a UUID's text a :class:`uuid.UUID`, seconds an aware datetime, an int or text a Decimal), so it
+equals the same record read back; a URL is compared as its text, which the library gives in
+Foundation's form (``https://例え.jp`` comes back as ``https://xn--r8jz45g.jp``).
 """
 
 from __future__ import annotations
 
 import datetime
 import decimal
+import re
 import uuid
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 
@@ -28,7 +32,7 @@ from ._errors import InvalidArgumentError
 if TYPE_CHECKING:
     from ._model import Type
 
-__all__ = ["renders", "render", "renderer", "seconds_since_1970"]
+__all__ = ["adopt", "renders", "render", "renderer", "seconds_since_1970"]
 
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 _SECOND = datetime.timedelta(seconds=1)
@@ -67,6 +71,30 @@ def render(value: Any, kind: "Type", what: str) -> Any:
         return one(value, what)
     if kind.kind == "array" and kind.element is not None and renders(kind.element):
         return [render(item, kind.element, "%s[%d]" % (what, index)) for index, item in enumerate(value)]
+    return value
+
+
+_UUID_TEXT = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\Z")
+
+
+def adopt(value: Any, kind: "Type") -> Any:
+    """``value``, given by the host for a value of ``kind`` in another form the library accepts
+    (a UUID's text, a date's seconds, a decimal's int or text), in Python's type for it, as the
+    library would give it back; any other value as given (the library says why it refuses it)."""
+    if kind.kind == "uuid" and isinstance(value, str) and _UUID_TEXT.match(value):
+        return uuid.UUID(value)
+    if kind.kind == "date" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return _date(value, "")
+        except OverflowError:
+            return value
+    if kind.kind == "decimal" and isinstance(value, (int, str)) and not isinstance(value, bool):
+        try:
+            return decimal.Decimal(value)
+        except decimal.InvalidOperation:
+            return value
+    if kind.kind == "array" and kind.element is not None and isinstance(value, list) and renders(kind.element):
+        return [adopt(item, kind.element) for item in value]
     return value
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Dict, FrozenSet, Iterable, List, Tuple, Type, TypeVar
 
-from ._kinds import render, renders
+from ._kinds import adopt, render, renders
 from ._model import Record as RecordModel
 from ._names import python_names
 
@@ -65,6 +65,13 @@ class Record:
         if missing:
             raise TypeError("%s is missing the field%s %s" % (type(self).__name__, "" if len(missing) == 1 else "s",
                                                               ", ".join(missing)))
+        if self._renders:
+            # A field of Foundation's kinds given in another accepted form (a UUID's text, a date's
+            # seconds, a decimal's int or text) holds Python's type, so the record equals itself
+            # read back; a form Python cannot read is kept for the library to refuse.
+            for name, field in zip(fields, self._model.fields):
+                if values.get(name) is not None:
+                    values[name] = adopt(values[name], field.type)
         for name in fields:
             object.__setattr__(self, name, values.get(name))
 
@@ -96,7 +103,7 @@ class Record:
             if name not in values:
                 raise TypeError("%s has no field %r" % (type(self).__name__, name))
             values[name] = value
-        return type(self)._make(values.values())
+        return type(self)(**values)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("%s is frozen: make a changed copy with _replace()" % type(self).__name__)

@@ -250,6 +250,10 @@ def value_of(library: "Library", owned: Value) -> Any:
             library.functions.mvvm_value_free(ctypes.addressof(owned))
 
 
+#: The kinds carried as a double, whose NaN and infinities a snapshot writes as strings.
+_NON_FINITE_KINDS = ("double", "date")
+
+
 def from_json(properties: Sequence["Property"], values: Dict[str, Any], library: "Library") -> Dict[str, Any]:
     """A snapshot (``mvvm_snapshot``'s JSON) with each value as its getter gives it: a record an
     instance of its class, bytes ``bytes`` (a list property stays its items' ids)."""
@@ -261,6 +265,8 @@ def from_json(properties: Sequence["Property"], values: Dict[str, Any], library:
 def _from_json(kind: "Type", value: Any, library: "Library", what: str) -> Any:
     if value is None:
         return None
+    if kind.kind in _NON_FINITE_KINDS and isinstance(value, str):
+        value = float(value)  # "NaN", "Infinity", "-Infinity": JSON has no such numbers
     if kind.kind == "bytes":
         return bytes(value)
     if kind.kind == "array" and kind.element is not None:

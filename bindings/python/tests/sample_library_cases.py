@@ -8,6 +8,8 @@ process); not collected by itself (its name is not test_*).
 
 from __future__ import annotations
 
+import ctypes
+import json
 import os
 from pathlib import Path
 from typing import Any, Callable, List, Tuple
@@ -16,6 +18,7 @@ import pytest
 
 import mvvm
 from conftest import Recorder
+from mvvm._values import take_string
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("MVVM_SAMPLE_LIBRARY")
@@ -256,6 +259,37 @@ def test_a_date_is_an_aware_datetime_in_utc(loop: mvvm.Loop) -> None:
     assert order.due == moment and order.snapshot()["due"] == moment
 
 
+def test_a_snapshot_holds_nan_and_infinities_as_reading_does(loop: mvvm.Loop) -> None:
+    """Issue 48, item 4: a double JSON has no number for is no null in a snapshot (null is "no
+    value"): a snapshot gives what reading gives, and raises what reading raises."""
+    import math
+    from datetime import datetime, timezone
+    order = mvvm.Order(loop)
+    for seconds in (math.inf, -math.inf, math.nan):
+        order.placed = seconds
+        with pytest.raises(OverflowError, match=r"^Order\.placed: "):
+            order.placed
+        with pytest.raises(OverflowError, match=r"^placed: (inf|-inf|nan) seconds since 1970 is outside"):
+            order.snapshot()
+    order.placed = 0
+    order.line = mvvm.LineItem(order.id, math.inf, "https://example.com/", 1, None)
+    with pytest.raises(OverflowError, match=r"^line\.at: inf seconds since 1970"):
+        order.snapshot()
+    order.line = None
+    assert order.snapshot()["placed"] == datetime(1970, 1, 1, tzinfo=timezone.utc) and order.snapshot()["line"] is None
+    wishlist = mvvm.Wishlist(loop)
+    wishlist.budget = math.nan
+    wishlist.prices = [math.inf, None, -math.inf, math.nan]
+    snapshot = wishlist.snapshot()
+    assert math.isnan(snapshot["budget"]) and math.isnan(wishlist.budget)  # an optional NaN is no None
+    assert snapshot["prices"][:3] == [math.inf, None, -math.inf] and math.isnan(snapshot["prices"][3])
+    # As mvvm_snapshot writes them, JSON having no such numbers: strings, never null.
+    functions, out = mvvm.library_of(wishlist).functions, ctypes.c_void_p()
+    functions.mvvm_snapshot(wishlist, ctypes.byref(out))
+    raw = json.loads(take_string(functions.mvvm_string_free, out, "mvvm_snapshot"))
+    assert (raw["budget"], raw["prices"]) == ("NaN", ["Infinity", None, "-Infinity", "NaN"])
+
+
 def test_a_url_is_its_absolute_string(loop: mvvm.Loop) -> None:
     order = mvvm.Order(loop)
     assert order.link == "https://example.com/"
@@ -282,6 +316,31 @@ def test_a_decimal_is_a_decimal_never_rounded(loop: mvvm.Loop) -> None:
         with pytest.raises(mvvm.InvalidArgumentError, match="^mvvm_set: order.cost cannot hold"):
             order.cost = Decimal(refused_text) if refused_text[0].isalpha() else refused_text
     assert order.cost == Decimal("0.0015")
+
+
+def test_a_record_built_with_any_accepted_form_equals_itself_read_back(loop: mvvm.Loop) -> None:
+    import uuid
+    from datetime import datetime, timezone
+    from decimal import Decimal
+    order = mvvm.Order(loop)
+    # A UUID's text (any case), a date's seconds, a decimal's text or int: held as Python's types.
+    line = mvvm.LineItem(ID.lower(), 0.5, "https://a.example/", "-0.00100", None)
+    assert line.id == uuid.UUID(ID) and type(line.id) is uuid.UUID
+    assert line.at == datetime(1970, 1, 1, 0, 0, 0, 500000, tzinfo=timezone.utc)
+    assert line.price == Decimal("-0.001") and type(line.price) is Decimal
+    order.line = line
+    assert order.line == line and hash(order.line) == hash(line)
+    counted = line._replace(price=7, due=86400)
+    assert counted.price == Decimal(7) and counted.due == datetime(1970, 1, 2, tzinfo=timezone.utc)
+    order.line = counted
+    assert order.line == counted
+    # What Python cannot read as the kind stays as given, for the library to refuse.
+    for wrong in (dict(id="not a uuid"), dict(price="1,5"), dict(at="yesterday"), dict(price=1.5)):
+        kept = line._replace(**wrong)
+        assert getattr(kept, next(iter(wrong))) == next(iter(wrong.values()))
+        with pytest.raises((mvvm.InvalidArgumentError, mvvm.TypeMismatchError)):
+            order.line = kept
+    assert order.line == counted
 
 
 def test_records_commands_and_async_commands_of_the_kinds(loop: mvvm.Loop) -> None:

@@ -34,17 +34,22 @@ runpy.run_module("mvvm_gen", run_name="__main__", alter_sys=True)
 
 
 def makefile_generated() -> List[str]:
-    """The Makefile's GENERATED flags (what ``make generate`` writes), with ``$(...)`` none."""
+    """The Makefile's ENGINE_GENERATED and CATALOG_GENERATED flags (what ``make generate`` writes),
+    the catalog's ``--library $(CATALOG)`` left out (the caller gives the library)."""
     text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
-    found = re.search(r"^GENERATED := (.*)$", text, flags=re.M)
-    assert found is not None, "no GENERATED in the Makefile"
-    return found.group(1).split()
+    flags: List[str] = []
+    for name in ("ENGINE_GENERATED", "CATALOG_GENERATED"):
+        found = re.search(r"^%s := (.*)$" % name, text, flags=re.M)
+        assert found is not None, "no %s in the Makefile" % name
+        flags += found.group(1).split()
+    index = flags.index("--library")
+    return flags[:index] + flags[index + 2:]
 
 
 def test_the_generator_runs_with_no_binding_and_no_ruby_and_its_files_are_current(tmp_path: Path) -> None:
     library = os.environ["MVVM_LIBRARY"]
     if os.path.isdir(library):
-        library = os.path.join(library, "libmvvm.so")
+        library = os.path.join(library, "libcatalog.so")
     empty = tmp_path / "empty-path"
     empty.mkdir()
     env = {"PATH": str(empty), "PYTHONPATH": str(GENERATOR), "HOME": str(tmp_path), "LANG": "C.UTF-8"}

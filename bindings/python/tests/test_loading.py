@@ -22,7 +22,7 @@ from mvvm import _library as _lib
 PACKAGE = Path(mvvm.__file__).resolve().parent
 REPOSITORY = _lib._repository_root(PACKAGE)
 HEADER = REPOSITORY / "include" / "mvvm.h" if REPOSITORY else None
-CATALOG_HEADER = REPOSITORY / "include" / "mvvm_catalog.h" if REPOSITORY else None
+CATALOG_HEADER = REPOSITORY / "examples" / "catalog" / "include" / "mvvm_catalog.h" if REPOSITORY else None
 
 
 def run_import(code: str, env_changes: Dict[str, Optional[str]], cwd: Path) -> subprocess.CompletedProcess:

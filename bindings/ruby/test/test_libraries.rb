@@ -13,7 +13,7 @@ class TestLibraries < SampleTest
     assert_equal Mvvm.version, @sample.version
     assert_same @sample::Profile, @sample.class_for("profile")
     assert_same @sample, @sample::Profile.library
-    assert_equal %w[speaker slot address contact line_item stay], @sample.records.keys
+    assert_equal %w[speaker slot address contact shape line_item stay], @sample.records.keys
     refute_includes @sample.classes.keys, "sign_up_view_model", "a library carries the catalog only when its hook registers it"
     assert_same Mvvm.library, Mvvm.load(Mvvm.library_path), "the library MVVM_LIBRARY names is Mvvm's"
     assert_raises(KeyError) { Mvvm.class_for("profile") }

@@ -72,6 +72,29 @@ class TestSampleFoundationValues < SampleTest
     assert_equal line, o.line
   end
 
+  def test_a_record_built_with_any_accepted_form_equals_itself_read_back
+    o = order
+    # A UUID's text in lower case, a date's seconds, a decimal's text with trailing zeros.
+    line = @sample::LineItem.new(id: ID.downcase, at: 0.5, link: "https://a.example/", price: "-0.00100")
+    assert_equal ID, line.id
+    assert_equal Time.utc(1970, 1, 1, 0, 0, 0.5r), line.at
+    o.line = line
+    assert_equal line, o.line
+    assert_equal line.hash, o.line.hash
+    assert line.eql?(o.line)
+    counted = line.dup.tap { |l| l.price = 7 }
+    counted = @sample::LineItem.new(**counted.to_h, due: 86_400)
+    assert_equal "7", counted.price
+    assert_equal Time.utc(1970, 1, 2), counted.due
+    o.line = counted
+    assert_equal counted, o.line
+    refute_equal line, o.line
+    # What Ruby cannot read as the kind stays as given, for the library to refuse.
+    kept = @sample::LineItem.new(**line.to_h, id: "not a uuid")
+    assert_equal "not a uuid", kept.id
+    assert_raises(Mvvm::InvalidArgumentError) { o.line = kept }
+  end
+
   def test_an_async_result_and_a_change_event_are_times
     o = order
     heard = []

@@ -28,5 +28,14 @@ public func registerAppSample() {
         c.command("sign_in", .value("user")) { (vm, user: String) in vm.signIn(user) }
         c.constructor { _ in SignInViewModel() }
     }
+    Exports.register(Expenses.self, doc: "iExpense's expenses, kept in UserDefaults by the app's own code.") { c in
+        c.output("count") { $0.items.count }
+        c.output("names") { $0.items.map(\.name) }
+        c.command("add", .value("name"), .value("type"), .value("amount")) {
+            (expenses, name: String, type: String, amount: Double) in expenses.add(name: name, type: type, amount: amount)
+        }
+        c.command("remove_all") { $0.items.removeAll() }
+        c.constructor { _ in Expenses() }
+    }
     registerSwift5Classes()
 }

@@ -3,7 +3,7 @@
 // comes back through `DispatchQueue.main.async`, and a main-actor async method. Nothing here
 // knows libmvvm.
 import Foundation
-import OpenCombine
+import MVVMCombine
 
 @MainActor
 public final class MeetingViewModel: ObservableObject {

@@ -96,3 +96,30 @@ public func mvvm_sign_in_view_model_sign_in(_ handle: UInt64, _ user: UnsafePoin
 public func mvvm_sign_in_view_model_get_token(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     TypedCall.get(handle, property_mvvm_sign_in_view_model_get_token, out)
 }
+
+// MARK: expenses
+private let class_expenses = TypedCall.Class("expenses")
+private let command_mvvm_expenses_add = class_expenses.command("add")
+private let command_mvvm_expenses_remove_all = class_expenses.command("remove_all")
+private let property_mvvm_expenses_get_count = class_expenses.property("count")
+private let property_mvvm_expenses_get_names = class_expenses.property("names")
+@_cdecl("mvvm_expenses_new")
+public func mvvm_expenses_new(_ loop: UInt64, _ out: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    TypedCall.construct(loop, class_expenses, "new", [], out)
+}
+@_cdecl("mvvm_expenses_add")
+public func mvvm_expenses_add(_ handle: UInt64, _ name: UnsafePointer<CChar>?, _ type: UnsafePointer<CChar>?, _ amount: Double) -> Int32 {
+    TypedCall.command(handle, command_mvvm_expenses_add, [.string(name), .string(type), .double(amount)])
+}
+@_cdecl("mvvm_expenses_remove_all")
+public func mvvm_expenses_remove_all(_ handle: UInt64) -> Int32 {
+    TypedCall.command(handle, command_mvvm_expenses_remove_all)
+}
+@_cdecl("mvvm_expenses_get_count")
+public func mvvm_expenses_get_count(_ handle: UInt64, _ out: UnsafeMutablePointer<Int64>?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_expenses_get_count, out)
+}
+@_cdecl("mvvm_expenses_get_names")
+public func mvvm_expenses_get_names(_ handle: UInt64, _ out: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.get(handle, property_mvvm_expenses_get_names, value: out)
+}

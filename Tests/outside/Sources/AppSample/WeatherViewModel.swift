@@ -1,8 +1,8 @@
 // A weather screen as a Combine + MVVM tutorial writes it: Combine on RunLoop.main (a debounce,
-// a receive(on:)) over a property the view binds.
+// a receive(on:)) over a property the view binds. Its one change from Apple's code: `import
+// MVVMCombine` for `import Combine`.
 import Foundation
-import OpenCombine
-import OpenCombineFoundation
+import MVVMCombine
 
 @MainActor
 public final class WeatherViewModel: ObservableObject {
@@ -15,11 +15,11 @@ public final class WeatherViewModel: ObservableObject {
 
     public init() {
         $city.dropFirst()
-            .debounce(for: .milliseconds(30), scheduler: RunLoop.main.ocombine)
+            .debounce(for: .milliseconds(30), scheduler: RunLoop.main)
             .sink { [weak self] city in self?.currentWeather = "sunny in \(city)" }
             .store(in: &cancellables)
         $city.dropFirst()
-            .receive(on: RunLoop.main.ocombine)
+            .receive(on: RunLoop.main)
             .sink { [weak self] city in self?.echo = city }
             .store(in: &cancellables)
     }

@@ -2,6 +2,14 @@
 // describe, handle, loop, class…): in every binding the member wins, and the binding's own API
 // stays reachable by its documented route.
 @preconcurrency import OpenCombine
+import MVVMExport
+
+/// A record whose field is named as every JavaScript object's own member (`constructor`): each
+/// binding takes and gives it as any other field.
+public struct Shape: ExportableRecord, Equatable, Sendable {
+    public var constructor: String
+    public var sides: Int
+}
 
 public final class Dialog: ObservableObject {
     @Published public var description = "A dialog"
@@ -17,6 +25,11 @@ public final class Dialog: ObservableObject {
     public init() {}
 
     public func record(_ what: String) { log.append(what) }
+
+    public func reshape(_ shape: Shape) -> Shape {
+        record("reshape \(shape.constructor)")
+        return Shape(constructor: shape.constructor, sides: shape.sides + 1)
+    }
 
     public func close() {
         closed = true

@@ -17,6 +17,7 @@ public func registerSample() {
 #endif
     Exports.record(Address.self, doc: "A postal address.")
     Exports.record(Contact.self, doc: "A name at an address.")
+    Exports.record(Shape.self, doc: "A record whose field takes the name of a JavaScript object's own member.")
     Exports.record(Speaker.self, doc: "A speaker: a struct registered by its fields (no Codable).") { r in
         r.field("name", \.name)
         r.field("is_completed", \.isCompleted)
@@ -96,6 +97,9 @@ public func registerSample() {
         }
         c.command("move", doc: "Records a move; `from` is a keyword in Python.", .value("from"), .value("to")) {
             (dialog, from: Int, to: Int) in dialog.record("move \(from) \(to)")
+        }
+        c.command("reshape", doc: "The shape with one more side, and records it.", .value("shape")) {
+            (dialog, shape: Shape) in dialog.reshape(shape)
         }
         c.constructor(doc: "Open.") { _ in Dialog() }
     }

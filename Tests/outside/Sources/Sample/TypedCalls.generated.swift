@@ -189,6 +189,7 @@ private let command_mvvm_dialog_describe = class_dialog.command("describe")
 private let command_mvvm_dialog_snapshot = class_dialog.command("snapshot")
 private let command_mvvm_dialog_send = class_dialog.command("send")
 private let command_mvvm_dialog_move = class_dialog.command("move")
+private let command_mvvm_dialog_reshape = class_dialog.command("reshape")
 private let property_mvvm_dialog_get_description = class_dialog.property("description")
 private let property_mvvm_dialog_get_closed = class_dialog.property("closed")
 private let property_mvvm_dialog_get_handle = class_dialog.property("handle")
@@ -235,6 +236,10 @@ public func mvvm_dialog_send(_ handle: UInt64, _ text: UnsafePointer<CChar>?) ->
 @_cdecl("mvvm_dialog_move")
 public func mvvm_dialog_move(_ handle: UInt64, _ from: Int64, _ to: Int64) -> Int32 {
     TypedCall.command(handle, command_mvvm_dialog_move, [.int(from), .int(to)])
+}
+@_cdecl("mvvm_dialog_reshape")
+public func mvvm_dialog_reshape(_ handle: UInt64, _ shape: UnsafeRawPointer?, _ result: UnsafeMutableRawPointer?) -> Int32 {
+    TypedCall.command(handle, command_mvvm_dialog_reshape, [.value(shape)], value: result)
 }
 @_cdecl("mvvm_dialog_get_description")
 public func mvvm_dialog_get_description(_ handle: UInt64, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from ..escape import swift_string
 from ..templates import Templates
 from .classes import Classes, Entry, ViewModel
 from .graph import usr_module
@@ -11,15 +12,6 @@ from .types import SwiftType
 from .values import FOUNDATION_MODULES, Values
 
 t = Templates("derive")
-
-
-_ESCAPES = {"\\": "\\\\", "\"": "\\\"", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def swift_string(text: str) -> str:
-    """A Swift string literal of ``text``: a backslash, a quote and the control characters escaped."""
-    return '"%s"' % "".join(_ESCAPES.get(character, character) if ord(character) >= 0x20 or character in _ESCAPES
-                            else "\\u{%x}" % ord(character) for character in text)
 
 
 def _doc(text: str) -> str:

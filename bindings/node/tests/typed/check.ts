@@ -60,6 +60,9 @@ const tally = new lib.Tally(sampleLoop, { start: 1 });
 const dialog = new lib.Dialog(sampleLoop);
 dialog.close();
 mvvm.close(dialog);
+// A record's field named `constructor` is a field like any other.
+const shape = dialog.reshape({ constructor: 'triangle', sides: 3 });
+const shapeName: string = shape.constructor;
 
 // @ts-expect-error: a UInt64 reads as a bigint
 const readingNumber: number = meter.reading;
@@ -71,7 +74,9 @@ profile.address = { street: 's' };
 const notAwaited: readonly string[] = profile.load(1);
 // @ts-expect-error: lists are read-only
 playlist.songs = [];
+// @ts-expect-error: the field `constructor` is a string, not the record's class
+const shapeClass: typeof lib.Shape = shape.constructor;
 
 declare const process: { env: Record<string, string | undefined> };
 declare class AbortController { readonly signal: mvvm.AbortSignalLike; abort(): void; }
-void [seconds, label, state, tags, city, loaded, zip, reading, first, tally, wrong, readingNumber, notAwaited];
+void [seconds, label, state, tags, city, loaded, zip, reading, first, tally, wrong, readingNumber, notAwaited, shapeName, shapeClass];

@@ -181,12 +181,42 @@ module Mvvm
         fields = description.fetch("fields").map { |f| f.fetch("name").freeze }.freeze
         klass = Struct.new(*fields.map { |f| Names.ruby(f).to_sym }, keyword_init: true)
         klass.extend(ClassMethods)
+        klass.include(Equality)
         klass.instance_variable_set(:@library, library)
         klass.instance_variable_set(:@record_name, description.fetch("name").dup.freeze)
         klass.instance_variable_set(:@description, Classes.deep_freeze(description))
         klass.instance_variable_set(:@field_names, fields)
         library.name_constant(klass, description.fetch("display"))
         klass
+      end
+    end
+
+    # A record built by the host holds each field of Foundation's kinds as it is read back (a
+    # date's seconds a Time, a decimal's Integer its text, a UUID's text in upper case:
+    # Values.adopt), and compares by value (a decimal's text by its number: "1.50" == "1.5"), so
+    # it equals itself read back.
+    module Equality
+      def initialize(**fields)
+        types = self.class.description["fields"]
+        adopted = fields.to_h do |name, value|
+          index = self.class.members.index(name)
+          [name, index ? Values.adopt(value, types[index]) : value]
+        end
+        super(**adopted)
+      end
+
+      def ==(other)
+        other.class == self.class && comparable == other.comparable
+      end
+      alias eql? ==
+
+      def hash = [self.class, comparable].hash
+
+      protected
+
+      def comparable
+        types = self.class.description["fields"]
+        to_a.each_with_index.map { |value, index| Values.comparable(value, types[index]) }
       end
     end
 

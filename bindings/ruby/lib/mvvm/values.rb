@@ -152,6 +152,46 @@ module Mvvm
         type["type"] == "date" || (type["type"] == "array" && !type["element"].nil? && renders?(type["element"]))
       end
 
+      UUID_TEXT = /\A\h{8}-\h{4}-\h{4}-\h{4}-\h{12}\z/
+
+      # `value`, given by the host for the description's `type` in another form the library
+      # accepts, as the library gives it back: a date's seconds a Time in UTC, a decimal's Integer
+      # its text, a UUID's text in upper case; an array's elements each; anything else as given
+      # (the library says why it refuses it).
+      def adopt(value, type)
+        case type && type["type"]
+        when "date" then value.is_a?(Numeric) ? Time.at(value.to_r).utc : value
+        when "decimal" then value.is_a?(Integer) ? value.to_s : value
+        when "uuid" then value.is_a?(String) && UUID_TEXT.match?(value) ? value.upcase : value
+        when "array" then value.is_a?(Array) && foundation?(type) ? value.map { |item| adopt(item, type["element"]) } : value
+        else value
+        end
+      end
+
+      # Whether the description's `type` is of Foundation's kinds, or an array of them.
+      def foundation?(type)
+        %w[date decimal uuid url].include?(type["type"]) ||
+          (type["type"] == "array" && !type["element"].nil? && foundation?(type["element"]))
+      end
+
+      # `value` as record equality compares it: a decimal's text by its number, a UUID's text in
+      # upper case; anything else itself.
+      def comparable(value, type)
+        case type && type["type"]
+        when "decimal" then value.is_a?(String) ? decimal_number(value) : value
+        when "uuid" then value.is_a?(String) ? value.upcase : value
+        when "array" then value.is_a?(Array) && foundation?(type) ? value.map { |item| comparable(item, type["element"]) } : value
+        else value
+        end
+      end
+
+      def decimal_number(text)
+        require "bigdecimal"
+        BigDecimal(text)
+      rescue LoadError, ArgumentError
+        text
+      end
+
       # `value`, as the library gave it, in Ruby's type for the description's `type`: a date's
       # seconds since 1970 a Time in UTC (exactly those seconds), an array's elements each.
       def render(value, type)
