@@ -144,7 +144,7 @@ def derive(args: argparse.Namespace, build_flags: Sequence[str]) -> int:
 
     values = Values(graph, visible, _declared(old_text), control)
     classes = Classes(graph, target.module, control, values, naming.load(), visible, same_module)
-    body = render.records(values, classes, control) + [render.class_left_out(*excluded) for excluded in classes.excluded]
+    body = render.records(values, control) + [render.class_left_out(*excluded) for excluded in classes.excluded]
     body += [render.view_model(model) for model in classes.view_models.values()]
     unused = control.unused()
     if unused:

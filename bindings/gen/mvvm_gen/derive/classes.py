@@ -23,7 +23,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from ..arities import MOST
 from ..naming import Naming, name_problem, snake_case
-from .control import Control
+from .control import Control, MemberControl
 from .graph import Graph, Symbol, setter_access, usr_module
 from .types import SwiftType, parse, type_fragments
 from .values import Values
@@ -66,6 +66,8 @@ class Entry:
     spelled: List[SwiftType] = field(default_factory=list)
     #: a command's or constructor's arguments' C names
     argument_names: List[str] = field(default_factory=list)
+    #: the value types it crosses with, whose records and enums are registered when it is
+    uses: List[SwiftType] = field(default_factory=list)
 
 
 @dataclass
@@ -119,6 +121,19 @@ class Classes:
         self._typed_calls: Dict[str, str] = {}
         for view_model in self.view_models.values():
             self._derive(view_model)
+        # The records and enums of the members registered, not of those left out on the way.
+        values.reset()
+        for view_model in self.view_models.values():
+            for entry in view_model.entries:
+                for swift_type in entry.uses if not entry.left_out else []:
+                    values.accept(swift_type)
+
+    def _accept(self, entry: Entry, swift_type: SwiftType) -> str:
+        """Why ``swift_type`` does not cross as a value ("" when it does: the entry uses it)."""
+        why = self.values.accept(swift_type)
+        if not why:
+            entry.uses.append(swift_type)
+        return why
 
     def _candidates(self) -> List[Symbol]:
         return [symbol for symbol in self.graph.symbols.values()
@@ -182,13 +197,13 @@ class Classes:
         self._check_names(view_model)
 
     @staticmethod
-    def _doc(settings, member: Symbol) -> str:
+    def _doc(settings: MemberControl, member: Symbol) -> str:
         return settings.doc if settings.doc is not None else member.doc
 
     def _view_model_of(self, swift_type: SwiftType) -> Optional[ViewModel]:
         return self.view_models.get(swift_type.usr) if swift_type.kind == "named" and not swift_type.args else None
 
-    def _property(self, view_model: ViewModel, member: Symbol, entry: Entry, settings) -> None:
+    def _property(self, view_model: ViewModel, member: Symbol, entry: Entry, settings: MemberControl) -> None:
         swift_type = parse(type_fragments(member.fragments))
         published = "Published" in member.attributes()
         entry.c_name = snake_case(member.name)
@@ -206,10 +221,11 @@ class Classes:
         if swift_type.kind == "optional" and swift_type.args[0].kind == "function":
             function = swift_type.args[0]
             entry.kind = "signal"
-            if not function.result.is_void or len(function.args) > 1:
+            why = self._accept(entry, function.args[0]) if len(function.args) == 1 else ""
+            if function.result is None or not function.result.is_void or len(function.args) > 1:
                 entry.left_out = "a callback property is a signal when it takes no value or one and returns nothing"
-            elif function.args and self.values.accept(function.args[0]):
-                entry.left_out = "its callback's argument: " + self.values.accept(function.args[0])
+            elif why:
+                entry.left_out = "its callback's argument: " + why
             elif not entry.writable:
                 entry.left_out = "a callback property is a signal the library sets: this one cannot be set from here"
             else:
@@ -219,11 +235,13 @@ class Classes:
         if swift_type.kind == "named" and swift_type.name.split(".")[-1] in EVENT_PUBLISHERS \
                 and usr_module(swift_type.usr) in COMBINE_MODULES:
             entry.kind = "signal"
-            output, failure = (swift_type.args + (None, None))[:2]
-            if failure is None or failure.usr != NEVER:
+            if len(swift_type.args) != 2 or swift_type.args[1].usr != NEVER:
                 entry.left_out = "a publisher is a signal when it never fails (Failure == Never)"
-            elif not output.is_void and self.values.accept(output):
-                entry.left_out = "its events: " + self.values.accept(output)
+                return
+            events = swift_type.args[0]
+            why = "" if events.is_void else self._accept(entry, events)
+            if why:
+                entry.left_out = "its events: " + why
             else:
                 entry.block = "signal_publisher"
             return
@@ -247,7 +265,7 @@ class Classes:
             return
         # A value.
         entry.kind = "property"
-        why = self.values.accept(swift_type)
+        why = self._accept(entry, swift_type)
         if why:
             entry.left_out = why
             return
@@ -269,7 +287,7 @@ class Classes:
             found.append((label, internal, parse(type_fragments(parameter["declarationFragments"]))))
         return found
 
-    def _method(self, member: Symbol, entry: Entry, settings) -> None:
+    def _method(self, member: Symbol, entry: Entry, settings: MemberControl) -> None:
         entry.kind = "command"
         base = member.name.split("(")[0]
         entry.c_name = snake_case(base)
@@ -284,9 +302,9 @@ class Classes:
         if len(parameters) > MOST:
             entry.left_out = "more than %d arguments" % MOST
             return
-        arguments, spelled = [], []
+        arguments: List[Tuple[str, str, str, SwiftType]] = []
         for label, internal, swift_type in parameters:
-            why = self.values.accept(swift_type)
+            why = self._accept(entry, swift_type)
             if why:
                 entry.left_out = "its argument %s: %s" % (internal, why)
                 return
@@ -294,7 +312,7 @@ class Classes:
         returns = (member.signature or {}).get("returns") or []
         result = parse(returns) if returns else None
         if result is not None and not result.is_void:
-            why = self.values.accept(result)
+            why = self._accept(entry, result)
             if why:
                 entry.left_out = "its result: " + why
                 return
@@ -306,7 +324,7 @@ class Classes:
         entry.spelled = [swift_type for _, _, _, swift_type in arguments]
         entry.argument_names = [name for name, _, _, _ in arguments]
 
-    def _command_closure(self, call: str, method: str, arguments) -> str:
+    def _command_closure(self, call: str, method: str, arguments: List[Tuple[str, str, str, SwiftType]]) -> str:
         """A command's closure: ``$0.f()`` without arguments, else its parameters named and typed
         (the object's named ``viewModel`` unless an argument is)."""
         if not arguments:
@@ -333,7 +351,7 @@ class Classes:
             return name
         return swift_type.text
 
-    def _initialiser(self, view_model: ViewModel, member: Symbol, entry: Entry, settings) -> None:
+    def _initialiser(self, view_model: ViewModel, member: Symbol, entry: Entry, settings: MemberControl) -> None:
         entry.kind = "constructor"
         keywords = member.effects()
         if member.text.startswith("init?") or "init?(" in member.text or "init!(" in member.text:
@@ -345,7 +363,9 @@ class Classes:
         if member.generic:
             entry.left_out = "a generic initialiser"
             return
-        passed, arguments, exported, spelled = [], [], [], []
+        passed: List[str] = []
+        exported: List[str] = []
+        arguments: List[Tuple[str, str, SwiftType]] = []
         uses_loop = False
         for label, internal, swift_type in self._parameters(member):
             wrapped = swift_type.args[0] if swift_type.kind == "optional" else swift_type
@@ -358,7 +378,7 @@ class Classes:
                 exported.append('.model("%s")' % snake_case(internal if label == "_" else label))
                 arguments.append((label, internal, swift_type))
             else:
-                why = self.values.accept(swift_type)
+                why = self._accept(entry, swift_type)
                 if why:
                     entry.left_out = "its argument %s: %s" % (internal, why)
                     return

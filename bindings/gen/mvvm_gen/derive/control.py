@@ -33,7 +33,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from .graph import DeriveError
 
@@ -66,7 +66,7 @@ class Control:
     path: Optional[Path] = None
     types: Dict[str, TypeControl] = field(default_factory=dict)
     #: the entries the derivation used: any other names what the code does not have
-    used: set = field(default_factory=set)
+    used: Set[Tuple[str, Optional[str]]] = field(default_factory=set)
 
     def type(self, swift_name: str) -> TypeControl:
         if swift_name in self.types:
@@ -93,7 +93,7 @@ class Control:
         return found
 
 
-def _strings(entry: dict, keys: set, where: str) -> None:
+def _strings(entry: Dict[str, Any], keys: Set[str], where: str) -> None:
     unknown = sorted(set(entry) - keys)
     if unknown:
         raise DeriveError("%s: unknown key %s (known: %s)" % (where, ", ".join(unknown), ", ".join(sorted(keys))))

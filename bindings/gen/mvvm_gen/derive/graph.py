@@ -16,7 +16,9 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from .types import Fragment
 
 #: What the graphs hold: internal members too (an app's view models are internal; the derived file
 #: joins their module), not what a type inherits, no documentation inherited from a protocol.
@@ -40,7 +42,8 @@ class Target:
     products: Tuple[str, ...]
 
 
-def swift_package(package: Path, arguments: Sequence[str], build_flags: Sequence[str] = ()) -> subprocess.CompletedProcess:
+def swift_package(package: Path, arguments: Sequence[str],
+                  build_flags: Sequence[str] = ()) -> "subprocess.CompletedProcess[str]":
     """``swift package`` in ``package``, with the build flags the package's library is built with
     (so that the build it makes is the one ``swift build`` with them makes, not a relink)."""
     command = ["swift", "package", "--package-path", str(package)] + list(build_flags) + list(arguments)
@@ -87,10 +90,10 @@ class Symbol:
     #: the names from the module down: ("ExpenseListViewModel", "add(title:amount:)")
     path: Tuple[str, ...]
     access: str
-    fragments: List[dict]
+    fragments: List[Fragment]
     #: the module that declares it (an extension's, for a member added in another module)
     module: str
-    signature: Optional[dict] = None
+    signature: Optional[Dict[str, Any]] = None
     doc: str = ""
     #: (file, line, character), from 0, of its name; None for what the compiler made (a
     #: memberwise initialiser)
@@ -136,7 +139,7 @@ class Symbol:
         return self.location or ("\uffff", 0, 0)
 
 
-def doc_text(lines: Iterable[dict]) -> str:
+def doc_text(lines: Iterable[Dict[str, Any]]) -> str:
     """A doc comment as one text: a paragraph's lines joined by a space, paragraphs by a blank
     line."""
     paragraphs: List[List[str]] = [[]]
@@ -175,7 +178,7 @@ class Graph:
     def load(cls, files: Sequence[Path]) -> "Graph":
         graph = cls()
         fallbacks: Dict[str, str] = {}
-        relationships: List[dict] = []
+        relationships: List[Dict[str, str]] = []
         for path in files:
             data = json.loads(path.read_text())
             module = data["module"]["name"]
@@ -197,7 +200,7 @@ class Graph:
                 graph.superclass[source] = target
         return graph
 
-    def _add(self, raw: dict, module: str) -> None:
+    def _add(self, raw: Dict[str, Any], module: str) -> None:
         usr = raw["identifier"]["precise"]
         if usr in self.symbols:
             return

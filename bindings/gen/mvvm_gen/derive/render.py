@@ -7,6 +7,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from ..escape import swift_string
 from ..templates import Templates
 from .classes import Classes, Entry, ViewModel
+from .control import Control
 from .graph import usr_module
 from .types import SwiftType
 from .values import FOUNDATION_MODULES, Values
@@ -54,7 +55,7 @@ def view_model(model: ViewModel) -> str:
     return t("class", type=model.symbol.qualified, options=options, members="\n".join(members))
 
 
-def records(values: Values, classes: Classes, control) -> List[str]:
+def records(values: Values, control: Control) -> List[str]:
     out = []
     for record in values.ordered_records():
         settings = control.type(record.symbol.qualified)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+#: One piece of a declaration in a symbol graph: its kind, its spelling, a type's precise identifier.
+Fragment = Dict[str, Any]
 
 #: The standard library's optional, array and dictionary, however they are written.
 OPTIONAL, ARRAY, DICTIONARY = "s:Sq", "s:Sa", "s:SD"
@@ -35,7 +38,7 @@ class SwiftType:
 _TOKEN = re.compile(r"\s+|->|\.\.\.|[\[\](){}<>,:?!.&=]|@[\w$]+|[\w$]+")
 
 
-def parse(fragments: Sequence[dict]) -> SwiftType:
+def parse(fragments: Sequence[Fragment]) -> SwiftType:
     """The type the fragments spell (a whole declaration's fragments are not a type: give the
     type's own, :func:`type_fragments`)."""
     text = ""
@@ -50,10 +53,10 @@ def parse(fragments: Sequence[dict]) -> SwiftType:
     return parsed
 
 
-def type_fragments(fragments: Sequence[dict], after_name: bool = True) -> List[dict]:
+def type_fragments(fragments: Sequence[Fragment], after_name: bool = True) -> List[Fragment]:
     """A property's type among its declaration's fragments: after the ``: `` that follows its
     name, up to the ``{ get }`` or ``= default`` that ends it."""
-    out: List[dict] = []
+    out: List[Fragment] = []
     seen_name = not after_name
     started = False
     for fragment in fragments:
@@ -112,7 +115,8 @@ class _Parser:
                 self.take()
                 parsed = SwiftType("optional", args=(parsed,))
             elif self.peek() == "." and self.peek(1) in ("Type", "Protocol"):
-                self.take(), self.take()
+                self.take()
+                self.take()
                 parsed = SwiftType("other")
             elif self.peek() == "&":
                 self.take()

@@ -6,9 +6,10 @@ values as field records, and whatever the package itself made exportable."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Set, Tuple
 
 from ..naming import snake_case
+from .control import Control
 from .graph import Graph, Symbol, usr_module
 from .types import SwiftType, parse, type_fragments
 
@@ -52,7 +53,8 @@ class Enum:
 class Values:
     """The value types of a derivation, found as members use them."""
 
-    def __init__(self, graph: Graph, visible, declared_by_derived: Dict[str, Set[str]], control) -> None:
+    def __init__(self, graph: Graph, visible: Callable[[Symbol], bool], declared_by_derived: Dict[str, Set[str]],
+                 control: Control) -> None:
         self.graph = graph
         self.control = control
         #: whether a symbol of the package may be named where the derived file is
@@ -64,7 +66,7 @@ class Values:
         self.uses_foundation = False
         self._checking: Set[str] = set()
 
-    def conforms_by_package(self, symbol: Symbol, protocols) -> bool:
+    def conforms_by_package(self, symbol: Symbol, protocols: Iterable[str]) -> bool:
         """Whether the package itself (not the derived file) makes ``symbol`` conform."""
         own = self.graph.conformances.get(symbol.usr, set())
         derived = self.declared_by_derived.get(symbol.qualified, set())
@@ -72,6 +74,10 @@ class Values:
             # the derived file's conformance brings its refinement's parents with it
             own = own - {"MVVMExport.%s" % name for name in derived} - {"MVVMExport.ExportableValue"}
         return bool(own & set(protocols))
+
+    def reset(self) -> None:
+        """Forgets the records and enums found so far."""
+        self.records, self.enums, self.uses_foundation = {}, {}, False
 
     def accept(self, swift_type: SwiftType) -> str:
         """Why ``swift_type`` does not cross as a value ("" when it does, and what it takes is
