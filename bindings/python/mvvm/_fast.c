@@ -68,16 +68,22 @@ static _Thread_local int callback_depth = -1;
  * counts them through the PendingInterrupts object; a status check reads the int). Guarded by the GIL. */
 static long pending_interrupts;
 
-/* The start of a callback, GIL held: the depth to set back at its end. The thread's first callback
- * keeps its Python thread state; what that raises is reported (the callback still runs). */
+/* A callback's start, GIL held: on the thread's first, its Python thread state is kept (0; -1 with
+ * the exception set when that failed) and its depth becomes 0. */
+static int first_callback(void) {
+    if (callback_depth >= 0 || keep_this_thread_state == NULL) return 0;
+    PyObject *kept = PyObject_CallNoArgs(keep_this_thread_state);
+    callback_depth = 0;
+    if (kept == NULL) return -1;
+    Py_DECREF(kept);
+    return 0;
+}
+
+/* The start of a C trampoline's callback: the depth to set back at its end. What keeping the
+ * thread state raised is reported (the callback still runs). */
 static int enter(void) {
+    if (first_callback() < 0) PyErr_WriteUnraisable(keep_this_thread_state);
     int depth = callback_depth;
-    if (depth < 0 && keep_this_thread_state != NULL) {
-        PyObject *kept = PyObject_CallNoArgs(keep_this_thread_state);
-        if (kept == NULL) PyErr_WriteUnraisable(keep_this_thread_state);
-        Py_XDECREF(kept);
-        depth = 0;
-    }
     callback_depth = depth + 1;
     return depth;
 }
@@ -90,12 +96,7 @@ static PyObject *fast_callback_depth(PyObject *module, PyObject *unused) {
 /* The ctypes trampolines' start and end (destroy, request; events and ends without this module). */
 static PyObject *fast_enter_callback(PyObject *module, PyObject *unused) {
     (void)module, (void)unused;
-    if (callback_depth < 0 && keep_this_thread_state != NULL) {
-        PyObject *kept = PyObject_CallNoArgs(keep_this_thread_state);
-        if (kept == NULL) return NULL;
-        Py_DECREF(kept);
-        callback_depth = 0;
-    }
+    if (first_callback() < 0) return NULL;
     callback_depth += 1;
     Py_RETURN_NONE;
 }
@@ -300,7 +301,9 @@ static PyObject *property_get(PyObject *self_object, PyObject *obj, PyObject *ty
         Py_DECREF(handle_object);
         return value;
     }
-    mvvm_handle handle = PyLong_AsUnsignedLongLong(handle_object);
+    /* Its bits, as ctypes takes a c_uint64 (a handle is one: PyLong_AsUnsignedLongLong would read a
+     * handle's several digits through a byte array). */
+    mvvm_handle handle = PyLong_AsUnsignedLongLongMask(handle_object);
     Py_DECREF(handle_object);
     if (PyErr_Occurred()) return NULL;
     Functions *functions = self->functions;
@@ -349,7 +352,7 @@ static int property_set(PyObject *self_object, PyObject *obj, PyObject *value) {
     }
     PyObject *handle_object = handle_object_of(self, obj);
     if (handle_object == NULL) return -1;
-    mvvm_handle handle = PyLong_AsUnsignedLongLong(handle_object);
+    mvvm_handle handle = PyLong_AsUnsignedLongLongMask(handle_object);  /* (as above) */
     if (PyErr_Occurred()) {
         Py_DECREF(handle_object);
         return -1;
@@ -602,16 +605,22 @@ static PyObject *scalar_of(const mvvm_event *event) {
     }
 }
 
-/* The exception being raised, with its traceback, handed to report(exception, entry). */
+/* The exception being raised, with its traceback, handed to report(exception, entry) as the
+ * exception being handled (sys.exc_info(), as in the except block of the ctypes trampoline). */
 static void report_raised(PyObject *report, PyObject *entry) {
     PyObject *type, *exception, *traceback;
     PyErr_Fetch(&type, &exception, &traceback);
     PyErr_NormalizeException(&type, &exception, &traceback);
     if (exception == NULL) exception = Py_NewRef(Py_None);
     if (traceback != NULL && exception != Py_None) PyException_SetTraceback(exception, traceback);
+    PyObject *handled_type, *handled, *handled_traceback;
+    PyErr_GetExcInfo(&handled_type, &handled, &handled_traceback);
+    Py_XINCREF(type), Py_XINCREF(exception), Py_XINCREF(traceback);
+    PyErr_SetExcInfo(type, exception, traceback);  /* (takes the references) */
     PyObject *reported = PyObject_CallFunctionObjArgs(report, exception, entry, NULL);
     if (reported == NULL) PyErr_WriteUnraisable(report);
     Py_XDECREF(reported);
+    PyErr_SetExcInfo(handled_type, handled, handled_traceback);
     Py_XDECREF(type);
     Py_XDECREF(exception);
     Py_XDECREF(traceback);

@@ -181,3 +181,24 @@ def test_python_3_9_runs_the_package_over_ctypes() -> None:
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
     assert done.stdout.splitlines() == ["False [True, False] short True",
                                         "not in use: Python 3.9 (the extension needs CPython 3.10 or newer)"]
+
+
+def test_a_subscribers_exception_is_reported_as_being_handled_both_ways(loop: mvvm.Loop,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hook sees the exception as the one being handled (sys.exc_info(), as inside the ctypes
+    trampoline's except block), its traceback ending in the subscriber; the caller sees nothing."""
+    form = mvvm.SignUpViewModel(loop)
+
+    def failing(name: str, value: Any) -> None:
+        raise ValueError("from the subscriber")
+    form.subscribe("password", failing)
+    seen: List[Any] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda args: seen.append((args, sys.exc_info()[1])))
+    form.password = "password1"
+    assert sys.exc_info() == (None, None, None)
+    ((args, handled),) = seen
+    assert handled is args.exc_value and type(handled) is ValueError and args.object is failing
+    assert args.err_msg == "Exception ignored in mvvm callback %s.%s (subscribed to 'password' of SignUpViewModel)" \
+        % (__name__, failing.__qualname__)
+    frames = [frame.name for frame in __import__("traceback").extract_tb(args.exc_traceback)]
+    assert frames[-1] == "failing" and frames[:-1] == ([] if mvvm.fast_path else ["_on_event"])
