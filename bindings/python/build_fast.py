@@ -52,10 +52,11 @@ def unsupported_python() -> Optional[str]:
 
 
 def header_folder(given: Optional[Path] = None) -> Path:
-    """The folder of mvvm.h: ``given``, the repository's include/, or mvvm_gen/data beside this file."""
+    """The folder of mvvm.h: ``given``, the repository's include/, or mvvm_gen/data beside this file
+    (build_wheel.sh stages the generator there, with the header)."""
     candidates = [given] if given is not None else \
         [folder / "include" for folder in [HERE, *HERE.parents] if (folder / "Package.swift").is_file()][:1] + \
-        [HERE / "mvvm_gen" / "data", HERE.parent / "gen" / "mvvm_gen" / "data"]
+        [HERE / "mvvm_gen" / "data"]
     for folder in candidates:
         if folder is not None and (folder / "mvvm.h").is_file():
             return folder
