@@ -52,6 +52,13 @@ static PyObject *str_fn, *str_library, *str_handle, *str_h;
 static PyObject *name_get_bool, *name_get_int, *name_get_double, *name_get, *name_set_bool, *name_set_int,
     *name_set_double, *name_set_string;
 
+/* A call into the library that may wait, made with the GIL released (see "Threads" above). */
+#define WITHOUT_GIL(statement)                                                                                        \
+    do {                                                                                                              \
+        Py_BEGIN_ALLOW_THREADS statement;                                                                             \
+        Py_END_ALLOW_THREADS                                                                                          \
+    } while (0)
+
 /* *field = value (a new reference), releasing what it held. */
 static void replace(PyObject **field, PyObject *value) {
     PyObject *old = *field;
@@ -266,9 +273,7 @@ static int checked(PropertyBase *self, mvvm_status status, PyObject *function) {
 static PyObject *read_string(PropertyBase *self, mvvm_handle handle) {
     mvvm_value value;
     mvvm_status status;
-    Py_BEGIN_ALLOW_THREADS
-    status = self->functions->get(handle, self->name, &value);
-    Py_END_ALLOW_THREADS
+    WITHOUT_GIL(status = self->functions->get(handle, self->name, &value));
     if (checked(self, status, name_get) < 0) return NULL;
     if (value.type == MVVM_TYPE_STRING && value.string != NULL && value.integer >= 0) {
         PyObject *text = PyUnicode_DecodeUTF8(value.string, (Py_ssize_t)value.integer, NULL);
@@ -311,27 +316,18 @@ static PyObject *property_get(PyObject *self_object, PyObject *obj, PyObject *ty
     switch (self->read_kind) {
     case MVVM_TYPE_BOOL: {
         bool value = false;
-        Py_BEGIN_ALLOW_THREADS
-        status = functions->get_bool(handle, self->name, &value);
-        Py_END_ALLOW_THREADS
-        if (checked(self, status, name_get_bool) < 0) return NULL;
-        return PyBool_FromLong(value);
+        WITHOUT_GIL(status = functions->get_bool(handle, self->name, &value));
+        return checked(self, status, name_get_bool) < 0 ? NULL : PyBool_FromLong(value);
     }
     case MVVM_TYPE_INT: {
         int64_t value = 0;
-        Py_BEGIN_ALLOW_THREADS
-        status = functions->get_int(handle, self->name, &value);
-        Py_END_ALLOW_THREADS
-        if (checked(self, status, name_get_int) < 0) return NULL;
-        return PyLong_FromLongLong(value);
+        WITHOUT_GIL(status = functions->get_int(handle, self->name, &value));
+        return checked(self, status, name_get_int) < 0 ? NULL : PyLong_FromLongLong(value);
     }
     case MVVM_TYPE_DOUBLE: {
         double value = 0;
-        Py_BEGIN_ALLOW_THREADS
-        status = functions->get_double(handle, self->name, &value);
-        Py_END_ALLOW_THREADS
-        if (checked(self, status, name_get_double) < 0) return NULL;
-        return PyFloat_FromDouble(value);
+        WITHOUT_GIL(status = functions->get_double(handle, self->name, &value));
+        return checked(self, status, name_get_double) < 0 ? NULL : PyFloat_FromDouble(value);
     }
     default:
         return read_string(self, handle);
@@ -364,9 +360,7 @@ static int property_set(PyObject *self_object, PyObject *obj, PyObject *value) {
     case MVVM_TYPE_BOOL:
         if (PyBool_Check(value)) {
             bool flag = value == Py_True;
-            Py_BEGIN_ALLOW_THREADS
-            status = functions->set_bool(handle, self->name, flag);
-            Py_END_ALLOW_THREADS
+            WITHOUT_GIL(status = functions->set_bool(handle, self->name, flag));
             function = name_set_bool;
         }
         break;
@@ -379,9 +373,7 @@ static int property_set(PyObject *self_object, PyObject *obj, PyObject *value) {
                 return -1;
             }
             if (!overflow) {  /* beyond int64: mvvm_set refuses it by name */
-                Py_BEGIN_ALLOW_THREADS
-                status = functions->set_int(handle, self->name, (int64_t)number);
-                Py_END_ALLOW_THREADS
+                WITHOUT_GIL(status = functions->set_int(handle, self->name, (int64_t)number));
                 function = name_set_int;
             }
         }
@@ -389,9 +381,7 @@ static int property_set(PyObject *self_object, PyObject *obj, PyObject *value) {
     case MVVM_TYPE_DOUBLE:
         if (PyFloat_CheckExact(value)) {
             double number = PyFloat_AsDouble(value);
-            Py_BEGIN_ALLOW_THREADS
-            status = functions->set_double(handle, self->name, number);
-            Py_END_ALLOW_THREADS
+            WITHOUT_GIL(status = functions->set_double(handle, self->name, number));
             function = name_set_double;
         }
         break;
@@ -406,9 +396,7 @@ static int property_set(PyObject *self_object, PyObject *obj, PyObject *value) {
                 }
                 PyErr_Clear();  /* no UTF-8 for it (a lone surrogate): mvvm_set names what is wrong */
             } else if (memchr(text, 0, (size_t)size) == NULL) {  /* one holding NUL goes whole, as bytes */
-                Py_BEGIN_ALLOW_THREADS
-                status = functions->set_string(handle, self->name, text);
-                Py_END_ALLOW_THREADS
+                WITHOUT_GIL(status = functions->set_string(handle, self->name, text));
                 function = name_set_string;
             }
         }
