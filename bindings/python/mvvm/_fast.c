@@ -274,7 +274,10 @@ static PyObject *read_string(PropertyBase *self, mvvm_handle handle) {
     mvvm_value value;
     mvvm_status status;
     WITHOUT_GIL(status = self->functions->get(handle, self->name, &value));
-    if (checked(self, status, name_get) < 0) return NULL;
+    if (checked(self, status, name_get) < 0) {
+        if (status == MVVM_OK) self->functions->value_free(&value);  /* read, then an interrupt kept by a callback */
+        return NULL;
+    }
     if (value.type == MVVM_TYPE_STRING && value.string != NULL && value.integer >= 0) {
         PyObject *text = PyUnicode_DecodeUTF8(value.string, (Py_ssize_t)value.integer, NULL);
         if (text != NULL) {
