@@ -19,10 +19,13 @@ cc -O2 -std=c11 -Wall -Wextra Tests/bench/bench_c.c Tests/bench/gobject_sign_up.
     $(pkg-config --cflags gobject-2.0) -L"$libdir" -lmvvm -Wl,-rpath,"$libdir" $(pkg-config --libs gobject-2.0) \
     -o "$out/bench_c"
 # The Python benchmarks run under a python that sees python3-gi (Debian's, where PyGObject is
-# installed by `make deps`) for the PyGObject twin; the mvvm package is plain ctypes, so it runs
-# there too.
+# installed by `make deps`) for the PyGObject twin; the mvvm package runs there too, with its C
+# extension built in place (bindings/python/build_fast.py: one abi3 build for every CPython 3.10+),
+# and each repetition runs its cases a second time over ctypes alone (MVVM_FASTPATH=0: the rows
+# ending in _ctypes), so that both ways are measured in one run.
 python=python3
 if /usr/bin/python3 -c 'import gi' 2>/dev/null; then python=/usr/bin/python3; fi
+"$python" bindings/python/build_fast.py >&2 || echo "no C extension: the Python rows are the ctypes ones" >&2
 # The programs take turns, one repetition each, so that a noisy minute on this shared machine
 # falls on both sides of a ratio. A process per population repetition: freed pages stay
 # resident, so a second population in the same process would measure no growth.
@@ -35,8 +38,10 @@ for rep in $(seq "$reps"); do
     echo "repetition $rep of $reps: C, Swift, Python, then C with 100,000 live objects, then 100,000 GObjects" >&2
     "$out/bench_c" 1 "$n" >> "$out/c.txt"
     "$libdir/mvvm-bench" 1 "$n" >> "$out/swift.txt"
-    if [ "$python_ok" = 1 ] && ! MVVM_LIBRARY="$libdir/libmvvm.so" PYTHONPATH=bindings/python \
-            "$python" Tests/bench/bench_python.py 1 "$n" >> "$out/python.txt"; then
+    if [ "$python_ok" = 1 ] && ! { MVVM_LIBRARY="$libdir/libmvvm.so" PYTHONPATH=bindings/python \
+            "$python" Tests/bench/bench_python.py 1 "$n" >> "$out/python.txt" &&
+            MVVM_FASTPATH=0 MVVM_LIBRARY="$libdir/libmvvm.so" PYTHONPATH=bindings/python \
+            "$python" Tests/bench/bench_python.py 1 "$n" --mvvm-only >> "$out/python.txt"; }; then
         echo "Python benchmarks failed; the table has no Python rows" >&2
         python_ok=0
     fi
