@@ -6,7 +6,7 @@
 # cases (the Combine SignUp's round trip, the @Observable SignUp's) are counted both ways: with its
 # C extension (MVVM_FASTPATH=1: the run fails rather than fall back; built in place first,
 # bindings/python/build_fast.py) and over ctypes alone (MVVM_FASTPATH=0, the rows ending in
-# _ctypes). Needs the release build of `make bench` (.build-release) or LIBDIR, and python3-gi for
+# _ctypes). Needs the release build of `make bench` (examples/catalog/.build-release) or LIBDIR, and python3-gi for
 # the PyGObject row.
 # Usage: Tests/bench/callgrind_python.sh [N]   (N default 2000)
 set -euo pipefail
@@ -15,16 +15,16 @@ set -euo pipefail
 export SWIFT_DETERMINISTIC_HASHING=1 PYTHONHASHSEED=0
 cd "$(dirname "$0")/../.."
 n=${1:-2000}
-libdir=${LIBDIR:-.build-release/release}
+libdir=${LIBDIR:-examples/catalog/.build-release/release}
 out=build/bench/callgrind-python
 mkdir -p "$out"
 # A copy without DWARF: valgrind 3.19 gives up on the toolchain's.
-objcopy --strip-debug "$libdir/libmvvm.so" "$out/libmvvm.so"
+objcopy --strip-debug "$libdir/libcatalog.so" "$out/libcatalog.so"
 python=python3
 if /usr/bin/python3 -c 'import gi' 2>/dev/null; then python=/usr/bin/python3; fi
 "$python" bindings/python/build_fast.py >&2 || echo "no C extension: the fast rows are not measured" >&2
 profile() { # case ops out-file MVVM_FASTPATH: one run under callgrind; fails if the run does
-    MVVM_FASTPATH=$4 MVVM_LIBRARY="$out/libmvvm.so" PYTHONPATH=bindings/python valgrind --tool=callgrind \
+    MVVM_FASTPATH=$4 MVVM_LIBRARY="$out/libcatalog.so" PYTHONPATH=bindings/python valgrind --tool=callgrind \
         --callgrind-out-file="$3" "$python" Tests/bench/bench_python.py 1 "$2" "$1" >/dev/null 2>"$out/last.err"
 }
 declare -A per_op
