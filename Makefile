@@ -311,7 +311,7 @@ install:
 	@[ -f $(RELEASE_LIB) ] || $(MAKE) release
 	DESTDIR="$(DESTDIR)" bash bindings/c/install.sh "$(PREFIX)" $(RELEASE_LIB)
 
-# build/wheel/mvvm-VERSION-py3-none-manylinux_2_N_x86_64.whl, the static library inside
+# build/wheel/mvvm-VERSION-cp310-abi3-manylinux_2_N_x86_64.whl, the static library and the C extension inside
 # (bindings/python/packaging/build_wheel.sh; bindings/python/README.md, "Install").
 wheel: release
 	bash bindings/python/packaging/build_wheel.sh build/wheel $(RELEASE_LIB)

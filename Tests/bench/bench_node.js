@@ -3,7 +3,7 @@
 // (set password -> is_sign_up_enabled notified -> the callback reads it), beside Python's
 // py_round_trip_sign_up in the table; and stopwatch ticks on a virtual loop. Prints
 // "<case> <ns per op> <deliveries>" per repetition, as bench_c and bench_python.py do.
-//   node Tests/bench/bench_node.js REPS N      (MVVM_LIBRARY: the libmvvm.so to measure)
+//   node Tests/bench/bench_node.js REPS N      (MVVM_LIBRARY: the catalog's libcatalog.so to measure)
 const mvvm = require('../../bindings/node');
 
 let warmingUp = false;

@@ -1,8 +1,14 @@
-"""The Python side of the benchmarks: the SignUp flip through the mvvm package, against its
-PyGObject twin (the same SignUp as a GObject.Object subclass, what a Python UI programmer would
-write instead; run under Debian's python3, which sees python3-gi), against the ctypes floor (one ctypes call with a string argument plus one CFUNCTYPE callback, measured in the
-same run) and against a pure-Python view model with plain callbacks; and stopwatch ticks on a
-virtual loop. Prints "<case> <ns per op> <deliveries>" per repetition, as bench_c does."""
+"""The Python side of the benchmarks: the SignUp flip through the mvvm package (the Combine SignUp
+and the @Observable one), against its PyGObject twin (the same SignUp as a GObject.Object
+subclass, what a Python UI programmer would write instead; run under Debian's python3, which sees
+python3-gi), against the ctypes floor (one ctypes call with a string argument plus one CFUNCTYPE
+callback, measured in the same run) and against a pure-Python view model with plain callbacks; and
+stopwatch ticks on a virtual loop. Prints "<case> <ns per op> <deliveries>" per repetition, as
+bench_c does. The mvvm cases' names end in "_ctypes" when the package runs without its C
+extension (MVVM_FASTPATH=0): run.sh runs them both ways, taking turns, in one run.
+
+Usage: bench_python.py [REPS [N [CASE | --mvvm-only]]]: CASE runs that case once, unreported (for
+callgrind_python.sh); --mvvm-only runs the mvvm cases alone, reported."""
 import ctypes
 import sys
 import time
@@ -19,6 +25,8 @@ except (ImportError, ValueError):  # no python3-gi for this python: no PyGObject
 
 #: While warming up (first-use costs in Python and in the library), nothing is reported.
 warming_up = False
+#: The end of the mvvm cases' names: which way the package runs them (mvvm.fast_path).
+WAY = "" if mvvm.fast_path else "_ctypes"
 
 
 def report(name: str, elapsed_ns: int, operations: int, deliveries: int) -> None:
@@ -26,8 +34,8 @@ def report(name: str, elapsed_ns: int, operations: int, deliveries: int) -> None
         print(f"{name} {elapsed_ns / operations:.1f} {deliveries}", flush=True)
 
 
-def round_trip(n: int) -> None:
-    with mvvm.Loop.virtual() as loop, mvvm.SignUpViewModel(loop) as form:
+def round_trip(n: int, view_model: str = "SignUpViewModel", case: str = "py_round_trip_sign_up") -> None:
+    with mvvm.Loop.virtual() as loop, getattr(mvvm, view_model)(loop) as form:
         form.user_id, form.confirm_password, form.agreed = "newuser", "password1", True
         seen = [0]
 
@@ -41,7 +49,12 @@ def round_trip(n: int) -> None:
                 form.password = passwords[i & 1]
             elapsed = time.perf_counter_ns() - start
     assert seen[0] == n, f"lost deliveries: {seen[0]} of {n}"
-    report("py_round_trip_sign_up", elapsed, n, seen[0])
+    report(case + WAY, elapsed, n, seen[0])
+
+
+def observable_round_trip(n: int) -> None:
+    """The same flip on the @Observable SignUp (is_sign_up_enabled computed)."""
+    round_trip(n, "ObservableSignUpViewModel", "py_round_trip_observable_sign_up")
 
 
 def make_pygobject_sign_up():
@@ -220,34 +233,42 @@ def stopwatch_ticks(n: int) -> None:
             loop.advance(n * 10)
             elapsed = time.perf_counter_ns() - start
     assert seen[0] == n, f"{seen[0]} ticks of {n}"
-    report("py_stopwatch_tick", elapsed, n, seen[0])
+    report("py_stopwatch_tick" + WAY, elapsed, n, seen[0])
+
+
+#: The cases of the mvvm package, by name (without the way's suffix).
+MVVM_CASES = {"py_round_trip_sign_up": round_trip, "py_round_trip_observable_sign_up": observable_round_trip,
+              "py_stopwatch_tick": stopwatch_ticks}
 
 
 def main() -> None:
     repetitions = int(sys.argv[1]) if len(sys.argv) > 1 else 7
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
+    choice = sys.argv[3] if len(sys.argv) > 3 else None
     global warming_up
-    if len(sys.argv) > 3:  # one case, run once unreported: for callgrind (Tests/bench/callgrind_python.sh)
+    if choice is not None and choice != "--mvvm-only":  # one case, run once unreported: for callgrind
         warming_up = True
-        case = sys.argv[3]
-        if case == "py_round_trip_sign_up":
-            round_trip(n)
-        elif case == "pygobject_round_trip_sign_up" and GObject is not None:
+        if choice in MVVM_CASES:
+            MVVM_CASES[choice](n)
+        elif choice == "pygobject_round_trip_sign_up" and GObject is not None:
             pygobject_round_trip(n, make_pygobject_sign_up())
         else:
-            sys.exit("bench_python: no case %r here" % case)
+            sys.exit("bench_python: no case %r here" % choice)
         return
-    pygobject_form = make_pygobject_sign_up() if GObject is not None else None
-    if pygobject_form is None:
+    mvvm_only = choice == "--mvvm-only"
+    pygobject_form = make_pygobject_sign_up() if GObject is not None and not mvvm_only else None
+    if pygobject_form is None and not mvvm_only:
         print("bench_python: no PyGObject (python3-gi) for this python: no PyGObject rows", file=sys.stderr)
     for repetition in range(-1, repetitions):  # -1: every case once, a tenth as long, unreported
         warming_up = repetition < 0
         ops = n // 10 if warming_up else n
         round_trip(ops)
+        observable_round_trip(ops)
         if pygobject_form is not None:
             pygobject_round_trip(ops, pygobject_form)
-        ctypes_floor(ops)
-        pure_python(ops)
+        if not mvvm_only:
+            ctypes_floor(ops)
+            pure_python(ops)
         stopwatch_ticks(ops)
 
 

@@ -5,7 +5,7 @@
 # set-up out. Each count is also split (callgrind_split.py): the Swift runtime's type look-ups
 # (generic metadata, conformances), whose cost moves with where the library's types were loaded,
 # against the rest, which with the number of look-ups is what a change of code is judged on.
-# Needs the release build of `make bench` (.build-release) or LIBDIR.
+# Needs the release build of `make bench` (examples/catalog/.build-release) or LIBDIR.
 # Usage: Tests/bench/callgrind.sh [N] [CASE...]   (N default 2000)
 set -euo pipefail
 # Swift's hashing (and Python's) seeded the same in every run: with a random seed, hash
@@ -14,15 +14,16 @@ export SWIFT_DETERMINISTIC_HASHING=1 PYTHONHASHSEED=0
 cd "$(dirname "$0")/../.."
 n=${1:-2000}
 shift || true
-libdir=${LIBDIR:-.build-release/release}
+libdir=${LIBDIR:-examples/catalog/.build-release/release}
 include=${INCLUDE:-include}
+catalog_include=${CATALOG_INCLUDE:-examples/catalog/include}
 out=build/bench/callgrind
 mkdir -p "$out/lib"
 # Copies without DWARF: valgrind 3.19 gives up on the toolchain's (symbols stay, for profiles).
-objcopy --strip-debug "$libdir/libmvvm.so" "$out/lib/libmvvm.so"
-objcopy --strip-debug "$libdir/mvvm-bench" "$out/mvvm-bench"
-cc -O2 -std=c11 -Wall -Wextra Tests/bench/bench_c.c Tests/bench/gobject_sign_up.c -I"$include" \
-    $(pkg-config --cflags gobject-2.0) -L"$out/lib" -lmvvm -Wl,-rpath,"$(realpath "$out/lib")" \
+objcopy --strip-debug "$libdir/libcatalog.so" "$out/lib/libcatalog.so"
+objcopy --strip-debug "$libdir/catalog-bench" "$out/catalog-bench"
+cc -O2 -std=c11 -Wall -Wextra Tests/bench/bench_c.c Tests/bench/gobject_sign_up.c -I"$include" -I"$catalog_include" \
+    $(pkg-config --cflags gobject-2.0) -L"$out/lib" -lcatalog -Wl,-rpath,"$(realpath "$out/lib")" \
     $(pkg-config --libs gobject-2.0) -o "$out/bench_c"
 cases=("$@")
 if [ ${#cases[@]} = 0 ]; then
@@ -43,7 +44,7 @@ for case in "${cases[@]}"; do
     scale=11
     case $case in *create_subscribe_release*) scale=1.1 ;; c_get_bool|c_typed_get_bool|c_baseline_struct_fnptr) scale=110 ;; esac
     if [ "$case" = swift_round_trip_sign_up ]; then
-        profile "$out/one.out" "$out/mvvm-bench" 1 "$n"; profile "$out/last.out" "$out/mvvm-bench" 1 $((2 * n))
+        profile "$out/one.out" "$out/catalog-bench" 1 "$n"; profile "$out/last.out" "$out/catalog-bench" 1 $((2 * n))
     else
         profile "$out/one.out" "$out/bench_c" 1 "$n" "$case"; profile "$out/last.out" "$out/bench_c" 1 $((2 * n)) "$case"
     fi

@@ -1,7 +1,7 @@
 """Checks an installed mvvm wheel, run by Tests/packaging/test_packaging.sh with the virtualenv's
 Python, from a folder outside the repository, with no MVVM_LIBRARY and no Swift toolchain on
-PATH or LD_LIBRARY_PATH. Prints one "PASS name" or "FAIL name: why" line per check; exits 1 if
-any failed.
+PATH or LD_LIBRARY_PATH, twice: with the wheel's C extension, and with MVVM_FASTPATH=0 (ctypes
+alone). Prints one "PASS name" or "FAIL name: why" line per check; exits 1 if any failed.
 """
 
 import os
@@ -40,6 +40,19 @@ def _():
     assert package.parent == site, "mvvm imported from %s, not the virtualenv's %s" % (package, site)
     assert library == package / "libmvvm.so", "library loaded from %s" % library
     print("  mvvm %s, library %s (version %s)" % (mvvm.__version__, library, mvvm.library_version))
+
+
+@check("the C extension is the wheel's and in use, unless MVVM_FASTPATH=0")
+def _():
+    import mvvm
+
+    package = Path(mvvm.__file__).resolve().parent
+    if os.environ.get("MVVM_FASTPATH") == "0":
+        assert not mvvm.fast_path and mvvm.fast_path_reason == "not in use: MVVM_FASTPATH=0", mvvm.fast_path_reason
+    else:
+        assert mvvm.fast_path, mvvm.fast_path_reason
+        assert mvvm.fast_path_reason == "in use: %s" % (package / "_fast.abi3.so"), mvvm.fast_path_reason
+    print("  %s" % mvvm.fast_path_reason)
 
 
 @check("no Swift runtime in the process")

@@ -5,10 +5,11 @@
 #      installs it into a temporary PREFIX (install.sh), checks the layout and mvvm.pc, compiles
 #      examples/c/mvvm_view.c with `pkg-config --cflags --libs mvvm` and an rpath to PREFIX/lib
 #      only, and runs examples/c/demo.script, comparing with examples/c/demo.expected.
-#  (b) Python: builds the wheel (bindings/python/packaging/build_wheel.sh), checks its
-#      manylinux tag against the GLIBC versions the library needs and `auditwheel show` (PyPI),
-#      installs it into a fresh virtualenv with `pip install --no-index`, and runs
-#      Tests/packaging/check_wheel.py from a temporary folder. Then bindings/python's setup.py as
+#  (b) Python: builds the wheel (bindings/python/packaging/build_wheel.sh: the library and the C
+#      extension inside), checks its cp310-abi3-manylinux tag against the GLIBC versions the library
+#      and the extension need and `auditwheel show` (PyPI), installs it into a fresh virtualenv with
+#      `pip install --no-index`, and runs Tests/packaging/check_wheel.py from a temporary folder,
+#      twice: with the extension, and over ctypes alone (MVVM_FASTPATH=0). Then bindings/python's setup.py as
 #      `pip install ./bindings/python` meets it: no library fails the build loudly;
 #      MVVM_BUNDLE_LIBRARY=0 gives a pure wheel without the stale library of an earlier build,
 #      which after install.sh loads PREFIX/lib/libmvvm.so.MAJOR by its soname.
@@ -16,7 +17,7 @@
 #  (c) A user's package: `python3 -m mvvm_gen.package`, run from that virtualenv (the mvvm wheel
 #      carries it), ships Tests/outside (product sample, module Sample) as a wheel and C files;
 #      the wheel is installed beside mvvm's into a fresh virtualenv (`pip install --no-index`) and
-#      imported; mypy --strict and pyright (strict), from PyPI, run against the installed wheels
+#      imported (its classes on the mvvm wheel's C extension); mypy --strict and pyright (strict), from PyPI, run against the installed wheels
 #      on Tests/packaging/typing/typed_installed.py (clean) and installed_errors.py (its five
 #      mistakes on their lines); the C files are copied into a prefix, and
 #      Tests/packaging/use_sample.c is compiled with `pkg-config --cflags --libs sample` and run.
@@ -144,14 +145,20 @@ package_version=$(sed -n 's/^version = "\(.*\)"$/\1/p' bindings/python/pyproject
 arch=$(uname -m)
 # The platform tag: manylinux_2_N_ARCH, 2.N no older than the newest GLIBC_2.x the library needs.
 glibc_minor=$(readelf -V "$lib" | grep -o 'GLIBC_2\.[0-9]*' | sed 's/GLIBC_2\.//' | sort -n | tail -1)
+# The extension's too (taken out of the wheel): the tag must serve both.
+if [ -n "${wheel:-}" ] && "$PYTHON" -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("mvvm/_fast.abi3.so"))' \
+        "$wheel" "$tmp/_fast.abi3.so" 2>/dev/null; then
+    extension_minor=$(readelf -V "$tmp/_fast.abi3.so" | grep -o 'GLIBC_2\.[0-9]*' | sed 's/GLIBC_2\.//' | sort -n | tail -1)
+    [ "$extension_minor" -le "$glibc_minor" ] || glibc_minor=$extension_minor
+fi
 wheel_tag=$(basename "${wheel:-none}" .whl)
 wheel_tag=${wheel_tag##*-}
 tag_check() {
-    echo "newest GLIBC the library needs: 2.$glibc_minor; the wheel's platform tag: $wheel_tag"
-    [[ $wheel_tag =~ ^manylinux_2_([0-9]+)_${arch}$ ]] && [ "${BASH_REMATCH[1]}" -ge "$glibc_minor" ] &&
-    [ "$(basename "$wheel")" = "mvvm-$package_version-py3-none-$wheel_tag.whl" ]
+    echo "newest GLIBC the library and the extension need: 2.$glibc_minor; the wheel's platform tag: $wheel_tag"
+    [ -f "$tmp/_fast.abi3.so" ] && [[ $wheel_tag =~ ^manylinux_2_([0-9]+)_${arch}$ ]] && [ "${BASH_REMATCH[1]}" -ge "$glibc_minor" ] &&
+    [ "$(basename "$wheel")" = "mvvm-$package_version-cp310-abi3-$wheel_tag.whl" ]
 }
-check "the wheel is tagged py3-none-manylinux_2_N_$arch, 2.N >= GLIBC_2.$glibc_minor (readelf): $(basename "${wheel:-none}")" tag_check
+check "the wheel holds the C extension and is tagged cp310-abi3-manylinux_2_N_$arch, 2.N >= GLIBC_2.$glibc_minor (readelf): $(basename "${wheel:-none}")" tag_check
 # auditwheel (PyPI) reads the wheel as PyPI's policies do: the tag must be the one it finds.
 auditwheel_agrees() {
     local out
@@ -173,14 +180,15 @@ check "building the wheel adds nothing to bindings/python" tree_clean
 venv() {
     "$PYTHON" -m venv "$tmp/venv" &&
     noswift "$tmp/venv/bin/python" -m pip install --no-index --disable-pip-version-check "$wheel" &&
-    noswift "$tmp/venv/bin/python" -m pip show -f mvvm | grep -F 'mvvm/libmvvm.so'
+    noswift "$tmp/venv/bin/python" -m pip show -f mvvm | grep -F 'mvvm/libmvvm.so' &&
+    noswift "$tmp/venv/bin/python" -m pip show -f mvvm | grep -F 'mvvm/_fast.abi3.so'
 }
 check "a fresh virtualenv: pip install --no-index the wheel" venv
 
 # pip install ./bindings/python as it meets the package: a copy of it, outside the repository.
 source_copy() {
     rm -rf "$1" && mkdir -p "$1" &&
-    cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/README.md "$1/" &&
+    cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/build_fast.py bindings/python/README.md "$1/" &&
     cp -R bindings/python/mvvm "$1/mvvm" && cp -R bindings/gen/mvvm_gen "$1/mvvm_gen" &&
     find "$1/mvvm" "$1/mvvm_gen" \( -name __pycache__ -o -name '*.so' \) -prune -exec rm -rf {} +
 }
@@ -226,15 +234,20 @@ by_soname() {
 check "the package without a library loads PREFIX/lib/libmvvm.so.$major by its soname; without it, says so" by_soname
 
 cp Tests/packaging/check_wheel.py "$tmp/run/"
-if (cd "$tmp/run" && noswift "$tmp/venv/bin/python" check_wheel.py) >"$log" 2>&1; then :; fi
-grep -v '^wheel check:' "$log" | grep -v -e '^PASS ' -e '^FAIL ' | sed 's/^/    /'
-while IFS= read -r line; do
-    case $line in
-        "PASS "*) pass "python: ${line#PASS }" ;;
-        "FAIL "*) : >"$log"; fail "python: ${line#FAIL }" ;;
-    esac
-done < <(grep -e '^PASS ' -e '^FAIL ' "$log")
-grep -q '^wheel check: [0-9]* passed, 0 failed$' "$log" || { : >"$log"; fail "python: check_wheel.py did not finish cleanly"; }
+# check_wheel WAY MVVM_FASTPATH: check_wheel.py's checks, each a check here named "python (WAY): ...".
+check_wheel() {
+    if (cd "$tmp/run" && noswift env MVVM_FASTPATH="$2" "$tmp/venv/bin/python" check_wheel.py) >"$log" 2>&1; then :; fi
+    grep -v '^wheel check:' "$log" | grep -v -e '^PASS ' -e '^FAIL ' | sed 's/^/    /'
+    while IFS= read -r line; do
+        case $line in
+            "PASS "*) pass "python ($1): ${line#PASS }" ;;
+            "FAIL "*) : >"$log"; fail "python ($1): ${line#FAIL }" ;;
+        esac
+    done < <(grep -e '^PASS ' -e '^FAIL ' "$log")
+    grep -q '^wheel check: [0-9]* passed, 0 failed$' "$log" || { : >"$log"; fail "python ($1): check_wheel.py did not finish cleanly"; }
+}
+check_wheel "the C extension" ""
+check_wheel "ctypes alone" 0
 
 
 # --- (c) A user's package: Tests/outside (product sample, module Sample) shipped by the command
@@ -323,9 +336,14 @@ with open("/proc/self/maps") as maps:
 swift = sorted(p for p in mapped if "/opt/swift" in p or "libswift" in p or "libdispatch" in p)
 assert not swift, swift
 assert any(p.endswith("/sample/libsample.so") for p in mapped) and any(p.endswith("/mvvm/libmvvm.so") for p in mapped)
+# The user's classes run on the mvvm wheel's C extension: a property's set is its C slot.
+assert mvvm.fast_path and mvvm.fast_path_reason.startswith("in use: " + sys.prefix), mvvm.fast_path_reason
+greeter = next(c for c in sample.library.classes.values() if c.__name__ == "Greeter")
+assert any(type(member).__set__.__qualname__ == "PropertyBase.__set__" for member in vars(greeter).values()
+           if type(member).__name__ == "Property")
 PY
 )
-check "import sample from its wheel, beside mvvm's classes, without Swift (typed_installed.py runs)" user_runs
+check "import sample from its wheel, beside mvvm's classes, on mvvm's C extension, without Swift (typed_installed.py runs)" user_runs
 
 # The type checkers (PyPI: mypy, pyright with its own Node.js) over the installed wheels: run from a
 # folder outside the repository, on the user virtualenv's site-packages only.

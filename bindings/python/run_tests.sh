@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Runs the Python bindings' tests: bash bindings/python/run_tests.sh [FOLDER_OF_libmvvm.so]
 # Makes the virtualenv build/venv (at the repository root) when missing, installs pytest,
-# hypothesis, jsonschema, mypy, pyright and the package (editable), then runs pytest with MVVM_LIBRARY set to the folder
-# given (e.g. .build/debug). Exits with pytest's status; "no tests ran" (5) is a failure.
+# hypothesis, jsonschema, mypy, pyright and the package (editable), builds the package's C
+# extension in place (build_fast.py: mvvm/_fast.abi3.so, warnings errors; a failed build fails the run),
+# then runs the whole suite twice with MVVM_LIBRARY set to the folder given (e.g. .build/debug):
+# with the extension (the fast path), then with MVVM_FASTPATH=0 (ctypes alone). MVVM_TEST_FAST_PATH
+# tells each run which it is (tests/test_fast_path.py checks mvvm.fast_path against it). Exits
+# non-zero when either run fails; "no tests ran" (5) is a failure. PYTEST_ARGS: more arguments
+# for pytest (e.g. -x, or a test file).
 # MVVM_SAMPLE_LIBRARY (Tests/outside's libsample.so, a library of one's own) runs
 # tests/sample_library_cases.py against it; when unset, it is set to
 # Tests/outside/.build/debug/libsample.so if that is built (else those tests are skipped).
@@ -62,8 +67,29 @@ if [ "$installed" != "$root/bindings/python/mvvm" ]; then
     pip install -e "$root/bindings/python" >&2 || { echo "run_tests.sh: cannot install bindings/python" >&2; exit 2; }
 fi
 
+"$venv/bin/python" "$root/bindings/python/build_fast.py" >&2 || { echo "run_tests.sh: cannot build mvvm/_fast.abi3.so" >&2; exit 2; }
+
 cd "$root"
-"$venv/bin/python" -m pytest bindings/python/tests -q -p no:cacheprovider
-status=$?
-if [ $status -eq 5 ]; then exit 1; fi
-exit $status
+logs=$(mktemp -d "${TMPDIR:-/tmp}/mvvm-python-tests.XXXXXX")
+trap 'rm -rf "$logs"' EXIT
+# run_suite LOG NAME VALUE_OF_MVVM_FASTPATH: one pass of the suite, its output also in LOG; its
+# status, "no tests ran" a failure.
+run_suite() {
+    echo "== the Python suite, $2" >&2
+    MVVM_FASTPATH=$3 MVVM_TEST_FAST_PATH=$([ "$3" = 0 ] && echo 0 || echo 1) \
+        "$venv/bin/python" -m pytest bindings/python/tests -q -p no:cacheprovider ${PYTEST_ARGS:-} 2>&1 | tee "$1"
+    local status=${PIPESTATUS[0]}
+    [ $status -eq 5 ] && status=1
+    echo "== the Python suite, $2: $([ $status -eq 0 ] && echo passed || echo "FAILED (pytest status $status)")" >&2
+    return $status
+}
+run_suite "$logs/fast" "with the C extension (the fast path)" ""; fast=$?
+run_suite "$logs/ctypes" "with ctypes alone (MVVM_FASTPATH=0)" 0; ctypes=$?
+# One closing line in pytest's form for both runs (Tests/summarize.sh sums the last such line).
+count() { # count WHAT: the sum of "N WHAT" over both runs' closing lines
+    cat "$logs/fast" "$logs/ctypes" | grep -E '^=*[[:space:]]*([0-9]+ [a-z]+(, )?)+ in [0-9.]+s' |
+        grep -oE "[0-9]+ $1" | awk '{ n += $1 } END { print n + 0 }'
+}
+echo "== $(( $(count failed) + $(count 'errors?') )) failed, $(count passed) passed, $(count skipped) skipped in ${SECONDS}s:" \
+    "both runs, with the C extension and with ctypes alone"
+[ $fast -eq 0 ] && [ $ctypes -eq 0 ]

@@ -16,15 +16,22 @@ soname. A library left in the build folder by an earlier build is removed first,
 packages the library it chose and nothing else. An editable install (``pip install -e``) copies
 nothing: the package finds the repository's build folders itself.
 
-**The tag.** With a library inside, the wheel is a platform wheel ``py3-none-PLATFORM``: no
-extension module, so any Python 3 and no Python ABI, but machine code for one platform. PLATFORM
-is ``manylinux_2_N_ARCH`` when the library needs only libraries every manylinux system has (libc,
-libm, libstdc++, libgcc_s...), 2.N being the oldest manylinux policy (auditwheel's) that has every
-GLIBC, GLIBCXX, CXXABI and GCC symbol version it needs (read from its ELF version-needs table, as
-``readelf -V`` shows it); the static build of ``make release`` is such a library, and ``auditwheel
-show`` agrees (``make test-packaging`` checks it). Otherwise (a debug build that needs the Swift
-toolchain's libraries) PLATFORM is ``linux_ARCH``, with a warning: such a wheel works only where
-that toolchain is.
+**The C extension.** A build that bundles a library also builds the package's C extension,
+``mvvm/_fast.abi3.so`` (the fast path: ``build_fast.py``, CPython's limited API for 3.10, with the
+system compiler). Where it cannot be built (no compiler, no Python.h, Python 3.9, a free-threaded
+Python) the build says why and the package is built without it: it runs over ctypes. An editable
+install builds it in place (``mvvm/_fast.abi3.so`` beside its source), the same way.
+``MVVM_BUNDLE_LIBRARY=0`` builds neither: the pure package.
+
+**The tag.** With a library inside, the wheel is a platform wheel: ``cp310-abi3-PLATFORM`` with
+the extension (one wheel for every CPython from 3.10), ``py3-none-PLATFORM`` without it (any
+Python 3). PLATFORM is ``manylinux_2_N_ARCH`` when the library and the extension need only
+libraries every manylinux system has (libc, libm, libstdc++, libgcc_s...), 2.N being the oldest
+manylinux policy (auditwheel's) that has every GLIBC, GLIBCXX, CXXABI and GCC symbol version they
+need (read from their ELF version-needs tables, as ``readelf -V`` shows them); the static build of
+``make release`` is such a library, and ``auditwheel show`` agrees (``make test-packaging`` checks
+it). Otherwise (a debug build that needs the Swift toolchain's libraries) PLATFORM is
+``linux_ARCH``, with a warning: such a wheel works only where that toolchain is.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 LIBRARY_NAME = "libmvvm.so"
+#: The C extension's file (build_fast.py): the stable ABI's suffix, for every CPython from 3.10.
+EXTENSION_NAME = "_fast.abi3.so"
 HERE = Path(__file__).resolve().parent
 #: The generator the wheel ships as ``mvvm_gen``: its home in the repository, bindings/gen/mvvm_gen
 #: (it imports no binding), or a copy beside this file (build_wheel.sh stages one there).
@@ -140,6 +149,45 @@ MANYLINUX_POLICIES = _wheel_tag.MANYLINUX_POLICIES
 MANYLINUX_LIBRARIES = _wheel_tag.MANYLINUX_LIBRARIES
 
 
+def newest_platform(tags: List[Tuple[str, str]]) -> Tuple[str, str]:
+    """The platform tag that serves every one of ``tags`` ((tag, why) of each binary): the newest
+    manylinux policy among them, or a ``linux_`` tag when one is."""
+    for tag, why in tags:
+        if not tag.startswith("manylinux"):
+            return tag, why
+    return max(tags, key=lambda tag_why: int(tag_why[0].split("_")[2]))
+
+
+# --- The C extension: build_fast.py, loaded by its path (beside this file, as in a wheel's build).
+
+
+def _build_fast_module():  # type: ignore[no-untyped-def]
+    import importlib.util
+
+    path = HERE / "build_fast.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location("_mvvm_build_fast", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def build_extension(target: Path) -> Optional[Path]:
+    """Builds mvvm/_fast.abi3.so at ``target``; None (and why, on stderr) when it cannot be."""
+    build_fast = _build_fast_module()
+    try:
+        if build_fast is None:
+            raise RuntimeError("no build_fast.py beside setup.py")
+        print("mvvm: %s" % build_fast.build(target))
+    except Exception as why:  # NotBuilt, or a build script that cannot run: the package runs over ctypes
+        sys.stderr.write("warning: mvvm: no C extension (the fast path) in this build: %s; the package runs over "
+                         "ctypes\n" % why)
+        return None
+    return target
+
+
 # --- setuptools --------------------------------------------------------------------------------
 
 
@@ -153,7 +201,7 @@ def main() -> None:
     except ImportError:  # older setuptools: the one of the `wheel` package
         from wheel.bdist_wheel import bdist_wheel  # type: ignore[no-redef]
 
-    chosen: Dict[str, Optional[Path]] = {}
+    chosen: Dict[str, Optional[Path]] = {}  # the library; the extension built into the package
 
     def library() -> Optional[Path]:
         if "path" not in chosen:
@@ -173,10 +221,14 @@ def main() -> None:
     class build_py_with_library(build_py):
         def run(self) -> None:
             stale = Path(self.build_lib) / "mvvm" / LIBRARY_NAME
-            if stale.exists() or stale.is_symlink():
-                stale.unlink()  # an earlier build's: never packaged again
+            extension = stale.with_name(EXTENSION_NAME)
+            for old in (stale, extension):
+                if old.exists() or old.is_symlink():
+                    old.unlink()  # an earlier build's: never packaged again
             super().run()
             if getattr(self, "editable_mode", False):
+                if bundles():
+                    build_extension(HERE / "mvvm" / EXTENSION_NAME)  # in place, beside its source
                 return  # (the generator finds the repository's files itself)
             try:
                 path = library()
@@ -190,11 +242,17 @@ def main() -> None:
                 return
             stale.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, stale)
-            tag, why = platform_tag(path)
-            print("mvvm: bundled %s (wheel platform %s: %s)" % (path, tag, why))
+            chosen["extension"] = build_extension(extension)
+            tag, why = wheel_platform()
+            print("mvvm: bundled %s%s (wheel platform %s: %s)"
+                  % (path, " and the C extension" if chosen.get("extension") else "", tag, why))
             if not tag.startswith("manylinux"):
                 sys.stderr.write("warning: mvvm: the bundled %s works only where what it needs is (%s); "
                                  "`make wheel` builds a self-contained one\n" % (path, why))
+
+    def wheel_platform() -> Tuple[str, str]:
+        binaries = [path for path in (library(), chosen.get("extension")) if path is not None]
+        return newest_platform([platform_tag(path) for path in binaries])
 
     class platform_bdist_wheel(bdist_wheel):
         def get_tag(self):  # type: ignore[no-untyped-def]
@@ -202,7 +260,9 @@ def main() -> None:
             path = library() if bundles() else None
             if path is None:
                 return python, abi, platform  # py3-none-any
-            return "py3", "none", platform_tag(path)[0]
+            if chosen.get("extension"):
+                return "cp310", "abi3", wheel_platform()[0]  # the extension's limited API: CPython 3.10+
+            return "py3", "none", wheel_platform()[0]
 
     setup(distclass=MvvmDistribution, package_dir={"mvvm_gen": GENERATOR_DIR},
           cmdclass={"build_py": build_py_with_library, "bdist_wheel": platform_bdist_wheel})

@@ -37,6 +37,9 @@ Public API:
 * :mod:`mvvm.aio`: asyncio integration.
 * :data:`MAX_NESTED_CALLS`: how deep callbacks may nest, each changing what notifies the next;
   a deeper change raises :class:`InvalidArgumentError` (in that callback).
+* :data:`fast_path`: whether the C extension ``mvvm._fast`` runs the hot paths (property reads
+  and sets, event and completion callbacks), or ctypes runs everything; :data:`fast_path_reason`
+  says why (``MVVM_FASTPATH=0`` turns it off; see the README's "The fast path").
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List
 
 # The package's top layer: it re-exports the layers below, none of which imports it (checked by
 # tests/test_layout.py), and hands them what only it knows (its names, below).
-from . import _build, _names  # noqa: F401 (_build registers the class builder with mvvm._library)
+from . import _build, _fastpath, _names  # noqa: F401 (_build registers the class builder with mvvm._library)
 from ._abi import MAX_NESTED_CALLS, LoopKind, Status
 from ._calls import AsyncCall
 from ._conveniences import Subscriptions, bind
@@ -110,6 +113,13 @@ if TYPE_CHECKING:  # the default library's classes, as the generated stubs decla
 
 #: ``fn(name, value)``: a subscriber.
 EventCallback = Callable[[str, Any], Any]
+
+#: Whether the C extension (``mvvm._fast``) runs the hot paths; False: ctypes runs everything, the
+#: same way (``MVVM_FASTPATH=0``, Python 3.9, free-threaded CPython, or no build of it). (Not in
+#: __all__: a diagnostic, and no CamelCase class or record name can meet it.)
+fast_path: bool = _fastpath.fast is not None
+#: Why it is in use or not: ``"in use: PATH"`` or ``"not in use: WHY"``.
+fast_path_reason: str = _fastpath.reason
 
 __version__ = "0.4.0"
 

@@ -19,36 +19,66 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
-__all__ = ["in_callback", "keep_interrupt", "raise_kept_interrupt", "ctrl_c_between_slices"]
+from ._fastpath import fast
+from ._threadstates import keep_this_thread_state
+
+__all__ = ["in_callback", "enter_callback", "leave_callback", "keep_interrupt", "raise_kept_interrupt",
+           "ctrl_c_between_slices"]
 
 
 class _State(threading.local):
-    # Per thread: how many libmvvm callbacks are running on it; -1 until its first callback
-    # (which keeps its thread state: _threadstates.keep_this_thread_state), so that a callback's
-    # start reads one attribute.
+    # Per thread: a callback's KeyboardInterrupt/SystemExit, to re-raise; and without the fast path,
+    # how many libmvvm callbacks are running on it, -1 until its first (which keeps its thread state:
+    # _threadstates.keep_this_thread_state), so that a callback's start reads one attribute. (With
+    # it, that depth is a C thread-local of mvvm._fast.)
     depth = -1
-    interrupt: Optional[BaseException] = None  # a callback's KeyboardInterrupt/SystemExit, to re-raise
+    interrupt: Optional[BaseException] = None
 
 
-#: This thread's callback depth and kept interrupt (the trampolines count ``state.depth``).
+#: This thread's kept interrupt, and its callback depth when ctypes counts it (``state.depth``).
 state = _State()
 
 
 class _Pending:
     """How many interrupts are kept, on any thread: keeps the status check's common path to one
-    integer test."""
+    integer test (with the fast path, its C code reads the count: mvvm._fast.pending_interrupts)."""
 
     count = 0
 
 
-pending = _Pending()
+pending: _Pending = _Pending() if fast is None else fast.pending_interrupts
+
+if fast is None:
+    def in_callback() -> bool:
+        """Whether this thread is running inside a libmvvm callback (event, destroy or request)."""
+        return state.depth > 0
+else:
+    _depth: Callable[[], int] = fast.callback_depth
+
+    def in_callback() -> bool:
+        """Whether this thread is running inside a libmvvm callback (event, destroy or request)."""
+        return _depth() > 0
 
 
-def in_callback() -> bool:
-    """Whether this thread is running inside a libmvvm callback (event, destroy or request)."""
-    return state.depth > 0
+def _enter_counted_here() -> None:
+    depth = state.depth
+    if depth < 0:
+        keep_this_thread_state()
+        depth = 0
+    state.depth = depth + 1
+
+
+def _leave_counted_here() -> None:
+    state.depth -= 1
+
+
+#: The start of a callback of a ctypes trampoline: one deeper; the thread's first keeps its Python
+#: thread state (mvvm._threadstates). (The ctypes event trampoline inlines it.)
+enter_callback: Callable[[], None] = _enter_counted_here if fast is None else fast.enter_callback
+#: Its end: one less deep.
+leave_callback: Callable[[], None] = _leave_counted_here if fast is None else fast.leave_callback
 
 
 def keep_interrupt(exc: BaseException) -> bool:
@@ -68,7 +98,7 @@ def keep_interrupt(exc: BaseException) -> bool:
 def raise_kept_interrupt() -> None:
     """Raises this thread's kept interrupt, once the outermost call into the library returned."""
     exc = state.interrupt
-    if exc is None or state.depth > 0:
+    if exc is None or in_callback():
         return
     state.interrupt = None
     pending.count -= 1

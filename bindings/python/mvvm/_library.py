@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional,
 from . import _abi
 from ._description import Description, descriptions
 from ._errors import InternalError, MvvmError, MvvmLibraryError, error_for_status
+from ._fastpath import fast
 from ._interrupts import pending, raise_kept_interrupt
 from ._names import package_names
 
@@ -232,6 +233,9 @@ class Library:
     tag: int
     #: Its generic C functions.
     functions: Functions
+    #: The functions the C extension calls, found in the same loaded library (None without the
+    #: fast path: :mod:`mvvm._fastpath`).
+    fast_functions: Any
     #: Its :class:`~mvvm.Loop` class: loops of this library (``library.Loop.virtual()``).
     Loop: "type[Loop]"
     #: Its :class:`~mvvm.Service` class: host services of this library.
@@ -245,6 +249,7 @@ class Library:
         last_error.restype, last_error.argtypes = _abi.SIGNATURES["mvvm_last_error"]
         self._last_error: Callable[[], Optional[bytes]] = last_error
         self.functions = Functions(cdll, self._errcheck_function())
+        self.fast_functions = fast.Functions(cdll._handle) if fast is not None else None
         self.tag = int(self.functions.mvvm_library_tag())
         self._description: Optional[Description] = None
         self._namespace: Optional[Any] = None

@@ -9,16 +9,22 @@ taken: a plain bool, int or double property (not optional) is read with its type
 property of a plain kind is set with its typed setter when the Python value is exactly of that
 kind (``bool`` for bool, ``int`` in the int64 range for int, ``float`` for double, a ``str``
 without NUL for string).
+
+With the fast path (:mod:`mvvm._fastpath`), :class:`Property` derives from the C extension's
+``PropertyBase``, whose descriptor slots take those faster roads in C (its ``__get__`` and
+``__set__``) and hand every other value and kind to the same Python reader and writer.
 """
 
 from __future__ import annotations
 
 import inspect
 from ctypes import byref, c_bool, c_double, c_int64, string_at
-from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, List, Mapping, Optional, Tuple, TypeVar, Union, overload
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Generic, List, Mapping, Optional, Tuple, TypeVar, Union, cast,
+                    overload)
 
-from ._abi import TYPE_NONE, TYPE_STRING, Value
+from ._abi import TYPE_BOOL, TYPE_DOUBLE, TYPE_INT, TYPE_NONE, TYPE_STRING, Value
 from ._calls import start
+from ._fastpath import fast
 from ._interrupts import pending
 from ._model import Command, Property as PropertyModel, Type
 from ._names import camel, python_names
@@ -37,6 +43,13 @@ _M = TypeVar("_M")
 #: The plain kinds read with a typed getter (when not optional): the getter, the ctypes cell it fills.
 _TYPED_GETTERS: Dict[str, Tuple[str, Callable[[], Union[c_bool, c_int64, c_double]]]] = {
     "bool": ("mvvm_get_bool", c_bool), "int": ("mvvm_get_int", c_int64), "double": ("mvvm_get_double", c_double)}
+#: The plain kinds the C extension reads and sets itself, as its mvvm_type numbers.
+_FAST_KINDS = {"bool": TYPE_BOOL, "int": TYPE_INT, "double": TYPE_DOUBLE, "string": TYPE_STRING}
+
+if TYPE_CHECKING:
+    _PropertyBase = object
+else:  # with the fast path, the C slots of the extension's base read and set
+    _PropertyBase = object if fast is None else fast.PropertyBase
 
 
 def type_text(kind: Type) -> str:
@@ -72,7 +85,7 @@ class Member(Generic[T]):
         def __get__(self, obj: Optional["MvvmObject"], owner: Any) -> Any: ...
 
 
-class Property(Member[T]):
+class Property(Member[T], _PropertyBase):
     """A property: ``obj.name`` reads it, ``obj.name = value`` sets it (the library refuses an
     output: :class:`~mvvm.ReadOnlyError`, an ``AttributeError``)."""
 
@@ -85,14 +98,29 @@ class Property(Member[T]):
         read = self._reader(library)
         rendering = renderer(model.type, "%s.%s" % (owner_name, model.name))
         self._read = read if rendering is None else lambda handle: rendering(read(handle))
-        self._write = self._writer(library)
+        write = self._general_writer(library)
+        self._write = self._writer(library, write)
         self.__doc__ = "%s (%s%s)" % (model.doc or model.name, type_text(model.type),
                                       "" if model.writable else ", read-only")
+        if fast is not None:
+            self._bind_to_extension(library, rendering is None, write)
 
     @property
     def type_name(self) -> str:
         """The type's kind as the description names it (``"int"``, ``"array"``...)."""
         return self.type.kind
+
+    def _bind_to_extension(self, library: "Library", unrendered: bool, write: Callable[[int, Any], None]) -> None:
+        """Gives the C base what it reads and sets with: the plain kinds it reads as :meth:`_reader`
+        does (by their typed getters, a string by ``mvvm_get``: not an optional, a UInt64 or a kind
+        rendered) and sets as :meth:`_writer` does; the reader and ``write`` for everything else."""
+        kind = _FAST_KINDS.get(self.type.kind, TYPE_NONE)
+        plain = unrendered and not self.type.optional and self.type.c_type != "uint64_t"
+
+        def read_value(address: int) -> Any:  # a value mvvm_get gave that is no readable string
+            return value_of(library, Value.from_address(address))
+        cast(Any, self)._bind_fast_path(library.fast_functions, self._encoded, kind if plain else TYPE_NONE, kind,
+                                        self._read, write, read_value, library.check, deferred_releases)
 
     def _reader(self, library: "Library") -> Callable[[int], Any]:
         encoded = self._encoded
@@ -133,14 +161,19 @@ class Property(Member[T]):
             return value_of(library, value)
         return read
 
-    def _writer(self, library: "Library") -> Callable[[int, Any], None]:
+    def _general_writer(self, library: "Library") -> Callable[[int, Any], None]:
+        """Sets any value with ``mvvm_set``, converted by :mod:`mvvm._values`."""
         encoded = self._encoded
         set_value = library.functions.mvvm_set
 
         def write(handle: int, value: Any) -> None:
             values = Values([value])
             set_value(handle, encoded, values.array)
+        return write
 
+    def _writer(self, library: "Library", write: Callable[[int, Any], None]) -> Callable[[int, Any], None]:
+        """``write``, or for a plain kind the typed setter when the value is exactly of it."""
+        encoded = self._encoded
         kind = self.type.kind
         if kind not in ("bool", "int", "double", "string"):
             return write
@@ -182,15 +215,18 @@ class Property(Member[T]):
             return self
         return self._read(obj._h())
 
-    if not TYPE_CHECKING:
-        __get__ = _get
-
-    def __set__(self, obj: "MvvmObject", value: Any) -> None:
+    def _set(self, obj: "MvvmObject", value: Any) -> None:
         # obj._h() inlined for an open object with no release deferred: this runs for every set.
         handle = obj._handle
         if not handle or deferred_releases:
             handle = obj._h()
         self._write(handle, value)
+
+    if TYPE_CHECKING:
+        def __set__(self, obj: "MvvmObject", value: Any) -> None: ...
+    elif fast is None:  # (with the fast path, the base's C slots are __get__ and __set__)
+        __get__ = _get
+        __set__ = _set
 
     def __repr__(self) -> str:
         return "<Property %s.%s: %s%s>" % (self.owner_name, self.name, type_text(self.type),

@@ -2,17 +2,23 @@
 functions, host-service requests and the ends of asynchronous calls. Each finds its Python
 callable in the registry by the ``user_data`` key; each counts the callback depth of its thread;
 none lets an exception into C (:func:`~mvvm._report.report`, or kept for the caller when it is
-an interrupt)."""
+an interrupt).
+
+With the fast path (:mod:`mvvm._fastpath`), the event and completion trampolines are the C
+extension's: they take the GIL as a ctypes callback does, read the plain scalars themselves and
+hand the rest to the helpers here (:func:`_event_of`, :func:`_event_failed`, :func:`_finish_call`),
+which the ctypes trampolines use too; destroy functions and requests stay ctypes'."""
 
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 from ._abi import (CALLBACK, DESTROY_FN, DONE_FN, EVENT_SPLICE, REQUEST_FN, TYPE_BOOL, TYPE_DOUBLE, TYPE_INT,
                    TYPE_STRING, FlatEvent, Status, Value)
 from ._errors import InternalError
-from ._interrupts import keep_interrupt, state
+from ._fastpath import fast
+from ._interrupts import enter_callback, keep_interrupt, leave_callback, state
 from ._library import _libraries
 from ._registry import registry
 from ._report import callable_name, report
@@ -48,16 +54,6 @@ def _event_name(address: Optional[int]) -> str:
     name = decode(ctypes.string_at(address), "an event name")
     _event_names[address] = name
     return name
-
-
-def _enter() -> None:
-    """The start of every callback but the event's (which inlines it): the thread's first callback
-    keeps its Python thread state (mvvm._threadstates); callbacks nest one deeper."""
-    depth = state.depth
-    if depth < 0:
-        keep_this_thread_state()
-        depth = 0
-    state.depth = depth + 1
 
 
 def _on_event(source: int, event_address: Optional[int], user_data: Optional[int],
@@ -105,14 +101,36 @@ def _on_event(source: int, event_address: Optional[int], user_data: Optional[int
                     value = from_c(event, entry.library)  # FlatEvent has Value's fields
             entry.fn(name, value)
         except BaseException as exc:
-            _report_unless_interrupt(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
-                                     % (callable_name(entry.fn), entry.what), entry.fn)
+            _event_failed(exc, entry)
     finally:
         state.depth = depth  # as it was: the callbacks nested in this one restored theirs
 
 
+def _event_of(event_address: Optional[int], library: Any) -> Tuple[str, Any]:
+    """The name and value of the event at ``event_address``, read as :func:`_on_event` reads it:
+    what the C trampoline does not read itself (a splice, a value of another kind, a name or string
+    that is not UTF-8, a NULL event or name, which raise InternalError)."""
+    if not event_address:
+        raise InternalError("the library gave a NULL event")
+    event = FlatEvent.from_address(event_address)
+    name = _event_names.get(event.name) or _event_name(event.name)
+    if event.kind == EVENT_SPLICE:
+        return name, Splice(event.index, event.removed, event.inserted)
+    return name, from_c(event, library)
+
+
+def _event_failed(exc: BaseException, entry: Any) -> None:
+    """What delivering an event to ``entry`` raised: reported, or an interrupt kept for the caller."""
+    _report_unless_interrupt(exc, "Exception ignored in mvvm callback %s (subscribed to %s)"
+                             % (callable_name(entry.fn), entry.what), entry.fn)
+
+
+def _late_call() -> None:
+    registry.late_calls += 1
+
+
 def _on_destroy(user_data: Optional[int]) -> None:
-    _enter()
+    enter_callback()
     try:
         entry = registry.pop(user_data)
         if entry is not None and entry.on_end is not None:
@@ -123,7 +141,7 @@ def _on_destroy(user_data: Optional[int]) -> None:
                                          % (callable_name(entry.fn), entry.what), entry.on_end)
         del entry  # the callable may be freed here: its finalizers see in_callback()
     finally:
-        state.depth -= 1
+        leave_callback()
 
 
 def _cancel_anywhere(request: int) -> None:
@@ -158,41 +176,52 @@ def _serve(view_model: int, request: int, argument_address: Optional[int], user_
 
 
 def _on_request(view_model: int, request: int, argument_address: Optional[int], user_data: Optional[int]) -> None:
-    _enter()
+    enter_callback()
     try:
         _serve(view_model, request, argument_address, user_data)
     finally:
-        state.depth -= 1
+        leave_callback()
+
+
+def _finish_call(entry: Any, status: int, result_address: Optional[int], message: Optional[bytes]) -> None:
+    """Ends an asynchronous call: its result read now (the library's, valid during the completion
+    only), or its error, handed to its :class:`~mvvm.AsyncCall`."""
+    result: Any = None
+    error: Optional[BaseException] = None
+    if status == Status.OK and result_address:
+        try:
+            result = from_c(Value.from_address(result_address), entry.library)
+        except Exception as exc:  # what cannot be read (InternalError) ends the call
+            error = exc
+    try:
+        entry.fn(status, result, message, error)
+    except BaseException as exc:
+        _report_unless_interrupt(exc, "Exception ignored in the completion of mvvm call %s" % entry.what, entry.fn)
 
 
 def _on_done(call: int, status: int, result_address: Optional[int], message: Optional[bytes],
              user_data: Optional[int]) -> None:
-    """Ends an asynchronous call (``mvvm_done_fn``, once per call): its result read now (the
-    library's, valid during this call only), or its error, handed to its :class:`~mvvm.AsyncCall`."""
-    _enter()
+    """``mvvm_done_fn``, once per call: :func:`_finish_call` of its entry."""
+    enter_callback()
     try:
         entry = registry.get(user_data)
         if entry is None:
             registry.late_calls += 1
             return
-        result: Any = None
-        error: Optional[BaseException] = None
-        if status == Status.OK and result_address:
-            try:
-                result = from_c(Value.from_address(result_address), entry.library)
-            except Exception as exc:  # what cannot be read (InternalError) ends the call
-                error = exc
-        try:
-            entry.fn(status, result, message, error)
-        except BaseException as exc:
-            _report_unless_interrupt(exc, "Exception ignored in the completion of mvvm call %s" % entry.what,
-                                     entry.fn)
+        _finish_call(entry, status, result_address, message)
     finally:
-        state.depth -= 1
+        leave_callback()
 
 
-# The only C-callable function pointers the bindings make, kept for the process's life.
-EVENT_TRAMPOLINE = CALLBACK(_on_event)
+# The only C-callable function pointers the bindings make, kept for the process's life: with the
+# fast path, the event's and the completion's are the C extension's.
+if fast is not None:
+    fast.configure(entries=_entries, keep_this_thread_state=keep_this_thread_state, late_call=_late_call,
+                   event_of=_event_of, event_failed=_event_failed, finish_call=_finish_call)
+    EVENT_TRAMPOLINE = CALLBACK(fast.EVENT_TRAMPOLINE)
+    DONE_TRAMPOLINE = DONE_FN(fast.DONE_TRAMPOLINE)
+else:
+    EVENT_TRAMPOLINE = CALLBACK(_on_event)
+    DONE_TRAMPOLINE = DONE_FN(_on_done)
 DESTROY_TRAMPOLINE = DESTROY_FN(_on_destroy)
 REQUEST_TRAMPOLINE = REQUEST_FN(_on_request)
-DONE_TRAMPOLINE = DONE_FN(_on_done)

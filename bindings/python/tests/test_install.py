@@ -216,3 +216,34 @@ def test_a_library_needing_the_swift_toolchain_gets_no_manylinux_tag() -> None:
     tag, why = setup_py.platform_tag(LIBRARY)
     assert tag == "linux_" + os.uname().machine
     assert "outside manylinux" in why and "libswiftCore.so" in why
+
+
+# --- setup.py: the C extension in the wheel ----------------------------------------------------------
+
+
+def test_the_wheel_platform_serves_the_library_and_the_extension() -> None:
+    library, extension = ("manylinux_2_35_x86_64", "the library's"), ("manylinux_2_34_x86_64", "the extension's")
+    assert setup_py.newest_platform([library, extension]) == library
+    assert setup_py.newest_platform([extension]) == extension
+    assert setup_py.newest_platform([("manylinux_2_17_x86_64", "a"), ("manylinux_2_28_x86_64", "b")])[1] == "b"
+    assert setup_py.newest_platform([library, ("linux_x86_64", "needs libswiftCore.so")]) == \
+        ("linux_x86_64", "needs libswiftCore.so")
+
+
+def test_the_extension_builds_into_a_wheels_folder_and_needs_only_what_manylinux_has(tmp_path: Path) -> None:
+    if not mvvm.fast_path:
+        pytest.skip("the extension is not in use in this run (%s)" % mvvm.fast_path_reason)
+    built = setup_py.build_extension(tmp_path / "mvvm" / setup_py.EXTENSION_NAME)
+    assert built is not None and built.is_file()
+    tag, why = setup_py.platform_tag(built)
+    assert tag.startswith("manylinux_2_"), (tag, why)
+    _arch, needed, _versions = setup_py.elf_needs(built)
+    assert "libpython3" not in " ".join(needed), needed  # abi3: the interpreter's symbols, not a libpython
+
+
+def test_without_a_compiler_the_package_is_built_without_the_extension(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))
+    assert setup_py.build_extension(tmp_path / "mvvm" / setup_py.EXTENSION_NAME) is None
+    if sys.version_info >= (3, 10):
+        assert "no C compiler" in capsys.readouterr().err

@@ -25,6 +25,8 @@ from mvvm._owner import Owner
 from mvvm._values import take_string
 
 PACKAGE = Path(mvvm.__file__).resolve().parent
+#: The package's C extension (mvvm/_fast.c): a module of the lowest layer, importing none of the others.
+EXTENSIONS = {"_fast"}
 SAMPLE = os.environ.get("MVVM_SAMPLE_LIBRARY")
 
 #: The default library's generic C functions.
@@ -143,11 +145,12 @@ def test_the_modules_import_one_another_in_layers_without_a_cycle() -> None:
     """Every import of one of the package's modules by another, at module level or in a function,
     goes down: no cycle, and none imports the package (its ``__init__``, the top layer, imports
     them). A low layer that must reach a higher one is handed it (the class builder registers with
-    the library, the package its names with mvvm._names). And what converts values (the values,
+    the library, the package its names with mvvm._names). The C extension, mvvm._fast, is a module
+    of the lowest layer (what it calls back is handed to it). And what converts values (the values,
     the description, the records) reaches no module of objects, members or class building."""
-    modules = {path.stem for path in PACKAGE.glob("*.py")}
-    graph: Dict[str, Set[str]] = {}
-    for module in sorted(modules):
+    modules = {path.stem for path in PACKAGE.glob("*.py")} | EXTENSIONS
+    graph: Dict[str, Set[str]] = {extension: set() for extension in EXTENSIONS}
+    for module in sorted(modules - EXTENSIONS):
         path = PACKAGE / (module + ".py")
         try:
             graph[module] = _imports(ast.parse(path.read_text()), modules) - {module}
