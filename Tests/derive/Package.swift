@@ -14,13 +14,12 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "libmvvm", path: "../.."),
-        .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
     ],
     targets: [
         .target(name: "Expenses", dependencies: [
             .product(name: "MVVMExport", package: "libmvvm"),
             .product(name: "MVVMFoundation", package: "libmvvm"),
-            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "MVVMCombine", package: "libmvvm"),
         ]),
         .target(name: "DerivedLibrary", dependencies: ["Expenses", .product(name: "MVVMExport", package: "libmvvm")]),
         .target(name: "HandLibrary", dependencies: ["Expenses", .product(name: "MVVMExport", package: "libmvvm")]),

@@ -1,6 +1,6 @@
 // The expense list screen: Combine state, computed totals, rows, a summary child, events.
 import Foundation
-@preconcurrency import OpenCombine
+import MVVMCombine           // where Apple's code says `import Combine`
 
 /// The expenses of a trip, filtered by category and searched by title.
 public final class ExpenseListViewModel: ObservableObject {

@@ -1,6 +1,6 @@
 // A row of the expense list, and the totals strip above it.
 import Foundation
-@preconcurrency import OpenCombine
+import MVVMCombine           // where Apple's code says `import Combine`
 
 /// One row of the expense list.
 public final class ExpenseRowViewModel: ObservableObject {

@@ -1,6 +1,6 @@
 // Reading a receipt: the app's own (internal) view model and value.
 import Foundation
-@preconcurrency import OpenCombine
+import MVVMCombine           // where Apple's code says `import Combine`
 
 /// What a receipt said.
 struct ScanResult: Equatable {

@@ -1,6 +1,6 @@
 // The settings screen: a @MainActor view model, as new Xcode projects make them.
 import Foundation
-@preconcurrency import OpenCombine
+import MVVMCombine           // where Apple's code says `import Combine`
 
 /// The app's settings.
 @MainActor
