@@ -10,7 +10,9 @@ SWIFT ?= swift
 # nodejs (Node 20, with its Node-API headers, is on the machine: NodeSource's package of that name)
 # and node-typescript: the Node binding (bindings/node), its declarations checked by `tsc --strict`.
 # chromium, chromium-driver: the web example's browser tests (`make test-web`, Selenium from PyPI).
-SYSTEM_PACKAGES := libffi-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi libsqlite3-dev \
+# libcurl4-openssl-dev: a static release build of a package over MVVMCombine links Foundation's
+# networking (OpenCombineFoundation's URLSession publisher), which needs libcurl (Tests/packages).
+SYSTEM_PACKAGES := libffi-dev libcurl4-openssl-dev valgrind python3-venv python3-tk xvfb ruby luajit pkgconf libglib2.0-dev python3-gi libsqlite3-dev \
 	libgtk-4-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev gir1.2-gtk-4.0 python3-pytest gjs nodejs node-typescript \
 	chromium chromium-driver
 # The catalog (examples/catalog: the seeds' designs, a package over the export API as any user's
@@ -23,7 +25,7 @@ EXPORTS := -Xlinker --version-script=$(CURDIR)/Sources/MVVMExport/exports.map
 
 .PHONY: all deps build build-dir catalog generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua test-derive demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
-	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages node test-node test-web
+	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages node test-node test-web test-agree catalog
 
 all: build
 
@@ -48,13 +50,13 @@ test-swift: deps
 	$(SWIFT) test $(EXPORTS)
 	cd examples/catalog && $(SWIFT) test $(EXPORTS)
 
-# Every typed surface is generated (`python3 -m mvvm_gen`, bindings/gen/mvvm_gen, which the mvvm
+# Every typed surface is generated (`python3 -m mvvm_gen`, tools/mvvm_gen, which the mvvm
 # wheel ships; it imports no binding and runs no Ruby), and `make test` fails when one is stale.
-# From the fixed header (include/mvvm.h) and the naming rule's data (bindings/gen/mvvm_gen/naming.json):
+# From the fixed header (include/mvvm.h) and the naming rule's data (tools/mvvm_gen/naming.json):
 # the ABI modules of the Python and Ruby bindings, the status names' tables of the library and of
 # the C tests, the registration check's table of the naming rule, the export API's methods of each
 # arity, and the Merge publishers of each arity (Sources/MVVMRuntime/Operators).
-MVVM_GEN := PYTHONPATH=$(CURDIR)/bindings/gen python3 -m mvvm_gen
+MVVM_GEN := PYTHONPATH=$(CURDIR)/tools python3 -m mvvm_gen
 ENGINE_GENERATED := --py-abi bindings/python/mvvm/_abi.py --rb-abi bindings/ruby/lib/mvvm/abi.rb \
 	--arities Sources/MVVMExport/Generated/Arities.swift --naming Sources/MVVMExport/Generated/Naming.swift \
 	--status-swift Sources/MVVMExport/Generated/StatusNames.swift --status-c Tests/C/status_names.h \
@@ -207,13 +209,17 @@ $(GTK_OUT)/test_todo_gtk: examples/gtk/test_todo_gtk.c $(TODO_GTK_SOURCES) $(GLI
 	  -L$(GTK_OUT) -lmvvm-glib -Wl,-rpath,$(CURDIR)/$(GTK_OUT) -ldl
 
 # The bridge's tests (C, natively and under valgrind; GJS), TodoMVC in GTK from C (natively and
-# under valgrind) and from Python, every binding's names and UInt64 values against the
-# description (Tests/bindings/agree.py), under a private Xvfb with GSK_RENDERER=cairo; screenshots in
+# under valgrind) and from Python, under a private Xvfb with GSK_RENDERER=cairo; screenshots in
 # build/screenshots/gtk_*.png.
 test-gtk: catalog gtk todo sample search node build-dir
 	MVVM_CATALOG_LIBRARY=$(CATALOG) MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) \
 	  MVVM_SEARCH_LIBRARY=$(CURDIR)/build/search/libsearch.so MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
 	  bash examples/gtk/run_tests.sh
+
+# Every binding (Python, Ruby, LuaJIT, the GLib bridge from GJS, Node.js) shows the names and UInt64
+# values the description gives, on the catalog and on Tests/outside's libsample.so.
+test-agree: catalog gtk sample node build-dir
+	python3 Tests/bindings/agree.py $(CATALOG) $(CURDIR)/$(SAMPLE_LIB)
 
 # The Node.js binding (bindings/node): a Node-API addon in C over include/mvvm.h alone, built with
 # the machine's Node headers (Node-API 9) -> build/node/mvvm.node; the JavaScript module around it
@@ -278,7 +284,7 @@ fuzz: deps build-dir
 # SUITES_BESIDE run at the same time as SUITES: each builds into scratch folders of its own or
 # only reads what `test` built before both start (the library, the todo app, the GLib bridge, the
 # sample package), which no suite rebuilds differently.
-SUITES := swift:1200 generated:300 header:300 c:900 harness:600 outside:1200 views:300 derive:600 python:900 tk:600 ruby:600 \
+SUITES := swift:1200 generated:300 header:300 agree:300 c:900 harness:600 outside:1200 views:300 derive:600 python:900 tk:600 ruby:600 \
 	lua:300 node:600 web:600 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
 SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 fuzz-seeds:1200 packaging:1500
 

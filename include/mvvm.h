@@ -739,7 +739,7 @@ mvvm_status mvvm_object_id(mvvm_handle object, int64_t *out);
 /*
  * This header is the fixed ABI alone. The typed calls of a package's classes are generated from
  * their descriptions (mvvm_classes) into a header of the package's own, which includes this one:
- * `python3 -m mvvm_gen --module NAME --header NAME.h` (the generator in bindings/gen/mvvm_gen;
+ * `python3 -m mvvm_gen --module NAME --header NAME.h` (the generator in tools/mvvm_gen;
  * docs/packages.md). The catalog's are in mvvm_catalog.h, and libmvvm.so defines them; a library
  * defines those of the packages its hook registers, and no other.
  *

@@ -1,5 +1,5 @@
 // What the generated typed calls are made of (`python3 -m mvvm_gen --module NAME`, the generator in
-// bindings/gen/mvvm_gen): a package's own, the catalog's included, over the public `TypedCall`
+// tools/mvvm_gen): a package's own, the catalog's included, over the public `TypedCall`
 // in plain C types. Each is the generic call of the same meaning after checking the handle's
 // class; the class and the member a call names are looked up once, the first time it is made (the
 // lazy initialisation of the generated global that holds them), not on every call.

@@ -2,8 +2,9 @@
 records') names and, for Tests/outside's meter, UInt64 values above INT64_MAX
 (*/print_names_and_uints.*); this compares each with the description (mvvm_classes' "display")
 and the values with the numbers themselves. Python, Ruby, LuaJIT, the GLib bridge (GJS over
-its typelib) and Node.js. Usage: python3 Tests/bindings/agree.py LIBRARY...; prints TAP, exits 1 on a
-difference. Run by make test-gtk (examples/gtk/run_tests.sh), where every binding is built."""
+its typelib) and Node.js. Usage: python3 Tests/bindings/agree.py LIBRARY...; prints TAP and a closing
+"agree: N passed, N failed" line, exits 1 on a difference. A suite of its own: make test-agree, which
+builds every binding first (the GLib bridge's typelib, the Node.js addon)."""
 
 import ctypes
 import json
@@ -84,6 +85,7 @@ def main() -> int:
                     print("#   missing: %s" % line)
                 for line in sorted(set(got) - set(want)):
                     print("#   got:     %s" % line)
+    print("agree: %d passed, %d failed" % (number - failed, failed))
     return 1 if failed else 0
 
 

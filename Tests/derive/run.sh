@@ -17,7 +17,7 @@ part() { # name, command...
     if "$@"; then passed=$((passed + 1)); echo "ok: $name"; else failed=$((failed + 1)); echo "FAILED: $name"; fi
 }
 . bindings/c/common.sh
-export PYTHONPATH=$root/bindings/gen
+export PYTHONPATH=$root/tools
 derive() { python3 -m mvvm_gen derive "$@" "${MVVM_EXPORTS_FLAGS[@]}"; }
 out=build/derive
 mkdir -p "$out"

@@ -1,4 +1,4 @@
-"""The derivation's parts without Swift (``python3 -m unittest``, PYTHONPATH=bindings/gen): the
+"""The derivation's parts without Swift (``python3 -m unittest``, PYTHONPATH=tools): the
 naming rule, types read from a symbol graph's fragments, the control file, a setter's access read
 from the code, and the rules on a symbol graph made here (a member left out with its reason,
 typed calls that would collide, constructors' names)."""

@@ -25,13 +25,13 @@ libdir=$(cd Tests/outside && swift build "${MVVM_EXPORTS_FLAGS[@]}" --show-bin-p
 library="$libdir/libsample.so"
 mkdir -p build/outside
 # The package's typed calls, generated from its own classes, are current.
-part "generated typed calls of module Sample are current" env PYTHONPATH=bindings/gen python3 -m mvvm_gen --library "$library" \
+part "generated typed calls of module Sample are current" env PYTHONPATH=tools python3 -m mvvm_gen --library "$library" \
     --module Sample --header Tests/outside/include/sample.h --swift Tests/outside/Sources/Sample/TypedCalls.generated.swift --check
 # libappsample.so composes two modules (AppSample's hook registers AppSampleSwift5's class too): each
 # module's package defines its own typed calls, and the library has one header of both (mvvm_gen
 # takes every module but the catalog's when given none).
 appsample="$libdir/libappsample.so"
-part "generated typed calls of modules AppSample and AppSampleSwift5 are current" env PYTHONPATH=bindings/gen sh -c '
+part "generated typed calls of modules AppSample and AppSampleSwift5 are current" env PYTHONPATH=tools sh -c '
     python3 -m mvvm_gen --library "$1" --module AppSample --swift Tests/outside/Sources/AppSample/TypedCalls.generated.swift --check &&
     python3 -m mvvm_gen --library "$1" --module AppSampleSwift5 --swift Tests/outside/Sources/AppSampleSwift5/TypedCalls.generated.swift --check &&
     python3 -m mvvm_gen --library "$1" --header Tests/outside/include/appsample.h --check' sh "$appsample"
@@ -49,9 +49,9 @@ no_catalog() {
     missing_in_mvvm=$(comm -23 <(echo "$calls") <(exported "$catalog_library"))
     [ -z "$in_sample" ] || { echo "libsample.so exports catalog calls:" $in_sample; return 1; }
     [ -z "$missing_in_mvvm" ] || { echo "libcatalog.so lacks catalog calls:" $missing_in_mvvm; return 1; }
-    PYTHONPATH=bindings/gen python3 -m mvvm_gen --library "$catalog_library" --json build/outside/catalog.json \
+    PYTHONPATH=tools python3 -m mvvm_gen --library "$catalog_library" --json build/outside/catalog.json \
         >/dev/null &&
-    PYTHONPATH=bindings/gen python3 -m mvvm_gen --library "$library" --json build/outside/sample.json >/dev/null &&
+    PYTHONPATH=tools python3 -m mvvm_gen --library "$library" --json build/outside/sample.json >/dev/null &&
     python3 - build/outside/catalog.json build/outside/sample.json <<'PY'
 import json, sys
 catalog = {c["class"] for c in json.load(open(sys.argv[1]))}

@@ -161,7 +161,7 @@ check "board resolved libmvvm $version by version, from the tagged copy" by_vers
 generated() {
     (cd "$tmp/greeter" && [ -f include/greeter.h ] && [ -f Sources/Greeter/TypedCalls.generated.swift ] &&
         swift build -Xlinker --version-script="$tmp/libmvvm/Sources/MVVMExport/exports.map" &&
-        PYTHONPATH="$tmp/libmvvm/bindings/gen" "$PYTHON" -m mvvm_gen --library .build/debug/libgreeter.so --module Greeter \
+        PYTHONPATH="$tmp/libmvvm/tools" "$PYTHON" -m mvvm_gen --library .build/debug/libgreeter.so --module Greeter \
             --header include/greeter.h --swift Sources/Greeter/TypedCalls.generated.swift --check &&
         readelf --dyn-syms --wide .build/debug/libgreeter.so | grep ' mvvm_greeter_set_name$')
 }
@@ -171,7 +171,7 @@ check "greeter's generated typed calls build into it and are current (mvvm_gen -
 # a wheel that imports as `greeter` and works, and the C tree, whose header a C compiler takes.
 shipped() {
     local wheel c=$tmp/greeter/dist/greeter-c
-    (cd "$tmp/greeter" && PYTHONPATH="$tmp/libmvvm/bindings/gen" "$PYTHON" -m mvvm_gen.package \
+    (cd "$tmp/greeter" && PYTHONPATH="$tmp/libmvvm/tools" "$PYTHON" -m mvvm_gen.package \
         --product greeter --module Greeter) &&
     wheel=$(ls "$tmp/greeter/dist"/greeter-0.1.0-py3-none-*.whl) &&
     [ -f "$c/include/greeter.h" ] && [ -f "$c/include/mvvm.h" ] && [ -f "$c/lib/pkgconfig/greeter.pc" ] &&

@@ -189,7 +189,7 @@ check "a fresh virtualenv: pip install --no-index the wheel" venv
 source_copy() {
     rm -rf "$1" && mkdir -p "$1" &&
     cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/build_fast.py bindings/python/README.md "$1/" &&
-    cp -R bindings/python/mvvm "$1/mvvm" && cp -R bindings/gen/mvvm_gen "$1/mvvm_gen" &&
+    cp -R bindings/python/mvvm "$1/mvvm" && cp -R tools/mvvm_gen "$1/mvvm_gen" &&
     find "$1/mvvm" "$1/mvvm_gen" \( -name __pycache__ -o -name '*.so' \) -prune -exec rm -rf {} +
 }
 no_library() {

@@ -4,9 +4,9 @@
 // a JavaScript object (a member `then` would make every object a thenable, `constructor` its
 // prototype's link) take a trailing underscore, as many as it takes; a class or record is its
 // display name. The rule's data (the reserved names, the module's own names, the suffix) is the
-// generator's bindings/gen/mvvm_gen/naming-js.json, read here, so that both name alike.
+// generator's tools/mvvm_gen/naming-js.json, read here, so that both name alike.
 
-const RULE = require('../gen/mvvm_gen/naming-js.json');
+const RULE = require('../../tools/mvvm_gen/naming-js.json');
 const RESERVED = new Set(RULE.reserved);
 const SUFFIX = RULE.suffix;
 

@@ -46,9 +46,9 @@ LIBRARY_NAME = "libmvvm.so"
 #: The C extension's file (build_fast.py): the stable ABI's suffix, for every CPython from 3.10.
 EXTENSION_NAME = "_fast.abi3.so"
 HERE = Path(__file__).resolve().parent
-#: The generator the wheel ships as ``mvvm_gen``: its home in the repository, bindings/gen/mvvm_gen
+#: The generator the wheel ships as ``mvvm_gen``: its home in the repository, tools/mvvm_gen
 #: (it imports no binding), or a copy beside this file (build_wheel.sh stages one there).
-GENERATOR_DIR = "mvvm_gen" if (HERE / "mvvm_gen" / "__init__.py").is_file() else "../gen/mvvm_gen"
+GENERATOR_DIR = "mvvm_gen" if (HERE / "mvvm_gen" / "__init__.py").is_file() else "../../tools/mvvm_gen"
 GENERATOR = (HERE / GENERATOR_DIR).resolve()
 
 

@@ -8,7 +8,6 @@
 #                                 (examples/gtk/valgrind_verdict.py); GLib's and GTK's
 #                                 suppressions, the Swift runtime's, examples/gtk/valgrind.supp
 #   4. examples/gtk/test_bridge_gjs.js    the typelib from GJS
-#   5. Tests/bindings/agree.py            every binding's names and UInt64 values, as described (Node.js too)
 #   6. examples/gtk/test_todo_gtk_py.py   the Python app (PyGObject over the typelib), pytest
 # Screenshots of each state: build/screenshots/gtk_c_todo_*.png and gtk_py_todo_*.png.
 #
@@ -129,13 +128,6 @@ GI_TYPELIB_PATH="$root/$out${GI_TYPELIB_PATH:+:$GI_TYPELIB_PATH}" timeout --kill
     gjs examples/gtk/test_bridge_gjs.js 2>&1 \
     | tee "$logs/bridge-gjs.log"
 tally_tap "$logs/bridge-gjs.log"
-
-# Every binding (Python, Ruby, LuaJIT, this bridge, Node.js) shows the names and UInt64 values the
-# description gives, on the catalog (MVVM_CATALOG_LIBRARY) and on libsample.so (Tests/bindings/agree.py).
-echo "== bindings-agree"
-timeout --kill-after=10 300 python3 Tests/bindings/agree.py "$MVVM_CATALOG_LIBRARY" "$MVVM_SAMPLE_LIBRARY" 2>&1 \
-    | tee "$logs/bindings-agree.log"
-tally_tap "$logs/bindings-agree.log"
 
 # The Python app: Debian's python3 (python3-gi, python3-pytest), the typelib in build/gtk. Its
 # lines are prefixed so that pytest's closing line does not close this suite's output.

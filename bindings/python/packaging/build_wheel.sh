@@ -8,7 +8,7 @@
 #   Without LIBFILE, builds the library first (bindings/c/build_release.sh static build/release-static).
 #
 # The repository tree stays clean: bindings/python (pyproject.toml, setup.py, build_fast.py, README.md, mvvm/;
-# and bindings/gen/mvvm_gen) is copied into a temporary folder, and `pip wheel` builds it there with
+# and tools/mvvm_gen) is copied into a temporary folder, and `pip wheel` builds it there with
 # MVVM_LIBRARY=LIBFILE: bindings/python/setup.py bundles that library, builds the extension with the
 # system compiler (build_fast.py) and tags the wheel cp310-abi3-manylinux_2_N_ARCH, 2.N from the
 # symbol versions the library and the extension need. It fails unless the wheel has that tag (a
@@ -43,7 +43,7 @@ mkdir -p "$src"
 cp -L bindings/python/pyproject.toml bindings/python/setup.py bindings/python/build_fast.py bindings/python/README.md \
     bindings/python/LICENSE bindings/python/THIRD_PARTY_NOTICES "$src/"
 cp -R bindings/python/mvvm "$src/mvvm"
-cp -R bindings/gen/mvvm_gen "$src/mvvm_gen"
+cp -R tools/mvvm_gen "$src/mvvm_gen"
 # What `python3 -m mvvm_gen.package` needs without a checkout (setup.py, GENERATOR_DATA): copies.
 mkdir -p "$src/mvvm_gen/data"
 cp Sources/MVVMExport/exports.map include/mvvm.h "$src/mvvm_gen/data/"

@@ -1,5 +1,5 @@
 """The generator at home (issue 39, item 3): ``python3 -m mvvm_gen`` runs with the standard library
-alone, from bindings/gen, with no binding importable (no site-packages, the ``mvvm`` package
+alone, from tools, with no binding importable (no site-packages, the ``mvvm`` package
 refused by an import hook) and no ``ruby`` (nor anything else) on ``PATH``, and writes every file
 ``make generate`` writes exactly as committed (its ``--check`` passes)."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import List
 
 ROOT = Path(__file__).resolve().parents[3]
-GENERATOR = ROOT / "bindings" / "gen"
+GENERATOR = ROOT / "tools"
 
 # Refuses the mvvm package (and the Ruby bindings' folder is not on any path), then runs the
 # generator as ``python3 -m mvvm_gen`` would.

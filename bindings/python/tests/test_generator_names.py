@@ -52,7 +52,7 @@ def test_the_rules_abi_names_are_the_headers() -> None:
 
 
 def test_the_generators_python_naming_data_is_the_packages_rule() -> None:
-    """The stubs name classes and members by bindings/gen/mvvm_gen/naming-python.json (the
+    """The stubs name classes and members by tools/mvvm_gen/naming-python.json (the
     generator imports no binding): the data is the mvvm package's rule, exactly."""
     import keyword
 

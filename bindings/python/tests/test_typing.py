@@ -1,6 +1,6 @@
 """Typing, checked (issue 18, item 2): ``mypy --strict`` and ``pyright`` (both from PyPI; the
 runner installs them into build/venv) find no error in the package, in the generator
-(bindings/gen/mvvm_gen) and in a typed sample program (tests/typing/typed_sample.py), and report
+(tools/mvvm_gen) and in a typed sample program (tests/typing/typed_sample.py), and report
 every mistake of tests/typing/type_errors.py (writing a read-only output, a wrong Literal, a
 missing TypedDict key...) on its line.
 
@@ -22,7 +22,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 PACKAGE_ROOT = HERE.parent  # bindings/python
 #: Where ``python3 -m mvvm_gen`` is found (it imports nothing of the mvvm package).
-GENERATOR_PATH = [PACKAGE_ROOT.parent / "gen"]
+GENERATOR_PATH = [PACKAGE_ROOT.parent.parent / "tools"]
 SAMPLE = HERE / "typing" / "typed_sample.py"
 MISTAKES = HERE / "typing" / "type_errors.py"
 
@@ -68,7 +68,7 @@ def test_the_package_and_a_typed_program_have_no_type_error(checker: str) -> Non
 
 @pytest.mark.parametrize("checker", ["mypy", "pyright"])
 def test_the_generator_has_no_type_error(checker: str) -> None:
-    """Issue 48, item 18: the generator (bindings/gen/mvvm_gen, which the wheel ships) is held to
+    """Issue 48, item 18: the generator (tools/mvvm_gen, which the wheel ships) is held to
     the package's strictness; no suite checked it, and mypy --strict found 23 errors there."""
     generator = GENERATOR_PATH[0]
     result = _run(checker, generator / "mvvm_gen", root=generator)

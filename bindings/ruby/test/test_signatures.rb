@@ -67,7 +67,7 @@ class SignaturesTest < Minitest::Test
     end
   end
 
-  # The generator names the signatures' methods and constants by data (bindings/gen/mvvm_gen/
+  # The generator names the signatures' methods and constants by data (tools/mvvm_gen/
   # naming-ruby.json), running no Ruby: the data is the bindings' rule, exactly.
   def test_the_generators_ruby_naming_data_is_the_bindings_rule
     require "json"

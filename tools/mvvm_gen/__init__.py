@@ -87,7 +87,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
     outputs: List[Tuple[Path, str]] = []
-    header = Path(args.c_header or Path(__file__).resolve().parents[3] / "include" / "mvvm.h")
+    header = Path(args.c_header or Path(__file__).resolve().parents[2] / "include" / "mvvm.h")
     if args.py_abi:
         outputs.append((Path(args.py_abi), python.abi_module(abi.read(header))))
     if args.rb_abi:

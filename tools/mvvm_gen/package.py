@@ -80,7 +80,7 @@ def data_file(name: str) -> Path:
     shipped = Path(__file__).resolve().parent / "data" / name
     if shipped.is_file():
         return shipped
-    repository = Path(__file__).resolve().parents[3] / _REPOSITORY_FILES[name]
+    repository = Path(__file__).resolve().parents[2] / _REPOSITORY_FILES[name]
     if repository.is_file():
         return repository
     raise PackageError("no %s: neither %s (the mvvm wheel's copy) nor %s" % (name, shipped, repository))
