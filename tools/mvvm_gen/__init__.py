@@ -9,12 +9,15 @@ MVVMExport:
 
     python3 -m mvvm_gen --library PATH/libyours.so [--module YourModule ...] \\
         [--header include/yours.h] [--swift Sources/Yours/TypedCalls.generated.swift] \\
-        [--pyi stubs.pyi] [--rbs sig/classes.rbs] [--dts classes.d.ts [--dts-module mvvm]] [--check]
+        [--py-package DIR/NAME] [--rbs sig/classes.rbs] [--dts classes.d.ts [--dts-module mvvm]] [--check]
 
 --header fills the part of a header between the "@generated" markers with the typed C calls
 (``mvvm_<class>_<verb>``) and their documentation (with --module, a header that does not exist
 yet is made). --swift writes their definitions (``@_cdecl`` functions over the generic calls).
---pyi writes Python type stubs of the classes the ``mvvm`` package builds at run time; --rbs
+--py-package writes the typed Python package NAME of the library ``libNAME.so`` put beside it
+(``__init__.py``, which loads it with ``mvvm.load`` on first use; ``__init__.pyi``, the stubs of
+the classes the ``mvvm`` package builds of it at run time; ``py.typed``), as a wheel of
+``python3 -m mvvm_gen.package`` carries it (examples/catalog/python/catalog is the catalog's); --rbs
 Ruby signatures of those the Ruby bindings build; --dts TypeScript declarations of those the Node.js
 module builds (importing the module's own types from --dts-module: ``mvvm`` by default, ``./index``
 for bindings/node/mvvm_catalog.d.ts beside the module). --fuzz writes the fuzzer's tables of typed
@@ -39,10 +42,10 @@ import sys
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from .model import GenerationError, Library, descriptions_json
+from .model import GenerationError
 
-from . import abi, arities, c, dts, files, fuzz, merges, naming, python, ruby, status, swift
-from .modules import choose, module_list, modules_of
+# The renderers are imported by main() when it runs, not with the package: the mvvm package
+# imports mvvm_gen.model and mvvm_gen.pynames, and nothing else of the generator.
 
 __all__ = ["main"]
 
@@ -52,6 +55,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv[:1] == ["derive"]:
         from .derive import main as derive
         return derive(argv[1:])
+    if argv[:1] == ["package"]:  # (python3 -m mvvm_gen.package, as an installed mvvm-gen says it)
+        from .package import main as package
+        return package(argv[1:])
+    from . import files
     parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen", description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--library", help="the libmvvm.so (or your library) to describe")
     parser.add_argument("--module", action="append",
@@ -59,7 +66,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                              "comma-separated list; default: every module's but the catalog's")
     parser.add_argument("--header", help="a header with @generated markers to fill (made if missing, with --module)")
     parser.add_argument("--swift", help="the Swift file of typed call definitions to write")
-    parser.add_argument("--pyi", help="the Python stub file to write")
+    parser.add_argument("--py-package", help="the typed Python package (a folder named as the package) to write")
     parser.add_argument("--rbs", help="the Ruby signatures (RBS) of the classes to write")
     parser.add_argument("--dts", help="the TypeScript declarations (.d.ts) of the classes to write")
     parser.add_argument("--dts-module", default="mvvm",
@@ -86,6 +93,10 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
+    from . import abi, arities, c, dts, fuzz, merges, naming, python, ruby, status, swift
+    from .model import Library, descriptions_json
+    from .modules import choose, module_list, modules_of, named
+
     outputs: List[Tuple[Path, str]] = []
     header = Path(args.c_header or Path(__file__).resolve().parents[2] / "include" / "mvvm.h")
     if args.py_abi:
@@ -106,7 +117,7 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
         # The table from the data file as it will be (its ABI names read from the header now).
         outputs.append((Path(args.naming), naming.swift_table(naming.Naming(rule.patterns, naming.abi_names(header), rule.c_keywords,
                                                                            rule.cpp_keywords))))
-    wants_classes = any((args.header, args.swift, args.pyi, args.rbs, args.dts, args.fuzz, args.json))
+    wants_classes = any((args.header, args.swift, args.py_package, args.rbs, args.dts, args.fuzz, args.json))
     if not wants_classes:
         return outputs
     if not args.library:
@@ -130,8 +141,10 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
     import json
     # The descriptions themselves: every class's, unless modules are asked for.
     classes = [cls for cls in json.loads(raw) if not asked or cls.get("swift_module") in asked]
-    if args.pyi:
-        outputs.append((Path(args.pyi), python.generate_pyi(library, whole)))
+    if args.py_package:
+        folder = Path(args.py_package)
+        for name, text in python.typed_package(library, whole, folder.name, named(modules)).items():
+            outputs.append((folder / name, text))
     if args.rbs:
         outputs.append((Path(args.rbs), ruby.generate_rbs(library, *ruby.ruby_reserved())))
     if args.dts:

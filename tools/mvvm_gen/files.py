@@ -14,7 +14,7 @@ def write(outputs: List[Tuple[Path, str]], check: bool, regenerate: str) -> int:
     stale = 0
     for path, text in outputs:
         current = path.read_text() if path.exists() else ""
-        if current == text:
+        if current == text and path.exists():
             print("mvvm_gen: %s is up to date" % path)
             continue
         if check:
@@ -23,6 +23,7 @@ def write(outputs: List[Tuple[Path, str]], check: bool, regenerate: str) -> int:
             sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True),
                                                        str(path), "%s (generated)" % path, n=1))
         else:
+            path.parent.mkdir(parents=True, exist_ok=True)  # (a typed package's folder, the first time)
             path.write_text(text)
             print("mvvm_gen: wrote %s" % path)
     return 1 if stale else 0

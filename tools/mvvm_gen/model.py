@@ -1,8 +1,8 @@
-"""The generator's reader of the description (docs/description.schema.json): the one typed model
-every generated surface is rendered from, a library's classes and records as ``mvvm_classes``
-describes them. A new kind of member is one class here and one block in each language's template.
-The generator's own (it imports nothing of a binding): the mvvm package reads the description
-into a model of its own (mvvm/_model.py), as each binding does."""
+"""The Python tree's one reader of the description (docs/description.schema.json): the typed model of
+a library's classes and records as ``mvvm_classes`` describes them, which every generated surface
+is rendered from and the ``mvvm`` package builds its classes from (it imports this module; the
+generator imports nothing of a binding). A new kind of member is one class here, one block in each
+language's template and what the binding makes of it (docs/architecture.md lists the readers)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Type:
     """A value's type in full: ``kind`` ("none", "bool", "int", "double", "string", "bytes",
-    "array", "record", "list", "object", "service"), and as the kind needs: optional, the allowed
+    "array", "record", "list", "object", "service"; Foundation's "uuid", "date", "url", "decimal",
+    whose ``c_type`` says what they travel as), and as the kind needs: optional, the allowed
     strings, an unsigned int (``c_type`` "uint64_t"), an int's range, an array's element, a
     record's name, a list's item class, a model's classes."""
 

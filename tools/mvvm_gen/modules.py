@@ -8,7 +8,7 @@ from typing import Iterable, List, Optional
 
 from .model import GenerationError, Library
 
-__all__ = ["CATALOG_MODULES", "module_list", "choose"]
+__all__ = ["CATALOG_MODULES", "module_list", "choose", "modules_of", "named"]
 
 #: The Swift modules the catalog's classes are declared in (Sources/MVVMCatalog registers them).
 CATALOG_MODULES = ("MVVMCatalog", "MVVMViewModels", "MVVMModels")
@@ -46,3 +46,8 @@ def modules_of(library: Library) -> List[str]:
         if cls.swift_module and cls.swift_module not in found:
             found.append(cls.swift_module)
     return found
+
+
+def named(modules: List[str]) -> str:
+    """What the generated files call the modules they cover: "Swift module M", "Swift modules A, B"."""
+    return ("Swift module %s" if len(modules) == 1 else "Swift modules %s") % ", ".join(modules)

@@ -20,8 +20,6 @@ t = Templates("naming")
 
 #: The data file, beside this module (the wheel ships it).
 DATA = Path(__file__).resolve().parent / "naming.json"
-#: The Python names the mvvm package gives (bindings/python/mvvm/_names.py's rule, as data).
-PYTHON_DATA = Path(__file__).resolve().parent / "naming-python.json"
 #: The Ruby names the Ruby bindings give (bindings/ruby/lib/mvvm/names.rb's rule, as data).
 RUBY_DATA = Path(__file__).resolve().parent / "naming-ruby.json"
 #: The JavaScript names the Node.js module gives (bindings/node/names.js reads this file).

@@ -50,7 +50,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from .model import GenerationError, Library, descriptions_json
 
 from . import c, modules, python
-from .escape import python_string
 from .templates import Templates
 from .wheel_tag import elf_needs, platform_tag
 
@@ -228,7 +227,7 @@ def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: P
     whole = Library.from_json(descriptions_json(staged))
     own = modules.choose(whole, modules.module_list(args.module))
     shipped = modules.modules_of(own)
-    module = t("one_module" if len(shipped) == 1 else "modules", module=", ".join(shipped))
+    module = modules.named(shipped)
     declarations = c.declarations(own)
     cdll = ctypes.CDLL(str(staged))
     cdll.mvvm_version.restype = ctypes.c_char_p
@@ -252,10 +251,7 @@ def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: P
     if not tag.startswith("manylinux"):
         print("warning: %s: the wheel is tagged %s (%s): it works only where what the library needs is"
               % (library_file, tag, why), file=sys.stderr)
-    package = {"name": name, "module": module, "library": library_file}
-    names = list(python.PACKAGE_NAMES) + python.exported_names(own, whole)
-    init = t("init_py", names=", ".join(python_string(n) for n in names), **package) + "\n"
-    stubs = python.generate_pyi(own, whole, package)
+    typed = python.typed_package(own, whole, name, module)
     dist_info = "%s-%s.dist-info" % (name, args.version)
     metadata = t("metadata", name=name, version=args.version, requires=requirement(mvvm_version),
                  summary=t("summary", module=module)) + "\n"
@@ -263,10 +259,8 @@ def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: P
     wheel = out / ("%s-%s-py3-none-%s.whl" % (name, args.version, tag))
     for old in out.glob("%s-*.whl" % name):
         old.unlink()
-    write_wheel(wheel, [("%s/__init__.py" % name, init.encode(), 0o644),
-                        ("%s/__init__.pyi" % name, stubs.encode(), 0o644),
-                        ("%s/py.typed" % name, b"", 0o644),
-                        ("%s/%s" % (name, library_file), library_bytes, 0o755),
+    write_wheel(wheel, [("%s/%s" % (name, file), text.encode(), 0o644) for file, text in typed.items()] +
+                       [("%s/%s" % (name, library_file), library_bytes, 0o755),
                         ("%s/METADATA" % dist_info, metadata.encode(), 0o644),
                         ("%s/WHEEL" % dist_info, wheel_meta.encode(), 0o644),
                         ("%s/top_level.txt" % dist_info, (name + "\n").encode(), 0o644)], dist_info)

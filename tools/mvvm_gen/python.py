@@ -1,9 +1,10 @@
 """Python: the ABI module of the ``mvvm`` package (``_abi.py``: constants, structs and signatures
-from the header) and the type stubs of a library's classes and records."""
+from the header) and a library's typed package (its classes and records for mypy and pyright,
+over the ``mvvm`` package), named by the Python naming rule beside this file (:mod:`.pynames`)."""
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set, Tuple
+from typing import AbstractSet, Dict, List, Optional, Set, Tuple
 
 from .model import Argument, Class, Field, Library, Record, Type
 from .pynames import OBJECT_ATTRIBUTES, REQUEST_ATTRIBUTES, namespace_names, python_names
@@ -166,7 +167,7 @@ def parameters(arguments: List[Argument], names: Names, request: Optional[str]) 
     text = ""
     for index, argument in enumerate(arguments):
         if argument.type.kind == "service":
-            kind = pyi_t("service_type", request=request or "ServiceRequest")
+            kind = pyi_t("service_type", request=request or "_ServiceRequest")
         else:
             kind = py_write(argument.type, names)
         text += pyi_t("parameter", name=python[argument.name], type=kind,
@@ -174,7 +175,7 @@ def parameters(arguments: List[Argument], names: Names, request: Optional[str]) 
     return text
 
 
-def marks(name: str, shadowed: Set[str]) -> Dict[str, str]:
+def marks(name: str, shadowed: AbstractSet[str]) -> Dict[str, str]:
     """The checkers' marks of a member that wins a name of MvvmObject's."""
     won = name in shadowed  # its type replaces the base's
     return {"ignore": pyi_t("ignore_won") if won else "", "pyright_ignore": pyi_t("pyright_ignore_won") if won else ""}
@@ -282,38 +283,46 @@ def exported_names(library: Library, whole: Library) -> List[str]:
             + [names.requests[cls.name] for cls in library.classes if cls.service is not None])
 
 
-def generate_pyi(library: Library, whole: Library, package: Optional[Dict[str, str]] = None) -> str:
-    """Stubs of the classes ``mvvm`` makes at run time of ``library`` (a part of ``whole``, the
-    library as it is loaded, whose names they take), for mypy and pyright: each record a typed,
-    frozen class; each class with its constructors (overloads), properties (outputs read-only,
-    optionals, arrays, records, bytes), commands (keyword arguments, results), children, models,
-    typed ``get``/``subscribe`` overloads and a TypedDict snapshot; each request class.
-
-    With ``package`` (``name``, ``module``, ``library``: a user's package of
-    ``python3 -m mvvm_gen.package``), the stubs of that package's ``__init__.py``: the same classes,
-    over the mvvm package's public names, with the package's ``Loop``, ``Service`` and ``library``."""
+def generate_pyi(library: Library, whole: Library, package: Dict[str, str]) -> str:
+    """The stubs of a typed package (``package``: its ``name``, ``module`` and ``library``) of the
+    classes ``mvvm`` makes at run time of ``library`` (a part of ``whole``, the library as it is
+    loaded, whose names they take), for mypy and pyright: each record a typed, frozen class; each
+    class with its constructors (overloads), properties (outputs read-only, optionals, arrays,
+    records, bytes), commands (keyword arguments, results), children, models, typed
+    ``get``/``subscribe`` overloads and a TypedDict snapshot; each request class; the package's
+    ``Loop``, ``Service`` and ``library``."""
     names = Names(whole)
-    exported = exported_names(library, whole)
+    exported = list(PACKAGE_NAMES) + exported_names(library, whole)
     body: List[str] = []
-    records = library.records
     for cls in library.classes:
         python = names.classes[cls.name]
         snapshot = pyi_t("separator").join(pyi_t("snapshot_field", name=python_string(p.name), type=py_snapshot(p.type, names))
                              for p in cls.properties)
         body.append(pyi_t("snapshot", name=python, fields=snapshot))
         body.append(pyi_t("class", name=python, doc=docstring(cls.doc), members="\n".join(class_members(cls, names))))
-    for name, record in records.items():
+    for record in library.records.values():
         body.append(record_stub(record, names))
     for cls in library.classes:
         if cls.service is not None:
             body.append(request_stub(cls, names))
-    if package is not None:
-        exported = list(PACKAGE_NAMES) + exported
-        return pyi_t("package_file", names=pyi_t("separator").join(python_string(n) for n in exported), body="\n\n".join([""] + body),
-                     **package) + "\n"
-    return pyi_t("file", names=pyi_t("separator").join(python_string(n) for n in exported), body="\n\n".join([""] + body)) + "\n"
+    return pyi_t("package_file", names=pyi_t("separator").join(python_string(n) for n in exported),
+                 body="\n\n".join([""] + body), **package) + "\n"
 
 
-#: What a user's package (``python3 -m mvvm_gen.package``) has besides its classes: its library's
-#: own Loop and Service classes, and the library (:class:`mvvm.Library`).
+#: What a typed package has besides its classes: its library's own Loop and Service classes, and
+#: the library (:class:`mvvm.Library`).
 PACKAGE_NAMES = ("Loop", "Service", "library")
+
+package_t = Templates("pypackage")
+
+
+def typed_package(library: Library, whole: Library, name: str, module: str) -> Dict[str, str]:
+    """The files of the typed package ``name`` over the library ``lib<name>.so`` beside them (a
+    wheel's, as ``python3 -m mvvm_gen.package`` ships it, or a folder ``--py-package`` writes),
+    by file name: ``__init__.py``, which loads the library with ``mvvm.load`` on the first use of
+    a class and gives its classes, records and request classes as module attributes; its stubs,
+    ``__init__.pyi``; and ``py.typed``. ``module`` says which Swift modules' classes they are."""
+    package = {"name": name, "module": module, "library": "lib%s.so" % name}
+    names = list(PACKAGE_NAMES) + exported_names(library, whole)
+    init = package_t("init_py", names=", ".join(python_string(n) for n in names), **package) + "\n"
+    return {"__init__.py": init, "__init__.pyi": generate_pyi(library, whole, package), "py.typed": ""}
