@@ -1,33 +1,40 @@
 #!/usr/bin/env bash
-# Runs the Python bindings' tests: bash bindings/python/run_tests.sh [FOLDER_OF_libmvvm.so]
+# Runs the Python bindings' tests: bash bindings/python/run_tests.sh CATALOG (build/catalog, the
+# folder of libcatalog.so, or the file)
 # Makes the virtualenv build/venv (at the repository root) when missing, installs pytest,
 # hypothesis, jsonschema, mypy, pyright and the package (editable), builds the package's C
 # extension in place (build_fast.py: mvvm/_fast.abi3.so, warnings errors; a failed build fails the run),
-# then runs the whole suite twice with MVVM_LIBRARY set to the folder given (e.g. .build/debug):
-# with the extension (the fast path), then with MVVM_FASTPATH=0 (ctypes alone). MVVM_TEST_FAST_PATH
-# tells each run which it is (tests/test_fast_path.py checks mvvm.fast_path against it). Exits
-# non-zero when either run fails; "no tests ran" (5) is a failure. PYTEST_ARGS: more arguments
-# for pytest (e.g. -x, or a test file).
-# MVVM_SAMPLE_LIBRARY (Tests/outside's libsample.so, a library of one's own) runs
-# tests/sample_library_cases.py against it; when unset, it is set to
-# Tests/outside/.build/debug/libsample.so if that is built (else those tests are skipped).
+# then runs the whole suite twice: with the extension (the fast path), then with MVVM_FASTPATH=0
+# (ctypes alone). MVVM_TEST_FAST_PATH tells each run which it is (tests/test_fast_path.py checks
+# mvvm.fast_path against it). Exits non-zero when either run fails; "no tests ran" (5) is a
+# failure. PYTEST_ARGS: more arguments for pytest (e.g. -x, or a test file).
+# The package has no default library: the suite loads each library by the path it is given
+# (tests/libraries.py), the catalog's from CATALOG (MVVM_CATALOG_LIBRARY), and, as `make
+# test-python` sets them, MVVM_SAMPLE_LIBRARY and MVVM_APP_SAMPLE_LIBRARY (Tests/outside's
+# libsample.so and libappsample.so) and MVVM_TODO_LIBRARY (build/todo/libtodo.so); when one is
+# unset and its default build exists, that build is used. A test that needs a library it is not
+# given fails. The catalog's typed package (examples/catalog/python: `import catalog`) is on
+# PYTHONPATH.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$root/Tests/locate_library.sh"
 venv="$root/build/venv"
 python=${PYTHON:-python3}
 
-if [ $# -ge 1 ] && [ -n "$1" ]; then
-    library=$(mvvm_locate_library run_tests.sh "$1") || exit 2
-    export MVVM_LIBRARY="$library"
+if [ $# -lt 1 ] || [ -z "$1" ]; then
+    echo "usage: run_tests.sh CATALOG   (the folder holding libcatalog.so, e.g. build/catalog, or the file)" >&2
+    exit 2
 fi
+MVVM_CATALOG_LIBRARY=$(mvvm_locate_library run_tests.sh "$1") || exit 2
+export MVVM_CATALOG_LIBRARY
+export PYTHONPATH="$root/examples/catalog/python${PYTHONPATH:+:$PYTHONPATH}"
 
-if [ -z "${MVVM_SAMPLE_LIBRARY:-}" ] && [ -f "$root/Tests/outside/.build/debug/libsample.so" ]; then
-    export MVVM_SAMPLE_LIBRARY="$root/Tests/outside/.build/debug/libsample.so"
-fi
-if [ -z "${MVVM_APP_SAMPLE_LIBRARY:-}" ] && [ -f "$root/Tests/outside/.build/debug/libappsample.so" ]; then
-    export MVVM_APP_SAMPLE_LIBRARY="$root/Tests/outside/.build/debug/libappsample.so"
-fi
+default_build() {  # default_build VARIABLE FILE: VARIABLE=FILE when unset and FILE is built
+    if [ -z "${!1:-}" ] && [ -f "$2" ]; then export "$1=$2"; fi
+}
+default_build MVVM_SAMPLE_LIBRARY "$root/Tests/outside/.build/debug/libsample.so"
+default_build MVVM_APP_SAMPLE_LIBRARY "$root/Tests/outside/.build/debug/libappsample.so"
+default_build MVVM_TODO_LIBRARY "$root/build/todo/libtodo.so"
 
 venv_hint() {
     echo "run_tests.sh: $python cannot make a virtualenv (its venv module or ensurepip is missing)." >&2

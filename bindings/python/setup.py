@@ -1,107 +1,52 @@
 """Build hook of the mvvm package: ``pip install ./bindings/python``, ``pip wheel``, ``make wheel``.
-Everything but the library and the wheel's tag is in pyproject.toml.
+Everything but the C extension, the generator's data and the wheel's tag is in pyproject.toml.
 
-**The library.** A non-editable build puts one ``libmvvm.so`` into the package (``mvvm/libmvvm.so``,
-where the package looks first), chosen as follows:
+**No library.** The package is the binding, the generator (``mvvm_gen``) and the C extension: it
+carries no libmvvm library. A host loads its own with ``mvvm.load(path)``, or through a typed
+package of its library (``python3 -m mvvm_gen.package``), which carries the library beside it.
 
-1. ``MVVM_LIBRARY``: the file, or the folder holding ``libmvvm.so``; it must exist.
-2. Else, in the repository holding this folder (the first folder above with ``Package.swift``),
-   the newest of ``.build/debug/libmvvm.so`` (``make lib``), ``.build/release/libmvvm.so``
-   (``swift build -c release``) and ``build/release-static/libmvvm.so`` (``make release``).
+**The C extension.** A build builds the package's C extension, ``mvvm/_fast.abi3.so`` (the fast
+path: ``build_fast.py``, CPython's limited API for 3.10, with the system compiler). Where it
+cannot be built (no compiler, no Python.h, Python 3.9, a free-threaded Python) the build says why
+and the package is built without it: it runs over ctypes. An editable install (``pip install
+-e``) builds it in place (``mvvm/_fast.abi3.so`` beside its source), the same way. An extension
+left in the build folder by an earlier build is removed first, so a build packages only what it
+built.
 
-When there is none, the build fails with what was tried and what to do: pip shows it without
-``-v``. ``MVVM_BUNDLE_LIBRARY=0`` builds the package without a library, on purpose: a
-``py3-none-any`` wheel that loads the installed ``libmvvm.so.MAJOR`` (``make install``) by its
-soname. A library left in the build folder by an earlier build is removed first, so a build
-packages the library it chose and nothing else. An editable install (``pip install -e``) copies
-nothing: the package finds the repository's build folders itself.
+**The tag.** With the extension inside, the wheel is a platform wheel, ``cp310-abi3-PLATFORM``
+(one wheel for every CPython from 3.10). PLATFORM is ``manylinux_2_N_ARCH``, 2.N being the oldest
+manylinux policy (auditwheel's) that has every GLIBC symbol version the extension needs (read
+from its ELF version-needs table, as ``readelf -V`` shows it; ``make test-packaging`` checks that
+``auditwheel show`` agrees). Without it the wheel is ``py3-none-any``: any Python 3, over ctypes.
 
-**The C extension.** A build that bundles a library also builds the package's C extension,
-``mvvm/_fast.abi3.so`` (the fast path: ``build_fast.py``, CPython's limited API for 3.10, with the
-system compiler). Where it cannot be built (no compiler, no Python.h, Python 3.9, a free-threaded
-Python) the build says why and the package is built without it: it runs over ctypes. An editable
-install builds it in place (``mvvm/_fast.abi3.so`` beside its source), the same way.
-``MVVM_BUNDLE_LIBRARY=0`` builds neither: the pure package.
-
-**The tag.** With a library inside, the wheel is a platform wheel: ``cp310-abi3-PLATFORM`` with
-the extension (one wheel for every CPython from 3.10), ``py3-none-PLATFORM`` without it (any
-Python 3). PLATFORM is ``manylinux_2_N_ARCH`` when the library and the extension need only
-libraries every manylinux system has (libc, libm, libstdc++, libgcc_s...), 2.N being the oldest
-manylinux policy (auditwheel's) that has every GLIBC, GLIBCXX, CXXABI and GCC symbol version they
-need (read from their ELF version-needs tables, as ``readelf -V`` shows them); the static build of
-``make release`` is such a library, and ``auditwheel show`` agrees (``make test-packaging`` checks
-it). Otherwise (a debug build that needs the Swift toolchain's libraries) PLATFORM is
-``linux_ARCH``, with a warning: such a wheel works only where that toolchain is.
+**The generator's data.** ``python3 -m mvvm_gen.package`` needs ``exports.map`` and ``mvvm.h``
+where there is no checkout: they are copied into ``mvvm_gen/data`` of the build (below).
 """
 
 from __future__ import annotations
 
-import os
+import atexit
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-LIBRARY_NAME = "libmvvm.so"
 #: The C extension's file (build_fast.py): the stable ABI's suffix, for every CPython from 3.10.
 EXTENSION_NAME = "_fast.abi3.so"
 HERE = Path(__file__).resolve().parent
-#: The generator the wheel ships as ``mvvm_gen``: its home in the repository, tools/mvvm_gen
-#: (it imports no binding), or a copy beside this file (build_wheel.sh stages one there).
-GENERATOR_DIR = "mvvm_gen" if (HERE / "mvvm_gen" / "__init__.py").is_file() else "../../tools/mvvm_gen"
-GENERATOR = (HERE / GENERATOR_DIR).resolve()
+#: The generator the wheel ships as ``mvvm_gen``: in a checkout a link to its home, tools/mvvm_gen
+#: (it imports no binding; the binding imports its model and Python naming rule), or a copy
+#: beside this file (build_wheel.sh stages one there).
+GENERATOR = (HERE / "mvvm_gen").resolve()
 
 
-class LibraryNotFound(Exception):
-    """No library to bundle: the message says what was tried and what to do."""
-
-
-def _explicit_library(value: str) -> Path:
-    path = Path(value).expanduser()
-    if path.is_dir():
-        path = path / LIBRARY_NAME
-    if not path.is_file():
-        raise LibraryNotFound(
-            "MVVM_LIBRARY=%s: no library at %s.\n"
-            "Set MVVM_LIBRARY to libmvvm.so or the folder holding it (e.g. .build/debug after `make lib`), "
-            "or unset it to use the repository's newest build." % (value, path.absolute()))
-    return path.absolute()
-
-
-def repository_libraries(start: Path = HERE) -> Tuple[Optional[Path], List[Path]]:
-    """(the repository's folder or None, the library paths looked at there, in the order listed above)."""
+def repository_root(start: Path = HERE) -> Optional[Path]:
+    """The libmvvm checkout holding ``start`` (the first folder above with ``Package.swift``), or None."""
     for folder in [start, *start.parents]:
         if (folder / "Package.swift").is_file():
-            return folder, [folder / ".build" / "debug" / LIBRARY_NAME, folder / ".build" / "release" / LIBRARY_NAME,
-                            folder / "build" / "release-static" / LIBRARY_NAME]
-    return None, []
-
-
-def find_library(environ: Optional[Dict[str, str]] = None, start: Path = HERE) -> Optional[Path]:
-    """The library to bundle; None when MVVM_BUNDLE_LIBRARY=0; raises LibraryNotFound otherwise."""
-    env = os.environ if environ is None else environ
-    if env.get("MVVM_BUNDLE_LIBRARY", "1") == "0":
-        return None
-    explicit = env.get("MVVM_LIBRARY")
-    if explicit:
-        return _explicit_library(explicit)
-    root, paths = repository_libraries(start)
-    present = [path for path in paths if path.is_file()]
-    if present:
-        # The newest: the one just built (make lib builds .build/debug), not an old release copy.
-        return max(present, key=lambda path: path.stat().st_mtime_ns)
-    if root is None:
-        where = "this source folder (%s) is not inside the libmvvm repository (no Package.swift above it)" % start
-    else:
-        where = "none of these exists:\n" + "".join("  %s\n" % path for path in paths)
-    raise LibraryNotFound(
-        "mvvm: no libmvvm.so to put into the package: MVVM_LIBRARY is not set and %s\n"
-        "Do one of:\n"
-        "  make lib            (in the repository; then pip install ./bindings/python again)\n"
-        "  make wheel          (a self-contained wheel in build/wheel, no Swift needed where it is installed)\n"
-        "  MVVM_LIBRARY=/path/to/libmvvm.so pip install ./bindings/python\n"
-        "  MVVM_BUNDLE_LIBRARY=0 pip install ./bindings/python   (no library inside: it loads the\n"
-        "                      libmvvm.so.0 that `make install` installed, by its soname)" % where)
+            return folder
+    return None
 
 
 # --- What the generator needs without a checkout -------------------------------------------------
@@ -116,7 +61,7 @@ GENERATOR_DATA = {"exports.map": "Sources/MVVMExport/exports.map", "mvvm.h": "in
 def ship_generator_data(target: Path) -> None:
     """Copies them into the build; a source folder outside the repository without them builds a
     package whose mvvm_gen.package says, when run, that they are missing (with a warning here)."""
-    root, _paths = repository_libraries()
+    root = repository_root()
     for name, relative in GENERATOR_DATA.items():
         given = GENERATOR / "data" / name
         source = given if given.is_file() else (root / relative if root is not None else None)
@@ -201,71 +146,48 @@ def main() -> None:
     except ImportError:  # older setuptools: the one of the `wheel` package
         from wheel.bdist_wheel import bdist_wheel  # type: ignore[no-redef]
 
-    chosen: Dict[str, Optional[Path]] = {}  # the library; the extension built into the package
+    staged: Dict[str, Optional[Path]] = {}
 
-    def library() -> Optional[Path]:
-        if "path" not in chosen:
-            chosen["path"] = find_library()
-        return chosen["path"]
-
-    def bundles() -> bool:
-        try:
-            return library() is not None
-        except LibraryNotFound:
-            return False  # (metadata only; build_py raises it)
+    def extension() -> Optional[Path]:
+        """The C extension, built once into a scratch folder: bdist_wheel asks first (whether the
+        wheel is pure), build_py then copies it into the package."""
+        if "path" not in staged:
+            scratch = Path(tempfile.mkdtemp(prefix="mvvm-extension."))
+            atexit.register(shutil.rmtree, scratch, True)
+            staged["path"] = build_extension(scratch / EXTENSION_NAME)
+        return staged["path"]
 
     class MvvmDistribution(Distribution):
-        def has_ext_modules(self) -> bool:  # a platform (not pure) wheel when a library is inside
-            return bundles()
+        def has_ext_modules(self) -> bool:  # a platform (not pure) wheel when the extension is inside
+            return extension() is not None
 
-    class build_py_with_library(build_py):
+    class build_py_with_extension(build_py):
         def run(self) -> None:
-            stale = Path(self.build_lib) / "mvvm" / LIBRARY_NAME
-            extension = stale.with_name(EXTENSION_NAME)
-            for old in (stale, extension):
-                if old.exists() or old.is_symlink():
-                    old.unlink()  # an earlier build's: never packaged again
+            inside = Path(self.build_lib) / "mvvm" / EXTENSION_NAME
+            if inside.exists() or inside.is_symlink():
+                inside.unlink()  # an earlier build's: never packaged again
             super().run()
             if getattr(self, "editable_mode", False):
-                if bundles():
-                    build_extension(HERE / "mvvm" / EXTENSION_NAME)  # in place, beside its source
+                build_extension(HERE / "mvvm" / EXTENSION_NAME)  # in place, beside its source
                 return  # (the generator finds the repository's files itself)
-            try:
-                path = library()
-            except LibraryNotFound as error:
-                sys.stderr.write("\nerror: %s\n\n" % error)
-                raise SystemExit("error: mvvm: no libmvvm.so to bundle (see above)") from None
             ship_generator_data(Path(self.build_lib) / "mvvm_gen" / "data")
-            if path is None:
-                sys.stderr.write("mvvm: MVVM_BUNDLE_LIBRARY=0: no library inside the package; it loads the "
-                                 "installed libmvvm.so.0 (make install), or MVVM_LIBRARY\n")
-                return
-            stale.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, stale)
-            chosen["extension"] = build_extension(extension)
-            tag, why = wheel_platform()
-            print("mvvm: bundled %s%s (wheel platform %s: %s)"
-                  % (path, " and the C extension" if chosen.get("extension") else "", tag, why))
-            if not tag.startswith("manylinux"):
-                sys.stderr.write("warning: mvvm: the bundled %s works only where what it needs is (%s); "
-                                 "`make wheel` builds a self-contained one\n" % (path, why))
-
-    def wheel_platform() -> Tuple[str, str]:
-        binaries = [path for path in (library(), chosen.get("extension")) if path is not None]
-        return newest_platform([platform_tag(path) for path in binaries])
+            built = extension()
+            if built is not None:
+                shutil.copyfile(built, inside)
+                inside.chmod(0o755)
+                tag, why = platform_tag(inside)
+                print("mvvm: the C extension inside (wheel platform %s: %s)" % (tag, why))
 
     class platform_bdist_wheel(bdist_wheel):
         def get_tag(self):  # type: ignore[no-untyped-def]
             python, abi, platform = super().get_tag()
-            path = library() if bundles() else None
-            if path is None:
+            built = extension()
+            if built is None:
                 return python, abi, platform  # py3-none-any
-            if chosen.get("extension"):
-                return "cp310", "abi3", wheel_platform()[0]  # the extension's limited API: CPython 3.10+
-            return "py3", "none", wheel_platform()[0]
+            return "cp310", "abi3", newest_platform([platform_tag(built)])[0]  # the limited API: CPython 3.10+
 
-    setup(distclass=MvvmDistribution, package_dir={"mvvm_gen": GENERATOR_DIR},
-          cmdclass={"build_py": build_py_with_library, "bdist_wheel": platform_bdist_wheel})
+    setup(distclass=MvvmDistribution, package_dir={"mvvm_gen": "mvvm_gen"},
+          cmdclass={"build_py": build_py_with_extension, "bdist_wheel": platform_bdist_wheel})
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 makes them from a typelib: nothing here knows any class.
 
 For each class ``snake_name`` the library registers, a subclass of :class:`~mvvm.MvvmObject`
-named ``SnakeName`` (see :mod:`mvvm._names` for the naming rule):
+named ``SnakeName`` (the naming rule: :mod:`mvvm_gen.pynames`):
 
 * each property is a :class:`~mvvm._members.Property` over ``mvvm_get``/``mvvm_set`` (a list
   property a :class:`~mvvm._list.ListProperty`);
@@ -17,7 +17,7 @@ named ``SnakeName`` (see :mod:`mvvm._names` for the naming rule):
 
 For each record, its frozen :class:`~mvvm.Record` class, made by the layer below from the
 description alone (:mod:`mvvm._description`: converting a value builds no class); for each class
-with a host service, a request class ``<Name>Request`` (``SignUpRequest``); and the library's own
+with a host service, a request class ``<Name>Request`` (``LoginRequest``); and the library's own
 ``Loop`` and ``Service`` classes.
 
 This module sits above objects, lists, members and requests; the library (:mod:`mvvm._library`)
@@ -30,14 +30,15 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Type
 
+from mvvm_gen.model import Class as ClassModel
+from mvvm_gen.pynames import python_names
+
 from ._description import Description
 from ._kinds import renderer
 from ._library import register_namespace
 from ._list import ListProperty
 from ._loop import Loop
 from ._members import Child, ModelProperty, Property, command, keyword_map, type_text
-from ._model import Class as ClassModel
-from ._names import python_names
 from ._object import MvvmObject
 from ._records import Record
 from ._requests import Service, ServiceRequest, request_class

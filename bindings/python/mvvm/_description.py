@@ -1,5 +1,5 @@
 """A library's description, read once: what ``mvvm_classes`` says of its classes and records (the
-typed model, :mod:`mvvm._model`), the Python name of each (:mod:`mvvm._names`), and its record
+typed model, :mod:`mvvm_gen.model`), the Python name of each (:mod:`mvvm_gen.pynames`), and its record
 classes (:mod:`mvvm._records`), made from the description's record entries alone.
 
 Values are converted against this layer: a record read from the library or given to it is of a
@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 from ctypes import byref, c_void_p, string_at
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Type
+from typing import TYPE_CHECKING, Any, Dict, List, Type
+
+from mvvm_gen.model import Library as LibraryModel
+from mvvm_gen.pynames import namespace_names
 
 from ._errors import InternalError
-from ._model import Library as LibraryModel
-from ._names import namespace_names
 from ._records import Record, record_class
 from ._values import decode, take_string
 
@@ -41,15 +42,14 @@ def raw_descriptions(library: "Library") -> List[Dict[str, Any]]:
 
 class Description:
     """One library's description (``text``, ``mvvm_classes``' JSON): its :attr:`model`, the Python
-    names of its classes, records and request classes (none of them ``taken``: the package's own
-    names), and its record classes by C name."""
+    names of its classes, records and request classes, and its record classes by C name."""
 
-    def __init__(self, text: str, taken: Iterable[str]) -> None:
+    def __init__(self, text: str) -> None:
         self.model = LibraryModel.from_json(text)
         model = self.model
         self.class_names, self.record_names, self.request_names = namespace_names(
             [(c.name, c.display) for c in model.classes], [(r.name, r.display) for r in model.records.values()],
-            {c.name for c in model.classes if c.service is not None}, taken)
+            {c.name for c in model.classes if c.service is not None})
         #: The record classes by C name, and by Python name.
         self.records: Dict[str, Type[Record]] = {name: record_class(record, self.record_names[name])
                                                  for name, record in model.records.items()}

@@ -31,12 +31,12 @@ value (see :mod:`mvvm._values`), :class:`InternalError` for what the library gav
 be read. Every other judgement of a value is the library's.
 
 :class:`MvvmLibraryError` is not an :class:`MvvmError`: it is an :class:`ImportError`, raised
-when no compatible ``libmvvm.so`` can be found or loaded.
+when a library cannot be loaded, or is no compatible libmvvm library.
 """
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple, Type
+from typing import Dict, Optional, Tuple, Type
 
 from ._abi import Status
 
@@ -195,30 +195,28 @@ def error_for_status(status: int, message: str, function: Optional[str] = None) 
 
 
 class MvvmLibraryError(ImportError):
-    """No compatible ``libmvvm.so`` could be found or loaded.
+    """The library given to :func:`mvvm.load` (or a typed package's) cannot be loaded, or is not a
+    compatible libmvvm library.
 
-    An :class:`ImportError`, not an :class:`MvvmError`: raised by :func:`mvvm.load` and by the
-    first use of a class of the default library (``mvvm.Counter``...).
+    An :class:`ImportError`, not an :class:`MvvmError`: raised by :func:`mvvm.load`, and so by the
+    first use of a typed package's classes.
 
     Attributes:
-        tried: ``(path, outcome)`` for every path tried, in order.
-        version_found: the last library version seen, or ``None``.
+        path: the library's path, as loaded (absolute).
+        reason: what happened there ("not found", "version 1.0.0 is incompatible"...).
+        version_found: the library's version, when it has one, or ``None``.
         version_expected: ``(major, minor)`` the bindings need.
     """
 
-    def __init__(self, tried: Sequence[Tuple[str, str]], version_expected: Tuple[int, int],
+    def __init__(self, path: str, reason: str, version_expected: Tuple[int, int],
                  version_found: Optional[str] = None) -> None:
-        self.tried: List[Tuple[str, str]] = list(tried)
+        self.reason = reason
         self.version_found: Optional[str] = version_found
         self.version_expected: Tuple[int, int] = version_expected
-        lines = ["cannot load a compatible libmvvm (need version %d.%d.x, %d.%d or newer with the same major);"
-                 % (version_expected[0], version_expected[1], version_expected[0], version_expected[1])]
-        if version_found is not None:
-            lines[0] += " version found: %s;" % version_found
-        lines.append("paths tried:" if self.tried else "no path to try")
-        lines.extend("  %s: %s" % (path, outcome) for path, outcome in self.tried)
-        lines.append("to fix: in the repository, `make lib` (then `pip install ./bindings/python` again, or "
-                     "`pip install -e ./bindings/python`); or `make wheel` and pip install build/wheel/mvvm-*.whl; "
-                     "or `make install` (then `sudo ldconfig`, or LD_LIBRARY_PATH=PREFIX/lib) for libmvvm.so.%d; "
-                     "or set MVVM_LIBRARY to libmvvm.so or its folder, or call mvvm.load(path)" % version_expected[0])
-        super().__init__("\n".join(lines))
+        lines = ["cannot load %s: %s" % (path, reason),
+                 "need a libmvvm library of version %d.%d.x (%d.%d or newer with the same major)%s"
+                 % (version_expected[0], version_expected[1], version_expected[0], version_expected[1],
+                    "; version found: %s" % version_found if version_found is not None else ""),
+                 "a library is a Swift package's dynamic library that links MVVMExport (docs/packages.md: such as "
+                 "greeter/.build/debug/libgreeter.so); give mvvm.load its file, or import its typed package"]
+        super().__init__("\n".join(lines), path=path)  # (ImportError's own path: the library's)

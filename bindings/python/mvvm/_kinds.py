@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Optional
 from ._errors import InvalidArgumentError
 
 if TYPE_CHECKING:
-    from ._model import Type
+    from mvvm_gen.model import Type
 
 __all__ = ["adopt", "renders", "render", "renderer", "seconds_since_1970"]
 

@@ -1,29 +1,19 @@
-"""Libraries: finding, loading and checking a ``libmvvm`` (the catalog's, or a package of one's own
-that links MVVMExport), declaring its generic C functions, and turning their statuses into
-exceptions. Several libraries may be loaded side by side, each with its own functions: every
-object calls only its own library.
+"""Libraries: loading a libmvvm library by its path (a Swift package's dynamic library that links
+MVVMExport: one of your own, or an example's), checking it, declaring its generic C functions, and turning their statuses
+into exceptions. Several libraries may be loaded side by side, each with its own functions:
+every object calls only its own library.
 
-:func:`load` loads the library at a path and gives its :class:`Library`, a namespace of its
-classes and records, with its own :class:`~mvvm.Loop` and :class:`~mvvm.Service` (as
-``gi.repository`` gives a typelib's). Nothing is loaded by ``import mvvm``: the default library,
-behind ``mvvm.Counter``, ``mvvm.Loop.virtual()`` and the like, is found on first use
-(:func:`default_library`), in this order:
+There is no default library, as PyGObject has no default namespace (you ask for ``Gtk``): a
+host loads a library by its path, :func:`load`, which gives its :class:`Library`, a namespace of
+its classes and records with its own :class:`~mvvm.Loop` and :class:`~mvvm.Service` (as
+``gi.repository`` gives a typelib's); or through a typed package (``python3 -m mvvm_gen
+--py-package``, or a wheel of ``python3 -m mvvm_gen.package``), which loads the library beside
+it so. ``import mvvm`` loads nothing.
 
-1. ``MVVM_LIBRARY``: a path to the library or to the folder holding ``libmvvm.so``. When set, it
-   is the only place tried: an explicit choice is never silently replaced by another library.
-2. ``libmvvm.so`` inside this package's folder (a copy shipped with the package).
-3. The repository's build folders, ``.build/debug/libmvvm.so`` (``make lib``) and
-   ``.build/release/libmvvm.so``, the newer first (the one just built, not an old copy), under the
-   first folder holding ``Package.swift`` found by walking up from this package.
-4. The installed library, by its soname ``libmvvm.so.MAJOR`` (:data:`SONAME`, what ``make
-   install`` installs): the dynamic loader's search (``LD_LIBRARY_PATH``, ``ld.so.cache``, the
-   system folders). When it is not found there, ``ctypes.util.find_library("mvvm")``'s answer
-   is tried too (another soname, such as an incompatible major, is then named in the error).
-
-The first library that loads, has every generic function of the header and whose
-``mvvm_version()`` has the major version :data:`EXPECTED_VERSION` has and a minor no lower than
-its minor is used. Otherwise :class:`~mvvm.MvvmLibraryError` (an ``ImportError``) names every path
-tried, what happened there, and the version found.
+A library is used when it loads, has every generic function of the header and its
+``mvvm_version()`` has the major version of :data:`EXPECTED_VERSION` and a minor no lower than
+its minor. Otherwise :class:`~mvvm.MvvmLibraryError` (an ``ImportError``) names the path, what
+happened there, and the version found.
 
 Every status-returning function gets an ``errcheck`` that turns a failure into the
 :class:`~mvvm.MvvmError` subclass of its status, reading that library's ``mvvm_last_error()`` on
@@ -33,33 +23,30 @@ the same thread right after the call.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import re
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+
+from mvvm_gen.pynames import NAMESPACE_NAMES
 
 from . import _abi
 from ._description import Description, descriptions
 from ._errors import InternalError, MvvmError, MvvmLibraryError, error_for_status
 from ._fastpath import fast
 from ._interrupts import pending, raise_kept_interrupt
-from ._names import package_names
 
 if TYPE_CHECKING:
     from ._loop import Loop
     from ._records import Record
     from ._requests import Service
 
-__all__ = ["EXPECTED_VERSION", "LIBRARY_NAME", "SONAME", "Library", "load", "default_library", "candidates",
-           "load_library", "parse_version", "version_is_compatible", "register_namespace"]
+__all__ = ["EXPECTED_VERSION", "Library", "load", "open_library", "parse_version", "version_is_compatible",
+           "register_namespace"]
 
 #: (major, minor) these bindings were written for: ``include/mvvm.h``'s MVVM_VERSION_MAJOR/MINOR.
 EXPECTED_VERSION: Tuple[int, int] = (_abi.VERSION_MAJOR, _abi.VERSION_MINOR)
-LIBRARY_NAME = "libmvvm.so"
-#: The installed library's soname (``make install``): ``libmvvm.so.MAJOR``.
-SONAME = "libmvvm.so.%d" % EXPECTED_VERSION[0]
 #: The restype of the functions that return an ``mvvm_status``.
 STATUS = ctypes.c_int
 
@@ -77,123 +64,39 @@ def version_is_compatible(found: Tuple[int, int, int], expected: Tuple[int, int]
     return found[0] == expected[0] and found[1] >= expected[1]
 
 
-def _repository_root(start: Path) -> Optional[Path]:
-    for folder in [start, *start.parents]:
-        if (folder / "Package.swift").is_file():
-            return folder
-    return None
-
-
-def candidates(environ: Optional[Dict[str, str]] = None,
-               package_dir: Optional[Path] = None) -> List[Union[Path, str]]:
-    """The paths tried for the default library, in order (see the module's documentation); a
-    ``str`` is a name the dynamic loader searches for (:data:`SONAME`)."""
-    env = os.environ if environ is None else environ
-    explicit = env.get("MVVM_LIBRARY")
-    if explicit:
-        return [_named_path(explicit)]
-    here = Path(__file__).resolve().parent if package_dir is None else Path(package_dir)
-    found: List[Union[Path, str]] = [here / LIBRARY_NAME]
-    root = _repository_root(here)
-    if root is not None:
-        builds: List[Path] = [root / ".build" / "debug" / LIBRARY_NAME, root / ".build" / "release" / LIBRARY_NAME]
-        builds.sort(key=_newest_first)
-        found.extend(builds)
-    found.append(SONAME)
-    return found
-
-
-def _named_path(given: Union[str, "os.PathLike[str]"]) -> Path:
-    """A library's path as given: a folder means its ``libmvvm.so``."""
-    path = Path(given).expanduser()
-    if path.is_dir():
-        path = path / LIBRARY_NAME
-    return path.absolute()
-
-
-def _newest_first(path: Path) -> int:
-    """Sort key: the most recently built library first; one that does not exist last."""
-    try:
-        return -path.stat().st_mtime_ns
-    except OSError:
-        return 0
-
-
-class _LinkMap(ctypes.Structure):
-    _fields_ = [("l_addr", ctypes.c_void_p), ("l_name", ctypes.c_char_p)]  # the start of glibc's link_map
-
-
-def _loaded_path(library: ctypes.CDLL, name: str) -> Path:
-    """The file the dynamic loader loaded for ``name`` (dlinfo RTLD_DI_LINKMAP), else ``name``."""
-    try:
-        dlinfo = ctypes.CDLL(None).dlinfo
-    except AttributeError:
-        try:
-            dlinfo = ctypes.CDLL("libdl.so.2").dlinfo
-        except (OSError, AttributeError):
-            return Path(name)
-    dlinfo.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
-    dlinfo.restype = ctypes.c_int
-    link_map = ctypes.POINTER(_LinkMap)()
-    if dlinfo(library._handle, 2, ctypes.byref(link_map)) != 0 or not link_map or not link_map.contents.l_name:
-        return Path(name)
-    return Path(os.fsdecode(link_map.contents.l_name))
-
-
-def load_library(paths: Sequence[Union[Path, str]],
+def open_library(given: Union[str, "os.PathLike[str]"],
                  expected: Tuple[int, int] = EXPECTED_VERSION) -> Tuple[ctypes.CDLL, Path, str]:
-    """Opens the first compatible library of ``paths`` (a ``str`` is a name for the dynamic
-    loader's search); raises :class:`MvvmLibraryError`."""
-    tried: List[Tuple[str, str]] = []
-    version_found: Optional[str] = None
-    queue: List[Union[Path, str]] = list(paths)
-    while queue:
-        candidate = queue.pop(0)
-        if isinstance(candidate, str):
-            try:
-                library = ctypes.CDLL(candidate)
-            except OSError:
-                tried.append((candidate, "not found by the dynamic loader (LD_LIBRARY_PATH, ld.so.cache, "
-                                         "the system folders: is it installed, with `make install`?)"))
-                if candidate == SONAME:
-                    other = ctypes.util.find_library("mvvm")
-                    if other and other != SONAME and all(other != name for name, _ in tried):
-                        queue.insert(0, other)
-                continue
-            loaded = _loaded_path(library, candidate)
-            where = "%s (%s)" % (candidate, loaded)
-        else:
-            if not candidate.is_file():
-                tried.append((str(candidate), "not found"))
-                continue
-            try:
-                library = ctypes.CDLL(str(candidate))
-            except OSError as error:
-                tried.append((str(candidate), "cannot be loaded: %s" % error))
-                continue
-            where, loaded = str(candidate), candidate
-        try:
-            version_function = library.mvvm_version
-        except AttributeError:
-            tried.append((where, "has no mvvm_version(): not libmvvm"))
-            continue
-        version_function.restype, version_function.argtypes = _abi.SIGNATURES["mvvm_version"]
-        raw = version_function() or b""
-        text = raw.decode("utf-8", "replace")
-        version_found = text
-        parsed = parse_version(text)
-        if parsed is None:
-            tried.append((where, "unreadable version %r" % text))
-            continue
-        if not version_is_compatible(parsed, expected):
-            tried.append((where, "version %s is incompatible" % text))
-            continue
-        missing = [name for name in _abi.SIGNATURES if not hasattr(library, name)]
-        if missing:
-            tried.append((where, "version %s lacks %s" % (text, ", ".join(missing))))
-            continue
-        return library, loaded, text
-    raise MvvmLibraryError(tried, expected, version_found)
+    """Opens the library at ``given`` (a file: there is no search) and checks it: (its ctypes
+    handle, its absolute path, its version); raises :class:`MvvmLibraryError` saying why not."""
+    path = Path(given).expanduser().absolute()
+    version: Optional[str] = None
+
+    def refuse(why: str) -> MvvmLibraryError:
+        return MvvmLibraryError(str(path), why, expected, version)
+
+    if path.is_dir():
+        raise refuse("is a folder: give the library's file (such as .build/debug/libgreeter.so)")
+    if not path.is_file():
+        raise refuse("not found")
+    try:
+        library = ctypes.CDLL(str(path))
+    except OSError as error:
+        raise refuse("cannot be loaded: %s" % error) from None
+    try:
+        version_function = library.mvvm_version
+    except AttributeError:
+        raise refuse("has no mvvm_version(): not a libmvvm library") from None
+    version_function.restype, version_function.argtypes = _abi.SIGNATURES["mvvm_version"]
+    found = version = (version_function() or b"").decode("utf-8", "replace")
+    parsed = parse_version(found)
+    if parsed is None:
+        raise refuse("unreadable version %r" % found)
+    if not version_is_compatible(parsed, expected):
+        raise refuse("version %s is incompatible" % found)
+    missing = [name for name in _abi.SIGNATURES if not hasattr(library, name)]
+    if missing:
+        raise refuse("version %s lacks %s" % (found, ", ".join(missing)))
+    return library, path, found
 
 
 class Functions:
@@ -215,15 +118,16 @@ class Functions:
 
 
 class Library:
-    """A loaded libmvvm: its classes and records by their Python names (``library.Counter``,
-    ``library.Address``), its own :attr:`Loop` and :attr:`Service` classes, and how it was found.
+    """A loaded libmvvm library (:func:`load`): its classes and records by their Python names
+    (``library.Greeter``, ``library.Address``), its own :attr:`Loop` and :attr:`Service`
+    classes, and where it was loaded from.
 
-    Every object made with it calls only this library. Names: each class is the CamelCase of its
-    C name, each record too, and each class with a host service has a request class
-    ``<Name>Request``; a name the package uses itself (``Loop``, ``Service``, ``Subscription``,
-    ... :data:`mvvm.RESERVED_NAMES`), a Python keyword, or one already given, is reachable with a
-    trailing underscore (a class ``subscription`` is ``library.Subscription_``). :attr:`classes`
-    and :attr:`records` give them by C name."""
+    Every object made with it calls only this library. Names (mvvm_gen/pynames.py, the Python
+    naming rule): each class is its display name, the CamelCase of its C name by default, each
+    record too, and each class with a host service has a request class ``<Name>Request``; a name
+    that is the namespace's own (``Loop``, ``Service``) or already given is reachable with a
+    trailing underscore (a class ``loop`` is ``library.Loop_``). :attr:`classes` and
+    :attr:`records` give them by C name."""
 
     #: The file loaded.
     path: Path
@@ -303,7 +207,7 @@ class Library:
         if described is None:
             with self._lock:
                 if self._description is None:
-                    self._description = Description(descriptions(self), package_names())
+                    self._description = Description(descriptions(self))
                 described = self._description
         return described
 
@@ -349,7 +253,7 @@ class Library:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        if name in ("Loop", "Service"):
+        if name in NAMESPACE_NAMES:
             return getattr(self._built(), name)
         record = self._described().records_by_python_name.get(name)  # a record needs no class built
         if record is not None:
@@ -360,7 +264,7 @@ class Library:
             raise AttributeError("%s has no class or record named %r" % (self, name)) from None
 
     def __dir__(self) -> Iterable[str]:
-        return sorted(set(super().__dir__()) | {"Loop", "Service"} | set(self._built().by_name))
+        return sorted(set(super().__dir__()) | set(NAMESPACE_NAMES) | set(self._built().by_name))
 
     def __repr__(self) -> str:
         return "<mvvm.Library %s %s>" % (self.path, self.version)
@@ -378,7 +282,6 @@ def register_namespace(maker: Callable[[Library], Any]) -> None:
 
 _libraries: Dict[int, Library] = {}
 _libraries_lock = threading.RLock()
-_default: List[Library] = []
 
 
 def _library_of(cdll: ctypes.CDLL, path: Path, version: str) -> Library:
@@ -390,24 +293,12 @@ def _library_of(cdll: ctypes.CDLL, path: Path, version: str) -> Library:
 
 
 def load(path: Union[str, "os.PathLike[str]"]) -> Library:
-    """The library at ``path`` (the file, or the folder holding ``libmvvm.so``), loaded (once:
-    loading it again gives the same :class:`Library`) and its classes made. Libraries load side
-    by side, each with its own loop and classes; a handle of one is never taken by another.
-    Raises :class:`~mvvm.MvvmLibraryError` when it cannot be loaded or is incompatible, and
-    :class:`~mvvm.BadRegistrationError` when its registration is refused."""
-    cdll, loaded, version = load_library([_named_path(path)])
+    """The library at ``path`` (its file), loaded (once: loading it again, by this path or
+    another to the same file, gives the same :class:`Library`) and its classes made. Libraries
+    load side by side, each with its own loop and classes; a handle of one is never taken by
+    another. Raises :class:`~mvvm.MvvmLibraryError` when it cannot be loaded or is incompatible,
+    and :class:`~mvvm.BadRegistrationError` when its registration is refused."""
+    cdll, loaded, version = open_library(path)
     library = _library_of(cdll, loaded, version)
     library._built()
     return library
-
-
-def default_library() -> Library:
-    """The library of ``mvvm.Counter``, ``mvvm.Loop()`` and the like: found on first use (see the
-    module's documentation), then the same for the process's life."""
-    if _default:
-        return _default[0]
-    with _libraries_lock:
-        if not _default:
-            cdll, loaded, version = load_library(candidates())
-            _default.append(_library_of(cdll, loaded, version))
-    return _default[0]

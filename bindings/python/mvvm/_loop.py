@@ -17,7 +17,7 @@ from . import _abi
 from ._abi import LoopKind
 from ._errors import InvalidArgumentError, LoopReleasedError, TypeMismatchError
 from ._interrupts import ctrl_c_between_slices
-from ._library import Library, default_library
+from ._library import Library
 from ._owner import Owner
 from ._releases import release_pending
 from ._report import report
@@ -47,15 +47,18 @@ if hasattr(os, "register_at_fork"):
 
 
 class Loop(Owner):
-    """Where objects live and who runs time: :meth:`virtual`, :meth:`manual` or :meth:`thread`.
+    """Where objects live and who runs time: :meth:`virtual`, :meth:`manual`, :meth:`main` or
+    :meth:`thread`.
 
-    ``mvvm.Loop`` makes loops of the default library; each library's own is
-    ``library.Loop`` (:func:`mvvm.load`): an object lives on a loop of its own library. Times are
-    integer milliseconds, up to :attr:`TIME_LIMIT_MS`. Closing a loop stops it; its objects stay
-    open but every call on them raises :class:`~mvvm.LoopReleasedError` (only closing works).
+    A loop belongs to a library, and its objects are that library's: make one with the library's
+    own class, ``library.Loop.virtual()`` (``library = mvvm.load(path)``, or a typed package's
+    ``Loop``). ``mvvm.Loop`` is their base, for annotations and ``isinstance``; it makes none
+    itself (``TypeError``). Times are integer milliseconds, up to :attr:`TIME_LIMIT_MS`. Closing
+    a loop stops it; its objects stay open but every call on them raises
+    :class:`~mvvm.LoopReleasedError` (only closing works).
     """
 
-    #: The library whose loops this class makes (None: the default library).
+    #: The library whose loops this class makes (None for the base, which makes none).
     _class_library: ClassVar[Optional["Library"]] = None
 
     #: The last instant of every loop's time; :meth:`advance` and :meth:`run_for` past it raise
@@ -63,8 +66,11 @@ class Loop(Owner):
     TIME_LIMIT_MS: int = _abi.LOOP_TIME_LIMIT_MS
 
     def __init__(self, kind: Union[LoopKind, int]) -> None:
+        library = type(self)._class_library
+        if library is None:
+            raise TypeError("a loop belongs to a library: make it with that library's Loop, such as "
+                            "mvvm.load(path).Loop.virtual() or a typed package's Loop.virtual(), not mvvm.Loop")
         self.kind: LoopKind = LoopKind(kind)
-        library = type(self)._class_library or default_library()
         out = c_uint64()
         release_pending()
         self._close_hooks: List[Callable[[], None]] = []

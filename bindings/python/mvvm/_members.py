@@ -22,12 +22,13 @@ from ctypes import byref, c_bool, c_double, c_int64, string_at
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Generic, List, Mapping, Optional, Tuple, TypeVar, Union, cast,
                     overload)
 
+from mvvm_gen.model import Command, Property as PropertyModel, Type
+from mvvm_gen.pynames import camel, python_names
+
 from ._abi import TYPE_BOOL, TYPE_DOUBLE, TYPE_INT, TYPE_NONE, TYPE_STRING, Value
 from ._calls import start
 from ._fastpath import fast
 from ._interrupts import pending
-from ._model import Command, Property as PropertyModel, Type
-from ._names import camel, python_names
 from ._releases import pending as deferred_releases
 from ._kinds import renderer
 from ._values import Values, value_of

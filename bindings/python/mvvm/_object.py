@@ -21,12 +21,13 @@ from ctypes import byref, c_char_p, c_int64, c_uint64, c_void_p
 from typing import (TYPE_CHECKING, Any, Callable, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar,
                     Union, overload)
 
+from mvvm_gen.model import Class as ClassModel
+
 from ._abi import TYPE_NONE, Value
 from ._conveniences import Subscriptions, check_arity
 from ._conveniences import with_source as with_source_of
 from ._errors import InvalidHandleError
 from ._loop import Loop
-from ._model import Class as ClassModel
 from ._owner import Owner
 from ._registry import Entry, registry
 from ._splices import Splice
@@ -62,8 +63,8 @@ class MvvmObject(Owner):
 
     __slots__ = ("_loop", "_refs", "_children", "_id", "_arguments")
 
-    #: The C class name, such as ``"sign_up_view_model"`` (a member ``c_class`` hides it: the
-    #: C name stays in ``mvvm.CLASSES``' keys and :func:`mvvm.class_name`).
+    #: The C class name, such as ``"login_view_model"`` (a member ``c_class`` hides it: the C
+    #: name stays in ``library.classes``' keys and :func:`mvvm.class_name`).
     c_class: ClassVar[str] = ""
     #: The library the class belongs to (None for this base).
     _class_library: ClassVar[Optional["Library"]] = None
@@ -192,7 +193,7 @@ class MvvmObject(Owner):
         return hash(self._id)
 
     def __repr__(self) -> str:
-        """``<mvvm.Counter count=1>``: the class and every property's current value."""
+        """``<mvvm.Tally total=1>``: the class and every property's current value."""
         if self._is_closed():
             return "<mvvm.%s closed>" % type(self).__name__
         try:

@@ -5,7 +5,7 @@ exportable fields), made at run time from the descriptions' ``records``.
 keyword (an optional field left out is ``None``); ``==`` and ``hash`` by class and fields;
 ``repr`` as ``Address(street='Main 1', city='Oslo', zip_code=None)``; frozen (assigning a field
 raises ``AttributeError``; :meth:`Record._replace` makes a changed copy). A field named as a
-Python keyword is an attribute with a trailing underscore (:mod:`mvvm._names`). A record read from
+Python keyword is an attribute with a trailing underscore (:mod:`mvvm_gen.pynames`). A record read from
 the library is an instance of its class; one given to it goes by its fields in order (a mapping
 of field names goes by name). Which values a field accepts is the library's to say, when the
 record is given to it.
@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Dict, FrozenSet, Iterable, List, Tuple, Type, TypeVar
 
+from mvvm_gen.model import Record as RecordModel
+from mvvm_gen.pynames import python_names
+
 from ._kinds import adopt, render, renders
-from ._model import Record as RecordModel
-from ._names import python_names
 
 __all__ = ["Record", "record_class"]
 

@@ -1,6 +1,6 @@
 """Host services and their requests: :class:`Service` (``mvvm_service_new``), :class:`Request`
 (answered with ``complete``), and :class:`ServiceRequest`, the base of the request classes made
-for each class with a service (``SignUpRequest``), carrying the view model's properties as they
+for each class with a service (``LoginRequest`` of a ``LoginViewModel``), carrying the view model's properties as they
 were when it asked."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import warnings
 from ctypes import byref, c_char_p, c_uint64, c_void_p
 from typing import Any, Awaitable, Callable, ClassVar, Dict, List, Optional, Set, TypeVar, Union
 
+from mvvm_gen.pynames import python_names
+
 from ._errors import InvalidHandleError, UnknownRequestError
-from ._library import Library, default_library
-from ._names import python_names
+from ._library import Library
 from ._object import MvvmObject
 from ._owner import Owner, forks
 from ._registry import Entry, registry
@@ -29,7 +30,7 @@ __all__ = ["Request", "ServiceRequest", "Service", "ServiceFunction"]
 _R = TypeVar("_R", bound="Request")
 
 #: A host service: ``fn(request)`` for each request, of the view model's request class
-#: (``ServiceFunction[SignUpRequest]``). It answers with ``request.complete(result)`` (now or
+#: (``ServiceFunction[LoginRequest]``). It answers with ``request.complete(result)`` (now or
 #: later), or returns the answer (a plain value), or is an ``async def`` whose result is the
 #: answer (run on the asyncio loop attached with :func:`mvvm.aio.attach`).
 ServiceFunction = Callable[[_R], Union[Scalar, Awaitable[Scalar]]]
@@ -43,8 +44,8 @@ class Request(Owner):
 
     __slots__ = ("_done", "view_model", "argument")
 
-    #: The argument the library passed (sign-up: the user id; welcome: None); typed by each
-    #: request class (``SignUpRequest.argument: str``).
+    #: The argument the library passed (a login form's: the user id; None for a request of no
+    #: argument); typed by each request class (``LoginRequest.argument: str``).
     argument: Any
 
     def __init__(self, library: "Library", handle: int, view_model: Optional[MvvmObject], argument: Any) -> None:
@@ -229,18 +230,22 @@ class Service(Owner):
     this object is closed (or collected) and every view model made with it is closed.
     Constructors also take a plain callable, made into a service for that one view model.
 
-    ``mvvm.Service`` makes services of the default library; each library's own is
-    ``library.Service``."""
+    A service belongs to a library: make one with the library's own class,
+    ``library.Service(fn)`` (or a typed package's ``Service``). ``mvvm.Service`` is their base,
+    for annotations and ``isinstance``; it makes none itself (``TypeError``)."""
 
     __slots__ = ("_entry", "fn")
 
-    #: The library whose services this class makes (None: the default library).
+    #: The library whose services this class makes (None for the base, which makes none).
     _class_library: ClassVar[Optional["Library"]] = None
 
     def __init__(self, fn: Callable[[Any], Any], what: Optional[str] = None) -> None:
         if not callable(fn):
             raise TypeError("the service must be callable, not %s" % type(fn).__name__)
-        library = type(self)._class_library or default_library()
+        library = type(self)._class_library
+        if library is None:
+            raise TypeError("a service belongs to a library: make it with that library's Service, such as "
+                            "mvvm.load(path).Service(fn), not mvvm.Service")
         self.fn = fn
         self._entry = Entry(fn, what or "service %s" % getattr(fn, "__qualname__", repr(fn)), library,
                             make_request=make_request)
@@ -265,7 +270,7 @@ class Service(Owner):
 
 def request_class(python_name: str, owner_name: str, service_name: str, request_argument: Optional[str],
                   result: Optional[str], properties: List[str]) -> type:
-    """The request class ``python_name`` (``SignUpRequest``) of ``owner_name``, a class with a
+    """The request class ``python_name`` (``LoginRequest``) of ``owner_name``, a class with a
     host service whose view model has ``properties``."""
     kinds = {"bool": "bool", "int": "int", "double": "float", "string": "str"}
     doc = ("A request of %s's %s: answer with ``complete(%s)``. ``argument``: %s. The view model's "

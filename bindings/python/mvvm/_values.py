@@ -53,12 +53,12 @@ from ._records import Record
 
 if TYPE_CHECKING:
     from ._library import Library
-    from ._model import Property, Type
+    from mvvm_gen.model import Property, Type
 
 __all__ = ["Scalar", "AnyValue", "to_c", "from_c", "encode_name", "names_array", "decode", "take_string", "value_of",
            "from_json", "Values"]
 
-#: A plain value: what the catalog's properties, arguments and signals hold.
+#: A plain value: a bool, int, double or string property, argument or signal holds one (or none).
 Scalar = Union[bool, int, float, str, None]
 #: Any value a property, an argument, a result, a field or a signal may hold.
 AnyValue = Union[bool, int, float, str, bytes, None, Sequence[Any], Record]

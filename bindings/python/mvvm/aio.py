@@ -2,7 +2,7 @@
 
 * :func:`attach` plugs a manual :class:`~mvvm.Loop` into a running asyncio loop: its file
   descriptor is watched with ``add_reader`` and :meth:`~mvvm.Loop.dispatch` runs whenever it is
-  readable, so timed work (a stopwatch's ticks, a throttled tap, the built-in welcome API) runs
+  readable, so timed work (a timer's ticks, a throttled tap, a service answered later) runs
   on the asyncio thread and its callbacks arrive there.
 * An ``async`` command's call (:class:`~mvvm.AsyncCall`) is awaited: ``tags = await
   profile.load(3)`` ends when the attached loop's dispatch ends the call; cancelling the task
@@ -10,7 +10,7 @@
 * :func:`changes` iterates over the changes of an object::
 
       with mvvm.aio.attach(loop):
-          async for name, value in mvvm.aio.changes(stop_watch_vm, "time"):
+          async for name, value in mvvm.aio.changes(clock, "time"):
               ...
 
   The subscription starts when :func:`changes` is called (nothing is missed before the first
