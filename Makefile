@@ -16,10 +16,13 @@ SYSTEM_PACKAGES := libffi-dev libcurl4-openssl-dev valgrind python3-venv python3
 	libgtk-4-dev libjson-glib-dev gobject-introspection libgirepository1.0-dev gir1.2-gtk-4.0 python3-pytest gjs nodejs node-typescript \
 	chromium chromium-driver
 # The catalog (examples/catalog: the seeds' designs, a package over the export API as any user's
-# is): build/catalog/libcatalog.so is the demo's library and the one most tests load.
+# is): build/catalog/libcatalog.so is the demo's library and the one most tests load; its typed
+# Python package, examples/catalog/python/catalog (`import catalog`, generated), loads it through
+# a link beside it that `make catalog` makes.
 CATALOG_BIN = examples/catalog/.build/debug
 CATALOG_DIR := $(CURDIR)/build/catalog
 CATALOG := $(CATALOG_DIR)/libcatalog.so
+CATALOG_PYTHON := examples/catalog/python
 # Only mvvm_* leaves a library we build (bindings/c/common.sh says why this is not in Package.swift).
 EXPORTS := -Xlinker --version-script=$(CURDIR)/Sources/MVVMExport/exports.map
 
@@ -44,6 +47,7 @@ build: deps
 catalog: deps build-dir
 	cd examples/catalog && $(SWIFT) build $(EXPORTS)
 	@mkdir -p build/catalog && $(call replace_if_changed,$(CATALOG_BIN)/libcatalog.so,$(CATALOG))
+	@ln -sfn ../../../../build/catalog/libcatalog.so $(CATALOG_PYTHON)/catalog/libcatalog.so
 
 # The engine's and the runtime's Swift tests, then the catalog's (its models and view models).
 test-swift: deps
@@ -62,12 +66,12 @@ ENGINE_GENERATED := --py-abi bindings/python/mvvm/_abi.py --rb-abi bindings/ruby
 	--status-swift Sources/MVVMExport/Generated/StatusNames.swift --status-c Tests/C/status_names.h \
 	--merges Sources/MVVMRuntime/Operators
 # From the catalog's library, as any package's (its classes are declared in these three modules):
-# its typed C calls (a header, and their definitions in its own target), the Python stubs, Ruby
-# signatures and TypeScript declarations of the classes the bindings make of it, and the fuzzer's
-# tables.
+# its typed C calls (a header, and their definitions in its own target), its typed Python package
+# (examples/catalog/python/catalog), Ruby signatures and TypeScript declarations of the classes
+# the bindings make of it, and the fuzzer's tables.
 CATALOG_GENERATED := --library $(CATALOG) --module MVVMCatalog --module MVVMViewModels --module MVVMModels \
 	--header examples/catalog/include/mvvm_catalog.h --swift examples/catalog/Sources/MVVMCatalog/TypedCalls.generated.swift \
-	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs \
+	--py-package examples/catalog/python/catalog --rbs bindings/ruby/sig/mvvm_classes.rbs \
 	--dts bindings/node/mvvm_catalog.d.ts --dts-module ./index --fuzz Tests/fuzz/typed_calls.h
 
 generate: catalog
