@@ -1,5 +1,6 @@
-"""Shared fixtures: a virtual loop, an event recorder, captured unraisable exceptions, and a
-check after every test that every callback the library held was released (destroy ran)."""
+"""Shared fixtures: a virtual loop of the catalog's library (tests/libraries.py), an event
+recorder, captured unraisable exceptions, and a check after every test that every callback the
+library held was released (destroy ran)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tempfile.gettempdir(), "mvvm-hypothesis"))
 
 import mvvm  # noqa: E402
+from libraries import catalog  # noqa: E402
 from mvvm._loop import _live_loops  # noqa: E402
 from mvvm._registry import registry  # noqa: E402
 
@@ -59,7 +61,7 @@ def recorder() -> Recorder:
 
 @pytest.fixture
 def loop() -> Iterator[mvvm.Loop]:
-    with mvvm.Loop.virtual() as virtual:
+    with catalog.Loop.virtual() as virtual:
         yield virtual
 
 

@@ -12,6 +12,7 @@ import pytest
 import mvvm
 import mvvm.aio
 from mvvm._registry import registry
+from libraries import catalog
 
 
 def run(coroutine: Any) -> Any:
@@ -20,8 +21,8 @@ def run(coroutine: Any) -> Any:
 
 def test_a_stopwatch_ticks_in_real_time_under_asyncio() -> None:
     async def main() -> Tuple[List[str], str, int]:
-        loop = mvvm.Loop.manual()
-        watch = mvvm.StopWatchViewModel(loop)
+        loop = catalog.Loop.manual()
+        watch = catalog.StopWatchViewModel(loop)
         seen: List[str] = []
         with mvvm.aio.attach(loop) as attachment:
             watch.main_action()
@@ -47,10 +48,10 @@ def test_a_stopwatch_ticks_in_real_time_under_asyncio() -> None:
 
 def test_await_one_change_with_a_timeout() -> None:
     async def main() -> Any:
-        loop = mvvm.Loop.manual()
+        loop = catalog.Loop.manual()
         with mvvm.aio.attach(loop):
-            timer = mvvm.CountDownTimer(loop, 1)
-            screen = mvvm.TimerViewModel(loop, timer)
+            timer = catalog.CountDownTimer(loop, 1)
+            screen = catalog.TimerViewModel(loop, timer)
             async with mvvm.aio.changes(screen, "is_show_alert") as alerts:
                 screen.player.tapped("start")  # acts on the next dispatch, which asyncio runs
                 change = await asyncio.wait_for(alerts.__anext__(), 10)  # one second of real time
@@ -62,8 +63,8 @@ def test_await_one_change_with_a_timeout() -> None:
 
 def test_iteration_ends_when_the_object_is_closed() -> None:
     async def main() -> List[Any]:
-        loop = mvvm.Loop.manual()
-        counter = mvvm.Counter(loop)
+        loop = catalog.Loop.manual()
+        counter = catalog.Counter(loop)
         seen: List[Any] = []
 
         async def consume() -> None:
@@ -86,8 +87,8 @@ def test_iteration_ends_when_the_object_is_closed() -> None:
 def test_changes_from_a_thread_loop_arrive_on_the_asyncio_thread() -> None:
     async def main() -> Tuple[List[int], int]:
         threads: List[int] = []
-        with mvvm.Loop.thread() as loop:
-            watch = mvvm.StopWatch(loop)
+        with catalog.Loop.thread() as loop:
+            watch = catalog.StopWatch(loop)
             watch.subscribe("time_ms", lambda name, value: threads.append(threading.get_ident()))
             values: List[int] = []
             async with mvvm.aio.changes(watch, "time_ms") as changes:
@@ -106,7 +107,7 @@ def test_changes_from_a_thread_loop_arrive_on_the_asyncio_thread() -> None:
 def test_closing_the_loop_detaches_it_from_asyncio() -> None:
     async def main() -> None:
         aloop = asyncio.get_running_loop()
-        loop = mvvm.Loop.manual()
+        loop = catalog.Loop.manual()
         attachment = mvvm.aio.attach(loop)
         fd = loop.fileno()
         assert attachment.attached and aloop.remove_reader(fd) and not aloop.remove_reader(fd)
@@ -121,7 +122,7 @@ def test_closing_the_loop_detaches_it_from_asyncio() -> None:
 
 def test_only_a_manual_loop_can_be_attached() -> None:
     async def main() -> None:
-        with mvvm.Loop.virtual() as loop:
+        with catalog.Loop.virtual() as loop:
             with pytest.raises(ValueError):
                 mvvm.aio.attach(loop)
         with pytest.raises(TypeError):
@@ -134,8 +135,8 @@ def test_only_a_manual_loop_can_be_attached() -> None:
 
 def test_a_dropped_change_iterator_ends_its_subscription() -> None:
     async def main() -> None:
-        with mvvm.Loop.virtual() as loop:
-            counter = mvvm.Counter(loop)
+        with catalog.Loop.virtual() as loop:
+            counter = catalog.Counter(loop)
             changes = mvvm.aio.changes(counter, "count")
             subscription = changes.subscription
             assert subscription.active

@@ -14,17 +14,18 @@ from typing import Any, List
 import mvvm
 import mvvm.aio
 from conftest import Unraisables
+from libraries import catalog
 
 
 def test_an_async_service_answers_through_the_attached_asyncio_loop() -> None:
     async def main() -> List[Any]:
         seen: List[Any] = []
-        with mvvm.Loop.manual() as loop, mvvm.aio.attach(loop):
-            async def api(request: mvvm.WelcomeRequest) -> str:
+        with catalog.Loop.manual() as loop, mvvm.aio.attach(loop):
+            async def api(request: catalog.WelcomeRequest) -> str:
                 await asyncio.sleep(0.01)
                 return "Hi"
 
-            vm = mvvm.WelcomeViewModel(loop, api=api)
+            vm = catalog.WelcomeViewModel(loop, api=api)
             vm.subscribe("on_show_welcome", lambda name, value: seen.append(value))
             vm.view_did_load()
             for _ in range(200):
@@ -38,7 +39,7 @@ def test_an_async_service_answers_through_the_attached_asyncio_loop() -> None:
 
 
 def test_a_plain_return_value_is_the_answer(loop: mvvm.Loop) -> None:
-    form = mvvm.SignUpViewModel(loop, service=lambda request: True)
+    form = catalog.SignUpViewModel(loop, service=lambda request: True)
     form.user_id, form.password, form.confirm_password, form.agreed = "abcdef", "password1", "password1", True
     form.sign_up_tapped()
     loop.advance(0)
@@ -50,7 +51,7 @@ def test_an_async_service_without_an_asyncio_loop_is_a_clear_error(loop: mvvm.Lo
     async def api(request: Any) -> str:
         return "never"
 
-    vm = mvvm.WelcomeViewModel(loop, api=api)
+    vm = catalog.WelcomeViewModel(loop, api=api)
     vm.view_did_load()
     loop.advance(0)
     assert len(unraisables.seen) == 1
@@ -61,9 +62,10 @@ def test_an_async_service_without_an_asyncio_loop_is_a_clear_error(loop: mvvm.Lo
 
 def test_a_request_dropped_unanswered_warns_under_dev_mode() -> None:
     code = textwrap.dedent("""
-        import gc, mvvm
-        loop = mvvm.Loop.virtual()
-        vm = mvvm.WelcomeViewModel(loop, api=lambda request: None)  # keeps nothing
+        import os, gc, mvvm
+        catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
+        loop = catalog.Loop.virtual()
+        vm = catalog.WelcomeViewModel(loop, api=lambda request: None)  # keeps nothing
         vm.view_did_load()
         gc.collect()
         loop.close()
@@ -86,11 +88,11 @@ def test_the_safe_path_from_a_worker_thread_notifies_on_the_loops_thread() -> No
     async def main() -> List[Any]:
         threads: List[Any] = []
         asyncio_loop = asyncio.get_running_loop()
-        with mvvm.Loop.manual() as loop, mvvm.aio.attach(loop):
+        with catalog.Loop.manual() as loop, mvvm.aio.attach(loop):
             def api(request: Any) -> None:
                 threading.Thread(target=lambda: asyncio_loop.call_soon_threadsafe(request.complete, "Hi")).start()
 
-            vm = mvvm.WelcomeViewModel(loop, api=api)
+            vm = catalog.WelcomeViewModel(loop, api=api)
             vm.subscribe("on_show_welcome", lambda name, value: threads.append(threading.get_ident()))
             vm.view_did_load()
             for _ in range(200):

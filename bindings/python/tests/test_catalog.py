@@ -8,21 +8,22 @@ import pytest
 
 import mvvm
 from conftest import E_ACUTE_DECOMPOSED, FAMILY, Recorder
+from libraries import catalog
 
 # ------------------------------------------------------------------------------------------------
 # count_down_timer, timer_view_model, display_view_model, player_view_model
 # ------------------------------------------------------------------------------------------------
 
 
-def timer_screen(loop: mvvm.Loop, full_count: int = 5) -> Tuple[mvvm.CountDownTimer, mvvm.TimerViewModel]:
-    timer = mvvm.CountDownTimer(loop, full_count)
-    return timer, mvvm.TimerViewModel(loop, timer)
+def timer_screen(loop: mvvm.Loop, full_count: int = 5) -> Tuple[catalog.CountDownTimer, catalog.TimerViewModel]:
+    timer = catalog.CountDownTimer(loop, full_count)
+    return timer, catalog.TimerViewModel(loop, timer)
 
 
 def test_timer_counts_down_five_seconds_and_alerts_once(loop: mvvm.Loop, recorder: Recorder) -> None:
     timer, vm = timer_screen(loop)
     display, player = vm.display, vm.player
-    assert isinstance(display, mvvm.DisplayViewModel) and isinstance(player, mvvm.PlayerViewModel)
+    assert isinstance(display, catalog.DisplayViewModel) and isinstance(player, catalog.PlayerViewModel)
     vm.subscribe("is_show_alert", recorder)
     assert vm.is_show_alert is False
     assert player.is_play_timer is False
@@ -129,7 +130,7 @@ def test_timer_display_follows_and_a_second_child_handle_sees_the_same(loop: mvv
     assert vm.player.is_play_timer is True
 
     again = vm.child("display")
-    assert isinstance(again, mvvm.DisplayViewModel)
+    assert isinstance(again, catalog.DisplayViewModel)
     assert again is not vm.display and again.handle != vm.display.handle
     assert again.remaining_time == 2
     again.close()
@@ -138,7 +139,7 @@ def test_timer_display_follows_and_a_second_child_handle_sees_the_same(loop: mvv
 
 
 def test_count_down_timer_commands(loop: mvvm.Loop) -> None:
-    timer = mvvm.CountDownTimer(loop, 3)
+    timer = catalog.CountDownTimer(loop, 3)
     assert (timer.full_count, timer.count, timer.remaining_time, timer.is_doing) == (3, 0, 3, False)
     timer.start()  # acts at once (no throttle on the model)
     assert timer.is_doing is True
@@ -186,12 +187,12 @@ def test_timer_alert_is_dismissed_by_the_view_and_raised_again(loop: mvvm.Loop) 
 # ------------------------------------------------------------------------------------------------
 
 
-def screen(vm: mvvm.StopWatchViewModel) -> Tuple[str, str, str, bool, bool]:
+def screen(vm: catalog.StopWatchViewModel) -> Tuple[str, str, str, bool, bool]:
     return vm.time, vm.main_action_title, vm.clear_action_title, vm.main_action_enabled, vm.clear_action_enabled
 
 
 def test_stop_watch_view_model_starts_stops_resumes_and_clears(loop: mvvm.Loop) -> None:
-    vm = mvvm.StopWatchViewModel(loop)
+    vm = catalog.StopWatchViewModel(loop)
     assert screen(vm) == ("00:00:00.00", "Start", "Clear", True, False)
     vm.main_action()
     assert screen(vm) == ("00:00:00.00", "Stop", "Clear", True, False)
@@ -217,7 +218,7 @@ def test_stop_watch_view_model_starts_stops_resumes_and_clears(loop: mvvm.Loop) 
 
 
 def test_stop_watch_view_model_clear_only_when_resumable(loop: mvvm.Loop) -> None:
-    vm = mvvm.StopWatchViewModel(loop)
+    vm = catalog.StopWatchViewModel(loop)
     vm.clear_action()  # startable: nothing
     assert screen(vm) == ("00:00:00.00", "Start", "Clear", True, False)
     vm.main_action()
@@ -229,7 +230,7 @@ def test_stop_watch_view_model_clear_only_when_resumable(loop: mvvm.Loop) -> Non
 
 
 def test_stop_watch_model_time_and_states(loop: mvvm.Loop) -> None:
-    sw = mvvm.StopWatch(loop)
+    sw = catalog.StopWatch(loop)
     assert (sw.time_ms, sw.state) == (0, "startable")
     sw.stop()
     sw.resume()
@@ -263,7 +264,7 @@ def test_stop_watch_model_time_and_states(loop: mvvm.Loop) -> None:
 
 
 def test_stop_watch_time_updates_on_ticks_and_on_stop(loop: mvvm.Loop) -> None:
-    sw = mvvm.StopWatch(loop)
+    sw = catalog.StopWatch(loop)
     loop.advance(3)
     sw.start()
     loop.advance(15)
@@ -284,7 +285,7 @@ def test_stop_watch_time_updates_on_ticks_and_on_stop(loop: mvvm.Loop) -> None:
 
 
 def test_input_echo_echoes_utf8_input(loop: mvvm.Loop, recorder: Recorder) -> None:
-    vm = mvvm.InputEchoViewModel(loop)
+    vm = catalog.InputEchoViewModel(loop)
     assert (vm.input, vm.label, vm.message) == ("", "", "Your input is ''!")
     vm.subscribe(None, recorder)
     vm.input = "h\u00e9llo"
@@ -303,12 +304,12 @@ def test_input_echo_echoes_utf8_input(loop: mvvm.Loop, recorder: Recorder) -> No
 # ------------------------------------------------------------------------------------------------
 
 
-def fill(vm: mvvm.SignUpViewModel, user_id: str, password: str, confirm: str, agreed: bool) -> None:
+def fill(vm: catalog.SignUpViewModel, user_id: str, password: str, confirm: str, agreed: bool) -> None:
     vm.user_id, vm.password, vm.confirm_password, vm.agreed = user_id, password, confirm, agreed
 
 
 def test_sign_up_enabled_only_at_the_boundaries(loop: mvvm.Loop) -> None:
-    vm = mvvm.SignUpViewModel(loop)
+    vm = catalog.SignUpViewModel(loop)
     assert vm.is_sign_up_enabled is False
     assert (vm.user_id, vm.agreed, vm.is_completion_alert_presented) == ("", False, False)
     fill(vm, "abcdef", "12345678", "12345678", True)
@@ -336,7 +337,7 @@ def test_sign_up_enabled_only_at_the_boundaries(loop: mvvm.Loop) -> None:
 
 
 def test_sign_up_counts_grapheme_clusters(loop: mvvm.Loop) -> None:
-    vm = mvvm.SignUpViewModel(loop)
+    vm = catalog.SignUpViewModel(loop)
     fill(vm, FAMILY * 6, "12345678", "12345678", True)
     assert vm.is_sign_up_enabled is True  # 6 characters, 150 bytes
     assert vm.user_id == FAMILY * 6
@@ -354,7 +355,7 @@ def test_sign_up_counts_grapheme_clusters(loop: mvvm.Loop) -> None:
 
 
 def test_sign_up_tapped_with_the_built_in_service(loop: mvvm.Loop, recorder: Recorder) -> None:
-    vm = mvvm.SignUpViewModel(loop)
+    vm = catalog.SignUpViewModel(loop)
     vm.subscribe("is_completion_alert_presented", recorder)
     fill(vm, "abcdef", "12345678", "12345678", False)
     vm.sign_up_tapped()  # disabled: nothing
@@ -377,7 +378,7 @@ def test_sign_up_tapped_with_the_built_in_service(loop: mvvm.Loop, recorder: Rec
 
 
 def test_welcome_arrives_after_a_dispatch_and_text_on_taps(loop: mvvm.Loop, recorder: Recorder) -> None:
-    vm = mvvm.WelcomeViewModel(loop)
+    vm = catalog.WelcomeViewModel(loop)
     vm.subscribe(None, recorder)
     vm.view_did_load()
     assert recorder.values("on_show_welcome") == []
@@ -396,7 +397,7 @@ def test_welcome_arrives_after_a_dispatch_and_text_on_taps(loop: mvvm.Loop, reco
 
 
 def test_welcome_only_first_pairs_loads_with_taps_like_zip(loop: mvvm.Loop, recorder: Recorder) -> None:
-    vm = mvvm.WelcomeViewModel(loop)
+    vm = catalog.WelcomeViewModel(loop)
     vm.subscribe("on_show_only_first", recorder)
     steps: List[Tuple[str, int]] = [
         ("tap", 0), ("load", 1),  # tap, load -> 1
@@ -420,8 +421,8 @@ def test_welcome_only_first_pairs_loads_with_taps_like_zip(loop: mvvm.Loop, reco
 
 
 def test_counter_view_models_over_one_counter_stay_in_step(loop: mvvm.Loop) -> None:
-    counter = mvvm.Counter(loop)
-    first, second = mvvm.CounterViewModel(loop, counter), mvvm.CounterViewModel(loop, counter)
+    counter = catalog.Counter(loop)
+    first, second = catalog.CounterViewModel(loop, counter), catalog.CounterViewModel(loop, counter)
     assert first.model is counter
     assert (first.label, second.label, first.count) == ("Counter", "Counter", "0")
     first.increment()
@@ -441,7 +442,7 @@ def test_counter_view_models_over_one_counter_stay_in_step(loop: mvvm.Loop) -> N
 
 
 def draw(loop: mvvm.Loop, seed: int, n: int = 20) -> List[int]:
-    counter = mvvm.RandomCounter(loop, seed)
+    counter = catalog.RandomCounter(loop, seed)
     assert counter.count == 0
     counts = []
     for i in range(n):
@@ -462,8 +463,8 @@ def test_random_counter_repeats_its_sequence_for_a_seed(loop: mvvm.Loop) -> None
 
 def test_counter_view_model_over_a_random_counter(loop: mvvm.Loop) -> None:
     expected = draw(loop, 42)
-    model = mvvm.RandomCounter(loop, 42)
-    vm = mvvm.CounterViewModel(loop, model)
+    model = catalog.RandomCounter(loop, 42)
+    vm = catalog.CounterViewModel(loop, model)
     assert (vm.label, vm.count) == ("Random Counter", "0")
     for i, n in enumerate(expected):
         vm.increment() if i % 2 == 0 else vm.decrement()
@@ -471,10 +472,10 @@ def test_counter_view_model_over_a_random_counter(loop: mvvm.Loop) -> None:
 
 
 def test_counter_page_has_a_read_me_and_two_counters(loop: mvvm.Loop) -> None:
-    page = mvvm.CounterPageViewModel(loop, seed=7)
+    page = catalog.CounterPageViewModel(loop, seed=7)
     assert len(page.read_me) > 0
     first, second = page.first_counter, page.second_counter
-    assert isinstance(first, mvvm.CounterViewModel) and isinstance(second, mvvm.CounterViewModel)
+    assert isinstance(first, catalog.CounterViewModel) and isinstance(second, catalog.CounterViewModel)
     assert first.model is None
     assert (first.label, second.label, first.count, second.count) == ("Counter", "Random Counter", "0", "0")
     assert (first.class_name, page.class_name) == ("counter_view_model", "counter_page_view_model")
@@ -484,7 +485,7 @@ def test_counter_page_has_a_read_me_and_two_counters(loop: mvvm.Loop) -> None:
     assert second.count == str(draw(loop, 7, 1)[0])
     second_again = page.child("second_counter")
     assert second_again.get("count") == second.count
-    unseeded = mvvm.CounterPageViewModel(loop)
+    unseeded = catalog.CounterPageViewModel(loop)
     unseeded.second_counter.increment()
     assert 1 <= int(unseeded.second_counter.count) <= 10
 
@@ -494,35 +495,35 @@ def test_counter_page_has_a_read_me_and_two_counters(loop: mvvm.Loop) -> None:
 # ------------------------------------------------------------------------------------------------
 
 CATALOG: List[Tuple[str, Any, List[Tuple[str, str, str]]]] = [
-    ("count_down_timer", mvvm.CountDownTimer,
+    ("count_down_timer", catalog.CountDownTimer,
      [("full_count", "int", "ro"), ("count", "int", "ro"), ("remaining_time", "int", "ro"), ("is_doing", "bool", "ro")]),
-    ("timer_view_model", mvvm.TimerViewModel, [("is_show_alert", "bool", "rw")]),
-    ("display_view_model", mvvm.DisplayViewModel, [("remaining_time", "int", "ro")]),
-    ("player_view_model", mvvm.PlayerViewModel, [("is_stop_enabled", "bool", "ro"), ("is_play_timer", "bool", "ro")]),
-    ("stop_watch", mvvm.StopWatch, [("time_ms", "int", "ro"), ("state", "string", "ro")]),
-    ("stop_watch_view_model", mvvm.StopWatchViewModel,
+    ("timer_view_model", catalog.TimerViewModel, [("is_show_alert", "bool", "rw")]),
+    ("display_view_model", catalog.DisplayViewModel, [("remaining_time", "int", "ro")]),
+    ("player_view_model", catalog.PlayerViewModel, [("is_stop_enabled", "bool", "ro"), ("is_play_timer", "bool", "ro")]),
+    ("stop_watch", catalog.StopWatch, [("time_ms", "int", "ro"), ("state", "string", "ro")]),
+    ("stop_watch_view_model", catalog.StopWatchViewModel,
      [("time", "string", "ro"), ("main_action_title", "string", "ro"), ("clear_action_title", "string", "ro"),
       ("main_action_enabled", "bool", "ro"), ("clear_action_enabled", "bool", "ro")]),
-    ("input_echo_view_model", mvvm.InputEchoViewModel,
+    ("input_echo_view_model", catalog.InputEchoViewModel,
      [("input", "string", "rw"), ("label", "string", "ro"), ("message", "string", "ro")]),
-    ("sign_up_view_model", mvvm.SignUpViewModel,
+    ("sign_up_view_model", catalog.SignUpViewModel,
      [("user_id", "string", "rw"), ("password", "string", "rw"), ("confirm_password", "string", "rw"),
       ("agreed", "bool", "rw"), ("is_completion_alert_presented", "bool", "rw"), ("is_sign_up_enabled", "bool", "ro")]),
-    ("welcome_view_model", mvvm.WelcomeViewModel, []),
-    ("counter", mvvm.Counter, [("count", "int", "ro")]),
-    ("random_counter", mvvm.RandomCounter, [("count", "int", "ro")]),
-    ("counter_view_model", mvvm.CounterViewModel, [("label", "string", "ro"), ("count", "string", "ro")]),
-    ("counter_page_view_model", mvvm.CounterPageViewModel, [("read_me", "string", "ro")]),
+    ("welcome_view_model", catalog.WelcomeViewModel, []),
+    ("counter", catalog.Counter, [("count", "int", "ro")]),
+    ("random_counter", catalog.RandomCounter, [("count", "int", "ro")]),
+    ("counter_view_model", catalog.CounterViewModel, [("label", "string", "ro"), ("count", "string", "ro")]),
+    ("counter_page_view_model", catalog.CounterPageViewModel, [("read_me", "string", "ro")]),
 ]
 
 
 def every_object(loop: mvvm.Loop) -> List[mvvm.MvvmObject]:
-    timer = mvvm.CountDownTimer(loop, 5)
-    timer_vm = mvvm.TimerViewModel(loop, timer)
-    counter = mvvm.Counter(loop)
-    return [timer, timer_vm, timer_vm.display, timer_vm.player, mvvm.StopWatch(loop), mvvm.StopWatchViewModel(loop),
-            mvvm.InputEchoViewModel(loop), mvvm.SignUpViewModel(loop), mvvm.WelcomeViewModel(loop), counter,
-            mvvm.RandomCounter(loop, 1), mvvm.CounterViewModel(loop, counter), mvvm.CounterPageViewModel(loop, seed=1)]
+    timer = catalog.CountDownTimer(loop, 5)
+    timer_vm = catalog.TimerViewModel(loop, timer)
+    counter = catalog.Counter(loop)
+    return [timer, timer_vm, timer_vm.display, timer_vm.player, catalog.StopWatch(loop), catalog.StopWatchViewModel(loop),
+            catalog.InputEchoViewModel(loop), catalog.SignUpViewModel(loop), catalog.WelcomeViewModel(loop), counter,
+            catalog.RandomCounter(loop, 1), catalog.CounterViewModel(loop, counter), catalog.CounterPageViewModel(loop, seed=1)]
 
 
 def test_every_class_describes_itself_as_the_python_class_says(loop: mvvm.Loop) -> None:
@@ -547,7 +548,7 @@ def test_every_class_describes_itself_as_the_python_class_says(loop: mvvm.Loop) 
 
 
 def test_describe_and_snapshot_are_dicts_with_names_and_values(loop: mvvm.Loop) -> None:
-    sign_up = mvvm.SignUpViewModel(loop)
+    sign_up = catalog.SignUpViewModel(loop)
     described = sign_up.describe()
     assert [{k: c[k] for k in ("name", "argument")} for c in described["commands"]] == \
         [{"name": "sign_up_tapped", "argument": "none"}]
@@ -564,12 +565,12 @@ def test_describe_and_snapshot_are_dicts_with_names_and_values(loop: mvvm.Loop) 
     tapped = [c for c in player["commands"] if c["name"] == "tapped"][0]
     assert tapped["argument"] == "string" and sorted(tapped["values"]) == ["pause", "start", "stop"]
     assert timer_vm.player.snapshot() == {"is_stop_enabled": True, "is_play_timer": True}
-    welcome = mvvm.WelcomeViewModel(loop).describe()
+    welcome = catalog.WelcomeViewModel(loop).describe()
     assert [{k: s[k] for k in ("name", "type")} for s in welcome["signals"]] == [
                                   {"name": "on_show_welcome", "type": "string"},
                                   {"name": "on_show_text", "type": "string"},
                                   {"name": "on_show_only_first", "type": "none"}]
-    assert mvvm.StopWatchViewModel(loop).snapshot() == {
+    assert catalog.StopWatchViewModel(loop).snapshot() == {
         "time": "00:00:00.00", "main_action_title": "Start", "clear_action_title": "Clear",
         "main_action_enabled": True, "clear_action_enabled": False}
 

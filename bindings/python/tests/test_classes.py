@@ -14,26 +14,27 @@ from typing import Any, List
 import pytest
 
 import mvvm
-from mvvm import _classes as classes_module
 from mvvm._abi import Value
 from mvvm._description import raw_descriptions
 from mvvm._members import Child, Property
-from mvvm._names import camel
 from mvvm._registry import registry
 from mvvm._trampolines import DESTROY_TRAMPOLINE, REQUEST_TRAMPOLINE
+from mvvm_gen.pynames import camel
 from conftest import Recorder
+from libraries import catalog
 
-#: The default library's generic C functions.
-lib = mvvm.default_library().functions
+#: The catalog's generic C functions.
+lib = catalog.functions
 
 
-def test_every_class_of_the_library_is_a_module_attribute() -> None:
-    described = raw_descriptions(mvvm.default_library())
-    assert [c["class"] for c in described] == list(mvvm.CLASSES)
+def test_every_class_of_the_library_is_an_attribute_of_its_namespace() -> None:
+    described = raw_descriptions(catalog)
+    assert [c["class"] for c in described] == list(catalog.classes)
     for cls in described:
-        python = mvvm.CLASSES[cls["class"]]
-        assert getattr(mvvm, camel(cls["class"])) is python
-        assert python.__name__ in dir(mvvm) and python.__name__ in mvvm.default_library().names
+        python = catalog.classes[cls["class"]]
+        assert getattr(catalog, camel(cls["class"])) is python
+        assert python.__name__ in dir(catalog) and python.__name__ in catalog.names
+        assert not hasattr(mvvm, python.__name__), "the package has no default library, so no class"
         assert python.c_class == cls["class"] and issubclass(python, mvvm.MvvmObject)
         assert cls["doc"] and python.__doc__.startswith(cls["doc"])
         for prop in cls["properties"]:
@@ -47,53 +48,54 @@ def test_every_class_of_the_library_is_a_module_attribute() -> None:
             assert [p for p in inspect.signature(method).parameters][1:] == [a["name"] for a in command["arguments"]]
         for child in cls["children"]:
             assert isinstance(python.__dict__[child], Child)
-    from mvvm import SignUpViewModel, WelcomeRequest  # noqa: F401 - importable by name
-    assert mvvm.WelcomeViewModel.c_class == "welcome_view_model"  # named from the C name
-    assert "(Swift: WelcomeScreen)" in mvvm.WelcomeViewModel.__doc__
+    from catalog import SignUpViewModel, WelcomeRequest  # the typed package's: the very classes
+    assert (SignUpViewModel, WelcomeRequest) == (catalog.SignUpViewModel, catalog.WelcomeRequest)
+    assert catalog.WelcomeViewModel.c_class == "welcome_view_model"  # named from the C name
+    assert "(Swift: WelcomeScreen)" in catalog.WelcomeViewModel.__doc__
 
 
 def test_constructors_by_position_and_name_the_library_choosing(loop: mvvm.Loop) -> None:
-    assert mvvm.CounterPageViewModel(loop).class_name == "counter_page_view_model"
-    for page in (mvvm.CounterPageViewModel(loop, 3), mvvm.CounterPageViewModel(loop, seed=3)):
+    assert catalog.CounterPageViewModel(loop).class_name == "counter_page_view_model"
+    for page in (catalog.CounterPageViewModel(loop, 3), catalog.CounterPageViewModel(loop, seed=3)):
         page.second_counter.increment()
-    a, b = mvvm.CounterPageViewModel(loop, seed=3), mvvm.CounterPageViewModel(loop, 3)
+    a, b = catalog.CounterPageViewModel(loop, seed=3), catalog.CounterPageViewModel(loop, 3)
     a.second_counter.increment(), b.second_counter.increment()
     assert a.second_counter.count == b.second_counter.count
-    mvvm.RandomCounter(loop, 2**64 - 1)  # a uint64_t seed: given as MVVM_TYPE_UINT
-    timer = mvvm.CountDownTimer(loop, full_count=5)
-    vm = mvvm.TimerViewModel(loop, timer=timer)
+    catalog.RandomCounter(loop, 2**64 - 1)  # a uint64_t seed: given as MVVM_TYPE_UINT
+    timer = catalog.CountDownTimer(loop, full_count=5)
+    vm = catalog.TimerViewModel(loop, timer=timer)
     assert vm.timer is timer and vm.display.remaining_time == 5
-    assert mvvm.TimerViewModel(loop, timer).timer is timer  # by position too
+    assert catalog.TimerViewModel(loop, timer).timer is timer  # by position too
     # None is a value ("no value"): the library says which constructor could take it.
     with pytest.raises(mvvm.InvalidArgumentError) as none:
-        mvvm.CounterPageViewModel(loop, seed=None)  # type: ignore[arg-type]
+        catalog.CounterPageViewModel(loop, seed=None)  # type: ignore[arg-type]
     assert none.value.message == ("argument 1 of counter_page_view_model (seed) is of type uint64, not optional: "
                                   "it cannot be null")
     with pytest.raises(mvvm.InvalidArgumentError) as count:
-        mvvm.CountDownTimer(loop)  # type: ignore[call-arg]
+        catalog.CountDownTimer(loop)  # type: ignore[call-arg]
     assert count.value.message == "count_down_timer takes (full_count: int), not 0 arguments"
     with pytest.raises(mvvm.InvalidArgumentError):
-        mvvm.CountDownTimer(loop, 5, 6)  # type: ignore[call-arg]
+        catalog.CountDownTimer(loop, 5, 6)  # type: ignore[call-arg]
     with pytest.raises(mvvm.InvalidArgumentError) as name:
-        mvvm.CountDownTimer(loop, count=5)  # type: ignore[call-arg]  # no constructor has that name
+        catalog.CountDownTimer(loop, count=5)  # type: ignore[call-arg]  # no constructor has that name
     assert name.value.message == "count_down_timer takes (full_count: int), not 1 argument (named count)"
     with pytest.raises(mvvm.InvalidArgumentError):
-        mvvm.CounterPageViewModel(loop, 1, seed=2)  # type: ignore[call-overload]
+        catalog.CounterPageViewModel(loop, 1, seed=2)  # type: ignore[call-overload]
     with pytest.raises(mvvm.TypeMismatchError) as kind:
-        mvvm.CountDownTimer(loop, 5.0)  # type: ignore[arg-type]
+        catalog.CountDownTimer(loop, 5.0)  # type: ignore[arg-type]
     assert kind.value.function == "mvvm_new_named" and "(full_count) is of type int, not double" in kind.value.message
     with pytest.raises(mvvm.TypeMismatchError):
-        mvvm.CounterPageViewModel(loop, seed="1")  # type: ignore[call-overload]
+        catalog.CounterPageViewModel(loop, seed="1")  # type: ignore[call-overload]
     with pytest.raises(mvvm.InvalidArgumentError) as wide:
-        mvvm.RandomCounter(loop, 2**64)
+        catalog.RandomCounter(loop, 2**64)
     assert wide.value.function is None  # no 64-bit value: the bindings' own refusal
     with pytest.raises(mvvm.TypeMismatchError) as service:
-        mvvm.SignUpViewModel(loop, service=42)  # type: ignore[arg-type]
+        catalog.SignUpViewModel(loop, service=42)  # type: ignore[arg-type]
     assert service.value.message == "argument 1 of sign_up_view_model (service) is service, not int"
 
 
 def test_commands_leave_their_arguments_to_the_library(loop: mvvm.Loop) -> None:
-    player = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 3)).player
+    player = catalog.TimerViewModel(loop, catalog.CountDownTimer(loop, 3)).player
     with pytest.raises(mvvm.InvalidArgumentError) as value:
         player.tapped("jump")  # type: ignore[arg-type]
     assert value.value.function == "mvvm_call_named" and "start, pause, stop" in str(value.value)
@@ -105,7 +107,7 @@ def test_commands_leave_their_arguments_to_the_library(loop: mvvm.Loop) -> None:
         player.tapped(button="start")  # type: ignore[call-arg]
     assert "no argument named \"button\"" in unknown.value.message
     player.tapped(argument="start")  # by name
-    welcome = mvvm.WelcomeViewModel(loop)
+    welcome = catalog.WelcomeViewModel(loop)
     seen: List[str] = []
     welcome.subscribe("on_show_text", lambda name, text: seen.append(text))
     welcome.tap_button("a\x00b")  # a string holding NUL is passed whole
@@ -119,11 +121,11 @@ def test_commands_leave_their_arguments_to_the_library(loop: mvvm.Loop) -> None:
 
 def test_new_makes_the_class_of_its_name(loop: mvvm.Loop) -> None:
     timer = mvvm.new(loop, "count_down_timer", 4)
-    assert type(timer) is mvvm.CountDownTimer and timer.full_count == 4
+    assert type(timer) is catalog.CountDownTimer and timer.full_count == 4
     vm = mvvm.new(loop, "timer_view_model", timer)
-    assert type(vm) is mvvm.TimerViewModel and vm.display.remaining_time == 4
+    assert type(vm) is catalog.TimerViewModel and vm.display.remaining_time == 4
     page = mvvm.new(loop, "counter_page_view_model", 3)
-    assert type(page) is mvvm.CounterPageViewModel
+    assert type(page) is catalog.CounterPageViewModel
 
 
 def test_new_refusals_map_to_the_statuses(loop: mvvm.Loop) -> None:
@@ -145,15 +147,15 @@ def test_new_refusals_map_to_the_statuses(loop: mvvm.Loop) -> None:
     with pytest.raises(mvvm.InvalidArgumentError):
         mvvm.new(loop, "count_down_timer", 0)  # out of range: the library's check
     with pytest.raises(mvvm.WrongTypeError) as wrong:
-        mvvm.new(loop, "timer_view_model", mvvm.Counter(loop))
+        mvvm.new(loop, "timer_view_model", catalog.Counter(loop))
     assert wrong.value.function == "mvvm_new_named"
-    with mvvm.Loop.virtual() as other:
-        elsewhere = mvvm.CountDownTimer(other, 3)
+    with catalog.Loop.virtual() as other:
+        elsewhere = catalog.CountDownTimer(other, 3)
         with pytest.raises(mvvm.InvalidArgumentError) as loops:
             mvvm.new(loop, "timer_view_model", elsewhere)
         assert loops.value.function == "mvvm_new_named"
         with pytest.raises(mvvm.InvalidArgumentError):
-            mvvm.TimerViewModel(loop, elsewhere)
+            catalog.TimerViewModel(loop, elsewhere)
     with pytest.raises(TypeError):
         mvvm.new("not a loop", "counter")  # type: ignore[arg-type]
     with pytest.raises(mvvm.TypeMismatchError):
@@ -162,20 +164,20 @@ def test_new_refusals_map_to_the_statuses(loop: mvvm.Loop) -> None:
 
 
 def test_service_misuse_is_refused(loop: mvvm.Loop) -> None:
-    service = mvvm.Service(lambda request: request.complete(True))
+    service = catalog.Service(lambda request: request.complete(True))
     with pytest.raises(mvvm.WrongTypeError):
         mvvm.new(loop, "timer_view_model", service)  # a service is no model
     with pytest.raises(mvvm.WrongTypeError):
-        mvvm.TimerViewModel(loop, service)  # type: ignore[arg-type]
+        catalog.TimerViewModel(loop, service)  # type: ignore[arg-type]
     with pytest.raises(mvvm.WrongTypeError):
-        mvvm.SignUpViewModel(loop, service=mvvm.Counter(loop))  # a model is no service
+        catalog.SignUpViewModel(loop, service=catalog.Counter(loop))  # a model is no service
     with pytest.raises(mvvm.TypeMismatchError):
         mvvm.new(loop, "sign_up_view_model", True)  # a value is no service
     handle = service.handle
     service.close()
     service.close()
     with pytest.raises(mvvm.ClosedError):
-        mvvm.SignUpViewModel(loop, service=service)
+        catalog.SignUpViewModel(loop, service=service)
     # The released handle itself, past the bindings: the library's refusal.
     argument = Value()
     argument.type, argument.object = 5, handle
@@ -190,7 +192,7 @@ def test_service_misuse_is_refused(loop: mvvm.Loop) -> None:
         lib.mvvm_service_new(REQUEST_TRAMPOLINE, None, DESTROY_TRAMPOLINE, None)
     assert len(registry) == 0  # the refused constructors released what they were given
     with pytest.raises(TypeError):
-        mvvm.Service(42)  # type: ignore[arg-type]
+        catalog.Service(42)  # type: ignore[arg-type]
 
 
 def fill(vm: Any) -> None:
@@ -200,13 +202,13 @@ def fill(vm: Any) -> None:
 def test_one_service_serves_several_view_models_and_lives_until_all_are_closed(loop: mvvm.Loop) -> None:
     asked: List[Any] = []
     ended: List[bool] = []
-    service = mvvm.Service(asked.append)
+    service = catalog.Service(asked.append)
     service._entry.on_end = lambda: ended.append(True)
-    first, second = mvvm.SignUpViewModel(loop, service), mvvm.SignUpViewModel(loop, service=service)
+    first, second = catalog.SignUpViewModel(loop, service), catalog.SignUpViewModel(loop, service=service)
     for vm in (first, second):
         fill(vm)
         vm.sign_up_tapped()
-    assert [type(r) for r in asked] == [mvvm.SignUpRequest] * 2
+    assert [type(r) for r in asked] == [catalog.SignUpRequest] * 2
     assert [r.view_model for r in asked] == [first, second]
     assert asked[1].state["user_id"] == asked[1].user_id == "abcdef"
     asked[1].complete(True)
@@ -225,20 +227,25 @@ def test_one_service_serves_several_view_models_and_lives_until_all_are_closed(l
 
 def test_a_request_carries_the_state_when_it_was_asked(loop: mvvm.Loop, recorder: Recorder) -> None:
     asked: List[Any] = []
-    vm = mvvm.SignUpViewModel(loop, service=asked.append)
+    vm = catalog.SignUpViewModel(loop, service=asked.append)
     fill(vm)
     vm.sign_up_tapped()
     vm.password = "changed!!"
     request = asked[0]
     assert isinstance(request, mvvm.ServiceRequest) and isinstance(request, mvvm.Request)
     assert request.password == "password1" and request.argument == "abcdef" and request.view_model is vm
-    assert mvvm.SignUpRequest.result_type == "bool" and mvvm.WelcomeRequest.result_type == "string"
+    assert catalog.SignUpRequest.result_type == "bool" and catalog.WelcomeRequest.result_type == "string"
     request.complete(True)
 
 
-def test_the_committed_stubs_name_the_classes_made() -> None:
-    stubs = (Path(mvvm.__file__).parent / "_classes.pyi").read_text()
+def test_the_typed_packages_stubs_name_the_classes_made() -> None:
+    """examples/catalog/python/catalog (generated): its __init__.pyi declares what its __init__.py
+    gives, which is the library's namespace and its own Loop, Service and library."""
+    import catalog as typed
+
+    stubs = Path(typed.__file__).with_name("__init__.pyi").read_text()
     declared = ast.literal_eval(re.search(r"^__all__: List\[str\] = (\[.*\])$", stubs, re.M).group(1))  # type: ignore[union-attr]
-    assert declared == list(classes_module.__all__)
-    for name in declared:
-        assert "\nclass %s(" % name in stubs
+    assert declared == list(typed.__all__) == ["Loop", "Service", "library"] + catalog.names
+    for name in catalog.names:
+        assert "\nclass %s(" % name in stubs and getattr(typed, name) is getattr(catalog, name)
+    assert typed.library is catalog and typed.Loop is catalog.Loop and typed.Service is catalog.Service

@@ -13,10 +13,11 @@ import pytest
 
 import mvvm
 from mvvm._registry import registry
+from libraries import catalog
 
 
 def test_subscribe_as_a_decorator(loop: mvvm.Loop) -> None:
-    form = mvvm.SignUpViewModel(loop)
+    form = catalog.SignUpViewModel(loop)
     seen: List[Tuple[str, Any]] = []
 
     @form.subscribe("password")
@@ -30,7 +31,7 @@ def test_subscribe_as_a_decorator(loop: mvvm.Loop) -> None:
 
 
 def test_several_names_initial_values_and_the_source(loop: mvvm.Loop) -> None:
-    form = mvvm.SignUpViewModel(loop)
+    form = catalog.SignUpViewModel(loop)
     seen: List[Tuple[Any, str, Any]] = []
     subs = form.subscribe(["user_id", "agreed"], lambda source, name, value: seen.append((source, name, value)),
                           initial=True, with_source=True)
@@ -50,7 +51,7 @@ def test_a_subscription_with_its_source_holds_it_weakly(loop: mvvm.Loop) -> None
     is collected, its handle released and its subscriptions ended (a plain callback that closes
     over its object keeps it, as documented)."""
     seen: List[Any] = []
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     counter.subscribe("count", lambda source, name, value: seen.append((source.count, value)), with_source=True)
     counter.increment()
     assert seen == [(1, 1)] and len(registry) == 1
@@ -59,11 +60,11 @@ def test_a_subscription_with_its_source_holds_it_weakly(loop: mvvm.Loop) -> None
     gc.collect()
     assert len(registry) == 0  # the subscription ended with its object
     with pytest.raises(mvvm.InvalidHandleError):
-        mvvm.default_library().functions.mvvm_release(handle)  # released by the collection
+        catalog.functions.mvvm_release(handle)  # released by the collection
 
 
 def test_a_callback_of_the_wrong_arity_is_refused_at_subscribe(loop: mvvm.Loop) -> None:
-    form = mvvm.SignUpViewModel(loop)
+    form = catalog.SignUpViewModel(loop)
     with pytest.raises(TypeError, match="2 positional arguments"):
         form.subscribe("password", lambda value: None)
     with pytest.raises(TypeError, match="3 positional arguments"):
@@ -73,7 +74,7 @@ def test_a_callback_of_the_wrong_arity_is_refused_at_subscribe(loop: mvvm.Loop) 
 
 
 def test_repr_shows_the_class_and_current_values(loop: mvvm.Loop) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     counter.increment()
     assert repr(counter) == "<mvvm.Counter count=1>"
     counter.close()
@@ -81,7 +82,7 @@ def test_repr_shows_the_class_and_current_values(loop: mvvm.Loop) -> None:
 
 
 def test_help_shows_each_propertys_type_access_and_doc() -> None:
-    text = pydoc.render_doc(mvvm.SignUpViewModel, renderer=pydoc.plaintext)
+    text = pydoc.render_doc(catalog.SignUpViewModel, renderer=pydoc.plaintext)
     assert "is_sign_up_enabled" in text and "(bool, read-only)" in text
     assert "user_id" in text and "(str)" in text
 
@@ -94,13 +95,13 @@ def test_bind_follows_a_property_like_gobject_bind_property(loop: mvvm.Loop) -> 
         def set(self, value: Any) -> None:
             self.value = value
 
-    echo = mvvm.InputEchoViewModel(loop)
+    echo = catalog.InputEchoViewModel(loop)
     label = Var()
     binding = mvvm.bind(echo, "message", label)
     assert label.value == "Your input is ''!"  # at once
     echo.input = "hi"
     assert label.value == "Your input is 'hi'!"
-    other = mvvm.InputEchoViewModel(loop)
+    other = catalog.InputEchoViewModel(loop)
     mvvm.bind(echo, "input", other, "input", transform=str.upper)
     assert other.input == "HI"
     echo.input = "abc"

@@ -18,14 +18,16 @@ import pytest
 
 import mvvm
 from mvvm import _fastpath
+from libraries import catalog
 
 PACKAGE_ROOT = Path(mvvm.__file__).resolve().parent.parent
 EXPECTED = os.environ.get("MVVM_TEST_FAST_PATH")
 
 #: A round trip and a read, whichever way runs them: prints what it saw and the way.
 ROUND_TRIP = """
-    import mvvm
-    with mvvm.Loop.virtual() as loop, mvvm.SignUpViewModel(loop) as form:
+    import os, mvvm
+    catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
+    with catalog.Loop.virtual() as loop, catalog.SignUpViewModel(loop) as form:
         seen = []
         form.subscribe("is_sign_up_enabled", lambda name, value: seen.append(value))
         form.user_id, form.password, form.confirm_password, form.agreed = "newuser", "password1", "password1", True
@@ -63,7 +65,7 @@ def test_the_hot_paths_run_where_the_way_in_use_says(loop: mvvm.Loop) -> None:
     """With the extension, a set reaches the subscriber through no Python frame (no Python
     setter, no Python trampoline) and a read calls no Python function; over ctypes, the event
     trampoline is the Python function _on_event and a read is the property's Python reader."""
-    form = mvvm.SignUpViewModel(loop)
+    form = catalog.SignUpViewModel(loop)
     callers: List[str] = []
     form.subscribe("password", lambda name, value: callers.append(sys._getframe(1).f_code.co_name))
     form.password = "password1"
@@ -107,13 +109,13 @@ def test_the_extensions_refusals_are_errors_not_crashes() -> None:
     with pytest.raises(TypeError, match="never bound"):
         Holder().value = 1
     assert isinstance(Holder.value, Unbound)  # read on its class: itself
-    library = mvvm.default_library()
+    library = catalog
     with pytest.raises(ValueError, match="no fast path for the mvvm_type 9"):
         Unbound()._bind_fast_path(library.fast_functions, b"name", 9, 0, print, print, print, print, [])
 
 
 def test_deleting_a_property_is_refused_as_before(loop: mvvm.Loop) -> None:
-    form = mvvm.SignUpViewModel(loop)
+    form = catalog.SignUpViewModel(loop)
     with pytest.raises(AttributeError, match="__delete__"):
         del form.password
 
@@ -187,7 +189,7 @@ def test_a_subscribers_exception_is_reported_as_being_handled_both_ways(loop: mv
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """The hook sees the exception as the one being handled (sys.exc_info(), as inside the ctypes
     trampoline's except block), its traceback ending in the subscriber; the caller sees nothing."""
-    form = mvvm.SignUpViewModel(loop)
+    form = catalog.SignUpViewModel(loop)
 
     def failing(name: str, value: Any) -> None:
         raise ValueError("from the subscriber")

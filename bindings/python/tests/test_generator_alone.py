@@ -6,12 +6,13 @@ refused by an import hook) and no ``ruby`` (nor anything else) on ``PATH``, and 
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import List
+
+from libraries import library_path
 
 ROOT = Path(__file__).resolve().parents[3]
 GENERATOR = ROOT / "tools"
@@ -47,9 +48,7 @@ def makefile_generated() -> List[str]:
 
 
 def test_the_generator_runs_with_no_binding_and_no_ruby_and_its_files_are_current(tmp_path: Path) -> None:
-    library = os.environ["MVVM_LIBRARY"]
-    if os.path.isdir(library):
-        library = os.path.join(library, "libcatalog.so")
+    library = library_path("MVVM_CATALOG_LIBRARY")
     empty = tmp_path / "empty-path"
     empty.mkdir()
     env = {"PATH": str(empty), "PYTHONPATH": str(GENERATOR), "HOME": str(tmp_path), "LANG": "C.UTF-8"}
@@ -66,8 +65,10 @@ def test_every_generated_file_says_so_in_its_first_lines() -> None:
     first lines that it is generated (naming.json, data, says so in its "about")."""
     flags = makefile_generated()
     paths = [ROOT / value for flag, value in zip(flags, flags[1:])
-             if flag.startswith("--") and flag not in ("--module", "--merges", "--dts-module")
+             if flag.startswith("--") and flag not in ("--module", "--merges", "--dts-module", "--py-package")
              and not value.startswith("--")]
+    package = ROOT / flags[flags.index("--py-package") + 1]  # a typed package: its modules say so
+    paths += [package / "__init__.py", package / "__init__.pyi"]
     merges = flags[flags.index("--merges") + 1]
     paths += [ROOT / merges / ("Publishers.Merge%s.swift" % ("" if n == 2 else n)) for n in range(2, 9)]
     assert len(paths) >= 18 and ROOT / "bindings/node/mvvm_catalog.d.ts" in paths, paths

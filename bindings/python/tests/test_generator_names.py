@@ -51,21 +51,27 @@ def test_the_rules_abi_names_are_the_headers() -> None:
     assert {"mvvm_loop_new", "mvvm_loop_advance", "mvvm_event_kind"} <= set(naming.load().abi_names)
 
 
-def test_the_generators_python_naming_data_is_the_packages_rule() -> None:
-    """The stubs name classes and members by tools/mvvm_gen/naming-python.json (the
-    generator imports no binding): the data is the mvvm package's rule, exactly."""
+def test_the_python_rule_states_the_packages_names() -> None:
+    """The Python naming rule is one file, tools/mvvm_gen/pynames.py, which the package imports
+    and the stubs are named by; what it says of the package's own classes (which the generator,
+    importing no binding, cannot read from them) is what they have: MvvmObject's public attributes
+    (a member of such a name wins it, marked for the checkers), a request's own attributes, and
+    the names a library's namespace holds besides its classes."""
     import keyword
 
     import mvvm
     from mvvm._object import MvvmObject
     from mvvm._requests import ServiceRequest
+    from mvvm_gen import pynames
 
-    data = json.loads(naming.PYTHON_DATA.read_text())
-    assert set(data["keywords"]) == set(keyword.kwlist)
-    assert data["package_names"] == list(mvvm.__all__), "update naming-python.json's package_names"
-    assert set(data["object_attributes"]) == {n for n in dir(MvvmObject) if not n.startswith("_")}
-    assert set(data["request_attributes"]) == ({n for n in dir(ServiceRequest) if not n.startswith("_")}
-                                               | {"argument", "state", "view_model"})
+    assert pynames.KEYWORDS == frozenset(keyword.kwlist)
+    assert pynames.OBJECT_ATTRIBUTES == {n for n in dir(MvvmObject) if not n.startswith("_")}
+    assert pynames.REQUEST_ATTRIBUTES == ({n for n in dir(ServiceRequest) if not n.startswith("_")}
+                                          | {"argument", "state", "view_model"})
+    library_own = {n for n in list(vars(mvvm.Library)) + list(mvvm.Library.__annotations__) if not n.startswith("_")}
+    assert set(pynames.NAMESPACE_NAMES) <= library_own, "Library.Loop and Library.Service"
+    # A display name is CamelCase ([A-Z][A-Za-z0-9]*): none of the Library's own other names can be one.
+    assert not [n for n in library_own - set(pynames.NAMESPACE_NAMES) if re.fullmatch(r"[A-Z][A-Za-z0-9]*", n)]
 
 
 # Members and classes whose JavaScript names clash: reserved names (`then`, `constructor`), a

@@ -1,7 +1,7 @@
-"""Installing (issue 18, item 1): the installed library found by its soname (``make install``),
-``ctypes.util.find_library``'s answer named when it is another, a loud error naming every fix;
-``setup.py``'s choice of the library to bundle (loud when there is none, the newest build, not a
-stale release copy) and the wheel's platform tag. Building real wheels is
+"""Installing (issue 18, item 1; issue 51): the package carries no library and looks for none — a
+host loads its own by its path, wherever it is installed, or imports its typed package;
+``setup.py`` packages the binding, the generator (with the data it needs without a checkout) and
+the C extension, and tags the wheel by what the extension needs. Building real wheels is
 Tests/packaging/test_packaging.sh's part (it needs setuptools from the package index)."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import ModuleType
 from typing import Dict, Optional
@@ -19,11 +18,13 @@ from typing import Dict, Optional
 import pytest
 
 import mvvm
-from mvvm import _library as _lib
+from libraries import catalog
 
 PACKAGE = Path(mvvm.__file__).resolve().parent
 SETUP = PACKAGE.parent / "setup.py"
-LIBRARY = Path(mvvm.library_path)
+REPOSITORY = PACKAGE.parents[2]
+GENERATOR = REPOSITORY / "tools" / "mvvm_gen"
+LIBRARY = Path(catalog.path)
 
 
 def load_setup() -> ModuleType:
@@ -38,10 +39,12 @@ setup_py = load_setup()
 
 
 def alone_package(tmp_path: Path) -> Path:
-    """A copy of the package outside any repository, with no library inside: site/mvvm."""
-    package = tmp_path / "site" / "mvvm"
-    shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    return package.parent
+    """Copies of the package and the generator outside any repository, as a wheel installs them,
+    with no library anywhere: site/mvvm, site/mvvm_gen."""
+    site = tmp_path / "site"
+    shutil.copytree(PACKAGE, site / "mvvm", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copytree(GENERATOR, site / "mvvm_gen", ignore=shutil.ignore_patterns("__pycache__"))
+    return site
 
 
 def run_python(code: str, site: Path, env_changes: Dict[str, Optional[str]], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -57,7 +60,7 @@ def run_python(code: str, site: Path, env_changes: Dict[str, Optional[str]], cwd
 def compile_library(tmp_path: Path, name: str, version: str, soname: Optional[str] = None) -> Path:
     compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if compiler is None:
-        pytest.skip("no C compiler to build a fake library")
+        pytest.fail("no C compiler to build a fake library (cc)")
     tmp_path.mkdir(parents=True, exist_ok=True)
     source = tmp_path / "fake.c"
     source.write_text('const char *mvvm_version(void) { return "%s"; }\n' % version)
@@ -70,108 +73,104 @@ def compile_library(tmp_path: Path, name: str, version: str, soname: Optional[st
     return output
 
 
-# --- The package: the installed library by its soname -------------------------------------------
+# --- The package: no default library, an installed one loaded by its path -------------------------
 
 
-def test_the_soname_is_the_headers_major() -> None:
-    assert _lib.SONAME == "libmvvm.so.%d" % _lib.EXPECTED_VERSION[0]
-    assert _lib.candidates({}, Path("/nowhere/mvvm"))[-1] == _lib.SONAME
+def test_the_package_has_no_default_library() -> None:
+    """PyGObject has no default namespace: the package neither finds nor names a library."""
+    for gone in ("default_library", "library_path", "library_version", "CLASSES", "SONAME", "candidates"):
+        assert not hasattr(mvvm, gone) and not hasattr(mvvm._library, gone), gone
+    with pytest.raises(AttributeError):
+        mvvm.Counter  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="a loop belongs to a library"):
+        mvvm.Loop.virtual()
+    with pytest.raises(TypeError, match="a service belongs to a library"):
+        mvvm.Service(lambda request: None)
 
 
-def test_after_make_install_the_package_finds_the_library_by_its_soname(tmp_path: Path) -> None:
+def test_an_installed_library_is_loaded_by_its_path(tmp_path: Path) -> None:
+    """An app's library installed where docs/install.md puts it (PREFIX/lib/libNAME.so.MAJOR and
+    its links), loaded by the package alone (as a wheel installs it) by its path, with no
+    LD_LIBRARY_PATH and nothing else set."""
     site = alone_package(tmp_path)
     lib = tmp_path / "prefix" / "lib"
     lib.mkdir(parents=True)
-    shutil.copy(LIBRARY, lib / _lib.SONAME)
-    done = run_python("import mvvm; print(mvvm.library_path); print(mvvm.CountDownTimer.__name__)",
-                      site, {"LD_LIBRARY_PATH": str(lib)}, tmp_path)
+    shutil.copy(LIBRARY, lib / "libcatalog.so.0.4.0")
+    (lib / "libcatalog.so.0").symlink_to("libcatalog.so.0.4.0")
+    done = run_python("import mvvm; library = mvvm.load(%r); print(library.path); print(library.CountDownTimer.__name__)"
+                      % str(lib / "libcatalog.so.0"), site, {}, tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [str(lib / _lib.SONAME), "CountDownTimer"]
+    assert done.stdout.split() == [str(lib / "libcatalog.so.0"), "CountDownTimer"]
 
 
-def test_with_no_library_anywhere_the_first_use_names_every_place_and_every_fix(tmp_path: Path) -> None:
+def test_a_missing_library_names_its_path_and_what_to_do(tmp_path: Path) -> None:
     site = alone_package(tmp_path)
-    done = run_python("import mvvm; mvvm.Counter", site, {}, tmp_path)  # the first use loads
+    missing = tmp_path / "nowhere" / "libgreeter.so"
+    done = run_python("import mvvm; mvvm.load(%r)" % str(missing), site, {}, tmp_path)
     assert done.returncode != 0
-    assert "MvvmLibraryError" in done.stderr
-    assert str(site / "mvvm" / "libmvvm.so") + ": not found" in done.stderr
-    assert _lib.SONAME + ": not found by the dynamic loader" in done.stderr
-    for fix in ("make lib", "make wheel", "make install", "ldconfig", "LD_LIBRARY_PATH", "MVVM_LIBRARY"):
+    assert "MvvmLibraryError" in done.stderr and "cannot load %s: not found" % missing in done.stderr
+    for fix in ("MVVMExport", "docs/packages.md", "mvvm.load", "typed package"):
         assert fix in done.stderr, fix
 
 
-def test_find_library_s_answer_is_tried_when_the_soname_is_not_found(tmp_path: Path) -> None:
-    if shutil.which("ld") is None or shutil.which("objdump") is None:
-        pytest.skip("ctypes.util.find_library needs ld and objdump to search LD_LIBRARY_PATH")
+def test_the_environment_chooses_no_library(tmp_path: Path) -> None:
+    """What the default library was found by (MVVM_LIBRARY, a libmvvm.so on LD_LIBRARY_PATH, in
+    the package's folder) loads nothing: the package has no class to give until a library is
+    loaded by its path."""
     site = alone_package(tmp_path)
     lib = tmp_path / "prefix" / "lib"
-    compile_library(lib, "libmvvm.so.1", "1.0.0", soname="libmvvm.so.1")
-    (lib / "libmvvm.so").symlink_to("libmvvm.so.1")  # what `cc -lmvvm`, so find_library, finds
-    done = run_python("import mvvm; mvvm.Loop.virtual()", site, {"LD_LIBRARY_PATH": str(lib)}, tmp_path)
-    assert done.returncode != 0
-    assert _lib.SONAME + ": not found by the dynamic loader" in done.stderr
-    assert "libmvvm.so.1 (%s): version 1.0.0 is incompatible" % (lib / "libmvvm.so.1") in done.stderr, done.stderr
-    assert "version found: 1.0.0" in done.stderr
+    compile_library(lib, "libmvvm.so.0", "0.4.0", soname="libmvvm.so.0")
+    (lib / "libmvvm.so").symlink_to("libmvvm.so.0")
+    shutil.copy(LIBRARY, site / "mvvm" / "libmvvm.so")
+    done = run_python("import mvvm\n"
+                      "def mapped():\n"
+                      "    return [l for l in open('/proc/self/maps') if 'libmvvm' in l or 'libcatalog' in l]\n"
+                      "try:\n    mvvm.CountDownTimer\nexcept AttributeError:\n    print('no class')\n"
+                      "assert not mapped(), mapped()\nprint('nothing loaded')",
+                      site, {"LD_LIBRARY_PATH": str(lib), "MVVM_LIBRARY": str(LIBRARY)}, tmp_path)
+    assert (done.returncode, done.stdout.split("\n")[:2], done.stderr) == (0, ["no class", "nothing loaded"], ""), \
+        done.stderr
 
 
-# --- setup.py: which library is bundled ------------------------------------------------------------
+# --- setup.py: the binding, the generator and the extension, no library ---------------------------
 
 
-def fake_repository(tmp_path: Path) -> Path:
-    repo = tmp_path / "repo"
-    (repo / "bindings" / "python").mkdir(parents=True)
-    (repo / "Package.swift").write_text("// swift-tools-version:5.9\n")
-    return repo
+def test_setup_packages_no_library() -> None:
+    text = SETUP.read_text()
+    for gone in ("MVVM_LIBRARY", "MVVM_BUNDLE_LIBRARY", "find_library", "libmvvm.so"):
+        assert gone not in text, gone
+    pyproject = (PACKAGE.parent / "pyproject.toml").read_text()
+    data = pyproject[pyproject.index("[tool.setuptools.package-data]"):]
+    assert ".so" not in data.split("[tool.pytest")[0], "a library as package data"
 
 
-def test_setup_without_a_library_fails_loudly_naming_what_to_do(tmp_path: Path) -> None:
-    repo = fake_repository(tmp_path)
-    with pytest.raises(setup_py.LibraryNotFound) as raised:
-        setup_py.find_library({}, repo / "bindings" / "python")
-    message = str(raised.value)
-    for path in (".build/debug/libmvvm.so", ".build/release/libmvvm.so", "build/release-static/libmvvm.so"):
-        assert str(repo / path) in message
-    for fix in ("make lib", "make wheel", "MVVM_LIBRARY=", "MVVM_BUNDLE_LIBRARY=0"):
-        assert fix in message, fix
+def test_setup_ships_the_generators_data_from_the_repository(tmp_path: Path) -> None:
+    setup_py.ship_generator_data(tmp_path / "data")
+    for name, relative in setup_py.GENERATOR_DATA.items():
+        assert (tmp_path / "data" / name).read_bytes() == (REPOSITORY / relative).read_bytes(), name
+
+
+def test_setup_outside_the_repository_says_the_generators_data_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(setup_py, "repository_root", lambda start=None: None)
+    monkeypatch.setattr(setup_py, "GENERATOR", tmp_path / "mvvm_gen")  # a source folder without data
+    setup_py.ship_generator_data(tmp_path / "data")
+    assert not (tmp_path / "data").exists()
+    err = capsys.readouterr().err
+    assert "no exports.map" in err and "no mvvm.h" in err and "will need a checkout of libmvvm" in err
     outside = tmp_path / "outside" / "python"
     outside.mkdir(parents=True)
-    with pytest.raises(setup_py.LibraryNotFound, match="not inside the libmvvm repository"):
-        setup_py.find_library({}, outside)
+    assert load_setup().repository_root(outside) is None
 
 
-def test_setup_with_mvvm_library_naming_nothing_fails(tmp_path: Path) -> None:
-    with pytest.raises(setup_py.LibraryNotFound, match="MVVM_LIBRARY=.*no library at"):
-        setup_py.find_library({"MVVM_LIBRARY": str(tmp_path / "missing.so")}, tmp_path)
-    with pytest.raises(setup_py.LibraryNotFound):
-        setup_py.find_library({"MVVM_LIBRARY": str(tmp_path)}, tmp_path)  # a folder without it
-    assert setup_py.find_library({"MVVM_LIBRARY": str(LIBRARY.parent)}, tmp_path) == LIBRARY.parent / "libmvvm.so"
-
-
-def test_setup_bundles_nothing_only_when_told(tmp_path: Path) -> None:
-    repo = fake_repository(tmp_path)
-    assert setup_py.find_library({"MVVM_BUNDLE_LIBRARY": "0"}, repo / "bindings" / "python") is None
-    assert setup_py.find_library({"MVVM_BUNDLE_LIBRARY": "0", "MVVM_LIBRARY": str(LIBRARY)}, tmp_path) is None
-
-
-def test_setup_bundles_the_newest_build_not_an_old_release_copy(tmp_path: Path) -> None:
-    repo = fake_repository(tmp_path)
-    start = repo / "bindings" / "python"
-    release = repo / ".build" / "release" / "libmvvm.so"
-    debug = repo / ".build" / "debug" / "libmvvm.so"
-    static = repo / "build" / "release-static" / "libmvvm.so"
-    for path in (release, debug, static):
-        path.parent.mkdir(parents=True)
-        path.write_bytes(b"\x7fELF")
-    now = time.time()
-    os.utime(release, (now - 3600, now - 3600))   # an old release build
-    os.utime(static, (now - 1800, now - 1800))
-    os.utime(debug, (now, now))                   # what `make lib` just built
-    assert setup_py.find_library({}, start) == debug
-    os.utime(static, (now + 60, now + 60))
-    assert setup_py.find_library({}, start) == static
-    debug.unlink()
-    static.unlink()
-    assert setup_py.find_library({}, start) == release
+def test_the_generator_is_one_folder_shipped_once() -> None:
+    """The package imports the generator's model and naming rule: in a checkout
+    bindings/python/mvvm_gen is a link to tools/mvvm_gen (so PYTHONPATH=bindings/python finds
+    both), which setup.py packages as mvvm_gen; build_wheel.sh stages a copy in its place."""
+    link = PACKAGE.parent / "mvvm_gen"
+    assert link.is_symlink() and link.resolve() == GENERATOR.resolve()
+    assert setup_py.GENERATOR == GENERATOR.resolve()
+    assert setup_py.repository_root() == REPOSITORY
 
 
 # --- setup.py: the wheel's platform tag --------------------------------------------------------------

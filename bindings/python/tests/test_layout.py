@@ -1,7 +1,8 @@
 """The package's layout: the runtime split by concern (no module patching another, no
-compatibility shims), its modules in layers that import one another without a cycle, nothing
-loaded by ``import mvvm``, no class built by converting a value, and one owner base for every
-class that owns a handle (close, finalizer, context manager, ``_as_parameter_``)."""
+compatibility shims), its modules in layers that import one another without a cycle, one reader
+of the description and one naming rule (the generator's, imported), nothing loaded by ``import
+mvvm``, no class built by converting a value, and one owner base for every class that owns a
+handle (close, finalizer, context manager, ``_as_parameter_``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import ctypes
 import gc
 import importlib
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -23,26 +23,23 @@ import mvvm
 from mvvm._registry import registry
 from mvvm._owner import Owner
 from mvvm._values import take_string
+from libraries import catalog, library_path
 
 PACKAGE = Path(mvvm.__file__).resolve().parent
 #: The package's C extension (mvvm/_fast.c): a module of the lowest layer, importing none of the others.
 EXTENSIONS = {"_fast"}
-SAMPLE = os.environ.get("MVVM_SAMPLE_LIBRARY")
-
-#: The default library's generic C functions.
-lib = mvvm.default_library().functions
+#: The catalog's generic C functions.
+lib = catalog.functions
 
 
 def test_the_runtime_is_split_by_concern() -> None:
     for module, names in {
         "mvvm._abi": ["Value", "FlatEvent", "SIGNATURES", "Status", "LoopKind"],
-        "mvvm._library": ["Library", "load", "default_library", "candidates"],
+        "mvvm._library": ["Library", "load", "open_library"],
         "mvvm._values": ["Scalar", "to_c", "from_c", "encode_name", "decode"],
         "mvvm._records": ["Record", "record_class"],
         "mvvm._description": ["Description", "descriptions"],
         "mvvm._splices": ["Splice"],
-        "mvvm._names": ["camel", "python_names", "free_name"],
-        "mvvm._model": ["Library", "Class", "Type"],
         "mvvm._interrupts": ["in_callback", "keep_interrupt", "raise_kept_interrupt", "ctrl_c_between_slices"],
         "mvvm._releases": ["release_soon", "release_pending"],
         "mvvm._report": ["report", "callable_name"],
@@ -61,7 +58,7 @@ def test_the_runtime_is_split_by_concern() -> None:
         loaded = importlib.import_module(module)
         for name in names:
             assert hasattr(loaded, name), (module, name)
-    for gone in ("_core", "_callbacks", "_lib", "_dynamic"):  # no compatibility shims, no grab bag
+    for gone in ("_core", "_callbacks", "_lib", "_dynamic", "_classes"):  # no compatibility shims, no grab bag
         assert not (PACKAGE / (gone + ".py")).exists(), gone
     for path in PACKAGE.glob("*.py"):
         assert len(path.read_text().splitlines()) < 700, path.name
@@ -145,7 +142,7 @@ def test_the_modules_import_one_another_in_layers_without_a_cycle() -> None:
     """Every import of one of the package's modules by another, at module level or in a function,
     goes down: no cycle, and none imports the package (its ``__init__``, the top layer, imports
     them). A low layer that must reach a higher one is handed it (the class builder registers with
-    the library, the package its names with mvvm._names). The C extension, mvvm._fast, is a module
+    the library). The C extension, mvvm._fast, is a module
     of the lowest layer (what it calls back is handed to it). And what converts values (the values,
     the description, the records) reaches no module of objects, members or class building."""
     modules = {path.stem for path in PACKAGE.glob("*.py")} | EXTENSIONS
@@ -175,21 +172,21 @@ def test_the_modules_import_one_another_in_layers_without_a_cycle() -> None:
         assert not above, (converting, sorted(above))
 
 
-@pytest.mark.skipif(not SAMPLE, reason="MVVM_SAMPLE_LIBRARY is not set (build Tests/outside: libsample.so)")
 def test_converting_a_value_builds_no_class() -> None:
     """Records (read, set, heard, as arguments and results, in arrays, optionals and records) and
     Foundation's values (a UUID, a date, a URL, a decimal, in a record too), converted on a freshly
     loaded library through objects of no Python class of their own: the record classes come from
     the description's records alone, and no view-model class is made (counted: the class builder
     and every subclass of MvvmObject) until a class is asked for, which then has the very same
-    record classes."""
-    assert SAMPLE is not None
+    record classes. The library is opened as mvvm.load opens it, but without building its classes
+    (which mvvm.load does, to refuse a bad registration at once)."""
     program = textwrap.dedent("""
-        import ctypes, uuid
+        import ctypes, sys, uuid
         from datetime import datetime, timezone
         from decimal import Decimal
         import mvvm
         from mvvm import _build
+        from mvvm._library import Library, open_library
         from mvvm._values import Values
 
         namespaces, classes = [], []
@@ -200,7 +197,9 @@ def test_converting_a_value_builds_no_class() -> None:
         _build.Namespace.__init__ = counted
         mvvm.MvvmObject.__init_subclass__ = classmethod(lambda cls, **kwargs: classes.append(cls.__name__))
 
-        library = mvvm.default_library()
+        library = Library(*open_library(sys.argv[1]))
+        class SampleLoop(mvvm.Loop):  # a loop of the library, made without its namespace of classes
+            _class_library = library
         def plain(loop, c_name):  # an object of the library, of no class of its own (mvvm.MvvmObject)
             out, values = ctypes.c_uint64(), Values([])
             library.functions.mvvm_new_named(loop, c_name, None, values.array, 0, ctypes.byref(out))
@@ -209,7 +208,7 @@ def test_converting_a_value_builds_no_class() -> None:
             return made
 
         Speaker, Slot, LineItem = library.records["speaker"], library.Slot, library.records["line_item"]
-        with mvvm.Loop.virtual() as loop:
+        with SampleLoop.virtual() as loop:
             agenda = plain(loop, b"agenda")
             assert mvvm.get(agenda, "speaker") == Speaker("nobody", False)
             heard = []
@@ -241,42 +240,67 @@ def test_converting_a_value_builds_no_class() -> None:
         # A class asked for: the classes are built, once, around the same record classes.
         assert library.Agenda.c_class == "agenda" and len(namespaces) == 1 and "Agenda" in classes
         assert library.Speaker is Speaker and library.records["speaker"] is Speaker
-        assert mvvm.Agenda._model is not None and library._built().records["slot"] is Slot
+        assert library.Agenda._model is not None and library._built().records["slot"] is Slot
         print("ok")
     """)
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ, MVVM_LIBRARY=SAMPLE))
+    done = subprocess.run([sys.executable, "-c", program, library_path("MVVM_SAMPLE_LIBRARY")], capture_output=True,
+                          text=True, timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (0, "ok\n", "")
 
 
 def test_importing_the_package_loads_no_library() -> None:
-    """``import mvvm`` (and the typed model the generator uses) loads nothing: the default
-    library is found on first use."""
+    """``import mvvm`` (and the description's model it reads with) loads nothing, and nothing but
+    a library's path loads one: no name of the package does (there is no default library)."""
     program = textwrap.dedent("""
-        import mvvm, mvvm._model, mvvm.aio
+        import sys
+        import mvvm, mvvm.aio, mvvm_gen.model
         def loaded():
-            return [line for line in open("/proc/self/maps") if "libmvvm" in line or "libsample" in line]
+            return [line for line in open("/proc/self/maps") if "libcatalog" in line]
         assert not loaded(), loaded()
         loop_class, error = mvvm.Loop, mvvm.CommandError  # the package's own names load nothing
-        assert not loaded(), loaded()
-        mvvm.Counter
+        assert not hasattr(mvvm, "Counter") and not loaded(), loaded()
+        mvvm.load(sys.argv[1]).Counter
         assert loaded()
         print("ok")
     """)
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", program, str(catalog.path)], capture_output=True, text=True,
+                          timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "ok\n", "")
+
+
+def test_one_reader_of_the_description_and_one_naming_rule() -> None:
+    """The Python tree reads the description with one model and names by one rule, each in one
+    file beside the generator's Python renderer (tools/mvvm_gen/model.py, pynames.py), which the
+    package imports: it has no copy of either, and the generator has no data restating the rule."""
+    import mvvm_gen.model
+    import mvvm_gen.pynames
+    from mvvm import _build, _description, _members, _records, _requests
+
+    tools = PACKAGE.parents[2] / "tools" / "mvvm_gen"
+    assert Path(mvvm_gen.model.__file__).resolve() == (tools / "model.py").resolve()
+    assert Path(mvvm_gen.pynames.__file__).resolve() == (tools / "pynames.py").resolve()
+    for gone in ("_model.py", "_names.py"):
+        assert not (PACKAGE / gone).exists(), gone
+    assert not list(tools.glob("naming-python*")), "the Python rule is code, in pynames.py"
+    assert _description.LibraryModel is mvvm_gen.model.Library
+    assert _description.namespace_names is mvvm_gen.pynames.namespace_names
+    for module in (_build, _members, _records, _requests):
+        assert module.python_names is mvvm_gen.pynames.python_names, module.__name__
+    # No module of the package declares a model of its own (the generator's are dataclasses).
+    for path in PACKAGE.glob("*.py"):
+        assert "dataclass" not in path.read_text(), path.name
 
 
 def test_every_handle_owning_class_derives_from_the_owner_base() -> None:
     for cls in (mvvm.Loop, mvvm.MvvmObject, mvvm.Service, mvvm.Request, mvvm.Subscription,
-                mvvm.SignUpViewModel, mvvm.SignUpRequest):
+                catalog.SignUpViewModel, catalog.SignUpRequest):
         assert issubclass(cls, Owner), cls
         for member in ("close", "__enter__", "__exit__", "_as_parameter_", "handle", "closed"):
             assert hasattr(cls, member), (cls, member)
 
 
 def test_an_owner_is_a_ctypes_argument_for_its_handle() -> None:
-    with mvvm.Loop.virtual() as loop, mvvm.Counter(loop) as counter:
+    with catalog.Loop.virtual() as loop, catalog.Counter(loop) as counter:
         counter.increment()
         out = ctypes.c_void_p()
         lib.mvvm_snapshot(counter, ctypes.byref(out))  # the object itself, not counter.handle
@@ -289,9 +313,9 @@ def test_an_owner_is_a_ctypes_argument_for_its_handle() -> None:
 
 def test_close_is_idempotent_and_with_closes_for_every_owner() -> None:
     requests: List[Any] = []
-    with mvvm.Loop.virtual() as loop:
-        with mvvm.Service(requests.append) as service:
-            vm = mvvm.WelcomeViewModel(loop, api=service)
+    with catalog.Loop.virtual() as loop:
+        with catalog.Service(requests.append) as service:
+            vm = catalog.WelcomeViewModel(loop, api=service)
             with vm.subscribe("on_show_welcome", lambda name, value: None) as sub:
                 vm.view_did_load()
                 assert sub.active and not sub.closed
@@ -312,8 +336,8 @@ def test_close_is_idempotent_and_with_closes_for_every_owner() -> None:
 
 
 def test_the_finalizer_of_the_base_releases_a_dropped_owner() -> None:
-    with mvvm.Loop.virtual() as loop:
-        counter = mvvm.Counter(loop)
+    with catalog.Loop.virtual() as loop:
+        counter = catalog.Counter(loop)
         handle = counter.handle
         del counter
         gc.collect()

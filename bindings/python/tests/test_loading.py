@@ -1,5 +1,6 @@
-"""Loading: where the library is looked for, the version check, the clear error naming every
-path tried and the version found; the one table of C signatures matches include/mvvm.h."""
+"""Loading: a library by its path and nothing else (no search), the version check, the clear
+error naming the path and the version found; a typed package loading the library beside it; the
+one table of C signatures matches include/mvvm.h."""
 
 from __future__ import annotations
 
@@ -11,18 +12,19 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, Optional
 
 import pytest
 
 import mvvm
 from mvvm import _abi
 from mvvm import _library as _lib
+from libraries import catalog, library_path
 
 PACKAGE = Path(mvvm.__file__).resolve().parent
-REPOSITORY = _lib._repository_root(PACKAGE)
-HEADER = REPOSITORY / "include" / "mvvm.h" if REPOSITORY else None
-CATALOG_HEADER = REPOSITORY / "examples" / "catalog" / "include" / "mvvm_catalog.h" if REPOSITORY else None
+REPOSITORY = PACKAGE.parents[2]
+HEADER = REPOSITORY / "include" / "mvvm.h"
+CATALOG_HEADER = REPOSITORY / "examples" / "catalog" / "include" / "mvvm_catalog.h"
 
 
 def run_import(code: str, env_changes: Dict[str, Optional[str]], cwd: Path) -> subprocess.CompletedProcess:
@@ -37,11 +39,9 @@ def run_import(code: str, env_changes: Dict[str, Optional[str]], cwd: Path) -> s
 
 
 def test_the_library_loaded_is_compatible() -> None:
-    parsed = _lib.parse_version(mvvm.library_version)
+    parsed = _lib.parse_version(catalog.version)
     assert parsed is not None and _lib.version_is_compatible(parsed)
-    assert mvvm.library_path.is_file()
-    if os.environ.get("MVVM_LIBRARY"):
-        assert mvvm.library_path == _lib.candidates()[0]
+    assert catalog.path.is_file() and catalog.path == Path(os.environ["MVVM_CATALOG_LIBRARY"]).absolute()
 
 
 def test_version_rules() -> None:
@@ -62,7 +62,6 @@ def header_functions(part: str = "generic") -> Dict[str, int]:
     """The functions declared with their number of parameters: the generic ones (mvvm.h, the
     fixed ABI, which has no generated part), or the catalog's typed ones (mvvm_catalog.h's
     generated part)."""
-    assert HEADER is not None and CATALOG_HEADER is not None
     if part == "typed":
         whole = CATALOG_HEADER.read_text()
         chosen = whole[whole.index(GENERATED_BEGIN):whole.index(GENERATED_END)]
@@ -77,7 +76,6 @@ def header_functions(part: str = "generic") -> Dict[str, int]:
     return found
 
 
-@pytest.mark.skipif(HEADER is None or not HEADER.is_file(), reason="include/mvvm.h is not beside the package")
 def test_the_table_declares_every_generic_function_of_the_header_once() -> None:
     declared = header_functions("generic")
     typed = header_functions("typed")
@@ -89,7 +87,7 @@ def test_the_table_declares_every_generic_function_of_the_header_once() -> None:
     # typed per-class calls (the classes are made from mvvm_classes over the generic calls).
     assert sorted(_abi.SIGNATURES) == sorted(declared)
     assert not set(_abi.SIGNATURES) & set(typed)
-    functions = mvvm.default_library().functions
+    functions = catalog.functions
     for name, count in declared.items():
         restype, argtypes = _abi.SIGNATURES[name]
         assert len(argtypes) == count, name
@@ -103,9 +101,7 @@ def test_the_table_declares_every_generic_function_of_the_header_once() -> None:
             assert name not in source.read_text(), (source.name, name)
 
 
-@pytest.mark.skipif(HEADER is None or not HEADER.is_file(), reason="include/mvvm.h is not beside the package")
 def test_the_limits_are_the_headers() -> None:
-    assert HEADER is not None
     defined = re.search(r"#define MVVM_LOOP_TIME_LIMIT_MS INT64_C\((\d+)\)", HEADER.read_text())
     assert defined is not None
     assert mvvm.Loop.TIME_LIMIT_MS == _abi.LOOP_TIME_LIMIT_MS == int(defined.group(1))
@@ -121,58 +117,44 @@ def test_the_flat_event_reads_mvvm_event_as_laid_out() -> None:
         assert getattr(flat, field).offset == event.value.offset + getattr(value, field).offset, field
 
 
-def test_candidates_in_order(tmp_path: Path) -> None:
-    library = tmp_path / "lib" / "libmvvm.so"
-    library.parent.mkdir()
-    assert _lib.candidates({"MVVM_LIBRARY": str(library)}) == [library]
-    assert _lib.candidates({"MVVM_LIBRARY": str(library.parent)}) == [library]
-    repo = tmp_path / "repo"
-    package = repo / "bindings" / "python" / "mvvm"
-    package.mkdir(parents=True)
-    (repo / "Package.swift").write_text("// swift-tools-version:5.9\n")
-    debug, release = repo / ".build" / "debug" / "libmvvm.so", repo / ".build" / "release" / "libmvvm.so"
-    assert _lib.candidates({}, package) == [package / "libmvvm.so", debug, release, _lib.SONAME]
-    for built in (debug, release):
-        built.parent.mkdir(parents=True)
-        built.write_bytes(b"")
-    os.utime(release, ns=(1, 1_000_000_000))
-    os.utime(debug, ns=(1, 2_000_000_000))
-    assert _lib.candidates({}, package)[1:3] == [debug, release], "the one built last comes first"
-    os.utime(release, ns=(1, 3_000_000_000))
-    assert _lib.candidates({}, package)[1:3] == [release, debug], "the one built last comes first"
-    alone = tmp_path / "alone" / "mvvm"
-    alone.mkdir(parents=True)
-    assert _lib.candidates({}, alone) == [alone / "libmvvm.so", _lib.SONAME]
+def test_a_library_is_a_file_given_by_its_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No search: the path is the library's file, relative to the current folder or from ``~``; a
+    folder is refused, saying to give the file."""
+    with pytest.raises(mvvm.MvvmLibraryError) as folder:
+        mvvm.load(catalog.path.parent)
+    assert folder.value.reason.startswith("is a folder: give the library's file")
+    assert folder.value.path == str(catalog.path.parent)
+    monkeypatch.chdir(catalog.path.parent)
+    assert mvvm.load(catalog.path.name) is catalog
+    home = tmp_path / "home"
+    (home / "lib").mkdir(parents=True)
+    (home / "lib" / "libcatalog.so").symlink_to(catalog.path)
+    monkeypatch.setenv("HOME", str(home))
+    assert mvvm.load("~/lib/libcatalog.so") is catalog  # the same file: the same library
 
 
-def test_a_missing_library_names_every_path_tried(tmp_path: Path) -> None:
-    paths = [tmp_path / "a" / "libmvvm.so", tmp_path / "b" / "libmvvm.so"]
+def test_a_missing_library_names_its_path(tmp_path: Path) -> None:
+    missing = tmp_path / "a" / "libgreeter.so"
     with pytest.raises(mvvm.MvvmLibraryError) as raised:
-        _lib.load_library(paths)
+        mvvm.load(missing)
     assert isinstance(raised.value, ImportError)
-    message = str(raised.value)
-    for path in paths:
-        assert "%s: not found" % path in message
-    assert raised.value.tried == [(str(p), "not found") for p in paths]
-    assert raised.value.version_found is None
+    assert (raised.value.path, raised.value.reason, raised.value.version_found) == (str(missing), "not found", None)
+    assert str(raised.value).startswith("cannot load %s: not found" % missing)
 
 
-def test_a_missing_library_raises_a_clear_import_error_at_first_use(tmp_path: Path) -> None:
-    missing = tmp_path / "nowhere" / "libmvvm.so"
+def test_importing_loads_nothing_and_a_missing_library_raises_where_it_is_loaded(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "libgreeter.so"
     done = run_import("import mvvm", {"MVVM_LIBRARY": str(missing)}, tmp_path)
-    assert (done.returncode, done.stderr) == (0, "")  # importing loads nothing
-    done = run_import("import mvvm\nmvvm.CountDownTimer", {"MVVM_LIBRARY": str(missing)}, tmp_path)
-    assert done.returncode != 0
-    assert "MvvmLibraryError" in done.stderr
-    assert str(missing) in done.stderr and "not found" in done.stderr
-    done = run_import("import mvvm\nmvvm.Loop.virtual()\nprint('never')", {"MVVM_LIBRARY": str(tmp_path)}, tmp_path)  # a folder without it
-    assert str(tmp_path / "libmvvm.so") in done.stderr and "never" not in done.stdout
+    assert (done.returncode, done.stderr) == (0, "")  # importing loads nothing, whatever the environment
+    done = run_import("import mvvm\nprint('imported')\nmvvm.load(%r)\nprint('never')" % str(missing), {}, tmp_path)
+    assert done.returncode != 0 and done.stdout == "imported\n"
+    assert "MvvmLibraryError" in done.stderr and "cannot load %s: not found" % missing in done.stderr
 
 
 def compile_fake(tmp_path: Path, name: str, version: str) -> Path:
     compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if compiler is None:
-        pytest.skip("no C compiler to build a fake library")
+        pytest.fail("no C compiler to build a fake library (cc)")
     source = tmp_path / (name + ".c")
     source.write_text('const char *mvvm_version(void) { return "%s"; }\n' % version)
     output = tmp_path / name / "libmvvm.so"
@@ -186,65 +168,72 @@ def compile_fake(tmp_path: Path, name: str, version: str) -> Path:
 def test_an_incompatible_library_names_the_version_found(tmp_path: Path, version: str, reason: str) -> None:
     fake = compile_fake(tmp_path, "fake", version)
     with pytest.raises(mvvm.MvvmLibraryError) as raised:
-        _lib.load_library([fake])
+        mvvm.load(fake)
     assert raised.value.version_found == version
     assert "version found: %s" % version in str(raised.value)
-    assert reason in str(raised.value) and str(fake) in str(raised.value)
-    done = run_import("import mvvm; mvvm.CLASSES", {"MVVM_LIBRARY": str(fake.parent)}, tmp_path)
-    assert done.returncode != 0 and "version found: %s" % version in done.stderr
+    assert reason in raised.value.reason and str(fake) in str(raised.value)
 
 
 def test_a_library_that_is_not_libmvvm(tmp_path: Path) -> None:
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
-        pytest.skip("no C compiler")
+        pytest.fail("no C compiler (cc)")
     source = tmp_path / "other.c"
     source.write_text("int other(void) { return 1; }\n")
-    other = tmp_path / "libmvvm.so"
+    other = tmp_path / "libother.so"
     subprocess.run([compiler, "-shared", "-fPIC", "-o", str(other), str(source)], check=True)
-    garbage = tmp_path / "garbage" / "libmvvm.so"
+    garbage = tmp_path / "garbage" / "libgarbage.so"
     garbage.parent.mkdir()
     garbage.write_text("not an ELF file")
     with pytest.raises(mvvm.MvvmLibraryError) as raised:
-        _lib.load_library([garbage, other])
-    tried = dict(raised.value.tried)
-    assert tried[str(garbage)].startswith("cannot be loaded")
-    assert "no mvvm_version" in tried[str(other)]
+        mvvm.load(garbage)
+    assert raised.value.reason.startswith("cannot be loaded")
+    with pytest.raises(mvvm.MvvmLibraryError) as raised:
+        mvvm.load(other)
+    assert "no mvvm_version" in raised.value.reason
 
 
-def copy_package(destination: Path) -> Path:
-    shutil.copytree(PACKAGE, destination, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    return destination
+def copy_package(site: Path) -> Path:
+    """The package and the generator it imports, as a wheel installs them, in ``site``."""
+    shutil.copytree(PACKAGE, site / "mvvm", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copytree(REPOSITORY / "tools" / "mvvm_gen", site / "mvvm_gen", ignore=shutil.ignore_patterns("__pycache__"))
+    return site / "mvvm"
 
 
-PRINT_PATH = "import sys; sys.path.insert(0, %r); import mvvm; print(mvvm.__file__); print(mvvm.library_path)"
-
-
-def test_a_copy_inside_the_package_folder_is_found(tmp_path: Path) -> None:
-    package = copy_package(tmp_path / "site" / "mvvm")
-    shutil.copy(mvvm.library_path, package / "libmvvm.so")
-    done = run_import(PRINT_PATH % str(package.parent), {"MVVM_LIBRARY": None}, tmp_path)
+def test_a_library_inside_the_package_folder_is_not_loaded(tmp_path: Path) -> None:
+    """Where the default library was once looked for first: a copy there is nobody's library."""
+    package = copy_package(tmp_path / "site")
+    shutil.copy(catalog.path, package / "libmvvm.so")
+    done = run_import("import sys; sys.path.insert(0, %r); import mvvm; print(mvvm.__file__); "
+                      "print(hasattr(mvvm, 'CountDownTimer'), [l for l in open('/proc/self/maps') if 'libmvvm' in l])"
+                      % str(package.parent), {"PYTHONPATH": None}, tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [str(package / "__init__.py"), str(package / "libmvvm.so")]
+    assert done.stdout.splitlines() == [str(package / "__init__.py"), "False []"]
 
 
-def test_the_repository_build_folder_is_found_walking_up(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    package = copy_package(repo / "bindings" / "python" / "mvvm")
-    (repo / "Package.swift").write_text("// swift-tools-version:5.9\n")
-    build = repo / ".build" / "debug"
-    build.mkdir(parents=True)
-    (build / "libmvvm.so").symlink_to(mvvm.library_path)
-    done = run_import(PRINT_PATH % str(package.parent), {"MVVM_LIBRARY": None}, tmp_path)
+def test_a_typed_package_loads_the_library_beside_it(tmp_path: Path) -> None:
+    """The catalog's typed package (examples/catalog/python/catalog, generated), put where a wheel
+    puts it with a copy of the library beside its __init__.py: ``import catalog`` loads that copy
+    on the first use of a class, and only then."""
+    import catalog as typed
+
+    site = tmp_path / "site"
+    copy_package(site)
+    shutil.copytree(Path(typed.__file__).parent, site / "catalog", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copy(catalog.path, site / "catalog" / "libcatalog.so")
+    code = textwrap.dedent("""
+        import catalog
+        def mapped():
+            return [l.split()[-1] for l in open("/proc/self/maps") if "libcatalog" in l]
+        assert not mapped(), mapped()
+        with catalog.Loop.virtual() as loop, catalog.Counter(loop) as counter:
+            counter.increment()
+            print(counter.count, catalog.library.path, sorted(set(mapped())))
+        """)
+    done = run_import(code, {"PYTHONPATH": str(site)}, tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split()[1] == str(build / "libmvvm.so")
-    (build / "libmvvm.so").unlink()
-    done = run_import(PRINT_PATH % str(package.parent), {"MVVM_LIBRARY": None}, tmp_path)
-    tried: List[str] = [str(package / "libmvvm.so"), str(build / "libmvvm.so"),
-                        str(repo / ".build" / "release" / "libmvvm.so")]
-    assert done.returncode != 0
-    positions = [done.stderr.find(path + ": not found") for path in tried]
-    assert -1 not in positions and positions == sorted(positions), done.stderr
+    beside = site / "catalog" / "libcatalog.so"
+    assert done.stdout.split() == ["1", str(beside), "['%s']" % beside], done.stdout
 
 
 def test_the_package_is_typed() -> None:
@@ -253,9 +242,12 @@ def test_the_package_is_typed() -> None:
 
 
 def test_the_package_docstring_example_runs() -> None:
+    """Its library of one's own is Tests/outside's libsample.so, whose Greeter has the README's
+    greeter's name and greeting."""
     import doctest
 
-    failures, attempted = doctest.testmod(mvvm, verbose=False, report=True)
+    failures, attempted = doctest.testmod(mvvm, verbose=False, report=True,
+                                          extraglobs={"path": library_path("MVVM_SAMPLE_LIBRARY")})
     assert (failures, attempted > 0) == (0, True)
 
 
@@ -264,7 +256,8 @@ def test_the_256th_copy_of_the_library_is_refused(tmp_path: Path) -> None:
     has none, and mvvm.load of it raises, naming the limit. In a process of its own."""
     code = textwrap.dedent("""
         import ctypes, os, shutil, sys
-        import mvvm
+        import os, mvvm
+        catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
         source, folder = sys.argv[1], sys.argv[2]
         def copy(index):
             path = os.path.join(folder, "libmvvm-%03d.so" % index)
@@ -281,7 +274,7 @@ def test_the_256th_copy_of_the_library_is_refused(tmp_path: Path) -> None:
         else:
             print("loaded")
         """)
-    source = str(_lib.default_library().path)
+    source = str(catalog.path)
     done = subprocess.run([sys.executable, "-c", code, source, str(tmp_path)], capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr

@@ -1,4 +1,4 @@
-"""The main loop (``mvvm.Loop.main()``): on the main thread only, one at a time; attached to
+"""The main loop (``catalog.Loop.main()``): on the main thread only, one at a time; attached to
 asyncio, it runs main-queue work pushed from any thread and the loop's own timed work while
 asyncio only waits on its fd."""
 
@@ -15,6 +15,7 @@ import pytest
 import mvvm
 import mvvm.aio
 from conftest import errors_elsewhere
+from libraries import catalog
 
 
 def _libdispatch() -> ctypes.CDLL:
@@ -29,18 +30,18 @@ WORK = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
 
 def test_a_main_loop_is_made_and_run_on_the_main_thread_only() -> None:
-    loop = mvvm.Loop.main()
+    loop = catalog.Loop.main()
     try:
         assert loop.kind == mvvm.LoopKind.MAIN
         with pytest.raises(mvvm.InvalidArgumentError, match="already live"):
-            mvvm.Loop.main()
-        errors = errors_elsewhere(mvvm.Loop.main, loop.dispatch, lambda: loop.run_for(1))
+            catalog.Loop.main()
+        errors = errors_elsewhere(catalog.Loop.main, loop.dispatch, lambda: loop.run_for(1))
         assert [type(error) for error in errors] == [mvvm.InvalidArgumentError, mvvm.WrongThreadError,
                                                      mvvm.WrongThreadError]
         assert "main thread" in str(errors[0])
     finally:
         loop.close()
-    mvvm.Loop.main().close()  # released, another may be made
+    catalog.Loop.main().close()  # released, another may be made
 
 
 def test_main_queue_work_from_another_thread_runs_under_asyncio() -> None:
@@ -54,8 +55,8 @@ def test_main_queue_work_from_another_thread_runs_under_asyncio() -> None:
         dispatch.dispatch_async_f(ctypes.byref(main_queue), None, work)
 
     async def main() -> int:
-        loop = mvvm.Loop.main()
-        watch = mvvm.StopWatchViewModel(loop)
+        loop = catalog.Loop.main()
+        watch = catalog.StopWatchViewModel(loop)
         with mvvm.aio.attach(loop) as attachment:
             threading.Thread(target=push).start()
             watch.main_action()

@@ -20,9 +20,10 @@ from mvvm._registry import Entry
 from mvvm._trampolines import EVENT_TRAMPOLINE
 from mvvm._values import decode, from_c
 from conftest import Unraisables
+from libraries import catalog
 
 #: The default library's generic C functions.
-lib = mvvm.default_library().functions
+lib = catalog.functions
 
 
 def is_released(handle: int) -> bool:
@@ -38,7 +39,7 @@ def is_released(handle: int) -> bool:
 
 
 def test_close_releases_once_and_use_after_close_raises(loop: mvvm.Loop) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     handle = counter.handle
     counter.close()
     assert counter.closed and is_released(handle)
@@ -50,7 +51,7 @@ def test_close_releases_once_and_use_after_close_raises(loop: mvvm.Loop) -> None
             use()
         assert "Counter is closed" in str(raised.value)
         assert isinstance(raised.value, mvvm.InvalidHandleError)
-    vm = mvvm.SignUpViewModel(loop)
+    vm = catalog.SignUpViewModel(loop)
     vm.close()
     with pytest.raises(mvvm.ClosedError):
         vm.user_id = "abcdef"
@@ -58,8 +59,8 @@ def test_close_releases_once_and_use_after_close_raises(loop: mvvm.Loop) -> None
 
 
 def test_context_managers_close(recorder: Any) -> None:
-    with mvvm.Loop.virtual() as loop:
-        with mvvm.StopWatch(loop) as watch:
+    with catalog.Loop.virtual() as loop:
+        with catalog.StopWatch(loop) as watch:
             handle = watch.handle
             watch.start()
         assert watch.closed and is_released(handle)
@@ -72,13 +73,13 @@ def test_context_managers_close(recorder: Any) -> None:
 def test_garbage_collection_releases_the_handle(loop: mvvm.Loop) -> None:
     handles = []
     for _ in range(100):
-        handles.append(mvvm.StopWatchViewModel(loop).handle)  # dropped at once
+        handles.append(catalog.StopWatchViewModel(loop).handle)  # dropped at once
     gc.collect()
     assert all(is_released(h) for h in handles)
 
 
 def test_children_keep_their_parent_and_view_models_their_models(loop: mvvm.Loop) -> None:
-    display = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 5)).display
+    display = catalog.TimerViewModel(loop, catalog.CountDownTimer(loop, 5)).display
     parent = display._refs[0]
     parent_handle, timer_handle = parent.handle, parent.timer.handle
     del parent
@@ -89,20 +90,20 @@ def test_children_keep_their_parent_and_view_models_their_models(loop: mvvm.Loop
     gc.collect()
     assert is_released(parent_handle) and is_released(timer_handle)
 
-    vm = mvvm.CounterViewModel(loop, mvvm.Counter(loop))
+    vm = catalog.CounterViewModel(loop, catalog.Counter(loop))
     gc.collect()
     vm.increment()
     assert vm.model is not None and vm.model.count == 1
 
-    orphan = mvvm.Counter(mvvm.Loop.virtual())  # the only reference to the loop is the object's
+    orphan = catalog.Counter(catalog.Loop.virtual())  # the only reference to the loop is the object's
     gc.collect()
     orphan.increment()
     assert orphan.count == 1 and not orphan.loop.closed
 
 
 def test_closing_a_parent_closes_its_attribute_children_not_the_handed_out_ones(loop: mvvm.Loop) -> None:
-    timer = mvvm.CountDownTimer(loop, 5)
-    vm = mvvm.TimerViewModel(loop, timer)
+    timer = catalog.CountDownTimer(loop, 5)
+    vm = catalog.TimerViewModel(loop, timer)
     player = vm.player
     own = vm.child("player")
     vm.close()
@@ -116,11 +117,11 @@ def test_closing_a_parent_closes_its_attribute_children_not_the_handed_out_ones(
 
 
 def test_a_finalizer_inside_a_callback_defers_its_release(loop: mvvm.Loop) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     made: List[int] = []
 
     def make_and_drop(name: str, value: Any) -> None:
-        made.append(mvvm.Counter(loop).handle)  # garbage at once, inside the callback
+        made.append(catalog.Counter(loop).handle)  # garbage at once, inside the callback
 
     counter.subscribe("count", make_and_drop)
     counter.increment()
@@ -132,17 +133,18 @@ def test_a_finalizer_inside_a_callback_defers_its_release(loop: mvvm.Loop) -> No
 
 def test_objects_left_open_at_exit_are_released_cleanly() -> None:
     program = textwrap.dedent("""
-        import mvvm
-        loops = [mvvm.Loop.virtual(), mvvm.Loop.manual(), mvvm.Loop.thread()]
+        import os, mvvm
+        catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
+        loops = [catalog.Loop.virtual(), catalog.Loop.manual(), catalog.Loop.thread()]
         keep = []
         for loop in loops:
-            vm = mvvm.StopWatchViewModel(loop)
+            vm = catalog.StopWatchViewModel(loop)
             vm.subscribe(None, lambda name, value: keep.append(value))
             vm.main_action()
-            form = mvvm.SignUpViewModel(loop, service=keep.append)  # requests never answered
+            form = catalog.SignUpViewModel(loop, service=keep.append)  # requests never answered
             form.user_id, form.password, form.confirm_password, form.agreed = "abcdef", "12345678", "12345678", True
             form.sign_up_tapped()
-            keep.extend([vm, form, mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 3)).display])
+            keep.extend([vm, form, catalog.TimerViewModel(loop, catalog.CountDownTimer(loop, 3)).display])
         loops[0].advance(100)
         loops[1].run_for(30)
         print("done", len(keep) > 10)
@@ -155,8 +157,8 @@ def test_objects_left_open_at_exit_are_released_cleanly() -> None:
 
 
 def test_a_closed_loop_makes_its_objects_raise_loop_released() -> None:
-    loop = mvvm.Loop.virtual()
-    counter = mvvm.Counter(loop)
+    loop = catalog.Loop.virtual()
+    counter = catalog.Counter(loop)
     subscription = counter.subscribe("count", lambda n, v: None)
     loop.close()
     loop.close()
@@ -169,12 +171,12 @@ def test_a_closed_loop_makes_its_objects_raise_loop_released() -> None:
     with pytest.raises(mvvm.LoopReleasedError):
         counter.snapshot()
     with pytest.raises(mvvm.ClosedError):
-        mvvm.Counter(loop)
+        catalog.Counter(loop)
     counter.close()  # still allowed
 
 
 def test_loop_calls_of_the_wrong_kind_and_bad_times() -> None:
-    with mvvm.Loop.virtual() as virtual, mvvm.Loop.manual() as manual:
+    with catalog.Loop.virtual() as virtual, catalog.Loop.manual() as manual:
         assert (virtual.kind, manual.kind) == (mvvm.LoopKind.VIRTUAL, mvvm.LoopKind.MANUAL)
         with pytest.raises(mvvm.WrongLoopKindError):
             virtual.dispatch()
@@ -193,17 +195,17 @@ def test_loop_calls_of_the_wrong_kind_and_bad_times() -> None:
         assert manual.fileno() >= 0
         assert manual.dispatch() == 0
         assert virtual.next_timeout() is None and virtual.now() == 0
-        watch = mvvm.StopWatch(virtual)
+        watch = catalog.StopWatch(virtual)
         watch.start()
         assert virtual.next_timeout() == 10
         virtual.advance(4)
         assert (virtual.next_timeout(), virtual.now()) == (6, 4)
         with pytest.raises(ValueError):
-            mvvm.Loop(7)
+            catalog.Loop(7)
 
 
 def test_dispatching_from_a_callback_of_the_same_loop_is_refused(loop: mvvm.Loop, unraisables: Unraisables) -> None:
-    watch = mvvm.StopWatch(loop)
+    watch = catalog.StopWatch(loop)
     errors: List[BaseException] = []
 
     def advance_inside(name: str, value: Any) -> None:
@@ -223,7 +225,7 @@ def test_dispatching_from_a_callback_of_the_same_loop_is_refused(loop: mvvm.Loop
 
 
 def test_values_of_the_wrong_type_are_refused_by_the_library(loop: mvvm.Loop) -> None:
-    vm = mvvm.SignUpViewModel(loop)
+    vm = catalog.SignUpViewModel(loop)
     for assign, message in ((lambda: setattr(vm, "agreed", 1), "sign_up_view_model.agreed is of type bool, not int"),
                             (lambda: setattr(vm, "agreed", "yes"), "sign_up_view_model.agreed is of type bool, not string"),
                             (lambda: setattr(vm, "user_id", 42), "sign_up_view_model.user_id is of type string, not int"),
@@ -240,26 +242,26 @@ def test_values_of_the_wrong_type_are_refused_by_the_library(loop: mvvm.Loop) ->
     vm.user_id = b"bytes"  # type: ignore[assignment]  # UTF-8 bytes are taken for a string
     assert vm.user_id == "bytes"
     with pytest.raises(mvvm.TypeMismatchError) as kind:
-        mvvm.CountDownTimer(loop, "5")  # type: ignore[arg-type]
+        catalog.CountDownTimer(loop, "5")  # type: ignore[arg-type]
     assert kind.value.message == "argument 1 of count_down_timer (full_count) is of type int, not string"
     with pytest.raises(TypeError):
-        mvvm.Counter("not a loop")  # type: ignore[arg-type]
+        catalog.Counter("not a loop")  # type: ignore[arg-type]
     with pytest.raises(mvvm.TypeMismatchError) as model:
-        mvvm.TimerViewModel(loop, 5)  # type: ignore[arg-type]
+        catalog.TimerViewModel(loop, 5)  # type: ignore[arg-type]
     assert model.value.message == "argument 1 of timer_view_model (timer) is object, not int"
     with pytest.raises(mvvm.InvalidArgumentError) as child:
-        mvvm.DisplayViewModel(loop)  # only a child
+        catalog.DisplayViewModel(loop)  # only a child
     assert "display_view_model has no constructor" in child.value.message
     with pytest.raises(mvvm.InvalidArgumentError) as wide:
-        mvvm.CountDownTimer(loop, 2**63)  # a uint64 value, out of the argument's range
+        catalog.CountDownTimer(loop, 2**63)  # a uint64 value, out of the argument's range
     assert "(full_count) is out of range: 9223372036854775808" in wide.value.message
     with pytest.raises(mvvm.InvalidArgumentError) as beyond:
-        mvvm.CountDownTimer(loop, 2**64)  # no 64-bit value: the bindings' own refusal
+        catalog.CountDownTimer(loop, 2**64)  # no 64-bit value: the bindings' own refusal
     assert beyond.value.function is None and "does not fit in 64 bits" in beyond.value.message
 
 
 def test_a_python_object_that_is_no_value_is_refused_by_the_bindings(loop: mvvm.Loop) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     for give in (lambda: mvvm.new(loop, "counter", object()), lambda: counter.send("increment", {1, 2}),
                  lambda: counter.call("increment", print)):
         with pytest.raises(mvvm.TypeMismatchError) as raised:
@@ -275,18 +277,18 @@ def test_a_python_object_that_is_no_value_is_refused_by_the_bindings(loop: mvvm.
 
 def test_the_library_refuses_what_only_it_can_check(loop: mvvm.Loop) -> None:
     with pytest.raises(mvvm.InvalidArgumentError) as zero:
-        mvvm.CountDownTimer(loop, 0)
+        catalog.CountDownTimer(loop, 0)
     assert zero.value.function == "mvvm_new_named" and zero.value.message
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     with pytest.raises(mvvm.WrongTypeError) as wrong:
-        mvvm.TimerViewModel(loop, counter)  # type: ignore[arg-type]
+        catalog.TimerViewModel(loop, counter)  # type: ignore[arg-type]
     assert isinstance(wrong.value, TypeError) and wrong.value.status == mvvm.Status.ERR_WRONG_TYPE
-    with mvvm.Loop.virtual() as other:
+    with catalog.Loop.virtual() as other:
         with pytest.raises(mvvm.InvalidArgumentError):
-            mvvm.CounterViewModel(loop, mvvm.Counter(other))
+            catalog.CounterViewModel(loop, catalog.Counter(other))
     with pytest.raises(mvvm.WrongTypeError):
-        mvvm.CounterViewModel(loop, mvvm.StopWatch(loop))  # type: ignore[arg-type]
-    player = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 3)).player
+        catalog.CounterViewModel(loop, catalog.StopWatch(loop))  # type: ignore[arg-type]
+    player = catalog.TimerViewModel(loop, catalog.CountDownTimer(loop, 3)).player
     with pytest.raises(mvvm.InvalidArgumentError) as jump:
         player.tapped("jump")  # type: ignore[arg-type]
     assert jump.value.message == 'argument 1 of player_view_model.tapped (argument) cannot hold "jump": it is no case of Action: start, pause, stop'
@@ -305,7 +307,7 @@ def test_the_library_refuses_what_only_it_can_check(loop: mvvm.Loop) -> None:
 
 
 def test_outputs_are_read_only(loop: mvvm.Loop) -> None:
-    timer = mvvm.CountDownTimer(loop, 5)
+    timer = catalog.CountDownTimer(loop, 5)
     with pytest.raises(mvvm.ReadOnlyError) as raised:
         timer.count = 3  # type: ignore[misc]
     assert isinstance(raised.value, AttributeError) and raised.value.message == "count_down_timer.count is read-only"
@@ -317,7 +319,7 @@ def test_outputs_are_read_only(loop: mvvm.Loop) -> None:
     with pytest.raises(mvvm.ReadOnlyError) as generic:
         timer.count = 3.5  # type: ignore[misc]  # the generic road: refused as read-only all the same
     assert generic.value.function == "mvvm_set"
-    vm = mvvm.TimerViewModel(loop, timer)
+    vm = catalog.TimerViewModel(loop, timer)
     with pytest.raises(AttributeError):
         vm.display = None  # type: ignore[assignment]
     with pytest.raises(AttributeError):
@@ -326,7 +328,7 @@ def test_outputs_are_read_only(loop: mvvm.Loop) -> None:
 
 
 def test_unknown_names_raise_with_the_library_message(loop: mvvm.Loop) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     for use, function in ((lambda: counter.get("nope"), "mvvm_get"), (lambda: counter.set("nope", 1), "mvvm_set"),
                           (lambda: counter.send("nope"), "mvvm_send"), (lambda: counter.call("nope"), "mvvm_call_named"),
                           (lambda: counter.child("nope"), "mvvm_child"),
@@ -339,14 +341,14 @@ def test_unknown_names_raise_with_the_library_message(loop: mvvm.Loop) -> None:
 
 
 def test_strings_are_passed_whole_and_the_library_judges_them(loop: mvvm.Loop) -> None:
-    vm = mvvm.SignUpViewModel(loop)
+    vm = catalog.SignUpViewModel(loop)
     with pytest.raises(mvvm.InvalidArgumentError) as surrogate:
         vm.user_id = "ab\ud800cd"  # no UTF-8 for it: its bytes go, and the library refuses them
     assert isinstance(surrogate.value, ValueError)
     assert surrogate.value.function == "mvvm_set" and "not valid UTF-8" in surrogate.value.message
     vm.user_id = "ab\x00cd"  # a string holding NUL is given and read whole
     assert vm.user_id == "ab\x00cd" and vm.get("user_id") == "ab\x00cd"
-    welcome = mvvm.WelcomeViewModel(loop)
+    welcome = catalog.WelcomeViewModel(loop)
     for use in (lambda: welcome.tap_button("\udcff"), lambda: welcome.send("tap_button", "\udcff"),
                 lambda: vm.get("\ud800"), lambda: vm.set("user_id", "\ud800"), lambda: vm.subscribe("\ud800", print),
                 lambda: vm.send("sign_up\ud800")):
@@ -360,7 +362,7 @@ def test_strings_are_passed_whole_and_the_library_judges_them(loop: mvvm.Loop) -
 
 
 def test_invalid_utf8_from_c_is_an_error_not_a_crash(loop: mvvm.Loop, unraisables: Unraisables) -> None:
-    library = mvvm.default_library()
+    library = catalog
     with pytest.raises(mvvm.InternalError):
         decode(b"\xff\xfe", "a string")
     raw = ctypes.create_string_buffer(b"\xc3")
@@ -398,7 +400,7 @@ def test_errors_carry_status_and_names_as_the_library_does() -> None:
     with pytest.raises(mvvm.InvalidHandleError) as forged:
         lib.mvvm_send(0x1234567, b"increment", None)
     assert forged.value.message and forged.value.function == "mvvm_send"
-    with mvvm.Loop.virtual() as loop:
+    with catalog.Loop.virtual() as loop:
         with pytest.raises(mvvm.WrongTypeError):
             lib.mvvm_send(loop.handle, b"increment", None)  # a loop is not a counter
         lib.mvvm_new(loop.handle, b"counter", None, 0, ctypes.byref(handle))
@@ -419,9 +421,9 @@ def test_objects_refuse_to_be_copied_or_pickled(how: str) -> None:
 
     duplicate = {"copy": copy.copy, "deepcopy": copy.deepcopy,
                  "pickle": lambda obj: pickle.loads(pickle.dumps(obj))}[how]
-    loop = mvvm.Loop.virtual()
-    counter = mvvm.Counter(loop)
-    vm = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 5))
+    loop = catalog.Loop.virtual()
+    counter = catalog.Counter(loop)
+    vm = catalog.TimerViewModel(loop, catalog.CountDownTimer(loop, 5))
     subscription = counter.subscribe("count", lambda n, v: None)
     for obj in (loop, counter, vm, vm.player, subscription):
         with pytest.raises(TypeError, match="cannot copy or pickle"):
@@ -436,7 +438,7 @@ def test_a_request_refuses_to_be_pickled(loop: mvvm.Loop) -> None:
     import pickle
 
     requests: List[Any] = []
-    vm = mvvm.SignUpViewModel(loop, service=requests.append)
+    vm = catalog.SignUpViewModel(loop, service=requests.append)
     vm.user_id, vm.password, vm.confirm_password, vm.agreed = "abcdef", "password1", "password1", True
     vm.sign_up_tapped()
     with pytest.raises(TypeError, match="cannot copy or pickle"):
@@ -446,8 +448,8 @@ def test_a_request_refuses_to_be_pickled(loop: mvvm.Loop) -> None:
 
 
 def test_objects_of_a_closed_loop_are_closed_and_raise_a_closed_error() -> None:
-    loop = mvvm.Loop.virtual()
-    counter = mvvm.Counter(loop)
+    loop = catalog.Loop.virtual()
+    counter = catalog.Counter(loop)
     assert not counter.closed
     loop.close()
     assert counter.closed                      # only close() works on it now

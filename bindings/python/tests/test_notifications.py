@@ -15,14 +15,15 @@ import pytest
 import mvvm
 from mvvm._registry import registry
 from conftest import Recorder, Unraisables
+from libraries import catalog
 
 
 def test_values_arrive_as_python_objects(loop: mvvm.Loop, recorder: Recorder) -> None:
-    timer = mvvm.CountDownTimer(loop, 3)
+    timer = catalog.CountDownTimer(loop, 3)
     timer.subscribe(None, recorder)
     timer.start()
     loop.advance(1000)
-    welcome = mvvm.WelcomeViewModel(loop)
+    welcome = catalog.WelcomeViewModel(loop)
     welcome.subscribe(None, recorder)
     welcome.view_did_load()
     welcome.tap_button("x")
@@ -38,7 +39,7 @@ def test_values_arrive_as_python_objects(loop: mvvm.Loop, recorder: Recorder) ->
 
 
 def test_a_getter_inside_the_callback_sees_the_new_value(loop: mvvm.Loop) -> None:
-    vm = mvvm.SignUpViewModel(loop)
+    vm = catalog.SignUpViewModel(loop)
     seen: List[Tuple[Any, ...]] = []
     vm.subscribe("is_sign_up_enabled", lambda name, value: seen.append((value, vm.is_sign_up_enabled, vm.agreed)))
     vm.user_id, vm.password, vm.confirm_password = "abcdef", "12345678", "12345678"
@@ -48,7 +49,7 @@ def test_a_getter_inside_the_callback_sees_the_new_value(loop: mvvm.Loop) -> Non
 
 
 def test_subscribers_are_called_in_the_order_they_subscribed(loop: mvvm.Loop) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     order: List[int] = []
     for i in range(50):
         counter.subscribe("count", lambda name, value, i=i: order.append(i))
@@ -57,7 +58,7 @@ def test_subscribers_are_called_in_the_order_they_subscribed(loop: mvvm.Loop) ->
 
 
 def test_one_operation_notifies_each_property_once_with_its_final_value(loop: mvvm.Loop, recorder: Recorder) -> None:
-    vm = mvvm.InputEchoViewModel(loop)
+    vm = catalog.InputEchoViewModel(loop)
     vm.subscribe(None, recorder)
     vm.input = "abc"
     vm.input = "abc"  # no change: no notification
@@ -65,7 +66,7 @@ def test_one_operation_notifies_each_property_once_with_its_final_value(loop: mv
 
 
 def test_unsubscribe_is_idempotent_and_ends_the_callback(loop: mvvm.Loop, recorder: Recorder) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     subscription = counter.subscribe("count", recorder)
     assert subscription.active and subscription.source is counter and subscription.name == "count"
     counter.increment()
@@ -83,7 +84,7 @@ def test_unsubscribe_is_idempotent_and_ends_the_callback(loop: mvvm.Loop, record
 
 
 def test_a_subscription_nobody_keeps_still_delivers(loop: mvvm.Loop) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     seen: List[int] = []
     counter.subscribe("count", lambda name, value: seen.append(value))  # neither kept
     gc.collect()
@@ -96,8 +97,8 @@ def test_a_subscription_nobody_keeps_still_delivers(loop: mvvm.Loop) -> None:
 
 def test_closing_the_object_or_the_loop_ends_its_subscriptions() -> None:
     ended: List[str] = []
-    with mvvm.Loop.virtual() as loop:
-        first, second = mvvm.Counter(loop), mvvm.Counter(loop)
+    with catalog.Loop.virtual() as loop:
+        first, second = catalog.Counter(loop), catalog.Counter(loop)
         a = first.subscribe("count", lambda n, v: None, on_end=lambda: ended.append("a"))
         b = second.subscribe("count", lambda n, v: None, on_end=lambda: ended.append("b"))
         first.close()
@@ -107,7 +108,7 @@ def test_closing_the_object_or_the_loop_ends_its_subscriptions() -> None:
 
 
 def test_subscribing_to_an_unknown_name_raises_and_keeps_nothing(loop: mvvm.Loop) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     with pytest.raises(mvvm.UnknownNameError) as raised:
         counter.subscribe("nope", lambda n, v: None)
     assert raised.value.status == mvvm.Status.ERR_UNKNOWN_NAME
@@ -124,7 +125,7 @@ def my_failing_callback(name: str, value: Any) -> None:
 
 def test_an_exception_in_a_callback_goes_to_unraisablehook(loop: mvvm.Loop, unraisables: Unraisables,
                                                             recorder: Recorder) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     counter.subscribe("count", my_failing_callback)
     counter.subscribe("count", recorder)
     counter.increment()  # the call succeeds; the next subscriber is called
@@ -141,7 +142,7 @@ def test_an_exception_in_a_callback_goes_to_unraisablehook(loop: mvvm.Loop, unra
 
 
 def test_a_keyboard_interrupt_in_a_callback_propagates_after_the_call(loop: mvvm.Loop, unraisables: Unraisables) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
 
     def interrupt(name: str, value: Any) -> None:
         raise KeyboardInterrupt
@@ -155,11 +156,12 @@ def test_a_keyboard_interrupt_in_a_callback_propagates_after_the_call(loop: mvvm
 
 def test_the_default_hook_prints_the_callback_and_the_program_goes_on() -> None:
     program = textwrap.dedent("""
-        import mvvm
+        import os, mvvm
+        catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
         def the_named_callback(name, value):
             raise RuntimeError("raised on purpose")
-        loop = mvvm.Loop.virtual()
-        counter = mvvm.Counter(loop)
+        loop = catalog.Loop.virtual()
+        counter = catalog.Counter(loop)
         counter.subscribe("count", the_named_callback)
         counter.increment()
         counter.increment()
@@ -173,7 +175,7 @@ def test_the_default_hook_prints_the_callback_and_the_program_goes_on() -> None:
 
 
 def test_a_callback_that_unsubscribes_itself(loop: mvvm.Loop) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     seen: List[int] = []
     holder: List[mvvm.Subscription] = []
 
@@ -193,8 +195,8 @@ def test_a_callback_that_unsubscribes_itself(loop: mvvm.Loop) -> None:
 
 
 def test_a_callback_that_closes_its_source(loop: mvvm.Loop, unraisables: Unraisables) -> None:
-    counter = mvvm.Counter(loop)
-    vm = mvvm.CounterViewModel(loop, counter)
+    counter = catalog.Counter(loop)
+    vm = catalog.CounterViewModel(loop, counter)
     seen: List[str] = []
 
     def close_it(name: str, value: Any) -> None:
@@ -213,8 +215,8 @@ def test_a_callback_that_closes_its_source(loop: mvvm.Loop, unraisables: Unraisa
 
 
 def test_a_callback_that_calls_back_in(loop: mvvm.Loop) -> None:
-    form = mvvm.SignUpViewModel(loop)
-    echo = mvvm.InputEchoViewModel(loop)
+    form = catalog.SignUpViewModel(loop)
+    echo = catalog.InputEchoViewModel(loop)
     inner: List[Any] = []
 
     def mirror(name: str, value: Any) -> None:
@@ -230,7 +232,7 @@ def test_a_callback_that_calls_back_in(loop: mvvm.Loop) -> None:
 
 
 def test_thousands_of_subscriptions_nobody_keeps_survive_garbage_collection(loop: mvvm.Loop) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     delivered: List[int] = []
     ended: List[int] = []
     total = 3000
@@ -251,7 +253,7 @@ def test_thousands_of_subscriptions_nobody_keeps_survive_garbage_collection(loop
 
 
 def test_subscribe_unsubscribe_churn_with_garbage_collection(loop: mvvm.Loop) -> None:
-    echo = mvvm.InputEchoViewModel(loop)
+    echo = catalog.InputEchoViewModel(loop)
     delivered = [0]
     kept: List[mvvm.Subscription] = []
     for round_ in range(20):
@@ -272,7 +274,7 @@ def test_subscribe_unsubscribe_churn_with_garbage_collection(loop: mvvm.Loop) ->
 
 
 def test_callbacks_are_released_when_their_destroy_runs(loop: mvvm.Loop) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
 
     class Callback:
         def __call__(self, name: str, value: Any) -> None:
@@ -290,8 +292,8 @@ def test_callbacks_are_released_when_their_destroy_runs(loop: mvvm.Loop) -> None
 
 
 def test_callbacks_see_a_consistent_state(loop: mvvm.Loop) -> None:
-    timer = mvvm.CountDownTimer(loop, 3)
-    screen = mvvm.StopWatchViewModel(loop)
+    timer = catalog.CountDownTimer(loop, 3)
+    screen = catalog.StopWatchViewModel(loop)
     problems: List[Any] = []
 
     def check_timer(name: str, value: Any) -> None:

@@ -2,13 +2,11 @@
 libsample.so (MVVM_SAMPLE_LIBRARY) with Profile (an ObservableObject), Wishlist (an @Observable
 class) and Dialog (members named as the package's own API). Optionals, arrays, records and bytes
 read, set and notified; commands with named arguments, results and errors; computed properties;
-members winning their names; records as frozen typed classes; two libraries side by side.
-
-Skipped only when MVVM_SAMPLE_LIBRARY is not set; run_tests.sh sets it when libsample.so is built."""
+members winning their names; records as frozen typed classes; two libraries side by side. The
+library is loaded by its path (tests/libraries.py)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Iterator, List, Tuple
 
@@ -17,16 +15,13 @@ import pytest
 import mvvm
 from mvvm._build import Namespace
 from mvvm._description import Description, raw_descriptions
-from mvvm._names import camel, namespace_names
-
-SAMPLE = os.environ.get("MVVM_SAMPLE_LIBRARY")
-pytestmark = pytest.mark.skipif(not SAMPLE, reason="MVVM_SAMPLE_LIBRARY is not set (build Tests/outside: libsample.so)")
+from mvvm_gen.pynames import NAMESPACE_NAMES, camel, namespace_names
+from libraries import catalog, library_path
 
 
 @pytest.fixture(scope="module")
 def sample() -> mvvm.Library:
-    assert SAMPLE is not None
-    return mvvm.load(SAMPLE)
+    return mvvm.load(library_path("MVVM_SAMPLE_LIBRARY"))
 
 
 @pytest.fixture
@@ -340,25 +335,31 @@ def test_a_keyword_or_taken_name_gets_a_trailing_underscore_everywhere() -> None
         return [(name, camel(name)) for name in names]
 
     classes, records, requests = namespace_names(
-        displayed(["subscription", "loop", "none", "sign_up_view_model", "a_1", "a1"]), displayed(["address", "loop"]),
-        {"sign_up_view_model"}, mvvm.__all__)
-    assert classes == {"subscription": "Subscription_", "loop": "Loop_", "none": "None_",
+        displayed(["subscription", "loop", "service", "none", "sign_up_view_model", "a_1", "a1"]),
+        displayed(["address", "loop"]), {"sign_up_view_model"})
+    assert NAMESPACE_NAMES == ("Loop", "Service")
+    assert classes == {"subscription": "Subscription", "loop": "Loop_", "service": "Service_", "none": "None_",
                        "sign_up_view_model": "SignUpViewModel", "a_1": "A1", "a1": "A1_"}
     assert records == {"address": "Address", "loop": "Loop__"}
     assert requests == {"sign_up_view_model": "SignUpRequest"}
 
 
-def test_a_class_named_as_one_of_the_packages_types_is_reachable(sample: mvvm.Library) -> None:
-    """Built from a description: a class ``subscription`` of the sample library is
-    ``Subscription_`` (mvvm.Subscription stays the package's)."""
+def test_a_class_named_as_the_namespaces_own_is_reachable(sample: mvvm.Library) -> None:
+    """Built from a description: a class ``loop`` of the sample library is ``Loop_`` (the
+    namespace's ``Loop`` stays the library's loop class); a class ``subscription`` is
+    ``Subscription`` (classes are no attributes of the package: its ``mvvm.Subscription`` stays
+    its own)."""
     import json
 
     raw = raw_descriptions(sample)
-    renamed = [dict(cls, **{"class": "subscription", "display": "Subscription"}) if cls["class"] == "dialog" else cls
+    renamed = [dict(cls, **{"class": "loop", "display": "Loop"}) if cls["class"] == "dialog" else
+               dict(cls, **{"class": "subscription", "display": "Subscription"}) if cls["class"] == "greeter" else cls
                for cls in raw]
-    namespace = Namespace(sample, Description(json.dumps(renamed), mvvm.__all__))
-    assert namespace.by_name["Subscription_"] is namespace.classes["subscription"]
-    assert "Subscription" not in namespace.by_name and mvvm.Subscription.__module__ == "mvvm._object"
+    namespace = Namespace(sample, Description(json.dumps(renamed)))
+    assert namespace.by_name["Loop_"] is namespace.classes["loop"] and "Loop" not in namespace.by_name
+    assert issubclass(namespace.Loop, mvvm.Loop) and not issubclass(namespace.Loop, mvvm.MvvmObject)
+    assert namespace.by_name["Subscription"] is namespace.classes["subscription"]
+    assert mvvm.Subscription.__module__ == "mvvm._object"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -419,14 +420,13 @@ def test_async_list_changes_can_be_applied_when_the_task_runs(sample: mvvm.Libra
 
 
 def test_the_catalog_and_the_sample_load_side_by_side(sample: mvvm.Library) -> None:
-    catalog = mvvm.load(mvvm.library_path)
-    assert catalog is mvvm.default_library() and mvvm.load(mvvm.library_path) is catalog
-    assert mvvm.load(Path(SAMPLE or "")) is sample  # loaded once
+    assert mvvm.load(catalog.path) is catalog and mvvm.load(Path(catalog.path).resolve()) is catalog  # loaded once
+    assert mvvm.load(library_path("MVVM_SAMPLE_LIBRARY")) is sample
     assert sample is not catalog and sample.tag != catalog.tag
     assert "Profile" in sample.names and "Profile" not in catalog.names
     # The sample does not carry the catalog: only a library whose hook registers it does.
     assert "Counter" in catalog.names and "Counter" not in sample.names
-    assert catalog.Counter is mvvm.Counter
+    assert catalog.Counter is catalog.classes["counter"]
     with catalog.Loop.virtual() as catalog_loop, sample.Loop.virtual() as sample_loop:
         mine, theirs = catalog.Counter(catalog_loop), sample.Tally(sample_loop, 0)
         mine.increment()

@@ -17,6 +17,7 @@ import pytest
 
 import mvvm
 from conftest import Recorder, Unraisables
+from libraries import catalog
 
 #: How long a child interpreter may take before it counts as hung.
 CHILD_TIMEOUT_S = 60
@@ -42,38 +43,39 @@ def run_child(program: str, timeout: float = CHILD_TIMEOUT_S) -> "subprocess.Com
 #: subscriptions never ended, a Python thread calling in; then it exits (how: the `EXIT` line).
 LIVE_EVERYTHING = """
     import sys, threading, time
-    import mvvm
+    import os, mvvm
+    catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
 
-    thread_loop = mvvm.Loop.thread()
+    thread_loop = catalog.Loop.thread()
     ticks = []
-    watches = [mvvm.StopWatchViewModel(thread_loop) for _ in range(5)]
+    watches = [catalog.StopWatchViewModel(thread_loop) for _ in range(5)]
     for watch in watches:
         # Each tick reads back into the library from the loop's thread.
         watch.subscribe(None, lambda name, value, watch=watch: ticks.append(watch.time))
         watch.main_action()
 
-    virtual = mvvm.Loop.virtual()
-    manual = mvvm.Loop.manual()
+    virtual = catalog.Loop.virtual()
+    manual = catalog.Loop.manual()
     pending = []
-    sign_up = mvvm.SignUpViewModel(virtual, service=pending.append)
+    sign_up = catalog.SignUpViewModel(virtual, service=pending.append)
     sign_up.user_id, sign_up.password, sign_up.confirm_password = "abcdef", "password1", "password1"
     sign_up.agreed = True
     sign_up.sign_up_tapped()                          # a request nobody answers
-    welcome = mvvm.WelcomeViewModel(manual, api=pending.append)
+    welcome = catalog.WelcomeViewModel(manual, api=pending.append)
     welcome.subscribe(None, lambda name, value: None)
     welcome.view_did_load()                           # another
-    threaded_welcome = mvvm.WelcomeViewModel(thread_loop, api=pending.append)
+    threaded_welcome = catalog.WelcomeViewModel(thread_loop, api=pending.append)
     threaded_welcome.view_did_load()                  # and one on the thread loop
     assert len(pending) == 3, pending
-    page = mvvm.CounterPageViewModel(virtual)
+    page = catalog.CounterPageViewModel(virtual)
     first = page.first_counter
     first.subscribe("count", lambda name, value: page.read_me)
     first.increment()
-    timer = mvvm.CountDownTimer(thread_loop, 1)
-    screen = mvvm.TimerViewModel(thread_loop, timer)
+    timer = catalog.CountDownTimer(thread_loop, 1)
+    screen = catalog.TimerViewModel(thread_loop, timer)
     screen.player.tapped("start")
 
-    counter = mvvm.Counter(thread_loop)
+    counter = catalog.Counter(thread_loop)
     def hammer():
         # Still calling while the interpreter exits: once the exit handlers have closed the loop
         # or released the counter, the library's error (LoopReleasedError, InvalidHandleError)
@@ -106,14 +108,15 @@ def test_interpreter_exit_with_everything_live_is_prompt_and_clean(exit_how: str
 #: each makes loops (thread and virtual) and objects, subscribes, changes them; the main thread
 #: exits while they run.
 DAEMONS_AT_EXIT = """
-    import threading, time, mvvm
+    import os, threading, time, mvvm
+    catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
     def hammer(kind):
         while True:
             try:
-                with getattr(mvvm.Loop, kind)() as loop:
-                    counter = mvvm.Counter(loop)
+                with getattr(catalog.Loop, kind)() as loop:
+                    counter = catalog.Counter(loop)
                     counter.subscribe("count", lambda name, value: counter.count)
-                    watch = mvvm.StopWatch(loop)
+                    watch = catalog.StopWatch(loop)
                     watch.subscribe("time_ms", lambda name, value: None)
                     watch.start()
                     for _ in range(20):
@@ -142,19 +145,21 @@ def test_no_loop_is_made_once_the_exit_hook_closed_them() -> None:
     done = run_child("""
         import atexit
         def late():
-            import mvvm
+            import os, mvvm
+            catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
             try:
-                loop = mvvm.Loop.thread()
+                loop = catalog.Loop.thread()
             except mvvm.LoopReleasedError as error:
                 print("refused:", error.message, flush=True)
             else:
-                watch = mvvm.StopWatch(loop)
+                watch = catalog.StopWatch(loop)
                 watch.subscribe("time_ms", lambda name, value: None)
                 watch.start()
                 print("made a loop at exit", flush=True)
         atexit.register(late)
-        import mvvm
-        mvvm.Counter(mvvm.Loop.thread()).increment()
+        import os, mvvm
+        catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
+        catalog.Counter(catalog.Loop.thread()).increment()
         print("exiting", flush=True)
     """)
     assert (done.returncode, done.stderr) == (0, "")
@@ -165,8 +170,9 @@ def test_interpreter_exit_from_a_thread_loop_callback() -> None:
     """os._exit from inside a callback on the loop's thread: the process ends at once, code 0."""
     done = run_child("""
         import os, mvvm
-        loop = mvvm.Loop.thread()
-        watch = mvvm.StopWatch(loop)
+        catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
+        loop = catalog.Loop.thread()
+        watch = catalog.StopWatch(loop)
         def tick(name, value):
             if value >= 50:
                 print("leaving from the loop thread", flush=True)
@@ -191,7 +197,7 @@ def interrupt(*_: Any) -> None:
 
 def test_keyboard_interrupt_in_callbacks_reaches_the_caller_and_breaks_nothing(loop: mvvm.Loop, recorder: Recorder,
                                                                                unraisables: Unraisables) -> None:
-    echo = mvvm.InputEchoViewModel(loop)
+    echo = catalog.InputEchoViewModel(loop)
     echo.subscribe("input", interrupt)         # before the recorder: the recorder still hears
     echo.subscribe(None, recorder)
     for text in ("a", "b", "c"):
@@ -203,7 +209,7 @@ def test_keyboard_interrupt_in_callbacks_reaches_the_caller_and_breaks_nothing(l
     assert unraisables.seen == []
 
     # Time-driven callbacks too, and a subscription ended from the callback that raised.
-    watch = mvvm.StopWatchViewModel(loop)
+    watch = catalog.StopWatchViewModel(loop)
     box: List[Any] = []
 
     def interrupt_then_leave(name: str, value: Any) -> None:
@@ -225,7 +231,7 @@ def test_keyboard_interrupt_in_callbacks_reaches_the_caller_and_breaks_nothing(l
 
 def test_system_exit_in_a_callback_reaches_the_caller(loop: mvvm.Loop, recorder: Recorder,
                                                       unraisables: Unraisables) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
 
     def leave(name: str, value: Any) -> None:
         raise SystemExit(3)
@@ -247,7 +253,7 @@ def test_keyboard_interrupt_in_a_host_service_reaches_the_caller_and_cancels_not
         requests.append(request)
         raise KeyboardInterrupt
 
-    vm = mvvm.SignUpViewModel(loop, service=service)
+    vm = catalog.SignUpViewModel(loop, service=service)
     vm.user_id, vm.password, vm.confirm_password, vm.agreed = "abcdef", "password1", "password1", True
     with pytest.raises(KeyboardInterrupt):
         vm.sign_up_tapped()
@@ -258,8 +264,8 @@ def test_keyboard_interrupt_in_a_host_service_reaches_the_caller_and_cancels_not
 
 
 def test_keyboard_interrupt_in_a_callback_stops_run_for_promptly(unraisables: Unraisables) -> None:
-    with mvvm.Loop.manual() as loop:
-        watch = mvvm.StopWatch(loop)
+    with catalog.Loop.manual() as loop:
+        watch = catalog.StopWatch(loop)
         ticks: List[int] = []
 
         def tick(name: str, value: Any) -> None:
@@ -282,8 +288,9 @@ def test_keyboard_interrupt_in_a_callback_stops_run_for_promptly(unraisables: Un
 #: SIGINT (Ctrl-C) from a timer thread while the main thread is in run_for(10000).
 CTRL_C_DURING_RUN_FOR = """
     import os, signal, sys, threading, time, mvvm
-    loop = mvvm.Loop.manual()
-    watch = mvvm.StopWatch(loop)
+    catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
+    loop = catalog.Loop.manual()
+    watch = catalog.StopWatch(loop)
     ticks = []
     if {subscribe}:
         watch.subscribe("time_ms", lambda name, value: ticks.append(value))
@@ -305,8 +312,9 @@ CTRL_C_DURING_RUN_FOR = """
 #: calls a Python subscriber every 10 ms of virtual time (10 million times if let run).
 CTRL_C_DURING_ADVANCE = """
     import os, signal, threading, time, mvvm
-    loop = mvvm.Loop.virtual()
-    watch = mvvm.StopWatch(loop)
+    catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
+    loop = catalog.Loop.virtual()
+    watch = catalog.StopWatch(loop)
     ticks = []
     watch.subscribe("time_ms", lambda name, value: ticks.append(value))
     watch.start()
@@ -335,9 +343,9 @@ def test_ctrl_c_stops_a_long_advance_with_a_python_subscriber_promptly() -> None
 def test_a_long_advance_in_slices_runs_the_same_work_as_one() -> None:
     def run(advance: int, steps: int) -> List[Any]:
         seen: List[Any] = []
-        with mvvm.Loop.virtual() as loop:
-            timer = mvvm.CountDownTimer(loop, 7)
-            watch = mvvm.StopWatch(loop)
+        with catalog.Loop.virtual() as loop:
+            timer = catalog.CountDownTimer(loop, 7)
+            watch = catalog.StopWatch(loop)
             for source in (timer, watch):
                 source.subscribe(None, lambda name, value: seen.append((name, value, loop.now())))
             timer.start()
@@ -363,8 +371,8 @@ def test_ctrl_c_stops_run_for_promptly_and_is_raised(subscribe: bool) -> None:
 
 
 def test_keyboard_interrupt_on_the_loop_thread_leaves_it_running(unraisables: Unraisables, recorder: Recorder) -> None:
-    with mvvm.Loop.thread() as loop:
-        watch = mvvm.StopWatch(loop)
+    with catalog.Loop.thread() as loop:
+        watch = catalog.StopWatch(loop)
         interrupting = watch.subscribe("time_ms", interrupt)
         watch.subscribe("time_ms", recorder)
         watch.start()
@@ -373,7 +381,7 @@ def test_keyboard_interrupt_on_the_loop_thread_leaves_it_running(unraisables: Un
         # notified on this (the calling) thread, where the interrupt would rightly reach us.
         interrupting.unsubscribe()
         watch.stop()
-        counter = mvvm.Counter(loop)
+        counter = catalog.Counter(loop)
         counter.increment()                    # and host calls still work
         assert counter.count == 1
     assert len(unraisables.seen) >= 10
@@ -388,10 +396,11 @@ def test_a_real_sigint_during_notifications_is_reported_and_breaks_nothing() -> 
     next bytecode) and the library keeps working afterwards."""
     done = run_child("""
         import os, signal, sys, mvvm
+        catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
         reports = []
         sys.unraisablehook = lambda args: reports.append(args.exc_type.__name__)
-        loop = mvvm.Loop.virtual()
-        counter = mvvm.Counter(loop)
+        loop = catalog.Loop.virtual()
+        counter = catalog.Counter(loop)
         sent = []
         def on_count(name, value):
             if value == 3 and not sent:
@@ -427,10 +436,11 @@ def test_a_real_sigint_during_notifications_is_reported_and_breaks_nothing() -> 
 FORKING_PARENT = """
     import os, sys, time, warnings
     warnings.simplefilter("ignore", DeprecationWarning)   # 3.12: fork() with threads running
-    import mvvm
+    import os, mvvm
+    catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
     CHILD_S = 10
-    loop = mvvm.Loop.thread()
-    watches = [mvvm.StopWatchViewModel(loop) for _ in range(8)]
+    loop = catalog.Loop.thread()
+    watches = [catalog.StopWatchViewModel(loop) for _ in range(8)]
     ticks = [0]
     for watch in watches:
         watch.subscribe(None, lambda name, value: ticks.__setitem__(0, ticks[0] + 1))
@@ -441,8 +451,8 @@ FORKING_PARENT = """
     for i in range(FORKS):
         pid = os.fork()
         if pid == 0:
-            with mvvm.Loop.virtual() as virtual:       # simple work with the library
-                counter = mvvm.Counter(virtual)
+            with catalog.Loop.virtual() as virtual:       # simple work with the library
+                counter = catalog.Counter(virtual)
                 counter.increment()
                 ok = counter.count == 1
             CHILD_END
@@ -479,7 +489,8 @@ def test_a_thread_loops_callbacks_share_one_python_thread_state_deleted_once_it_
     # per thread; the states of ended threads are deleted (none is left after the loops close).
     done = run_child("""
         import ctypes, time
-        import mvvm
+        import os, mvvm
+        catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
         api = ctypes.pythonapi
         api.PyThreadState_Get.restype = ctypes.c_void_p
         api.PyThreadState_GetID.restype, api.PyThreadState_GetID.argtypes = ctypes.c_uint64, [ctypes.c_void_p]
@@ -499,8 +510,8 @@ def test_a_thread_loops_callbacks_share_one_python_thread_state_deleted_once_it_
         seen = []
         for _ in range(3):
             ids = set()
-            with mvvm.Loop.thread() as loop:
-                watch = mvvm.StopWatch(loop)
+            with catalog.Loop.thread() as loop:
+                watch = catalog.StopWatch(loop)
                 watch.subscribe("time_ms", lambda name, value: ids.add(api.PyThreadState_GetID(api.PyThreadState_Get())))
                 watch.start()
                 while watch.time_ms < 100:         # about ten ticks, each a callback on the loop's thread
@@ -513,10 +524,10 @@ def test_a_thread_loops_callbacks_share_one_python_thread_state_deleted_once_it_
 
 
 def test_in_a_forked_child_the_parents_objects_are_closed() -> None:
-    with mvvm.Loop.thread() as loop:
-        watch = mvvm.StopWatch(loop)
+    with catalog.Loop.thread() as loop:
+        watch = catalog.StopWatch(loop)
         subscription = watch.subscribe("time_ms", lambda name, value: None)
-        service = mvvm.Service(lambda request: None)
+        service = catalog.Service(lambda request: None)
         read, write = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child: what it inherited is the parent's
@@ -527,8 +538,8 @@ def test_in_a_forked_child_the_parents_objects_are_closed() -> None:
                     refused = "no"
                 except mvvm.ClosedError as error:
                     refused = type(error).__name__
-                with mvvm.Loop.virtual() as own:  # and it may make its own
-                    counter = mvvm.Counter(own)
+                with catalog.Loop.virtual() as own:  # and it may make its own
+                    counter = catalog.Counter(own)
                     counter.increment()
                     fresh = not counter.closed and counter.count == 1
                 os.write(write, ("%s %s %s" % (closed, refused, fresh)).encode())
@@ -544,8 +555,8 @@ def test_in_a_forked_child_the_parents_objects_are_closed() -> None:
 
 
 def test_the_parent_keeps_working_after_forks() -> None:
-    with mvvm.Loop.thread() as loop:
-        watch = mvvm.StopWatch(loop)
+    with catalog.Loop.thread() as loop:
+        watch = catalog.StopWatch(loop)
         recorder = Recorder()
         watch.subscribe("time_ms", recorder)
         watch.start()
@@ -568,7 +579,7 @@ def test_time_stops_at_its_limit_and_a_stopwatch_there_is_safe(loop: mvvm.Loop) 
     assert loop.now() == mvvm.Loop.TIME_LIMIT_MS
     with pytest.raises(mvvm.InvalidArgumentError):
         loop.advance(1)
-    with mvvm.StopWatch(loop) as watch:
+    with catalog.StopWatch(loop) as watch:
         watch.start()
         loop.advance(0)
         assert watch.time_ms == 0
@@ -576,7 +587,7 @@ def test_time_stops_at_its_limit_and_a_stopwatch_there_is_safe(loop: mvvm.Loop) 
 
 def test_a_callback_that_keeps_causing_its_change_ends_in_an_error(loop: mvvm.Loop,
                                                                     unraisables: Unraisables) -> None:
-    counter = mvvm.Counter(loop)
+    counter = catalog.Counter(loop)
     seen: List[int] = []
 
     def increment_again(name: str, value: Any) -> None:

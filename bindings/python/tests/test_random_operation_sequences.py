@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-import mvvm
 from conftest import E_ACUTE_DECOMPOSED, FAMILY
+from libraries import catalog
 
 SETTINGS = settings(max_examples=50, stateful_step_count=30, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -48,8 +48,8 @@ class SignUpModel:
 class SignUpMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
-        self.loop = mvvm.Loop.virtual()
-        self.vm = mvvm.SignUpViewModel(self.loop)
+        self.loop = catalog.Loop.virtual()
+        self.vm = catalog.SignUpViewModel(self.loop)
         self.model = SignUpModel()
         self.enabled_events: List[bool] = []
         self.expected_enabled_events: List[bool] = []
@@ -176,9 +176,9 @@ TITLES = {"startable": "Start", "stoppable": "Stop", "resumable": "Resume"}
 class StopWatchMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
-        self.loop = mvvm.Loop.virtual()
-        self.vm = mvvm.StopWatchViewModel(self.loop)
-        self.watch = mvvm.StopWatch(self.loop)
+        self.loop = catalog.Loop.virtual()
+        self.vm = catalog.StopWatchViewModel(self.loop)
+        self.watch = catalog.StopWatch(self.loop)
         self.vm_model = StopWatchModel()
         self.watch_model = StopWatchModel()
         self.times: List[str] = []
@@ -237,20 +237,20 @@ class CounterMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.loop = mvvm.Loop.virtual()
-        self.counter = mvvm.Counter(self.loop)
-        self.views = [mvvm.CounterViewModel(self.loop, self.counter), mvvm.CounterViewModel(self.loop, self.counter)]
+        self.loop = catalog.Loop.virtual()
+        self.counter = catalog.Counter(self.loop)
+        self.views = [catalog.CounterViewModel(self.loop, self.counter), catalog.CounterViewModel(self.loop, self.counter)]
         self.count = 0
         self.expected_notified: List[str] = []
         self.notified: List[str] = []
         self.views[1].subscribe("count", lambda name, value: self.notified.append(value))
-        self.random_view: Optional[mvvm.CounterViewModel] = None
-        self.twin: Optional[mvvm.RandomCounter] = None
+        self.random_view: Optional[catalog.CounterViewModel] = None
+        self.twin: Optional[catalog.RandomCounter] = None
 
     @initialize(seed=st.integers(0, 2**64 - 1))
     def make_random(self, seed: int) -> None:
-        self.random_view = mvvm.CounterViewModel(self.loop, mvvm.RandomCounter(self.loop, seed))
-        self.twin = mvvm.RandomCounter(self.loop, seed)
+        self.random_view = catalog.CounterViewModel(self.loop, catalog.RandomCounter(self.loop, seed))
+        self.twin = catalog.RandomCounter(self.loop, seed)
 
     @rule(which=st.sampled_from(["view 0", "view 1", "model"]), step=st.sampled_from([1, -1]))
     def count_by(self, which: str, step: int) -> None:

@@ -2,28 +2,30 @@
 ObservableObject and an @Observable class), driven from Python with no binding code written for
 them, checking the notification rules of docs/notifications.md.
 
-Run by test_sample_library.py in a process whose MVVM_LIBRARY is libsample.so (one library per
-process); not collected by itself (its name is not test_*).
+The library is loaded by its path (tests/libraries.py), beside the catalog's.
 """
 
 from __future__ import annotations
 
 import ctypes
 import json
-import os
-from pathlib import Path
-from typing import Any, Callable, List, Tuple
+from typing import Any, Callable, Iterator, List, Tuple
 
 import pytest
 
 import mvvm
+from libraries import library_path
 from conftest import Recorder
 from mvvm._values import take_string
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("MVVM_SAMPLE_LIBRARY")
-    or Path(mvvm.library_path).resolve() != Path(os.environ["MVVM_SAMPLE_LIBRARY"]).resolve(),
-    reason="runs in a process that loaded MVVM_SAMPLE_LIBRARY (see test_sample_library.py)")
+sample = mvvm.load(library_path("MVVM_SAMPLE_LIBRARY"))
+
+
+@pytest.fixture
+def loop() -> Iterator[mvvm.Loop]:
+    """A virtual loop of the sample's library (conftest's is the catalog's)."""
+    with sample.Loop.virtual() as virtual:
+        yield virtual
 
 
 class Reading:
@@ -40,21 +42,21 @@ class Reading:
 
 
 def test_the_sample_classes_are_made_from_the_library() -> None:
-    assert {"greeter", "tally"} <= set(mvvm.CLASSES)
-    assert "counter" not in mvvm.CLASSES  # the sample does not carry the catalog
-    assert mvvm.Greeter.c_class == "greeter" and mvvm.Tally.c_class == "tally"
-    assert "Greeter" in dir(mvvm) and "Tally" in mvvm.default_library().names
-    from mvvm import Greeter, Tally  # noqa: F401
-    assert mvvm.Greeter.__doc__.startswith("Greets whoever the view names.")
-    assert mvvm.Tally.add_many.__doc__.startswith("Adds step that many times, as one change.")
-    assert "Who to greet." in (mvvm.Greeter.name.__doc__ or "")
+    assert {"greeter", "tally"} <= set(sample.classes)
+    assert "counter" not in sample.classes  # the sample does not carry the catalog
+    assert sample.Greeter.c_class == "greeter" and sample.Tally.c_class == "tally"
+    assert "Greeter" in dir(sample) and "Tally" in sample.names
+    assert not hasattr(mvvm, "Greeter"), "the package has no default library, no class of any"
+    assert sample.Greeter.__doc__.startswith("Greets whoever the view names.")
+    assert sample.Tally.add_many.__doc__.startswith("Adds step that many times, as one change.")
+    assert "Who to greet." in (sample.Greeter.name.__doc__ or "")
 
 
 def test_greeter_constructors_properties_and_read_only_outputs(loop: mvvm.Loop) -> None:
-    anonymous = mvvm.Greeter(loop)
+    anonymous = sample.Greeter(loop)
     assert (anonymous.name, anonymous.greeting, anonymous.greet_count) == ("", "Hello!", 0)
-    for named in (mvvm.Greeter(loop, "Ada"), mvvm.Greeter(loop, name="Ada"), mvvm.new(loop, "greeter", "Ada")):
-        assert type(named) is mvvm.Greeter
+    for named in (sample.Greeter(loop, "Ada"), sample.Greeter(loop, name="Ada"), mvvm.new(loop, "greeter", "Ada")):
+        assert type(named) is sample.Greeter
         assert named.snapshot() == {"name": "Ada", "greeting": "Hello, Ada!", "greet_count": 0}
     with pytest.raises(mvvm.ReadOnlyError):
         anonymous.greeting = "Hi"  # type: ignore[misc]
@@ -63,9 +65,9 @@ def test_greeter_constructors_properties_and_read_only_outputs(loop: mvvm.Loop) 
     with pytest.raises(mvvm.TypeMismatchError):
         anonymous.name = 3  # type: ignore[assignment]
     with pytest.raises(mvvm.TypeMismatchError):
-        mvvm.Greeter(loop, 3)
+        sample.Greeter(loop, 3)
     with pytest.raises(mvvm.InvalidArgumentError) as two:
-        mvvm.Greeter(loop, "a", "b")  # type: ignore[call-overload]
+        sample.Greeter(loop, "a", "b")  # type: ignore[call-overload]
     assert two.value.message == "greeter takes () or (name: string), not 2 arguments"
     with pytest.raises(mvvm.TypeMismatchError):
         mvvm.new(loop, "greeter", 3)
@@ -75,7 +77,7 @@ def test_greeter_constructors_properties_and_read_only_outputs(loop: mvvm.Loop) 
 
 
 def test_greeter_notifies_after_the_change_once_per_set_and_not_for_the_same_value(loop: mvvm.Loop) -> None:
-    greeter = mvvm.Greeter(loop)
+    greeter = sample.Greeter(loop)
     seen = Reading(greeter, "name", "greeting")
     greeter.subscribe(None, seen)
     greeter.name = "Ada"
@@ -92,7 +94,7 @@ def test_greeter_notifies_after_the_change_once_per_set_and_not_for_the_same_val
 
 
 def test_greeter_signal_is_delivered_with_the_greeting(loop: mvvm.Loop) -> None:
-    greeter = mvvm.Greeter(loop, name="Bo")
+    greeter = sample.Greeter(loop, name="Bo")
     seen = Reading(greeter, "greet_count")
     greeter.subscribe(None, seen)
     greeted = Recorder()
@@ -106,7 +108,7 @@ def test_greeter_signal_is_delivered_with_the_greeting(loop: mvvm.Loop) -> None:
 
 
 def test_subscribers_are_notified_in_the_order_they_subscribed(loop: mvvm.Loop) -> None:
-    greeter, tally = mvvm.Greeter(loop), mvvm.Tally(loop, 0)
+    greeter, tally = sample.Greeter(loop), sample.Tally(loop, 0)
     order: List[Tuple[str, int]] = []
 
     def subscriber(index: int) -> Callable[[str, Any], None]:
@@ -121,11 +123,11 @@ def test_subscribers_are_notified_in_the_order_they_subscribed(loop: mvvm.Loop) 
 
 
 def test_tally_an_observable_class(loop: mvvm.Loop) -> None:
-    tally = mvvm.Tally(loop, 3)
+    tally = sample.Tally(loop, 3)
     assert tally.snapshot() == {"total": 3, "step": 1, "title": "Tally", "is_even": False}
-    assert mvvm.Tally(loop, start=4).is_even is True
+    assert sample.Tally(loop, start=4).is_even is True
     with pytest.raises(mvvm.InvalidArgumentError) as none:
-        mvvm.Tally(loop)  # type: ignore[call-arg]  # its one constructor takes start
+        sample.Tally(loop)  # type: ignore[call-arg]  # its one constructor takes start
     assert none.value.message == "tally takes (start: int), not 0 arguments"
     with pytest.raises(mvvm.ReadOnlyError):
         tally.total = 0  # type: ignore[misc]
@@ -145,7 +147,7 @@ def test_tally_an_observable_class(loop: mvvm.Loop) -> None:
 
 
 def test_tally_notifies_once_per_operation_with_the_final_value(loop: mvvm.Loop) -> None:
-    tally = mvvm.Tally(loop, 0)
+    tally = sample.Tally(loop, 0)
     seen = Reading(tally, "total", "is_even")
     tally.subscribe(None, seen)
     tally.step = 2
@@ -176,7 +178,7 @@ def test_tally_notifies_once_per_operation_with_the_final_value(loop: mvvm.Loop)
 
 
 def test_a_subscription_made_during_a_delivery_hears_the_next_change(loop: mvvm.Loop) -> None:
-    tally = mvvm.Tally(loop, 0)
+    tally = sample.Tally(loop, 0)
     late = Recorder()
     subscriptions: List[mvvm.Subscription] = []
 
@@ -195,7 +197,7 @@ def test_a_subscription_made_during_a_delivery_hears_the_next_change(loop: mvvm.
 
 
 def test_callbacks_may_call_back_in(loop: mvvm.Loop) -> None:
-    tally, greeter = mvvm.Tally(loop, 0), mvvm.Greeter(loop)
+    tally, greeter = sample.Tally(loop, 0), sample.Greeter(loop)
     tally.subscribe("total", lambda name, value: setattr(greeter, "name", "n%d" % value))
     names = Recorder()
     greeter.subscribe("greeting", names)
@@ -213,13 +215,13 @@ DIGITS_38 = "12345678901234567890123456789012345678"
 
 def test_a_uuid_is_a_uuid_and_a_str_is_taken(loop: mvvm.Loop) -> None:
     import uuid
-    order = mvvm.Order(loop)
+    order = sample.Order(loop)
     assert order.id == uuid.UUID("00000000-0000-0000-0000-000000000001") and type(order.id) is uuid.UUID
     order.id = ID.lower()  # a str, any case
     assert order.id == uuid.UUID(ID) and mvvm.get(order, "id") == uuid.UUID(ID)
     order.id = uuid.UUID(int=0xABC)
     assert order.id == uuid.UUID(int=0xABC)
-    assert mvvm.Order(loop, uuid.UUID(ID)).id == uuid.UUID(ID) == mvvm.Order(loop, id=ID.lower()).id
+    assert sample.Order(loop, uuid.UUID(ID)).id == uuid.UUID(ID) == sample.Order(loop, id=ID.lower()).id
     with pytest.raises(mvvm.InvalidArgumentError) as refused:
         order.id = ID.replace("-", "")
     assert refused.value.message == ('order.id cannot hold "%s": it is no UUID (8-4-4-4-12 hexadecimal digits)'
@@ -231,7 +233,7 @@ def test_a_uuid_is_a_uuid_and_a_str_is_taken(loop: mvvm.Loop) -> None:
 
 def test_a_date_is_an_aware_datetime_in_utc(loop: mvvm.Loop) -> None:
     from datetime import datetime, timedelta, timezone
-    order = mvvm.Order(loop)
+    order = sample.Order(loop)
     assert order.placed == datetime(1970, 1, 1, tzinfo=timezone.utc)
     moment = datetime(1969, 7, 20, 20, 17, 40, 123456, tzinfo=timezone(timedelta(hours=-5)))
     order.placed = moment
@@ -264,7 +266,7 @@ def test_a_snapshot_holds_nan_and_infinities_as_reading_does(loop: mvvm.Loop) ->
     value"): a snapshot gives what reading gives, and raises what reading raises."""
     import math
     from datetime import datetime, timezone
-    order = mvvm.Order(loop)
+    order = sample.Order(loop)
     for seconds in (math.inf, -math.inf, math.nan):
         order.placed = seconds
         with pytest.raises(OverflowError, match=r"^Order\.placed: "):
@@ -272,12 +274,12 @@ def test_a_snapshot_holds_nan_and_infinities_as_reading_does(loop: mvvm.Loop) ->
         with pytest.raises(OverflowError, match=r"^placed: (inf|-inf|nan) seconds since 1970 is outside"):
             order.snapshot()
     order.placed = 0
-    order.line = mvvm.LineItem(order.id, math.inf, "https://example.com/", 1, None)
+    order.line = sample.LineItem(order.id, math.inf, "https://example.com/", 1, None)
     with pytest.raises(OverflowError, match=r"^line\.at: inf seconds since 1970"):
         order.snapshot()
     order.line = None
     assert order.snapshot()["placed"] == datetime(1970, 1, 1, tzinfo=timezone.utc) and order.snapshot()["line"] is None
-    wishlist = mvvm.Wishlist(loop)
+    wishlist = sample.Wishlist(loop)
     wishlist.budget = math.nan
     wishlist.prices = [math.inf, None, -math.inf, math.nan]
     snapshot = wishlist.snapshot()
@@ -291,7 +293,7 @@ def test_a_snapshot_holds_nan_and_infinities_as_reading_does(loop: mvvm.Loop) ->
 
 
 def test_a_url_is_its_absolute_string(loop: mvvm.Loop) -> None:
-    order = mvvm.Order(loop)
+    order = sample.Order(loop)
     assert order.link == "https://example.com/"
     order.link = "https://例え.jp/パス?q=ü#frag"
     assert order.link == "https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9?q=%C3%BC#frag"
@@ -302,7 +304,7 @@ def test_a_url_is_its_absolute_string(loop: mvvm.Loop) -> None:
 
 def test_a_decimal_is_a_decimal_never_rounded(loop: mvvm.Loop) -> None:
     from decimal import Decimal
-    order = mvvm.Order(loop)
+    order = sample.Order(loop)
     assert order.cost == Decimal(0) and type(order.cost) is Decimal
     order.cost = Decimal(DIGITS_38)
     assert str(order.cost) == DIGITS_38
@@ -322,9 +324,9 @@ def test_a_record_built_with_any_accepted_form_equals_itself_read_back(loop: mvv
     import uuid
     from datetime import datetime, timezone
     from decimal import Decimal
-    order = mvvm.Order(loop)
+    order = sample.Order(loop)
     # A UUID's text (any case), a date's seconds, a decimal's text or int: held as Python's types.
-    line = mvvm.LineItem(ID.lower(), 0.5, "https://a.example/", "-0.00100", None)
+    line = sample.LineItem(ID.lower(), 0.5, "https://a.example/", "-0.00100", None)
     assert line.id == uuid.UUID(ID) and type(line.id) is uuid.UUID
     assert line.at == datetime(1970, 1, 1, 0, 0, 0, 500000, tzinfo=timezone.utc)
     assert line.price == Decimal("-0.001") and type(line.price) is Decimal
@@ -347,10 +349,10 @@ def test_records_commands_and_async_commands_of_the_kinds(loop: mvvm.Loop) -> No
     import uuid
     from datetime import datetime, timezone
     from decimal import Decimal
-    order = mvvm.Order(loop)
+    order = sample.Order(loop)
     before_1970 = datetime(1900, 1, 1, 0, 0, 0, 500000, tzinfo=timezone.utc)
     line = order.make_line(ID.lower(), before_1970, "https://a.example/ü", Decimal("-0.00100"))
-    assert line == mvvm.LineItem(uuid.UUID(ID), before_1970, "https://a.example/%C3%BC", Decimal("-0.001"), None)
+    assert line == sample.LineItem(uuid.UUID(ID), before_1970, "https://a.example/%C3%BC", Decimal("-0.001"), None)
     order.line = line
     assert order.line == line and order.snapshot()["line"] == line
     with pytest.raises(mvvm.InvalidArgumentError) as refused:

@@ -2,28 +2,30 @@
 with @Published [Song]) and Board (an @Observable class holding [Tally]), read as mvvm.ObjectList
 sequences, their changes heard as mvvm.Splice values that rebuild the host's copy.
 
-Run by test_sample_lists.py in a process whose MVVM_LIBRARY is libsample.so (one library per
-process); not collected by itself (its name is not test_*).
+The library is loaded by its path (tests/libraries.py), beside the catalog's.
 """
 
 from __future__ import annotations
 
 import collections.abc
-import os
 import pickle
-from pathlib import Path
-from typing import Any, List
+from typing import Any, Iterator, List
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mvvm
+from libraries import library_path
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("MVVM_SAMPLE_LIBRARY")
-    or Path(mvvm.library_path).resolve() != Path(os.environ["MVVM_SAMPLE_LIBRARY"]).resolve(),
-    reason="runs in a process that loaded MVVM_SAMPLE_LIBRARY (see test_sample_lists.py)")
+sample = mvvm.load(library_path("MVVM_SAMPLE_LIBRARY"))
+
+
+@pytest.fixture
+def loop() -> Iterator[mvvm.Loop]:
+    """A virtual loop of the sample's library (conftest's is the catalog's)."""
+    with sample.Loop.virtual() as virtual:
+        yield virtual
 
 
 class Mirror:
@@ -51,14 +53,14 @@ def titles(items: Any) -> List[str]:
 
 
 def test_a_list_property_is_a_read_only_sequence_of_items(loop: mvvm.Loop) -> None:
-    playlist = mvvm.Playlist(loop)
+    playlist = sample.Playlist(loop)
     songs = playlist.songs
     assert isinstance(songs, collections.abc.Sequence)
     assert isinstance(songs, mvvm.ObjectList)
     assert len(songs) == 0 and list(songs) == [] and not songs
     playlist.add_many("b,a,c")
     assert len(songs) == 3, "the same ObjectList reads the list as it is now"
-    assert isinstance(songs[0], mvvm.Song)
+    assert isinstance(songs[0], sample.Song)
     assert titles(songs) == ["b", "a", "c"]
     assert songs[-1].title == "c"
     assert titles(songs[1:]) == ["a", "c"]
@@ -81,12 +83,12 @@ def test_a_list_property_is_a_read_only_sequence_of_items(loop: mvvm.Loop) -> No
     playlist.filter = "a"
     assert titles(songs) == ["a"]
     assert titles(playlist.all) == ["b", "a", "c"]
-    assert "read-only sequence of Song" in (mvvm.Playlist.songs.__doc__ or "")
-    assert mvvm.Playlist.songs.item_class == "song"
+    assert "read-only sequence of Song" in (sample.Playlist.songs.__doc__ or "")
+    assert sample.Playlist.songs.item_class == "song"
 
 
 def test_items_are_live_objects_with_a_stable_identity(loop: mvvm.Loop) -> None:
-    playlist = mvvm.Playlist(loop)
+    playlist = sample.Playlist(loop)
     playlist.add_many("x,y")
     first, again = playlist.songs[0], playlist.songs[0]
     assert first is not again and first._handle != again._handle, "each read is a new handle"
@@ -109,7 +111,7 @@ def test_items_are_live_objects_with_a_stable_identity(loop: mvvm.Loop) -> None:
 
 
 def test_splices_rebuild_the_hosts_copy_with_the_fewest_changes(loop: mvvm.Loop) -> None:
-    playlist = mvvm.Playlist(loop)
+    playlist = sample.Playlist(loop)
     songs, every = Mirror(playlist, "songs"), Mirror(playlist, "all")
     playlist.add_many("ab,b,ac,ad,c,ae")
     assert songs.splices == [mvvm.Splice(0, 0, 6)]
@@ -132,7 +134,7 @@ def test_splices_rebuild_the_hosts_copy_with_the_fewest_changes(loop: mvvm.Loop)
 
 
 def test_initial_gives_a_list_as_one_insertion_so_a_mirror_fills_from_empty(loop: mvvm.Loop) -> None:
-    playlist = mvvm.Playlist(loop)
+    playlist = sample.Playlist(loop)
     playlist.add_many("b,a,c")
     ids: List[int] = []
     seen: List[Any] = []
@@ -151,7 +153,7 @@ def test_initial_gives_a_list_as_one_insertion_so_a_mirror_fills_from_empty(loop
     with playlist.subscribe(None, lambda name, value: every.append((name, value)), initial=True):
         assert ("songs", mvvm.Splice(0, 0, 4)) in every and ("all", mvvm.Splice(0, 0, 4)) in every
         assert ("filter", "") in every
-    empty = mvvm.Playlist(loop)
+    empty = sample.Playlist(loop)
     with empty.subscribe("songs", lambda name, value: every.append(value), initial=True):
         assert every[-1] == mvvm.Splice(0, 0, 0), "an empty list is said too: the view starts empty"
 
@@ -174,7 +176,7 @@ def test_a_splice_is_a_small_frozen_value(loop: mvvm.Loop) -> None:
 
 
 def test_events_of_every_property_carry_splices_for_lists(loop: mvvm.Loop) -> None:
-    playlist = mvvm.Playlist(loop)
+    playlist = sample.Playlist(loop)
     seen: List[Any] = []
     playlist.subscribe(None, lambda name, value: seen.append((name, value)))
     playlist.add("a")
@@ -185,7 +187,7 @@ def test_events_of_every_property_carry_splices_for_lists(loop: mvvm.Loop) -> No
 
 
 def test_inserted_items_are_readable_during_the_splice(loop: mvvm.Loop) -> None:
-    playlist = mvvm.Playlist(loop)
+    playlist = sample.Playlist(loop)
     seen: List[List[str]] = []
     playlist.subscribe("songs", lambda name, s: seen.append(titles(playlist.songs[s.index:s.index + s.inserted])))
     playlist.add_many("a,b")
@@ -194,7 +196,7 @@ def test_inserted_items_are_readable_during_the_splice(loop: mvvm.Loop) -> None:
 
 
 def test_a_change_made_in_a_callback_reaches_everyone_after_it(loop: mvvm.Loop) -> None:
-    playlist = mvvm.Playlist(loop)
+    playlist = sample.Playlist(loop)
     first = Mirror(playlist, "songs")
     added: List[int] = []
 
@@ -212,12 +214,12 @@ def test_a_change_made_in_a_callback_reaches_everyone_after_it(loop: mvvm.Loop) 
 
 
 def test_an_observable_owner_announces_its_list_too(loop: mvvm.Loop) -> None:
-    board = mvvm.Board(loop)
+    board = sample.Board(loop)
     tallies = Mirror(board, "tallies")
     for start in (1, 2, 3, 4):
         board.add(start)
     assert [t.total for t in board.tallies] == [1, 2, 3, 4]
-    assert isinstance(board.tallies[0], mvvm.Tally)
+    assert isinstance(board.tallies[0], sample.Tally)
     assert tallies.matches()
     board.remove_odd()
     assert [t.total for t in board.tallies] == [2, 4] and tallies.matches()
@@ -228,7 +230,7 @@ def test_an_observable_owner_announces_its_list_too(loop: mvvm.Loop) -> None:
 
 
 def test_errors_and_closed_owners(loop: mvvm.Loop) -> None:
-    playlist = mvvm.Playlist(loop)
+    playlist = sample.Playlist(loop)
     with pytest.raises(mvvm.TypeMismatchError):
         len(mvvm.ObjectList(playlist, "filter"))
     with pytest.raises(mvvm.UnknownNameError):
@@ -255,7 +257,7 @@ OPERATIONS = st.lists(st.one_of(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(operations=OPERATIONS)
 def test_random_operations_keep_every_mirror_equal_to_the_list(loop: mvvm.Loop, operations: Any) -> None:
-    playlist = mvvm.Playlist(loop)
+    playlist = sample.Playlist(loop)
     songs, every = Mirror(playlist, "songs"), Mirror(playlist, "all")
     model: List[str] = []
     prefix = ""

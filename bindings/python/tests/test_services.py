@@ -16,9 +16,10 @@ import mvvm
 import mvvm.aio
 from mvvm._registry import registry
 from conftest import Recorder, Unraisables
+from libraries import catalog
 
 #: The default library's generic C functions.
-lib = mvvm.default_library().functions
+lib = catalog.functions
 
 
 class Service:
@@ -36,8 +37,8 @@ class Service:
             request.complete(self.answer)
 
 
-def filled_form(loop: mvvm.Loop, service: Any) -> mvvm.SignUpViewModel:
-    vm = mvvm.SignUpViewModel(loop, service=service)
+def filled_form(loop: mvvm.Loop, service: Any) -> catalog.SignUpViewModel:
+    vm = catalog.SignUpViewModel(loop, service=service)
     vm.user_id, vm.password, vm.confirm_password, vm.agreed = "abcdef", "password1", "password1", True
     return vm
 
@@ -59,7 +60,7 @@ def test_sign_up_with_a_host_service(loop: mvvm.Loop, recorder: Recorder) -> Non
     vm.sign_up_tapped()
     assert len(service.requests) == 1
     request = service.requests[0]
-    assert isinstance(request, mvvm.SignUpRequest)
+    assert isinstance(request, catalog.SignUpRequest)
     assert (request.user_id, request.password, request.argument) == ("abcdef", "password1", "abcdef")
     assert request.view_model is vm
     assert not request.done
@@ -174,12 +175,12 @@ def test_a_service_that_raises_is_reported(loop: mvvm.Loop, unraisables: Unraisa
 
 def test_welcome_with_a_host_api(loop: mvvm.Loop, recorder: Recorder) -> None:
     api = Service()
-    vm = mvvm.WelcomeViewModel(loop, api=api)
+    vm = catalog.WelcomeViewModel(loop, api=api)
     vm.subscribe("on_show_welcome", recorder)
     vm.view_did_load()
     assert len(api.requests) == 1
     request = api.requests[0]
-    assert isinstance(request, mvvm.WelcomeRequest)
+    assert isinstance(request, catalog.WelcomeRequest)
     assert request.argument is None and request.view_model is vm
     loop.advance(0)
     assert recorder.events == []  # not answered yet
@@ -209,7 +210,7 @@ def test_welcome_with_a_host_api(loop: mvvm.Loop, recorder: Recorder) -> None:
 def test_services_answered_from_asyncio() -> None:
     async def main() -> None:
         aloop = asyncio.get_running_loop()
-        loop = mvvm.Loop.manual()
+        loop = catalog.Loop.manual()
         with mvvm.aio.attach(loop):
             # The services return nothing: what a service returns is its answer.
             def sign_up_service(request: Any) -> None:
@@ -219,7 +220,7 @@ def test_services_answered_from_asyncio() -> None:
                 aloop.call_soon(request.complete, "From asyncio")
 
             sign_up = filled_form(loop, sign_up_service)
-            welcome = mvvm.WelcomeViewModel(loop, api=welcome_api)
+            welcome = catalog.WelcomeViewModel(loop, api=welcome_api)
             async with mvvm.aio.changes(sign_up, "is_completion_alert_presented") as alerts, \
                     mvvm.aio.changes(welcome, "on_show_welcome") as welcomes:
                 sign_up.sign_up_tapped()
@@ -227,7 +228,7 @@ def test_services_answered_from_asyncio() -> None:
                 assert await asyncio.wait_for(alerts.__anext__(), 10) == ("is_completion_alert_presented", True)
                 assert await asyncio.wait_for(welcomes.__anext__(), 10) == ("on_show_welcome", "From asyncio")
             # The built-in API answers on the next dispatch, which asyncio runs.
-            builtin = mvvm.WelcomeViewModel(loop)
+            builtin = catalog.WelcomeViewModel(loop)
             async with mvvm.aio.changes(builtin, "on_show_welcome") as builtin_welcomes:
                 builtin.view_did_load()
                 assert await asyncio.wait_for(builtin_welcomes.__anext__(), 10) == ("on_show_welcome", "Welcome!")
@@ -258,7 +259,7 @@ def test_complete_soon_from_a_worker_applies_the_answer_on_the_loop(loop: mvvm.L
 
 
 def test_complete_soon_on_a_thread_loop_notifies_on_its_thread() -> None:
-    with mvvm.Loop.thread() as loop:
+    with catalog.Loop.thread() as loop:
         heard = threading.Event()
         threads: List[int] = []
 
@@ -277,7 +278,7 @@ def test_complete_soon_on_a_thread_loop_notifies_on_its_thread() -> None:
 
 
 def test_a_service_of_a_thread_loop_answered_later_from_a_thread() -> None:
-    with mvvm.Loop.thread() as loop:
+    with catalog.Loop.thread() as loop:
         done = threading.Event()
         vm = filled_form(loop, lambda request: threading.Timer(0.01, request.complete, [True]).start())
         vm.subscribe("is_completion_alert_presented", lambda n, v: done.set())
@@ -293,7 +294,7 @@ def test_the_service_callable_is_freed_after_the_view_model(loop: mvvm.Loop) -> 
 
     api: Optional[Api] = Api()
     alive = weakref.ref(api)
-    vm = mvvm.WelcomeViewModel(loop, api=api)  # type: ignore[arg-type]
+    vm = catalog.WelcomeViewModel(loop, api=api)  # type: ignore[arg-type]
     api = None
     gc.collect()
     assert alive() is not None
@@ -304,7 +305,7 @@ def test_the_service_callable_is_freed_after_the_view_model(loop: mvvm.Loop) -> 
 
 def test_answering_after_the_loop_is_closed_is_an_error_not_a_crash() -> None:
     service = Service()
-    loop = mvvm.Loop.virtual()
+    loop = catalog.Loop.virtual()
     vm = filled_form(loop, service)
     vm.sign_up_tapped()
     loop.close()

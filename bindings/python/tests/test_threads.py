@@ -12,15 +12,15 @@ import threading
 import time
 from typing import Any, List
 
-import mvvm
 from mvvm._registry import registry
 from mvvm._releases import pending
 from conftest import Recorder, Unraisables
+from libraries import catalog
 
 
 def test_timed_callbacks_arrive_on_the_loop_thread(recorder: Recorder) -> None:
-    with mvvm.Loop.thread() as loop:
-        watch = mvvm.StopWatch(loop)
+    with catalog.Loop.thread() as loop:
+        watch = catalog.StopWatch(loop)
         watch.subscribe("time_ms", recorder)
         watch.subscribe("state", recorder)
         watch.start()  # a host call: notified on this thread before it returns
@@ -36,8 +36,8 @@ def test_timed_callbacks_arrive_on_the_loop_thread(recorder: Recorder) -> None:
 
 
 def test_many_python_threads_call_at_once() -> None:
-    with mvvm.Loop.thread() as loop:
-        counter = mvvm.Counter(loop)
+    with catalog.Loop.thread() as loop:
+        counter = catalog.Counter(loop)
         seen: List[int] = []
         counter.subscribe("count", lambda name, value: seen.append(value))
         workers = [threading.Thread(target=lambda: [counter.increment() for _ in range(300)]) for _ in range(4)]
@@ -50,13 +50,13 @@ def test_many_python_threads_call_at_once() -> None:
 
 
 def test_garbage_made_in_loop_thread_callbacks_is_released_later() -> None:
-    with mvvm.Loop.thread() as loop:
-        watch = mvvm.StopWatch(loop)
+    with catalog.Loop.thread() as loop:
+        watch = catalog.StopWatch(loop)
         handles: List[int] = []
         enough = threading.Event()
 
         def make_garbage(name: str, value: Any) -> None:
-            handles.append(mvvm.Counter(loop).handle)
+            handles.append(catalog.Counter(loop).handle)
             gc.collect()
             if len(handles) >= 5:
                 enough.set()
@@ -75,8 +75,8 @@ def failing_tick(name: str, value: Any) -> None:
 
 
 def test_an_exception_on_the_loop_thread_is_reported(unraisables: Unraisables, recorder: Recorder) -> None:
-    with mvvm.Loop.thread() as loop:
-        watch = mvvm.StopWatch(loop)
+    with catalog.Loop.thread() as loop:
+        watch = catalog.StopWatch(loop)
         watch.subscribe("time_ms", failing_tick)
         watch.subscribe("time_ms", recorder)
         watch.start()
@@ -87,8 +87,8 @@ def test_an_exception_on_the_loop_thread_is_reported(unraisables: Unraisables, r
 
 
 def test_closing_a_thread_loop_stops_its_callbacks(recorder: Recorder) -> None:
-    loop = mvvm.Loop.thread()
-    watch = mvvm.StopWatch(loop)
+    loop = catalog.Loop.thread()
+    watch = catalog.StopWatch(loop)
     subscription = watch.subscribe("time_ms", recorder)
     watch.start()
     assert recorder.wait_for(lambda r: r.count() >= 2)
@@ -102,10 +102,11 @@ def test_closing_a_thread_loop_stops_its_callbacks(recorder: Recorder) -> None:
 
 def test_a_thread_loop_shuts_down_cleanly_at_interpreter_exit() -> None:
     program = textwrap.dedent("""
-        import threading, time, mvvm
-        loop = mvvm.Loop.thread()
+        import os, threading, time, mvvm
+        catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
+        loop = catalog.Loop.thread()
         ticks = []
-        watches = [mvvm.StopWatchViewModel(loop) for _ in range(5)]
+        watches = [catalog.StopWatchViewModel(loop) for _ in range(5)]
         for watch in watches:
             watch.subscribe(None, lambda name, value: (ticks.append(value), time.sleep(0.0005)))
             watch.main_action()
@@ -119,8 +120,8 @@ def test_a_thread_loop_shuts_down_cleanly_at_interpreter_exit() -> None:
 
 
 def test_no_callback_runs_after_unsubscribe_returns_while_the_loop_thread_delivers() -> None:
-    with mvvm.Loop.thread() as loop:
-        watches = [mvvm.StopWatch(loop) for _ in range(4)]
+    with catalog.Loop.thread() as loop:
+        watches = [catalog.StopWatch(loop) for _ in range(4)]
         for watch in watches:
             watch.start()
         violations: List[str] = []
@@ -146,9 +147,9 @@ def test_no_callback_runs_after_unsubscribe_returns_while_the_loop_thread_delive
 
 
 def test_setting_from_python_threads_while_the_loop_thread_ticks() -> None:
-    with mvvm.Loop.thread() as loop:
-        watch = mvvm.StopWatchViewModel(loop)
-        form = mvvm.InputEchoViewModel(loop)
+    with catalog.Loop.thread() as loop:
+        watch = catalog.StopWatchViewModel(loop)
+        form = catalog.InputEchoViewModel(loop)
         messages: List[str] = []
         form.subscribe("message", lambda name, value: messages.append(value))
         watch.subscribe("time", lambda name, value: form.label)  # the loop thread reads the form
@@ -169,8 +170,8 @@ def test_setting_from_python_threads_while_the_loop_thread_ticks() -> None:
 
 
 def test_a_manual_loop_runs_on_the_calling_thread(recorder: Recorder) -> None:
-    with mvvm.Loop.manual() as loop:
-        watch = mvvm.StopWatch(loop)
+    with catalog.Loop.manual() as loop:
+        watch = catalog.StopWatch(loop)
         watch.subscribe("time_ms", recorder)
         assert loop.next_timeout() is None
         watch.start()

@@ -5,8 +5,7 @@ change that cannot be saved shown in storage_error, two lists on one database), 
 state machine applying random operations, with reopenings of the database, that checks the
 host's copy rebuilt from splices equals the list read back and a plain Python model of TodoMVC.
 
-Run by test_todo_app.py in a process whose MVVM_LIBRARY is libtodo.so (one library per
-process); not collected by itself (its name is not test_*).
+The library is loaded by its path (tests/libraries.py), beside the catalog's.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ import shutil
 import sqlite3
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 import pytest
 from hypothesis import settings
@@ -24,10 +23,17 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import mvvm
+from libraries import library_path
 from mvvm import _abi
 
-pytestmark = pytest.mark.skipif("todo_list_view_model" not in mvvm.CLASSES,
-                                reason="runs in a process that loaded libtodo.so (see test_todo_app.py)")
+todo = mvvm.load(library_path("MVVM_TODO_LIBRARY"))
+
+
+@pytest.fixture
+def loop() -> Iterator[mvvm.Loop]:
+    """A virtual loop of the todo app's library (conftest's is the catalog's)."""
+    with todo.Loop.virtual() as virtual:
+        yield virtual
 
 FILTERS = ("all", "active", "completed")
 
@@ -62,7 +68,7 @@ def counts(todos: Any) -> Tuple[int, int, str, bool, bool, bool]:
 
 
 def test_blank_titles_are_ignored_and_titles_are_trimmed(loop: mvvm.Loop) -> None:
-    todos = mvvm.TodoListViewModel(loop, "")
+    todos = todo.TodoListViewModel(loop, "")
     mirror = Mirror(todos)
     for blank in ("", "   ", "\t \n"):
         add(todos, blank)
@@ -71,7 +77,7 @@ def test_blank_titles_are_ignored_and_titles_are_trimmed(loop: mvvm.Loop) -> Non
     assert shown(todos) == [("Buy milk", False)]
     assert todos.new_todo_title == "", "adding clears the field"
     assert mirror.splices == [mvvm.Splice(0, 0, 1)]
-    assert isinstance(todos.items[0], mvvm.TodoItemViewModel)
+    assert isinstance(todos.items[0], todo.TodoItemViewModel)
     assert todos.has_todos
 
 
@@ -79,7 +85,7 @@ def test_a_title_holding_nul_is_refused(loop: mvvm.Loop, tmp_path: Path) -> None
     # A str holding NUL crosses as bytes, whole; SQLite's text, as GRDB binds it, would end at
     # the NUL: "milk\0eggs" would be shown whole and stored as "milk". The fields refuse it.
     path = str(tmp_path / "todos.db")
-    todos = mvvm.TodoListViewModel(loop, path)
+    todos = todo.TodoListViewModel(loop, path)
     with pytest.raises(mvvm.InvalidArgumentError):
         todos.new_todo_title = "milk\0eggs"
     assert todos.new_todo_title == ""
@@ -97,7 +103,7 @@ def test_a_title_holding_nul_is_refused(loop: mvvm.Loop, tmp_path: Path) -> None
 
 
 def test_the_counter_says_item_or_items(loop: mvvm.Loop) -> None:
-    todos = mvvm.TodoListViewModel(loop, "")
+    todos = todo.TodoListViewModel(loop, "")
     assert todos.items_left == "0 items left"
     add(todos, "one")
     assert todos.items_left == "1 item left"
@@ -110,7 +116,7 @@ def test_the_counter_says_item_or_items(loop: mvvm.Loop) -> None:
 
 
 def test_mark_all_follows_single_toggles_and_clears_after_clear_completed(loop: mvvm.Loop) -> None:
-    todos = mvvm.TodoListViewModel(loop, "")
+    todos = todo.TodoListViewModel(loop, "")
     assert not todos.all_completed, "no todo: not all completed"
     add(todos, "a")
     add(todos, "b")
@@ -134,7 +140,7 @@ def test_mark_all_follows_single_toggles_and_clears_after_clear_completed(loop: 
 
 
 def test_editing_commits_trimmed_cancels_and_empty_destroys(loop: mvvm.Loop) -> None:
-    todos = mvvm.TodoListViewModel(loop, "")
+    todos = todo.TodoListViewModel(loop, "")
     mirror = Mirror(todos)
     for title in ("a", "b", "c"):
         add(todos, title)
@@ -161,7 +167,7 @@ def test_editing_commits_trimmed_cancels_and_empty_destroys(loop: mvvm.Loop) -> 
 
 
 def test_a_todo_the_filter_hides_leaves_the_list_at_once(loop: mvvm.Loop) -> None:
-    todos = mvvm.TodoListViewModel(loop, "")
+    todos = todo.TodoListViewModel(loop, "")
     mirror = Mirror(todos)
     for title in ("a", "b", "c"):
         add(todos, title)
@@ -187,7 +193,7 @@ def stored(path: str, sql: str) -> List[Tuple[Any, ...]]:
 
 def test_the_filter_and_the_todos_persist_and_reload(loop: mvvm.Loop, tmp_path: Path) -> None:
     path = str(tmp_path / "todos.db")
-    todos = mvvm.TodoListViewModel(loop, path)
+    todos = todo.TodoListViewModel(loop, path)
     for title in ("a", "b", "c"):
         add(todos, title)
     todos.items[1].completed = True
@@ -196,7 +202,7 @@ def test_the_filter_and_the_todos_persist_and_reload(loop: mvvm.Loop, tmp_path: 
     assert stored(path, "SELECT filter FROM settings") == [("active",)], "saved before the change returned"
     assert stored(path, "SELECT title, completed FROM todo ORDER BY id") == [("a", 0), ("b", 1), ("c", 0)]
     todos.close()
-    again = mvvm.TodoListViewModel(loop, path)
+    again = todo.TodoListViewModel(loop, path)
     assert again.filter == "active" and again.storage_error == ""
     assert shown(again) == [("a", False), ("c", False)]
     assert not again.items[0].is_editing, "editing state is not stored"
@@ -204,7 +210,7 @@ def test_the_filter_and_the_todos_persist_and_reload(loop: mvvm.Loop, tmp_path: 
     assert shown(again) == [("a", False), ("b", True), ("c", False)]
     assert [item.id for item in again.items] == sorted(item.id for item in again.items)
     again.close()
-    fresh = mvvm.TodoListViewModel(loop, str(tmp_path / "missing.db"))
+    fresh = todo.TodoListViewModel(loop, str(tmp_path / "missing.db"))
     assert len(fresh.items) == 0 and (tmp_path / "missing.db").is_file(), "a new database is made"
 
 
@@ -212,21 +218,21 @@ def test_a_file_that_is_not_a_todo_database_is_refused_untouched(loop: mvvm.Loop
     path = tmp_path / "todos.json"
     path.write_text('{"filter": "all", "todos": []}')
     with pytest.raises(mvvm.InvalidArgumentError, match="not a SQLite database"):
-        mvvm.TodoListViewModel(loop, str(path))
+        todo.TodoListViewModel(loop, str(path))
     assert path.read_text() == '{"filter": "all", "todos": []}'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["todos.json"], "no -wal or -shm left beside it"
     fifo = tmp_path / "fifo"
     os.mkfifo(str(fifo))
     with pytest.raises(mvvm.InvalidArgumentError, match="is a FIFO"):
-        mvvm.TodoListViewModel(loop, str(fifo))  # refused, not opened: never blocks
+        todo.TodoListViewModel(loop, str(fifo))  # refused, not opened: never blocks
     long_path = "/tmp/" + "x" * 100000
     with pytest.raises(mvvm.InvalidArgumentError) as refused:
-        mvvm.TodoListViewModel(loop, long_path)
+        todo.TodoListViewModel(loop, long_path)
     message = str(refused.value)
     assert len(message) < 400 and "(100005 bytes in all)" in message, "the path is quoted capped"
     one_character = "/tmp/e" + "\u0301" * 60000  # 120 kB, and one character: cut by bytes, not characters
     with pytest.raises(mvvm.InvalidArgumentError) as refused:
-        mvvm.TodoListViewModel(loop, one_character)
+        todo.TodoListViewModel(loop, one_character)
     message = str(refused.value)
     assert len(message.encode()) < 400 and "(120006 bytes in all)" in message, "the path is quoted capped"
 
@@ -235,7 +241,7 @@ def test_a_change_that_cannot_be_saved_is_not_shown_and_storage_error_says_why(
         loop: mvvm.Loop, tmp_path: Path) -> None:
     directory = tmp_path / "store"
     directory.mkdir()
-    todos = mvvm.TodoListViewModel(loop, str(directory / "todos.db"))
+    todos = todo.TodoListViewModel(loop, str(directory / "todos.db"))
     mirror = Mirror(todos)
     add(todos, "a")
     errors: List[str] = []
@@ -259,7 +265,7 @@ def test_a_change_that_cannot_be_saved_is_not_shown_and_storage_error_says_why(
 
 def test_two_lists_on_one_database_see_each_others_changes(loop: mvvm.Loop, tmp_path: Path) -> None:
     path = str(tmp_path / "todos.db")
-    first, second = mvvm.TodoListViewModel(loop, path), mvvm.TodoListViewModel(loop, path)
+    first, second = todo.TodoListViewModel(loop, path), todo.TodoListViewModel(loop, path)
     first_mirror, second_mirror = Mirror(first), Mirror(second)
     add(first, "one")
     add(second, "two")  # takes in "one" first, as splices
@@ -288,10 +294,10 @@ class TodoMachine(RuleBasedStateMachine):
 
     @initialize()
     def start(self) -> None:
-        self.loop = mvvm.Loop.virtual()
+        self.loop = todo.Loop.virtual()
         self.directory = tempfile.mkdtemp(prefix="todo-machine-")
         self.path = os.path.join(self.directory, "todos.db")
-        self.todos = mvvm.TodoListViewModel(self.loop, self.path)
+        self.todos = todo.TodoListViewModel(self.loop, self.path)
         self.mirror = Mirror(self.todos)
         self.model: List[Dict[str, Any]] = []  # {"title", "completed"}, in creation order
         self.filter = "all"
@@ -370,7 +376,7 @@ class TodoMachine(RuleBasedStateMachine):
     def reopen(self) -> None:
         """The list closed and made again from its database: the same todos and filter."""
         self.todos.close()
-        self.todos = mvvm.TodoListViewModel(self.loop, self.path)
+        self.todos = todo.TodoListViewModel(self.loop, self.path)
         self.mirror = Mirror(self.todos)
         self.mirror.ids = self.todos.items.ids()
 

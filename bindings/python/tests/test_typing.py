@@ -1,8 +1,9 @@
 """Typing, checked (issue 18, item 2): ``mypy --strict`` and ``pyright`` (both from PyPI; the
 runner installs them into build/venv) find no error in the package, in the generator
-(tools/mvvm_gen) and in a typed sample program (tests/typing/typed_sample.py), and report
-every mistake of tests/typing/type_errors.py (writing a read-only output, a wrong Literal, a
-missing TypedDict key...) on its line.
+(tools/mvvm_gen) and in a typed sample program over the catalog's typed package
+(tests/typing/typed_sample.py; examples/catalog/python/catalog, generated), and report every
+mistake of tests/typing/type_errors.py (writing a read-only output, a wrong Literal, a missing
+TypedDict key...) on its line.
 
 Without the checkers installed these tests are skipped, unless MVVM_REQUIRE_TYPE_CHECKERS=1
 (run_tests.sh sets it), where they fail."""
@@ -19,10 +20,14 @@ from typing import List, Set
 
 import pytest
 
+from libraries import library_path
+
 HERE = Path(__file__).resolve().parent
-PACKAGE_ROOT = HERE.parent  # bindings/python
+PACKAGE_ROOT = HERE.parent  # bindings/python (its mvvm_gen: a link to tools/mvvm_gen)
 #: Where ``python3 -m mvvm_gen`` is found (it imports nothing of the mvvm package).
 GENERATOR_PATH = [PACKAGE_ROOT.parent.parent / "tools"]
+#: Where the catalog's typed package is (``import catalog``).
+CATALOG_PACKAGE = PACKAGE_ROOT.parent.parent / "examples" / "catalog" / "python"
 SAMPLE = HERE / "typing" / "typed_sample.py"
 MISTAKES = HERE / "typing" / "type_errors.py"
 
@@ -46,8 +51,12 @@ def _checker(name: str) -> List[str]:
 
 
 def _run(checker: str, *paths: Path, root: Path = PACKAGE_ROOT) -> subprocess.CompletedProcess[str]:
+    """The checker on ``paths`` (under ``root``), finding the mvvm package, the generator and the
+    typed packages (``root``'s own, the catalog's) on MYPYPATH and PYTHONPATH (pyright reads the
+    interpreter's path)."""
     command = _checker(checker) + [str(p.relative_to(root)) for p in paths]
-    env = dict(os.environ, MYPYPATH=str(root), PYTHONPATH=str(root))
+    path = os.pathsep.join(str(folder) for folder in (root, PACKAGE_ROOT, CATALOG_PACKAGE))
+    env = dict(os.environ, MYPYPATH=path, PYTHONPATH=path)
     return subprocess.run(command, cwd=root, capture_output=True, text=True, env=env, timeout=600)
 
 
@@ -85,32 +94,31 @@ def test_mistakes_are_type_errors_on_their_lines(checker: str) -> None:
 
 
 def test_the_typed_sample_runs() -> None:
-    result = subprocess.run([sys.executable, str(SAMPLE)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, str(SAMPLE)], capture_output=True, text=True, timeout=120,
+                            env=dict(os.environ, PYTHONPATH=os.pathsep.join(map(str, (PACKAGE_ROOT, CATALOG_PACKAGE)))))
     assert result.returncode == 0, result.stderr
     assert "startable" in result.stdout
 
 
 # ------------------------------------------------------------------------------------------------
-# A library of one's own: the package with the stubs generated from Tests/outside's libsample.so
+# A library of one's own: the typed package generated from Tests/outside's libsample.so
 # ------------------------------------------------------------------------------------------------
 
-OUTSIDE = os.environ.get("MVVM_SAMPLE_LIBRARY")
 OUTSIDE_SAMPLE = HERE / "typing" / "typed_outside.py"
 OUTSIDE_MISTAKES = HERE / "typing" / "outside_errors.py"
 
 
 @pytest.fixture(scope="module")
 def outside_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the package whose stubs are the sample library's (``mvvm_gen --pyi``), beside
-    copies of the typed programs."""
-    if not OUTSIDE:
-        pytest.fail("MVVM_SAMPLE_LIBRARY is not set (make test-python sets it: make sample builds libsample.so)")
+    """The sample library's typed package (``mvvm_gen --py-package``), ``sample``, with a link to
+    the library beside it, and copies of the typed programs."""
+    library = library_path("MVVM_SAMPLE_LIBRARY")
     root = tmp_path_factory.mktemp("outside")
-    shutil.copytree(PACKAGE_ROOT / "mvvm", root / "mvvm", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    done = subprocess.run([sys.executable, "-m", "mvvm_gen", "--library", OUTSIDE, "--pyi",
-                           str(root / "mvvm" / "_classes.pyi")], capture_output=True, text=True, timeout=300,
+    done = subprocess.run([sys.executable, "-m", "mvvm_gen", "--library", library, "--py-package",
+                           str(root / "sample")], capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, PYTHONPATH=os.pathsep.join(map(str, GENERATOR_PATH))))
     assert done.returncode == 0, done.stdout + done.stderr
+    (root / "sample" / "libsample.so").symlink_to(library)
     for program in (OUTSIDE_SAMPLE, OUTSIDE_MISTAKES):
         shutil.copy(program, root / program.name)
     return root
@@ -131,11 +139,9 @@ def test_mistakes_over_a_librarys_own_stubs_are_type_errors_on_their_lines(check
     assert found == expected, "%s:\n%s" % (checker, result.stdout)
 
 
-def test_the_typed_program_over_a_librarys_own_classes_runs() -> None:
-    if not OUTSIDE:
-        pytest.fail("MVVM_SAMPLE_LIBRARY is not set (make test-python sets it: make sample builds libsample.so)")
-    result = subprocess.run([sys.executable, str(OUTSIDE_SAMPLE)], capture_output=True, text=True, timeout=120,
-                            env=dict(os.environ, MVVM_LIBRARY=OUTSIDE))
+def test_the_typed_program_over_a_librarys_own_classes_runs(outside_root: Path) -> None:
+    result = subprocess.run([sys.executable, str(outside_root / OUTSIDE_SAMPLE.name)], capture_output=True, text=True,
+                            timeout=120, env=dict(os.environ, PYTHONPATH=os.pathsep.join(map(str, (outside_root, PACKAGE_ROOT)))))
     assert result.returncode == 0, result.stderr
     assert "profile.move_tag failed: no tag at 9 (there are 2)" in result.stdout and "Bergen" in result.stdout
 
@@ -144,7 +150,6 @@ def test_the_typed_program_over_a_librarys_own_classes_runs() -> None:
 # A library composed of two Swift modules: one typed wheel, one stub file (issue 41, item 5)
 # ------------------------------------------------------------------------------------------------
 
-APP_SAMPLE = os.environ.get("MVVM_APP_SAMPLE_LIBRARY")
 COMPOSED_SAMPLE = HERE / "typing" / "typed_composed.py"
 COMPOSED_MISTAKES = HERE / "typing" / "composed_errors.py"
 
@@ -154,17 +159,15 @@ def composed_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Tests/outside's libappsample.so (module AppSample, whose hook also registers module
     AppSampleSwift5's class) shipped by ``python3 -m mvvm_gen.package --library`` with no
     ``--module``, its wheel unpacked beside a copy of the mvvm package and the typed programs."""
-    if not APP_SAMPLE:
-        pytest.fail("MVVM_APP_SAMPLE_LIBRARY is not set (make test-python sets it: make sample builds libappsample.so)")
+    app_sample = library_path("MVVM_APP_SAMPLE_LIBRARY")
     root = tmp_path_factory.mktemp("composed")
-    shutil.copytree(PACKAGE_ROOT / "mvvm", root / "mvvm", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     from mvvm_gen import package
 
     # The debug build needs the toolchain's Swift runtime, which a shipped library must not (the
     # packaging and packages suites ship release builds): that check is left out here.
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(package, "check_library", lambda path: None)
-        assert package.main(["--library", APP_SAMPLE, "--name", "appsample", "--out", str(root / "dist")]) == 0
+        assert package.main(["--library", app_sample, "--name", "appsample", "--out", str(root / "dist")]) == 0
     wheels = list((root / "dist").glob("appsample-*.whl"))
     assert len(wheels) == 1, wheels
     import zipfile
@@ -206,6 +209,6 @@ def test_mistakes_over_a_composed_librarys_wheel_are_type_errors_on_their_lines(
 def test_the_typed_program_over_a_composed_librarys_wheel_runs(composed_root: Path) -> None:
     result = subprocess.run([sys.executable, str(composed_root / COMPOSED_SAMPLE.name)], capture_output=True,
                             text=True, timeout=120, cwd=composed_root,
-                            env=dict(os.environ, PYTHONPATH=str(composed_root)))
+                            env=dict(os.environ, PYTHONPATH=os.pathsep.join(map(str, (composed_root, PACKAGE_ROOT)))))
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[:3] == ["1", "0", "idle"], result.stdout

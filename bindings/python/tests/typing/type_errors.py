@@ -3,19 +3,20 @@
 
 from __future__ import annotations
 
+import catalog
 import mvvm
 
 
 def mistakes(loop: mvvm.Loop) -> None:
-    form = mvvm.SignUpViewModel(loop)
+    form = catalog.SignUpViewModel(loop)
     form.is_sign_up_enabled = True  # error: an output is read-only
     form.agreed = "yes"  # error: a bool binding
-    screen = mvvm.TimerViewModel(loop, mvvm.CountDownTimer(loop, 5))
+    screen = catalog.TimerViewModel(loop, catalog.CountDownTimer(loop, 5))
     screen.player.tapped("play")  # error: not one of "start", "pause", "stop"
-    watch = mvvm.StopWatch(loop)
+    watch = catalog.StopWatch(loop)
     flag: bool = watch.state  # error: a Literal of strings
     watch.snapshot()["no_such_property"]  # error: not a key of the TypedDict
-    mvvm.CountDownTimer(loop, "5")  # error: full_count is an int
+    catalog.CountDownTimer(loop, "5")  # error: full_count is an int
     text: str = watch.get("time_ms")  # error: time_ms is an int
     watch.get("time")  # error: no such property
     watch.subscribe("time_ms", on_text)  # error: the subscriber must take an int

@@ -1,8 +1,9 @@
-"""A typed program over a library of one's own (Tests/outside's libsample.so) with its generated
-stubs (``python3 -m mvvm_gen --pyi``): records, optionals, arrays, bytes, commands with keyword
-arguments and results, async commands as awaitable calls, members winning their names. ``mypy --strict`` and ``pyright`` must find
-no error here (tests/test_typing.py runs both against a copy of the package holding the sample's
-stubs); it is also run, with the sample as the default library."""
+"""A typed program over a library of one's own (Tests/outside's libsample.so) through its typed
+package (``python3 -m mvvm_gen --py-package``, ``import sample``): records, optionals, arrays,
+bytes, commands with keyword arguments and results, async commands as awaitable calls, members
+winning their names. ``mypy --strict`` and ``pyright`` must find no error here
+(tests/test_typing.py runs both against the package it generates, the library beside it); it is
+also run so."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ import uuid
 from typing import Any, List, Optional
 
 import mvvm
+import sample
 
 
-def on_saved(name: str, contact: mvvm.Contact) -> None:
+def on_saved(name: str, contact: sample.Contact) -> None:
     print(name, contact.address.city)
 
 
-async def loaded(profile: mvvm.Profile) -> List[str]:
+async def loaded(profile: sample.Profile) -> List[str]:
     tags: List[str] = await profile.load(count=0)  # an async command: awaited, its result typed
     pinged: int = await profile.ping()
     return tags + [str(pinged)]
@@ -27,8 +29,8 @@ async def loaded(profile: mvvm.Profile) -> List[str]:
 
 def main() -> List[str]:
     seen: List[str] = []
-    with mvvm.Loop.virtual() as loop:
-        profile = mvvm.Profile(loop)
+    with sample.Loop.virtual() as loop:
+        profile = sample.Profile(loop)
         profile.first, profile.last = "Ada", "Lovelace"
         full_name: str = profile.full_name
         profile.limit = 3
@@ -36,13 +38,13 @@ def main() -> List[str]:
         profile.tags = ("b", "a")
         tags: List[str] = profile.tags
         profile.scores = [1, 2.5]
-        profile.address = mvvm.Address("Main 1", "Oslo")
+        profile.address = sample.Address("Main 1", "Oslo")
         profile.address = {"street": "Elm 2", "city": "Bergen"}
-        address: Optional[mvvm.Address] = profile.address
+        address: Optional[sample.Address] = profile.address
         street = address.street if address is not None else ""
         profile.avatar = bytearray(b"\x00\x01")
         avatar: bytes = profile.avatar
-        contact: mvvm.Contact = profile.contact(name="Bob", street="Elm 2", city="Bergen")
+        contact: sample.Contact = profile.contact(name="Bob", street="Elm 2", city="Bergen")
         city: str = contact.address.city
         zip_code: Optional[str] = contact.address.zip_code
         profile.move_tag(from_=0, to=1)
@@ -52,7 +54,7 @@ def main() -> List[str]:
             seen.append(error.message)
         profile.subscribe("saved", on_saved)
         profile.subscribe("limit", lambda name, value: seen.append(str(value)))
-        saved: mvvm.Contact = profile.save()
+        saved: sample.Contact = profile.save()
         call: mvvm.AsyncCall[List[str]] = profile.load(1)
         loop.advance(1000)
         loaded_tags: List[str] = call.result()
@@ -66,7 +68,7 @@ def main() -> List[str]:
         seen += [full_name, str(limit), ",".join(tags), street, str(avatar), city, str(zip_code), saved.name,
                  str(avatar_then)]
 
-        dialog = mvvm.Dialog(loop)
+        dialog = sample.Dialog(loop)
         dialog.close()  # the command
         closed: bool = dialog.closed
         where: str = dialog.loop
@@ -80,15 +82,15 @@ def main() -> List[str]:
         mvvm.close(dialog)
         seen += [str(closed), where, kind, ",".join(log), str(value), str(mvvm.is_closed(dialog))]
 
-        wishlist = mvvm.Wishlist(loop)
+        wishlist = sample.Wishlist(loop)
         count: int = wishlist.add("pen", 2.5) + wishlist.add("ink")
         item: str = wishlist.item(0)
         prices: List[Optional[float]] = wishlist.prices
-        home: Optional[mvvm.Address] = wishlist.home
+        home: Optional[sample.Address] = wishlist.home
         seen += [str(count), item, str(prices), str(home)]
 
         # Foundation's values as Python's own types, given as those or as their plain forms.
-        order = mvvm.Order(loop, id="e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
+        order = sample.Order(loop, id="e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
         order.id = uuid.UUID(int=1)
         order_id: uuid.UUID = order.id
         order.placed = datetime.datetime(1900, 1, 1, tzinfo=datetime.timezone.utc)
@@ -100,7 +102,7 @@ def main() -> List[str]:
         order.cost = 7
         cost: decimal.Decimal = order.cost
         due: Optional[datetime.datetime] = order.due
-        line: mvvm.LineItem = order.make_line(order_id, placed, link, cost)
+        line: sample.LineItem = order.make_line(order_id, placed, link, cost)
         price: decimal.Decimal = line.price
         postponed: mvvm.AsyncCall[Optional[datetime.datetime]] = order.postpone(placed)
         loop.advance(0)
