@@ -143,7 +143,7 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
     classes = [cls for cls in json.loads(raw) if not asked or cls.get("swift_module") in asked]
     if args.py_package:
         folder = Path(args.py_package)
-        for name, text in python.typed_package(library, whole, folder.name, named(modules)).items():
+        for name, text in python.typed_package(library, whole, folder.name, named(modules_of(library))).items():
             outputs.append((folder / name, text))
     if args.rbs:
         outputs.append((Path(args.rbs), ruby.generate_rbs(library, *ruby.ruby_reserved())))
