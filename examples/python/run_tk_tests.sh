@@ -58,22 +58,18 @@ fi
 
 # The todo app's library (examples/todo, `make todo`), loaded beside libcatalog.so: the app then shows
 # its Todos tab on a loop of that library, and the tests drive it. MVVM_TODO_LIBRARY names it;
-# unset, build/todo/libtodo.so is used when built (else the Todos tests are skipped).
-if [ -z "${MVVM_TODO_LIBRARY:-}" ] && [ -f "$root/build/todo/libtodo.so" ]; then
-    MVVM_TODO_LIBRARY="$root/build/todo/libtodo.so"
+# unset, build/todo/libtodo.so (the tests fail without it).
+MVVM_TODO_LIBRARY=${MVVM_TODO_LIBRARY:-$root/build/todo/libtodo.so}
+if [ ! -f "$MVVM_TODO_LIBRARY" ]; then
+    echo "$me: MVVM_TODO_LIBRARY=$MVVM_TODO_LIBRARY is no file (make todo)" >&2
+    exit 2
 fi
-if [ -n "${MVVM_TODO_LIBRARY:-}" ]; then
-    if [ ! -f "$MVVM_TODO_LIBRARY" ]; then
-        echo "$me: MVVM_TODO_LIBRARY=$MVVM_TODO_LIBRARY is no file (make todo)" >&2
-        exit 2
-    fi
-    export MVVM_TODO_LIBRARY
-fi
+export MVVM_TODO_LIBRARY
 
 cd "$root"
 mkdir -p build/screenshots
 DISPLAY=":$display" MVVM_XVFB_FB="$xdir/Xvfb_screen0" MVVM_SCREENSHOTS="$root/build/screenshots" \
-    MVVM_LIBRARY="$library" PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}" \
+    MVVM_CATALOG_LIBRARY="$library" PYTHONPATH="$root/bindings/python${PYTHONPATH:+:$PYTHONPATH}" \
     "$venv/bin/python" -m pytest examples/python/test_tk_app.py -v -p no:cacheprovider
 status=$?
 if [ $status -eq 5 ]; then exit 1; fi

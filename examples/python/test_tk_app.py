@@ -1,7 +1,9 @@
 """Tests of the Tk app (tk_app.py): built over a virtual loop so time is exact, driven by events
 generated on its widgets, checking that the widgets follow the view models; then screenshots of
 every screen; then a short real-time run over a manual loop plugged into Tk through its fd, and
-one over the main loop with Tests/outside's libappsample.so (MVVM_APP_SAMPLE_LIBRARY).
+one over the main loop with Tests/outside's libappsample.so (MVVM_APP_SAMPLE_LIBRARY). Each library
+is loaded by its path: the catalog's (MVVM_CATALOG_LIBRARY), the todo app's for the Todos tab
+(MVVM_TODO_LIBRARY); run_tk_tests.sh and `make test-tk` give them, and a test fails without one.
 
 Needs an X display: run ``bash examples/python/run_tk_tests.sh LIBDIR``, which starts a private
 Xvfb and gives its framebuffer (``MVVM_XVFB_FB``) for the screenshots, written to
@@ -34,6 +36,19 @@ SCREENSHOTS = Path(os.environ.get("MVVM_SCREENSHOTS") or REPOSITORY / "build" / 
 SEED = 2026  # the random counter's sequence with this seed: 9 after one increment, then 5
 
 
+def library_path(variable: str) -> str:
+    path = os.environ.get(variable, "")
+    if not path or not Path(path).is_file():
+        pytest.fail("%s=%r names no library (run_tk_tests.sh and make test-tk set it)" % (variable, path),
+                    pytrace=False)
+    return path
+
+
+#: The catalog's library, whose classes the screens make; the todo app's, for the Todos tab.
+CATALOG = mvvm.load(library_path("MVVM_CATALOG_LIBRARY"))
+TODO_LIBRARY = library_path("MVVM_TODO_LIBRARY")
+
+
 # --- fixtures and helpers ----------------------------------------------------------------------
 
 
@@ -59,13 +74,13 @@ def root() -> Iterator[tkinter.Tk]:
 
 @pytest.fixture
 def loop() -> Iterator[mvvm.Loop]:
-    with mvvm.Loop.virtual() as virtual:
+    with CATALOG.Loop.virtual() as virtual:
         yield virtual
 
 
 @pytest.fixture
 def app(root: tkinter.Tk, loop: mvvm.Loop) -> Iterator[tk_app.TkApp]:
-    built = tk_app.build_app(root, loop, timer_seconds=3, seed=SEED)
+    built = tk_app.build_app(root, loop, timer_seconds=3, seed=SEED, todo_library=TODO_LIBRARY)
     root.update()
     try:
         yield built
@@ -370,8 +385,8 @@ def test_welcome_loads_when_shown_and_echoes_taps(app: tk_app.TkApp, loop: mvvm.
 
 def test_the_app_polls_nothing(root: tkinter.Tk) -> None:
     """Built over a manual loop, the app schedules no Tk timer: its fd handler does the work."""
-    with mvvm.Loop.manual() as manual:
-        built = tk_app.build_app(root, manual, seed=SEED)
+    with CATALOG.Loop.manual() as manual:
+        built = tk_app.build_app(root, manual, seed=SEED, todo_library=TODO_LIBRARY)
         try:
             root.update()
             click(built.stopwatch.main_button)
@@ -439,8 +454,8 @@ def test_screenshots_of_every_screen(app: tk_app.TkApp, loop: mvvm.Loop) -> None
 
 
 def test_manual_loop_runs_in_tk_mainloop(root: tkinter.Tk) -> None:
-    with mvvm.Loop.manual() as manual:
-        built = tk_app.build_app(root, manual, seed=SEED)
+    with CATALOG.Loop.manual() as manual:
+        built = tk_app.build_app(root, manual, seed=SEED, todo_library=TODO_LIBRARY)
         try:
             assert built.sources and built.sources[0].loop is manual
             show(built, built.stopwatch)
@@ -461,17 +476,12 @@ def test_manual_loop_runs_in_tk_mainloop(root: tkinter.Tk) -> None:
 
 # --- the main loop: Swift work of the main thread and changes made on other threads, in Tk -------
 
-APP_SAMPLE = os.environ.get("MVVM_APP_SAMPLE_LIBRARY")
-
-
 def test_main_loop_shows_changes_from_other_threads_and_main_actor_timers_while_tk_waits(root: tkinter.Tk) -> None:
     """Tests/outside's libappsample.so on the main loop that main() makes, plugged into Tk as
     main() plugs it: a token set on a private dispatch queue and a @MainActor view model's
     Foundation Timer reach their labels with Tk only waiting in ``mainloop`` (no Tk timer polls:
     the fd wakes it)."""
-    if not APP_SAMPLE:
-        pytest.fail("MVVM_APP_SAMPLE_LIBRARY is not set (make test-tk sets it: make sample)")
-    app = mvvm.load(APP_SAMPLE)
+    app = mvvm.load(library_path("MVVM_APP_SAMPLE_LIBRARY"))
     with app.Loop.main() as loop:
         source = tk_app.LoopSource(root, loop)
         meeting, sign_in = app.MeetingViewModel(loop), app.SignInViewModel(loop)
@@ -507,15 +517,11 @@ def test_main_loop_shows_changes_from_other_threads_and_main_actor_timers_while_
             meeting.close(), sign_in.close()
 
 
-# --- the Todos tab: the app on the todo app built with the catalog (MVVM_TODO_LIBRARY, make test-tk) --
+# --- the Todos tab: the app with the todo app's library beside the catalog's (MVVM_TODO_LIBRARY) --
 
 
 def todos_screen(app: tk_app.TkApp) -> tk_app.TodoScreen:
-    if app.todos is None:
-        if os.environ.get("MVVM_TODO_LIBRARY"):
-            pytest.fail("MVVM_TODO_LIBRARY is set but the app made no Todos tab (%s)"
-                        % os.environ["MVVM_TODO_LIBRARY"])
-        pytest.skip("the loaded library has no todo app (run_tk_tests.sh uses build/todo/libtodo.so: make todo)")
+    assert app.todos is not None, "the app made no Todos tab with %s" % TODO_LIBRARY
     show(app, app.todos)
     return app.todos
 
@@ -621,7 +627,7 @@ def test_todos_tab_on_a_database_keeps_its_todos_and_shows_a_change_not_saved(
     directory = tmp_path / "store"
     directory.mkdir()
     path = str(directory / "todos.db")
-    built = tk_app.build_app(root, loop, timer_seconds=3, seed=SEED, todo_storage=path)
+    built = tk_app.build_app(root, loop, timer_seconds=3, seed=SEED, todo_storage=path, todo_library=TODO_LIBRARY)
     try:
         screen = todos_screen(built)
         for title in ("a", "b"):
@@ -630,7 +636,7 @@ def test_todos_tab_on_a_database_keeps_its_todos_and_shows_a_change_not_saved(
     finally:
         built.close()
         built.notebook.destroy()
-    built = tk_app.build_app(root, loop, timer_seconds=3, seed=SEED, todo_storage=path)
+    built = tk_app.build_app(root, loop, timer_seconds=3, seed=SEED, todo_storage=path, todo_library=TODO_LIBRARY)
     try:
         screen = todos_screen(built)
         assert row_titles(screen) == ["a", "b"], "the todos come back from the database"

@@ -1,8 +1,9 @@
 """A Tk View over the whole catalog, through the mvvm package only: one window, one tab per screen
 (the countdown timer, the stopwatch, the input echo, the sign-up form, the welcome screen, the two
-counters), and a Todos tab (TodoMVC) when the todo app's library is at hand (MVVM_TODO_LIBRARY=
-build/todo/libtodo.so, loaded beside libcatalog.so with loops of its own), its rows following the
-list's splices.
+counters), and a Todos tab (TodoMVC) when the todo app's library is given too (build/todo/libtodo.so,
+loaded beside libcatalog.so with loops of its own), its rows following the list's splices. Each
+library is loaded by its path (``mvvm.load``); the screens make their view models with the
+classes of their loop's library (``loop.library``).
 
 The widgets show what the view models say and send them the user's actions; there is no logic
 here (no validation, no timers, no formatting of times): every widget changes only from a
@@ -12,11 +13,12 @@ stopwatch's ticks, the player's 1 s tap throttle, the welcome API's answer) is p
 event loop through its file descriptor (``createfilehandler``): Tk's own ``select`` wakes up when
 work is due and the handler runs ``loop.dispatch()``. Nothing polls.
 
-Run: python3 examples/python/tk_app.py [--seconds N] [--seed N]
-(MVVM_LIBRARY=build/catalog/libcatalog.so PYTHONPATH=bindings/python, or an installed mvvm package)
+Run: python3 examples/python/tk_app.py build/catalog/libcatalog.so [--todo-library build/todo/libtodo.so]
+[--seconds N] [--seed N]   (PYTHONPATH=bindings/python, or an installed mvvm package)
 
-Tests build the same window over a virtual loop (``build_app(root, mvvm.Loop.virtual())``) and
-move time with ``loop.advance(ms)``: see test_tk_app.py.
+Tests build the same window over a virtual loop of the catalog's library
+(``build_app(root, catalog.Loop.virtual())``) and move time with ``loop.advance(ms)``: see
+test_tk_app.py.
 """
 from __future__ import annotations
 
@@ -176,8 +178,8 @@ class TimerScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop, seconds: int) -> None:
         super().__init__(master)
-        self.timer = mvvm.CountDownTimer(loop, seconds)
-        self.view_model = mvvm.TimerViewModel(loop, self.timer)
+        self.timer = loop.library.CountDownTimer(loop, seconds)
+        self.view_model = loop.library.TimerViewModel(loop, self.timer)
         self.display, self.player = self.view_model.display, self.view_model.player
         self.view_models += [self.view_model, self.timer]
 
@@ -225,7 +227,7 @@ class StopWatchScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop) -> None:
         super().__init__(master)
-        self.view_model = self.own(mvvm.StopWatchViewModel(loop))
+        self.view_model = self.own(loop.library.StopWatchViewModel(loop))
         self.heading("Stopwatch")
         self.time_label = ttk.Label(self, font=_font(self, "TkFixedFont", 40, "bold"), anchor="center")
         self.time_label.pack(pady=(36, 0))
@@ -257,7 +259,7 @@ class InputEchoScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop) -> None:
         super().__init__(master)
-        self.view_model = self.own(mvvm.InputEchoViewModel(loop))
+        self.view_model = self.own(loop.library.InputEchoViewModel(loop))
         self.heading("Input echo")
         self.input_var = tkinter.StringVar(self)
         self.entry = ttk.Entry(self, textvariable=self.input_var, width=40)
@@ -293,7 +295,7 @@ class SignUpScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop) -> None:
         super().__init__(master)
-        self.view_model = self.own(mvvm.SignUpViewModel(loop))
+        self.view_model = self.own(loop.library.SignUpViewModel(loop))
         self.heading("Sign up")
         form = ttk.Frame(self)
         form.pack(anchor="w", pady=(12, 0))
@@ -346,7 +348,7 @@ class WelcomeScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop) -> None:
         super().__init__(master)
-        self.view_model = self.own(mvvm.WelcomeViewModel(loop))
+        self.view_model = self.own(loop.library.WelcomeViewModel(loop))
         self.loaded = False
         self.only_first_count = 0
         self.heading("Welcome")
@@ -389,7 +391,7 @@ class WelcomeScreen(Screen):
 class CounterRow(ttk.Frame):
     """One counter view model: its label, its count, and its − and + buttons."""
 
-    def __init__(self, master: tkinter.Misc, view_model: mvvm.CounterViewModel) -> None:
+    def __init__(self, master: tkinter.Misc, view_model: mvvm.MvvmObject) -> None:
         super().__init__(master, padding=(0, 8))
         self.view_model = view_model
         self.name_label = ttk.Label(self, width=16, font=_font(self, "TkDefaultFont", 12, "bold"))
@@ -415,7 +417,8 @@ class CountersScreen(Screen):
 
     def __init__(self, master: tkinter.Misc, loop: mvvm.Loop, seed: Optional[int]) -> None:
         super().__init__(master)
-        page = mvvm.CounterPageViewModel(loop) if seed is None else mvvm.CounterPageViewModel(loop, seed)
+        pages = loop.library.CounterPageViewModel
+        page = pages(loop) if seed is None else pages(loop, seed)
         self.view_model = self.own(page)
         self.heading("Counters")
         self.read_me_label = ttk.Label(self, wraplength=480, justify="left")
@@ -621,9 +624,9 @@ class TkApp:
     loop is plugged into Tk through its fd; a virtual loop (tests) is left to its owner."""
 
     def __init__(self, root: tkinter.Tk, loop: mvvm.Loop, *, timer_seconds: int = 10,
-                 seed: Optional[int] = None, todo_storage: str = "") -> None:
+                 seed: Optional[int] = None, todo_storage: str = "", todo_library: Optional[str] = None) -> None:
         self.root, self.loop = root, loop
-        self.todo_loop = todo_loop_beside(loop)
+        self.todo_loop = todo_loop_beside(loop, todo_library)
         root.title("libmvvm \u2014 the MVVM catalog in Tk")
         style = ttk.Style(root)
         if "clam" in style.theme_names():
@@ -667,31 +670,33 @@ class TkApp:
             self.todo_loop.close()
 
 
-def todo_loop_beside(loop: mvvm.Loop) -> Optional[mvvm.Loop]:
+def todo_loop_beside(loop: mvvm.Loop, todo_library: Optional[str]) -> Optional[mvvm.Loop]:
     """A loop for the Todos tab, of the kind of ``loop``: ``loop`` itself when its library has the
-    todo app's classes, else one of the todo app's library (MVVM_TODO_LIBRARY), which is another
-    library (an object lives on a loop of its own library); None when there is no todo app."""
+    todo app's classes, else one of the todo app's library (the file ``todo_library``), which is
+    another library (an object lives on a loop of its own library); None when there is no todo app."""
     if "todo_list_view_model" in loop.library.classes:
         return loop
-    path = os.environ.get("MVVM_TODO_LIBRARY")
-    if not path:
+    if not todo_library:
         return None
-    todo = mvvm.load(path)
+    todo = mvvm.load(todo_library)
     kinds = {mvvm.LoopKind.VIRTUAL: todo.Loop.virtual, mvvm.LoopKind.MAIN: todo.Loop.main}
     return kinds.get(loop.kind, todo.Loop.manual)()
 
 
 def build_app(root: tkinter.Tk, loop: mvvm.Loop, *, timer_seconds: int = 10, seed: Optional[int] = None,
-              todo_storage: str = "") -> TkApp:
-    """Builds the window's content in ``root`` over view models on ``loop`` (manual: plugged into
-    Tk; virtual: time moves with ``loop.advance``). ``seed`` seeds the random counter;
-    ``todo_storage`` is the Todos tab's SQLite database ("" in memory; made where no file is),
-    when the library has the todo app."""
-    return TkApp(root, loop, timer_seconds=timer_seconds, seed=seed, todo_storage=todo_storage)
+              todo_storage: str = "", todo_library: Optional[str] = None) -> TkApp:
+    """Builds the window's content in ``root`` over view models on ``loop``, a loop of the
+    catalog's library (manual: plugged into Tk; virtual: time moves with ``loop.advance``).
+    ``seed`` seeds the random counter; ``todo_library`` is the todo app's library, for the Todos
+    tab, and ``todo_storage`` its SQLite database ("" in memory; made where no file is)."""
+    return TkApp(root, loop, timer_seconds=timer_seconds, seed=seed, todo_storage=todo_storage,
+                 todo_library=todo_library)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("library", help="the catalog's library (build/catalog/libcatalog.so: make catalog)")
+    parser.add_argument("--todo-library", help="the todo app's library, for the Todos tab (build/todo/libtodo.so)")
     parser.add_argument("--seconds", type=int, default=10, help="the countdown's length (default 10)")
     parser.add_argument("--seed", type=int, default=None, help="the random counter's seed (default: random)")
     parser.add_argument("--todos", default="", help="the Todos tab's SQLite database (default: in memory)")
@@ -700,8 +705,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     root.geometry("560x380")
     # The main loop: a manual loop that also runs the main thread's Swift work (main-actor view
     # models, DispatchQueue.main, Foundation timers); Tk's own loop runs on this thread.
-    with mvvm.Loop.main() as loop:
-        app = build_app(root, loop, timer_seconds=args.seconds, seed=args.seed, todo_storage=args.todos)
+    catalog = mvvm.load(args.library)
+    with catalog.Loop.main() as loop:
+        app = build_app(root, loop, timer_seconds=args.seconds, seed=args.seed, todo_storage=args.todos,
+                        todo_library=args.todo_library)
         try:
             root.mainloop()
         finally:
