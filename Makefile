@@ -298,33 +298,42 @@ test: catalog todo gtk sample search node build-dir
 build-dir:
 	@mkdir -p build
 
-# --- Packaging: a release libmvvm.so that needs no Swift, make install (bindings/c), a wheel
-# (bindings/python/packaging); tested by Tests/packaging.
+# --- Packaging (tested by Tests/packaging): a package's release library that needs no Swift
+# (bindings/c/build_release.sh: the catalog's by default), `make install` (bindings/c: the header,
+# pkg-config, the generator; no library), the mvvm wheel (bindings/python/packaging: the binding,
+# the generator, the C extension; no library), the catalog's typed wheel (mvvm_gen.package).
 PREFIX ?= /usr/local
 DESTDIR ?=
-RELEASE_LIB := build/release-static/libmvvm.so
+RELEASE_LIB := build/release-static/libcatalog.so
 
-.PHONY: release release-shared install wheel test-packaging bench bench-main-loop
+.PHONY: release release-shared install wheel catalog-wheel test-packaging bench bench-main-loop
 
-# build/release-static/libmvvm.so: the Swift runtime linked in, for C, Python, hosts without Swift.
+# build/release-static/libcatalog.so (soname libcatalog.so.MAJOR): the catalog's library with the
+# Swift runtime linked in, for C, Python, hosts without Swift.
 release: deps
 	bash bindings/c/build_release.sh static build/release-static
 
-# build/release-shared/libmvvm.so: the toolchain's shared Swift runtime, for hosts that load Swift.
+# build/release-shared/libcatalog.so: the toolchain's shared Swift runtime, for hosts that load Swift.
 release-shared: deps
 	bash bindings/c/build_release.sh shared build/release-shared
 
-# PREFIX/lib/libmvvm.so.MAJOR.MINOR.PATCH (+ libmvvm.so.MAJOR, libmvvm.so), PREFIX/include/mvvm.h and mvvm_catalog.h,
-# PREFIX/lib/pkgconfig/mvvm.pc. Builds the library only when it is missing, so that
-# `make release && sudo make install` does not run the Swift build as root.
+# PREFIX/include/mvvm.h, PREFIX/lib/pkgconfig/mvvm.pc, PREFIX/bin/mvvm-gen and the generator in
+# PREFIX/share/libmvvm: what a C developer building a host needs (docs/install.md says where an
+# app's own library and its generated header go). Builds nothing.
 install:
-	@[ -f $(RELEASE_LIB) ] || $(MAKE) release
-	DESTDIR="$(DESTDIR)" bash bindings/c/install.sh "$(PREFIX)" $(RELEASE_LIB)
+	DESTDIR="$(DESTDIR)" bash bindings/c/install.sh "$(PREFIX)"
 
-# build/wheel/mvvm-VERSION-cp310-abi3-manylinux_2_N_x86_64.whl, the static library and the C extension inside
-# (bindings/python/packaging/build_wheel.sh; bindings/python/README.md, "Install").
-wheel: release
-	bash bindings/python/packaging/build_wheel.sh build/wheel $(RELEASE_LIB)
+# build/wheel/mvvm-VERSION-cp310-abi3-manylinux_2_N_x86_64.whl: the binding, the generator and the
+# C extension (bindings/python/packaging/build_wheel.sh; bindings/python/README.md, "Install").
+wheel: build-dir
+	bash bindings/python/packaging/build_wheel.sh build/wheel
+
+# build/wheel/catalog-VERSION-py3-none-manylinux_2_N_x86_64.whl and build/wheel/catalog-c/: the
+# catalog shipped as any package of one's own is (python3 -m mvvm_gen.package), from the release
+# library `make release` builds.
+catalog-wheel: release
+	$(MVVM_GEN) package --library $(RELEASE_LIB) --name catalog --version $$(sed -n 's/^version = "\(.*\)"$$/\1/p' bindings/python/pyproject.toml) \
+	  --module MVVMCatalog,MVVMViewModels,MVVMModels --out build/wheel
 
 # Packages as users write them: the code of README.md, docs/packages.md and docs/glib-bridge.md built and run as written,
 # a package depending on libmvvm by version, packages composed into one library (Tests/packages).
@@ -360,7 +369,7 @@ demo: catalog build-dir todo search
 	@./build/search/search_view
 	@echo
 	@echo "== The Python console view (examples/python/console_view.py) =="
-	@MVVM_LIBRARY=$(CATALOG) PYTHONPATH=bindings/python python3 examples/python/console_view.py
+	@PYTHONPATH=bindings/python python3 examples/python/console_view.py $(CATALOG)
 	@echo
 	@echo "(Interactive: ./build/mvvm_view, or ./build/todo/mvvm_view with t for todos; the Swift view models without C: swift run mvvm-swift-demo)"
 

@@ -1,7 +1,9 @@
-"""Checks an installed mvvm wheel, run by Tests/packaging/test_packaging.sh with the virtualenv's
-Python, from a folder outside the repository, with no MVVM_LIBRARY and no Swift toolchain on
-PATH or LD_LIBRARY_PATH, twice: with the wheel's C extension, and with MVVM_FASTPATH=0 (ctypes
-alone). Prints one "PASS name" or "FAIL name: why" line per check; exits 1 if any failed.
+"""Checks an installed mvvm wheel and the catalog's typed wheel beside it (as `python3 -m
+mvvm_gen.package` ships any package of one's own), run by Tests/packaging/test_packaging.sh with
+the virtualenv's Python, from a folder outside the repository, with no MVVM_LIBRARY and no Swift
+toolchain on PATH or LD_LIBRARY_PATH, twice: with the wheel's C extension, and with
+MVVM_FASTPATH=0 (ctypes alone). Prints one "PASS name" or "FAIL name: why" line per check; exits 1
+if any failed.
 """
 
 import os
@@ -29,17 +31,21 @@ def check(name):
     return run
 
 
-@check("import mvvm from the wheel, without MVVM_LIBRARY")
+@check("import mvvm and catalog from their wheels: no library in mvvm's, the catalog's beside its package")
 def _():
     assert "MVVM_LIBRARY" not in os.environ, "MVVM_LIBRARY is set"
+    import catalog
     import mvvm
 
     site = Path(sysconfig.get_paths()["platlib"]).resolve()
     package = Path(mvvm.__file__).resolve().parent
-    library = Path(mvvm.library_path).resolve()
     assert package.parent == site, "mvvm imported from %s, not the virtualenv's %s" % (package, site)
-    assert library == package / "libmvvm.so", "library loaded from %s" % library
-    print("  mvvm %s, library %s (version %s)" % (mvvm.__version__, library, mvvm.library_version))
+    assert not [p for p in package.iterdir() if p.name.startswith("lib") and ".so" in p.name], "a library in mvvm"
+    assert not hasattr(mvvm, "Counter") and not hasattr(mvvm, "default_library"), "mvvm has a default library"
+    library = Path(catalog.library.path).resolve()
+    assert library == Path(catalog.__file__).resolve().with_name("libcatalog.so"), "library loaded from %s" % library
+    assert library.parent.parent == site
+    print("  mvvm %s; catalog's library %s (version %s)" % (mvvm.__version__, library, catalog.library.version))
 
 
 @check("the C extension is the wheel's and in use, unless MVVM_FASTPATH=0")
@@ -57,23 +63,23 @@ def _():
 
 @check("no Swift runtime in the process")
 def _():
-    import mvvm
+    import catalog
 
-    mvvm.Counter  # the first use loads the library: now it is mapped
+    catalog.Counter  # the first use of a class loads the library: now it is mapped
 
     with open("/proc/self/maps") as maps:
         mapped = {line.split()[-1] for line in maps if len(line.split()) >= 6}
     swift = sorted(p for p in mapped if "/opt/swift" in p or "libswift" in p or "libdispatch" in p
                    or "libFoundation" in p or "libBlocksRuntime" in p)
     assert not swift, "mapped: %s" % ", ".join(swift)
-    assert any(p.endswith("/mvvm/libmvvm.so") for p in mapped), "libmvvm.so is not mapped"
+    assert any(p.endswith("/catalog/libcatalog.so") for p in mapped), "libcatalog.so is not mapped"
 
 
 @check("SignUpViewModel: validation enables sign-up; a subscription sees it")
 def _():
-    import mvvm
+    import catalog
 
-    with mvvm.Loop.virtual() as loop, mvvm.SignUpViewModel(loop) as form:
+    with catalog.Loop.virtual() as loop, catalog.SignUpViewModel(loop) as form:
         seen = []
         form.subscribe("is_sign_up_enabled", lambda name, value: seen.append((name, value)))
         assert form.is_sign_up_enabled is False
@@ -93,9 +99,9 @@ def _():
 
 @check("StopWatchViewModel: 00:00:01.23 after 1230 ms")
 def _():
-    import mvvm
+    import catalog
 
-    with mvvm.Loop.virtual() as loop, mvvm.StopWatchViewModel(loop) as watch:
+    with catalog.Loop.virtual() as loop, catalog.StopWatchViewModel(loop) as watch:
         times = []
         watch.subscribe("time", lambda name, value: times.append(value))
         assert watch.time == "00:00:00.00"
@@ -111,19 +117,22 @@ def _():
         assert watch.clear_action_enabled is True
 
 
-@check("the generator ships in the wheel: python -m mvvm_gen describes the wheel's library; derive is there")
+@check("the generator ships in the wheel: python -m mvvm_gen makes the typed package the catalog's wheel holds; derive is there")
 def _():
     import subprocess
     import tempfile
 
-    import mvvm
+    import catalog
 
     with tempfile.TemporaryDirectory() as folder:
-        stubs = Path(folder) / "classes.pyi"
-        done = subprocess.run([sys.executable, "-m", "mvvm_gen", "--library", str(mvvm.library_path), "--pyi", str(stubs)],
+        made = Path(folder) / "catalog"
+        done = subprocess.run([sys.executable, "-m", "mvvm_gen", "--library", str(catalog.library.path),
+                               "--module", "MVVMCatalog,MVVMViewModels,MVVMModels", "--py-package", str(made)],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stdout + done.stderr
-        assert "class StopWatchViewModel(" in stubs.read_text()
+        shipped = Path(catalog.__file__).resolve().parent
+        for name in ("__init__.py", "__init__.pyi", "py.typed"):
+            assert (made / name).read_text() == (shipped / name).read_text(), name
         # Derivation ships too (its subpackage and template): its usage, without Swift.
         done = subprocess.run([sys.executable, "-m", "mvvm_gen", "derive", "--help"], capture_output=True, text=True,
                               timeout=120)

@@ -1,24 +1,32 @@
 #!/usr/bin/env bash
-# The packaging test: a C program and a Python program use libmvvm without the Swift toolchain.
+# The packaging test: C and Python programs use a libmvvm library without the Swift toolchain.
 #
-#  (a) C: builds the static-runtime release library (build_release.sh static build/release-static),
-#      installs it into a temporary PREFIX (install.sh), checks the layout and mvvm.pc, compiles
-#      examples/c/mvvm_view.c with `pkg-config --cflags --libs mvvm` and an rpath to PREFIX/lib
-#      only, and runs examples/c/demo.script, comparing with examples/c/demo.expected.
-#  (b) Python: builds the wheel (bindings/python/packaging/build_wheel.sh: the library and the C
-#      extension inside), checks its cp310-abi3-manylinux tag against the GLIBC versions the library
-#      and the extension need and `auditwheel show` (PyPI), installs it into a fresh virtualenv with
-#      `pip install --no-index`, and runs Tests/packaging/check_wheel.py from a temporary folder,
-#      twice: with the extension, and over ctypes alone (MVVM_FASTPATH=0). Then bindings/python's setup.py as
-#      `pip install ./bindings/python` meets it: no library fails the build loudly;
-#      MVVM_BUNDLE_LIBRARY=0 gives a pure wheel without the stale library of an earlier build,
-#      which after install.sh loads PREFIX/lib/libmvvm.so.MAJOR by its soname.
+#  (a) C: builds the catalog's static-runtime release library (build_release.sh static
+#      build/release-static: examples/catalog, libcatalog.so, soname libcatalog.so.MAJOR), installs
+#      what a C developer needs into a temporary PREFIX (install.sh: mvvm.h, mvvm.pc, the
+#      generator; no library), checks the layout and mvvm.pc, copies the catalog's library where an
+#      app's own library goes (PREFIX/lib/libcatalog.so.VERSION and its links, docs/install.md),
+#      compiles examples/c/mvvm_view.c with `pkg-config --cflags mvvm` and `-lcatalog` and an rpath
+#      to PREFIX/lib only, runs examples/c/demo.script, comparing with examples/c/demo.expected, and
+#      runs the installed mvvm-gen on the installed library (the catalog's typed C calls, as
+#      committed).
+#  (b) Python: builds the mvvm wheel (bindings/python/packaging/build_wheel.sh: the binding, the
+#      generator and the C extension, no library), checks its cp310-abi3-manylinux tag against the
+#      GLIBC versions the extension needs and `auditwheel show` (PyPI); ships the catalog as any
+#      user's package is shipped, with `python3 -m mvvm_gen.package` run from a virtualenv holding
+#      the mvvm wheel (the release library above: its typed wheel, `import catalog`); installs both
+#      into a fresh virtualenv with `pip install --no-index`, and runs
+#      Tests/packaging/check_wheel.py from a temporary folder, twice: with the extension, and over
+#      ctypes alone (MVVM_FASTPATH=0). Then bindings/python's setup.py as `pip install
+#      ./bindings/python` meets it without a compiler: a pure wheel (no stale extension of an
+#      earlier build, no library) that loads the catalog installed in PREFIX/lib by its path.
 #
 #  (c) A user's package: `python3 -m mvvm_gen.package`, run from that virtualenv (the mvvm wheel
 #      carries it), ships Tests/outside (product sample, module Sample) as a wheel and C files;
-#      the wheel is installed beside mvvm's into a fresh virtualenv (`pip install --no-index`) and
-#      imported (its classes on the mvvm wheel's C extension); mypy --strict and pyright (strict), from PyPI, run against the installed wheels
-#      on Tests/packaging/typing/typed_installed.py (clean) and installed_errors.py (its five
+#      the wheel is installed beside mvvm's and the catalog's into a fresh virtualenv (`pip install
+#      --no-index`) and imported (its classes on the mvvm wheel's C extension); mypy --strict and
+#      pyright (strict), from PyPI, run against the installed wheels on
+#      Tests/packaging/typing/typed_installed.py (clean) and installed_errors.py (its five
 #      mistakes on their lines); the C files are copied into a prefix, and
 #      Tests/packaging/use_sample.c is compiled with `pkg-config --cflags --libs sample` and run.
 #
@@ -64,32 +72,30 @@ check "the environment reaches nothing of /opt/swift (PATH, LD_LIBRARY_PATH, swi
 
 # --- (a) C ----------------------------------------------------------------------------------
 start=$SECONDS failed_before=$failed
-check "build_release.sh static: self-contained, soname, only mvvm_* exported" \
+check "build_release.sh static: the catalog's library, self-contained, soname, only mvvm_* exported" \
     bash bindings/c/build_release.sh static build/release-static
 build_seconds=$((SECONDS - start))
-lib=$repo/build/release-static/libmvvm.so
+lib=$repo/build/release-static/libcatalog.so
 [ "$failed" -eq "$failed_before" ] && [ -f "$lib" ] || finish  # never test a stale library
 
 major=$(mvvm_header_version major)
 version=$(mvvm_header_version full)
 prefix=$tmp/prefix
-check "install.sh PREFIX LIBFILE" bash bindings/c/install.sh "$prefix" "$lib"
+check "install.sh PREFIX" bash bindings/c/install.sh "$prefix"
 
 # (The check functions chain their steps with &&: `set -e` does not apply inside `if`.)
 layout() {
-    ls -l "$prefix/lib" &&
-    [ -f "$prefix/lib/libmvvm.so.$version" ] && [ ! -L "$prefix/lib/libmvvm.so.$version" ] &&
-    [ "$(readlink "$prefix/lib/libmvvm.so.$major")" = "libmvvm.so.$version" ] &&
-    [ "$(readlink "$prefix/lib/libmvvm.so")" = "libmvvm.so.$major" ] &&
-    cmp include/mvvm.h "$prefix/include/mvvm.h" && cmp include/mvvm_catalog.h "$prefix/include/mvvm_catalog.h" &&
-    [ "$(mvvm_soname "$prefix/lib/libmvvm.so")" = "libmvvm.so.$major" ] &&
-    ! mvvm_exported_symbols "$prefix/lib/libmvvm.so" | grep -v '^mvvm_' &&
-    [ "$(mvvm_exported_symbols "$prefix/lib/libmvvm.so" | grep -c '^mvvm_')" -gt 0 ] &&
-    [ -f "$prefix/lib/pkgconfig/mvvm.pc" ] &&
+    find "$prefix" | sort &&
+    cmp include/mvvm.h "$prefix/include/mvvm.h" && [ -f "$prefix/lib/pkgconfig/mvvm.pc" ] &&
+    [ -x "$prefix/bin/mvvm-gen" ] && [ -f "$prefix/share/libmvvm/mvvm_gen/__main__.py" ] &&
+    cmp Sources/MVVMExport/exports.map "$prefix/share/libmvvm/mvvm_gen/data/exports.map" &&
+    cmp include/mvvm.h "$prefix/share/libmvvm/mvvm_gen/data/mvvm.h" &&
     cmp LICENSE "$prefix/share/doc/libmvvm/LICENSE" &&
-    cmp THIRD_PARTY_NOTICES "$prefix/share/doc/libmvvm/THIRD_PARTY_NOTICES"
+    cmp THIRD_PARTY_NOTICES "$prefix/share/doc/libmvvm/THIRD_PARTY_NOTICES" &&
+    # What a host needs, and no demo: no library, no catalog header.
+    [ -z "$(find "$prefix" -name '*.so*' -o -name 'mvvm_catalog.h')" ]
 }
-check "layout: libmvvm.so.$version, links .so.$major and .so, mvvm.h, mvvm_catalog.h, soname, exports, licences" layout
+check "layout: mvvm.h, mvvm.pc, bin/mvvm-gen and the generator with its data, licences; no library, no catalog" layout
 
 # pkg-config in the restricted environment, its output without the trailing space pkgconf adds.
 pc() { local out; out=$(noswift env PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config "$@") && echo "${out% }"; }
@@ -98,40 +104,65 @@ pkgconfig() {
     [ "$(pc --modversion mvvm)" = "$version" ] &&
     [ "$(pc --variable=prefix mvvm)" = "$prefix" ] &&
     [ "$(pc --cflags mvvm)" = "-I$prefix/include" ] &&
-    [ "$(pc --libs mvvm)" = "-L$prefix/lib -lmvvm" ] &&
+    [ -z "$(pc --libs mvvm)" ] &&
     grep -qx 'License: MIT' "$prefix/lib/pkgconfig/mvvm.pc"
 }
-check "pkg-config: version $version, cflags, libs" pkgconfig
+check "pkg-config: version $version, cflags, no libs" pkgconfig
+
+# The catalog's library where an app's own library goes (docs/install.md): PREFIX/lib, by its
+# soname, with the link `cc -lcatalog` finds.
+app_library() {
+    cp "$lib" "$prefix/lib/libcatalog.so.$version" &&
+    ln -s "libcatalog.so.$version" "$prefix/lib/libcatalog.so.$major" &&
+    ln -s "libcatalog.so.$major" "$prefix/lib/libcatalog.so" &&
+    [ "$(mvvm_soname "$prefix/lib/libcatalog.so")" = "libcatalog.so.$major" ] &&
+    ! mvvm_exported_symbols "$prefix/lib/libcatalog.so" | grep -v '^mvvm_' &&
+    [ "$(mvvm_exported_symbols "$prefix/lib/libcatalog.so" | grep -c '^mvvm_')" -gt 0 ]
+}
+check "the catalog's library where an app's goes: PREFIX/lib/libcatalog.so.$version, links .so.$major and .so, exports" app_library
 
 library_ldd() {
-    noswift ldd "$prefix/lib/libmvvm.so.$major" | tee /dev/stderr | grep -E "$MVVM_SWIFT_RUNTIME_PATTERN|not found" && return 1
-    ! readelf -d "$prefix/lib/libmvvm.so.$major" | grep -E '(NEEDED|RPATH|RUNPATH)' | grep -E "$MVVM_SWIFT_RUNTIME_PATTERN"
+    noswift ldd "$prefix/lib/libcatalog.so.$major" | tee /dev/stderr | grep -E "$MVVM_SWIFT_RUNTIME_PATTERN|not found" && return 1
+    ! readelf -d "$prefix/lib/libcatalog.so.$major" | grep -E '(NEEDED|RPATH|RUNPATH)' | grep -E "$MVVM_SWIFT_RUNTIME_PATTERN"
 }
-check "ldd of the installed library: nothing from /opt/swift, no libswift*, libFoundation*, libdispatch" library_ldd
+check "ldd of the library: nothing from /opt/swift, no libswift*, libFoundation*, libdispatch" library_ldd
 
 cp examples/c/mvvm_view.c "$tmp/c/"
 compile() (
     cd "$tmp/c" &&
-    noswift cc -std=c11 -Wall -Wextra -Werror -pedantic mvvm_view.c $(pc --cflags --libs mvvm) \
+    noswift cc -std=c11 -Wall -Wextra -Werror -pedantic mvvm_view.c $(pc --cflags mvvm) -L"$prefix/lib" -lcatalog \
         -Wl,-rpath,"$prefix/lib" -o mvvm_view
 )
-check "cc mvvm_view.c \$(pkg-config --cflags --libs mvvm), no Swift on PATH" compile
+check "cc mvvm_view.c \$(pkg-config --cflags mvvm) -lcatalog, no Swift on PATH" compile
 
 program_ldd() {
     local out
-    out=$(noswift env LD_LIBRARY_PATH="$prefix/lib" ldd "$tmp/c/mvvm_view") || return 1
+    out=$(noswift ldd "$tmp/c/mvvm_view") || return 1
     echo "$out"
-    grep -qF "libmvvm.so.$major => $prefix/lib/libmvvm.so.$major" <<<"$out" &&
+    grep -qF "libcatalog.so.$major => $prefix/lib/libcatalog.so.$major" <<<"$out" &&
         ! grep -E "$MVVM_SWIFT_RUNTIME_PATTERN|not found" <<<"$out"
 }
-check "the program loads libmvvm.so.$major from PREFIX/lib and nothing of Swift" program_ldd
+check "the program loads libcatalog.so.$major from PREFIX/lib and nothing of Swift" program_ldd
 
 transcript() (
     cd "$tmp/c" &&
-    noswift env LD_LIBRARY_PATH="$prefix/lib" ./mvvm_view --script "$repo/examples/c/demo.script" >transcript &&
+    noswift ./mvvm_view --script "$repo/examples/c/demo.script" >transcript &&
     diff -u "$repo/examples/c/demo.expected" transcript
 )
-check "mvvm_view --script demo.script gives demo.expected (LD_LIBRARY_PATH=PREFIX/lib only)" transcript
+check "mvvm_view --script demo.script gives demo.expected" transcript
+
+# The installed generator, without a checkout: the typed C calls of the installed library, as the
+# catalog's committed header declares them.
+installed_generator() (
+    cd "$tmp/c" &&
+    noswift "$prefix/bin/mvvm-gen" --library "$prefix/lib/libcatalog.so" --module MVVMCatalog,MVVMViewModels,MVVMModels \
+        --header catalog.h &&
+    diff <(sed -n '/@generated typed calls begin/,/@generated typed calls end/p' "$repo/examples/catalog/include/mvvm_catalog.h") \
+         <(sed -n '/@generated typed calls begin/,/@generated typed calls end/p' catalog.h) &&
+    noswift "$prefix/bin/mvvm-gen" derive --help | grep -q -- "--target" &&
+    noswift "$prefix/bin/mvvm-gen" package --help | grep -q -- "--product"
+)
+check "PREFIX/bin/mvvm-gen: the installed library's typed calls as committed; derive and package there" installed_generator
 
 # --- (b) Python -----------------------------------------------------------------------------
 # The files of bindings/python (not caches: others may run its tests meanwhile), before and after.
@@ -139,99 +170,87 @@ python_tree() {
     find bindings/python \( -name __pycache__ -o -name .pytest_cache -o -name .hypothesis \) -prune -o -print | sort
 }
 python_tree >"$tmp/tree.before"
-check "build_wheel.sh (the static library inside)" bash bindings/python/packaging/build_wheel.sh "$tmp/wheel" "$lib"
+check "build_wheel.sh: the binding, the generator and the C extension, no library" \
+    bash bindings/python/packaging/build_wheel.sh "$tmp/wheel"
 wheel=$(ls "$tmp"/wheel/mvvm-*.whl 2>/dev/null | head -1)
 package_version=$(sed -n 's/^version = "\(.*\)"$/\1/p' bindings/python/pyproject.toml | head -1)
 arch=$(uname -m)
-# The platform tag: manylinux_2_N_ARCH, 2.N no older than the newest GLIBC_2.x the library needs.
-glibc_minor=$(readelf -V "$lib" | grep -o 'GLIBC_2\.[0-9]*' | sed 's/GLIBC_2\.//' | sort -n | tail -1)
-# The extension's too (taken out of the wheel): the tag must serve both.
+# The platform tag: manylinux_2_N_ARCH, 2.N no older than the newest GLIBC_2.x the extension needs
+# (taken out of the wheel).
+glibc_minor=none
 if [ -n "${wheel:-}" ] && "$PYTHON" -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("mvvm/_fast.abi3.so"))' \
         "$wheel" "$tmp/_fast.abi3.so" 2>/dev/null; then
-    extension_minor=$(readelf -V "$tmp/_fast.abi3.so" | grep -o 'GLIBC_2\.[0-9]*' | sed 's/GLIBC_2\.//' | sort -n | tail -1)
-    [ "$extension_minor" -le "$glibc_minor" ] || glibc_minor=$extension_minor
+    glibc_minor=$(readelf -V "$tmp/_fast.abi3.so" | grep -o 'GLIBC_2\.[0-9]*' | sed 's/GLIBC_2\.//' | sort -n | tail -1)
 fi
 wheel_tag=$(basename "${wheel:-none}" .whl)
 wheel_tag=${wheel_tag##*-}
 tag_check() {
-    echo "newest GLIBC the library and the extension need: 2.$glibc_minor; the wheel's platform tag: $wheel_tag"
+    echo "newest GLIBC the extension needs: 2.$glibc_minor; the wheel's platform tag: $wheel_tag"
     [ -f "$tmp/_fast.abi3.so" ] && [[ $wheel_tag =~ ^manylinux_2_([0-9]+)_${arch}$ ]] && [ "${BASH_REMATCH[1]}" -ge "$glibc_minor" ] &&
     [ "$(basename "$wheel")" = "mvvm-$package_version-cp310-abi3-$wheel_tag.whl" ]
 }
 check "the wheel holds the C extension and is tagged cp310-abi3-manylinux_2_N_$arch, 2.N >= GLIBC_2.$glibc_minor (readelf): $(basename "${wheel:-none}")" tag_check
-# auditwheel (PyPI) reads the wheel as PyPI's policies do: the tag must be the one it finds.
-auditwheel_agrees() {
+# auditwheel (PyPI) reads a wheel as PyPI's policies do: the tag must be the one it finds.
+auditwheel_agrees() {  # auditwheel_agrees WHEEL TAG
     local out
-    "$PYTHON" -m venv "$tmp/tools" &&
-    "$tmp/tools/bin/python" -m pip install -q --disable-pip-version-check auditwheel &&
-    out=$("$tmp/tools/bin/auditwheel" show "$wheel") && echo "$out" &&
+    { [ -x "$tmp/tools/bin/auditwheel" ] ||
+      { "$PYTHON" -m venv "$tmp/tools" && "$tmp/tools/bin/python" -m pip install -q --disable-pip-version-check auditwheel; }; } &&
+    out=$("$tmp/tools/bin/auditwheel" show "$1") && echo "$out" &&
     out=$(tr -s ' \n' '  ' <<<"$out") &&
-    grep -qF "is consistent with the following platform tag: \"$wheel_tag\"" <<<"$out" &&
-    grep -qF "constrains the platform tag to \"$wheel_tag\"" <<<"$out"
+    grep -qF "is consistent with the following platform tag: \"$2\"" <<<"$out" &&
+    grep -qF "constrains the platform tag to \"$2\"" <<<"$out"
 }
-check "auditwheel show: consistent with $wheel_tag and constrained to it" auditwheel_agrees
+check "auditwheel show: the mvvm wheel is consistent with $wheel_tag and constrained to it" auditwheel_agrees "$wheel" "$wheel_tag"
 tree_clean() {
     python_tree >"$tmp/tree.after" &&
-    diff "$tmp/tree.before" "$tmp/tree.after" &&
-    [ ! -e bindings/python/mvvm/libmvvm.so ]
+    diff "$tmp/tree.before" "$tmp/tree.after"
 }
 check "building the wheel adds nothing to bindings/python" tree_clean
 
 venv() {
     "$PYTHON" -m venv "$tmp/venv" &&
     noswift "$tmp/venv/bin/python" -m pip install --no-index --disable-pip-version-check "$wheel" &&
-    noswift "$tmp/venv/bin/python" -m pip show -f mvvm | grep -F 'mvvm/libmvvm.so' &&
-    noswift "$tmp/venv/bin/python" -m pip show -f mvvm | grep -F 'mvvm/_fast.abi3.so'
+    local files && files=$(noswift "$tmp/venv/bin/python" -m pip show -f mvvm) && echo "$files" &&
+    grep -qF 'mvvm/_fast.abi3.so' <<<"$files" && grep -qF 'mvvm_gen/pynames.py' <<<"$files" &&
+    [ "$(grep -c '\.so$' <<<"$files")" = 1 ]  # the extension, and no library
 }
-check "a fresh virtualenv: pip install --no-index the wheel" venv
+check "a fresh virtualenv: pip install --no-index the mvvm wheel (the extension, no library)" venv
 
-# pip install ./bindings/python as it meets the package: a copy of it, outside the repository.
-source_copy() {
-    rm -rf "$1" && mkdir -p "$1" &&
-    cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/build_fast.py bindings/python/README.md "$1/" &&
-    cp -R bindings/python/mvvm "$1/mvvm" && cp -R tools/mvvm_gen "$1/mvvm_gen" &&
-    find "$1/mvvm" "$1/mvvm_gen" \( -name __pycache__ -o -name '*.so' \) -prune -exec rm -rf {} +
+# The catalog shipped as any user's package is, by the command the mvvm wheel carries, from the
+# release library above (no Swift needed with --library).
+catalog_dist=$tmp/catalog-dist
+ship_catalog() {
+    (cd "$tmp/run" && noswift "$tmp/venv/bin/python" -m mvvm_gen.package --library "$lib" --name catalog \
+        --version "$package_version" --module MVVMCatalog,MVVMViewModels,MVVMModels --out "$catalog_dist")
 }
-no_library() {
-    local out
-    source_copy "$tmp/src-none" || return 1
-    if out=$(env -u MVVM_LIBRARY -u MVVM_BUNDLE_LIBRARY "$PYTHON" -m pip wheel --no-deps \
-                 --disable-pip-version-check -w "$tmp/wheel-none" "$tmp/src-none" 2>&1); then
-        echo "$out"; echo "pip wheel succeeded with no library"; return 1
-    fi
-    echo "$out"
-    grep -qF "no libmvvm.so to put into the package" <<<"$out" && grep -qF "make lib" <<<"$out" &&
-    grep -qF "MVVM_BUNDLE_LIBRARY=0" <<<"$out" && ! ls "$tmp"/wheel-none/*.whl 2>/dev/null
+check "python -m mvvm_gen.package (from the installed mvvm wheel) ships the catalog's release library" ship_catalog
+catalog_wheel=$(ls "$catalog_dist"/catalog-*.whl 2>/dev/null | head -1)
+library_tag=$(basename "${catalog_wheel:-none}" .whl)
+library_tag=${library_tag##*-}
+catalog_wheel_check() {
+    [ "$(basename "${catalog_wheel:-none}")" = "catalog-$package_version-py3-none-$library_tag.whl" ] &&
+    [[ $library_tag =~ ^manylinux_2_[0-9]+_${arch}$ ]] &&
+    "$PYTHON" - "$catalog_wheel" <<'PY'
+import sys, zipfile
+wheel = zipfile.ZipFile(sys.argv[1])
+names = sorted(wheel.namelist())
+print("\n".join(names))
+assert [n for n in names if not n.startswith("catalog-")] == \
+    ["catalog/__init__.py", "catalog/__init__.pyi", "catalog/libcatalog.so", "catalog/py.typed"], names
+stubs = wheel.read("catalog/__init__.pyi").decode()
+assert "class SignUpViewModel(_MvvmObject)" in stubs and "class StopWatchViewModel(_MvvmObject)" in stubs
+assert "\nRequires-Dist: mvvm>=" in wheel.read([n for n in names if n.endswith("METADATA")][0]).decode()
+PY
 }
-check "pip wheel bindings/python with no library fails, saying why and what to do (no -v)" no_library
-# A library an earlier build left in build/lib is not packaged again: MVVM_BUNDLE_LIBRARY=0 gives
-# a pure wheel with no library in it.
-stale() {
-    source_copy "$tmp/src-stale" &&
-    mkdir -p "$tmp/src-stale/build/lib/mvvm" && cp "$lib" "$tmp/src-stale/build/lib/mvvm/libmvvm.so" &&
-    env -u MVVM_LIBRARY MVVM_BUNDLE_LIBRARY=0 "$PYTHON" -m pip wheel --no-deps --disable-pip-version-check \
-        -w "$tmp/wheel-pure" "$tmp/src-stale" &&
-    [ "$(basename "$(ls "$tmp"/wheel-pure/mvvm-*.whl)")" = "mvvm-$package_version-py3-none-any.whl" ] &&
-    "$PYTHON" -c 'import sys, zipfile; n = zipfile.ZipFile(sys.argv[1]).namelist(); print(n); sys.exit(any(x.endswith(".so") for x in n))' \
-        "$tmp"/wheel-pure/mvvm-*.whl
+check "the catalog's typed wheel: catalog-$package_version-py3-none-$library_tag.whl, its package, stubs, library, Requires-Dist: mvvm" catalog_wheel_check
+check "auditwheel show: the catalog's wheel is consistent with $library_tag and constrained to it" \
+    auditwheel_agrees "${catalog_wheel:-none}" "$library_tag"
+catalog_install() {
+    noswift "$tmp/venv/bin/python" -m pip install --no-index --disable-pip-version-check --find-links "$tmp/wheel" \
+        "$catalog_wheel" &&
+    noswift "$tmp/venv/bin/python" -m pip list --disable-pip-version-check | grep -E '^(mvvm|catalog) '
 }
-check "MVVM_BUNDLE_LIBRARY=0: py3-none-any, and a stale build/lib/mvvm/libmvvm.so is not packaged" stale
-# That package, after `make install` (install.sh into PREFIX): it finds libmvvm.so.MAJOR by its soname.
-by_soname() {
-    local pure
-    pure=$(ls "$tmp"/wheel-pure/mvvm-*.whl) &&
-    "$PYTHON" -m venv "$tmp/venv-pure" &&
-    noswift "$tmp/venv-pure/bin/python" -m pip install -q --no-index --disable-pip-version-check "$pure" &&
-    (cd "$tmp/run" && noswift env LD_LIBRARY_PATH="$prefix/lib" "$tmp/venv-pure/bin/python" -c \
-        'import sys, mvvm; print(mvvm.library_path, mvvm.library_version); sys.exit(str(mvvm.library_path) != sys.argv[1])' \
-        "$prefix/lib/libmvvm.so.$major") &&
-    if (cd "$tmp/run" && noswift "$tmp/venv-pure/bin/python" -c 'import mvvm; mvvm.Counter' 2>"$tmp/run/err"); then
-        echo "loaded a library without LD_LIBRARY_PATH"; return 1
-    fi
-    cat "$tmp/run/err" && grep -qF "libmvvm.so.$major: not found by the dynamic loader" "$tmp/run/err" &&
-    grep -qF "make install" "$tmp/run/err"
-}
-check "the package without a library loads PREFIX/lib/libmvvm.so.$major by its soname; without it, says so" by_soname
+check "pip install --no-index the catalog's typed wheel beside mvvm's" catalog_install
 
 cp Tests/packaging/check_wheel.py "$tmp/run/"
 # check_wheel WAY MVVM_FASTPATH: check_wheel.py's checks, each a check here named "python (WAY): ...".
@@ -248,6 +267,44 @@ check_wheel() {
 }
 check_wheel "the C extension" ""
 check_wheel "ctypes alone" 0
+
+# pip install ./bindings/python as it meets the package: a copy of it (the generator copied in,
+# not linked), outside the repository, built where there is no compiler and an earlier build left
+# an extension in build/lib: a pure wheel, with no library and not that extension.
+source_copy() {
+    rm -rf "$1" && mkdir -p "$1" &&
+    cp bindings/python/pyproject.toml bindings/python/setup.py bindings/python/build_fast.py bindings/python/README.md "$1/" &&
+    cp -R bindings/python/mvvm "$1/mvvm" && cp -R tools/mvvm_gen "$1/mvvm_gen" &&
+    find "$1/mvvm" "$1/mvvm_gen" \( -name __pycache__ -o -name '*.so' \) -prune -exec rm -rf {} +
+}
+pure() {
+    source_copy "$tmp/src-pure" &&
+    mkdir -p "$tmp/src-pure/build/lib/mvvm" && cp "$tmp/_fast.abi3.so" "$tmp/src-pure/build/lib/mvvm/_fast.abi3.so" &&
+    env -u MVVM_LIBRARY CC="$tmp/no-such-cc" "$PYTHON" -m pip wheel --no-deps --disable-pip-version-check \
+        -w "$tmp/wheel-pure" "$tmp/src-pure" &&
+    [ "$(basename "$(ls "$tmp"/wheel-pure/mvvm-*.whl)")" = "mvvm-$package_version-py3-none-any.whl" ] &&
+    "$PYTHON" -c 'import sys, zipfile; n = zipfile.ZipFile(sys.argv[1]).namelist(); print(n); sys.exit(any(x.endswith(".so") for x in n))' \
+        "$tmp"/wheel-pure/mvvm-*.whl
+}
+check "pip wheel bindings/python without a compiler: py3-none-any, no library, no stale build/lib extension" pure
+# That package loads the catalog installed in PREFIX/lib (a) by its path, and nothing by itself.
+by_path() {
+    local pure
+    pure=$(ls "$tmp"/wheel-pure/mvvm-*.whl) &&
+    "$PYTHON" -m venv "$tmp/venv-pure" &&
+    noswift "$tmp/venv-pure/bin/python" -m pip install -q --no-index --disable-pip-version-check "$pure" &&
+    (cd "$tmp/run" && noswift env LD_LIBRARY_PATH="$prefix/lib" "$tmp/venv-pure/bin/python" -c '
+import sys, mvvm
+assert not mvvm.fast_path and not hasattr(mvvm, "Counter"), "a class before a library is loaded"
+assert not [l for l in open("/proc/self/maps") if "libcatalog" in l], "a library loaded by itself"
+catalog = mvvm.load(sys.argv[1])
+with catalog.Loop.virtual() as loop, catalog.Counter(loop) as counter:
+    counter.increment()
+    count = counter.count
+print(catalog.path, catalog.version, count)
+sys.exit(str(catalog.path) != sys.argv[1] or count != 1)' "$prefix/lib/libcatalog.so.$major")
+}
+check "the pure package loads PREFIX/lib/libcatalog.so.$major by its path (over ctypes), and no library by itself" by_path
 
 
 # --- (c) A user's package: Tests/outside (product sample, module Sample) shipped by the command
@@ -289,7 +346,7 @@ same_flags() {
 check "the release flags and the wheel's exports.map and mvvm.h are the repository's" same_flags
 
 user_wheel_check() {
-    [ "$(basename "${user_wheel:-none}")" = "sample-0.1.0-py3-none-$wheel_tag.whl" ] &&
+    [ "$(basename "${user_wheel:-none}")" = "sample-0.1.0-py3-none-$library_tag.whl" ] &&
     "$PYTHON" - "$user_wheel" <<'PY'
 import sys, zipfile
 wheel = zipfile.ZipFile(sys.argv[1])
@@ -302,19 +359,19 @@ assert names == sorted(want), names
 metadata = wheel.read("sample-0.1.0.dist-info/METADATA").decode()
 print(metadata)
 assert "\nRequires-Dist: mvvm>=" in metadata
-assert "class Greeter(MvvmObject)" in wheel.read("sample/__init__.pyi").decode()
+assert "class Greeter(_MvvmObject)" in wheel.read("sample/__init__.pyi").decode()
 PY
 }
-check "the user's wheel: sample-0.1.0-py3-none-$wheel_tag.whl, its module, stubs, py.typed, library, Requires-Dist: mvvm" user_wheel_check
+check "the user's wheel: sample-0.1.0-py3-none-$library_tag.whl, its module, stubs, py.typed, library, Requires-Dist: mvvm" user_wheel_check
 
 user_venv=$tmp/venv-user
 user_install() {
     "$PYTHON" -m venv "$user_venv" &&
     noswift "$user_venv/bin/python" -m pip install --no-index --disable-pip-version-check --find-links "$tmp/wheel" \
-        "$user_wheel" &&
-    noswift "$user_venv/bin/python" -m pip list --disable-pip-version-check | grep -E '^(mvvm|sample) '
+        "$user_wheel" "$catalog_wheel" &&
+    noswift "$user_venv/bin/python" -m pip list --disable-pip-version-check | grep -E '^(mvvm|sample|catalog) '
 }
-check "a fresh virtualenv: pip install --no-index the user's wheel (mvvm comes from its wheel)" user_install
+check "a fresh virtualenv: pip install --no-index the user's wheel and the catalog's (mvvm comes from its wheel)" user_install
 
 mkdir -p "$tmp/typing"
 cp Tests/packaging/typing/typed_installed.py Tests/packaging/typing/installed_errors.py "$tmp/typing/"
@@ -335,7 +392,7 @@ with open("/proc/self/maps") as maps:
     mapped = {line.split()[-1] for line in maps if len(line.split()) >= 6}
 swift = sorted(p for p in mapped if "/opt/swift" in p or "libswift" in p or "libdispatch" in p)
 assert not swift, swift
-assert any(p.endswith("/sample/libsample.so") for p in mapped) and any(p.endswith("/mvvm/libmvvm.so") for p in mapped)
+assert any(p.endswith("/sample/libsample.so") for p in mapped) and any(p.endswith("/catalog/libcatalog.so") for p in mapped)
 # The user's classes run on the mvvm wheel's C extension: a property's set is its C slot.
 assert mvvm.fast_path and mvvm.fast_path_reason.startswith("in use: " + sys.prefix), mvvm.fast_path_reason
 greeter = next(c for c in sample.library.classes.values() if c.__name__ == "Greeter")
@@ -343,7 +400,7 @@ assert any(type(member).__set__.__qualname__ == "PropertyBase.__set__" for membe
            if type(member).__name__ == "Property")
 PY
 )
-check "import sample from its wheel, beside mvvm's classes, on mvvm's C extension, without Swift (typed_installed.py runs)" user_runs
+check "import sample from its wheel, beside the catalog's, on mvvm's C extension, without Swift (typed_installed.py runs)" user_runs
 
 # The type checkers (PyPI: mypy, pyright with its own Node.js) over the installed wheels: run from a
 # folder outside the repository, on the user virtualenv's site-packages only.
@@ -367,7 +424,7 @@ error_lines() {  # error_lines mypy|pyright FILE < output: the lines with an err
 }
 for checker in mypy pyright; do
     clean() { type_check "$1" typed_installed.py; }
-    check "$checker (strict) on a program importing the installed mvvm and sample: no error" clean "$checker"
+    check "$checker (strict) on a program importing the installed mvvm, catalog and sample: no error" clean "$checker"
     mistakes() {
         local out expected found
         out=$(type_check "$1" installed_errors.py); echo "$out"

@@ -1,47 +1,54 @@
 #!/usr/bin/env bash
-# Builds libmvvm.so in release mode (MVVM_RELEASE_SWIFT_FLAGS of common.sh) and copies it into OUTDIR.
+# Builds a package's library in release mode (MVVM_RELEASE_SWIFT_FLAGS of common.sh) and copies it
+# into OUTDIR: by default the catalog's (examples/catalog, product catalog: OUTDIR/libcatalog.so);
+# any package that links MVVMExport and has a .dynamic library product builds so.
 #
-# Usage: bindings/c/build_release.sh [static|shared] OUTDIR
+# Usage: bindings/c/build_release.sh [static|shared] OUTDIR [PACKAGE_PATH PRODUCT]
 #
 #   static  (the default) links the Swift runtime into the library: it needs only libc, libm,
 #           libstdc++ and libgcc_s, for C, Python or any other host without Swift.
 #   shared  links the toolchain's shared Swift runtime (libswiftCore.so...), for hosts that already
 #           load Swift: one Swift runtime in the process. Its RUNPATH names the toolchain's folder.
 #
-# Both set the soname libmvvm.so.MAJOR (include/mvvm.h) and export only mvvm_* symbols
+# Both set the soname libPRODUCT.so.MAJOR, MAJOR being include/mvvm.h's (the catalog's version is
+# libmvvm's: libcatalog.so.0; a package of your own ships with its own version through
+# `python3 -m mvvm_gen.package --version`), and export only mvvm_* symbols
 # (Sources/MVVMExport/exports.map); the script checks both, and for `static` that nothing of the
 # Swift toolchain is needed, and fails otherwise. The copy in OUTDIR has its DWARF debug
 # information stripped (MVVM_KEEP_DEBUG=1 keeps it); the unstripped library stays in the scratch
-# folder. Scratch folders: .build-static (static), .build-shared (shared), or $MVVM_SCRATCH.
+# folder. Scratch folders, in the package: .build-static (static), .build-shared (shared), or
+# $MVVM_SCRATCH.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . bindings/c/common.sh
 
-if [ $# -eq 1 ]; then variant=static outdir=$1
-elif [ $# -eq 2 ]; then variant=$1 outdir=$2
-else echo "usage: $0 [static|shared] OUTDIR" >&2; exit 2
-fi
+case $# in
+    1) variant=static outdir=$1 package=examples/catalog product=catalog ;;
+    2) variant=$1 outdir=$2 package=examples/catalog product=catalog ;;
+    4) variant=$1 outdir=$2 package=$3 product=$4 ;;
+    *) echo "usage: $0 [static|shared] OUTDIR [PACKAGE_PATH PRODUCT]" >&2; exit 2 ;;
+esac
 SWIFT=${SWIFT:-swift}
 major=$(mvvm_header_version major)
-soname=libmvvm.so.$major
+soname=lib$product.so.$major
 
-flags=("${MVVM_RELEASE_SWIFT_FLAGS[@]}" --product mvvm -Xlinker "-soname=$soname")
+flags=("${MVVM_RELEASE_SWIFT_FLAGS[@]}" --product "$product" -Xlinker "-soname=$soname")
 case $variant in
-    static) scratch=${MVVM_SCRATCH:-.build-static}; flags+=(-Xswiftc -static-stdlib) ;;
-    shared) scratch=${MVVM_SCRATCH:-.build-shared} ;;
-    *) echo "usage: $0 [static|shared] OUTDIR (not \"$variant\")" >&2; exit 2 ;;
+    static) scratch=${MVVM_SCRATCH:-$package/.build-static}; flags+=(-Xswiftc -static-stdlib) ;;
+    shared) scratch=${MVVM_SCRATCH:-$package/.build-shared} ;;
+    *) echo "usage: $0 [static|shared] OUTDIR [PACKAGE_PATH PRODUCT] (not \"$variant\")" >&2; exit 2 ;;
 esac
 
-echo "== swift build ${flags[*]} --scratch-path $scratch"
+echo "== swift build --package-path $package ${flags[*]} --scratch-path $scratch"
 start=$SECONDS
-"$SWIFT" build --scratch-path "$scratch" "${flags[@]}"
-bin=$("$SWIFT" build --scratch-path "$scratch" "${flags[@]}" --show-bin-path)
-echo "== built in $((SECONDS - start)) s: $bin/libmvvm.so"
+"$SWIFT" build --package-path "$package" --scratch-path "$scratch" "${flags[@]}"
+bin=$("$SWIFT" build --package-path "$package" --scratch-path "$scratch" "${flags[@]}" --show-bin-path)
+echo "== built in $((SECONDS - start)) s: $bin/lib$product.so"
 
 mkdir -p "$outdir"
-out=$outdir/libmvvm.so
+out=$outdir/lib$product.so
 rm -f "$out"
-cp "$bin/libmvvm.so" "$out"
+cp "$bin/lib$product.so" "$out"
 if [ "${MVVM_KEEP_DEBUG:-0}" != 1 ]; then
     strip --strip-debug "$out"
 fi

@@ -1,16 +1,18 @@
 # pyright: strict
-"""A typed program over the installed wheels: the mvvm wheel's classes and a user package's
-(Tests/outside's Sample, shipped by `python3 -m mvvm_gen.package` as the wheel `sample`).
-`mypy --strict` and pyright (strict) must find no error here; Tests/packaging/test_packaging.sh
-runs both, and the program, in a virtualenv holding only the two wheels."""
+"""A typed program over the installed wheels: the catalog's typed package and a user package's
+(Tests/outside's Sample), each shipped by `python3 -m mvvm_gen.package` as a wheel of its own
+(`catalog`, `sample`), over the mvvm wheel. `mypy --strict` and pyright (strict) must find no
+error here; Tests/packaging/test_packaging.sh runs both, and the program, in a virtualenv holding
+only the three wheels."""
 
 from __future__ import annotations
 
 from typing import List, Literal, Optional
 
+import catalog
 import mvvm
 import sample
-from mvvm import StopWatch
+from catalog import StopWatch
 from sample import Greeter, Tally
 
 
@@ -21,7 +23,7 @@ def city_of(profile: sample.Profile) -> str:
 
 def main() -> List[str]:
     seen: List[str] = []
-    with mvvm.Loop.virtual() as loop:
+    with catalog.Loop.virtual() as loop:
         watch = StopWatch(loop)
         watch.start()
         loop.advance(120)
