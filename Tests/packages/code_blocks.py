@@ -7,7 +7,8 @@ written.
                                              `/* greeter/app.c: ... */`) to OUTDIR/that path,
                                              without that line
     code_blocks.py list OUTDIR FILE.md...    writes every block of a language we run (c, python,
-                                             sh) to OUTDIR/NAME-N.LANG, and OUTDIR/NAME-N.expected
+                                             sh) to OUTDIR/NAME-N.LANG (NAME: the page's path,
+                                             a dash for each slash), and OUTDIR/NAME-N.expected
                                              with the lines its `prints` comments announce, and
                                              prints one line per block: LANG PATH, followed by
                                              the file it names when it names one (a C file of a
@@ -49,7 +50,8 @@ def list_blocks(outdir, paths):
     extensions = {"c": "c", "python": "py", "sh": "sh"}
     pathlib.Path(outdir).mkdir(parents=True, exist_ok=True)
     for path in paths:
-        name = pathlib.Path(path).stem
+        # README.md -> README, docs/packages.md -> docs-packages: unique, however many READMEs
+        name = str(pathlib.Path(path).with_suffix("")).replace("/", "-")
         for index, (language, code) in enumerate(blocks(path)):
             if language not in extensions:
                 continue

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# The packages suite: packages as users write them, from the code of README.md, docs/packages.md
-# and docs/glib-bridge.md, built and run as written (Tests/packages/code_blocks.py extracts it).
+# The packages suite: packages as users write them, from the code of README.md, docs/packages.md,
+# docs/glib-bridge.md and bindings/python/README.md, built and run as written
+# (Tests/packages/code_blocks.py extracts it).
 #
 # In a temporary folder:
 #   libmvvm/   a copy of this working tree, a Git repository tagged with the header's version
 #              (how a dependent meets a release);
 #   greeter/   the README's package, beside it, depending on it by path;
-#   badges/, notes/, board/   docs/packages.md's two packages and the library composing them, each
-#              depending on libmvvm by version, `from:` the tag: docs/packages.md's URL is mapped to
-#              the copy with a SwiftPM mirror (`swift package config set-mirror`), as a user maps
-#              a server they cannot reach.
+#   badges/, notes/, board/   docs/packages.md's two packages, each depending on libmvvm by version,
+#              `from:` the tag (docs/packages.md's URL mapped to the copy with a SwiftPM mirror,
+#              `swift package config set-mirror`, as a user maps a server they cannot reach), and
+#              the library composing them with the catalog, an example package of the copy
+#              (libmvvm/examples/catalog), both by path.
 # Then every whole block runs (the rest are fragments, excerpts of a program): each C program
-# compiles, links to libmvvm.so, runs and prints what its `prints` comments say (a GTK one
-# compiles); each Python block with its imports runs and prints so; each sh block that starts
+# compiles, links to the catalog's library, runs and prints what its `prints` comments say (a GTK one
+# compiles); each Python block with its imports runs and prints so (over the README's greeter
+# too: bindings/python/README.md's first example); each sh block that starts
 # with `cd` runs in the temporary folder (the README's greeter sessions: build; build the C file
 # the README writes, greeter/app.c, run it, generate the typed calls; load from Python), and the
 # program a session built from a C file the page names (greeter/app) prints what that block's
@@ -20,7 +23,8 @@
 # the libraries built export only mvvm_*; the README's shipping command (`python3 -m
 # mvvm_gen.package`) ships greeter, and its wheel and C files work. Ruby and LuaJIT blocks are run
 # by their own suites.
-# Needs libmvvm.so (make lib), build/todo and build/gtk (make todo gtk) for the GTK blocks.
+# Needs the catalog's library (make catalog: build/catalog/libcatalog.so, what a whole C block links),
+# build/todo and build/gtk (make todo gtk) for the GTK blocks.
 # The last line is "packages: N passed, N failed". MVVM_KEEP_TMP=1 keeps the temporary folder.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,8 +43,8 @@ fail() { failed=$((failed + 1)); echo "FAIL $1"; [ ! -s "$log" ] || sed 's/^/   
 check() { local name=$1; shift; if "$@" >"$log" 2>&1; then pass "$name"; else fail "$name"; fi; }
 
 version=$(mvvm_header_version full)
-libdir=$(swift build --show-bin-path)
-[ -f "$libdir/libmvvm.so" ] || { echo "no $libdir/libmvvm.so: make lib"; echo "packages: 0 passed, 1 failed"; exit 1; }
+libdir=$repo/build/catalog
+[ -f "$libdir/libcatalog.so" ] || { echo "no $libdir/libcatalog.so: make catalog"; echo "packages: 0 passed, 1 failed"; exit 1; }
 
 # --- libmvvm as a dependent meets it ---------------------------------------------------------
 snapshot() {
@@ -60,14 +64,17 @@ blocks() {
     cat "$tmp/blocks.list" && [ -f "$tmp/greeter/Package.swift" ] && [ -f "$tmp/greeter/app.c" ] &&
     [ -f "$tmp/board/Package.swift" ]
 }
-pages="README.md docs/packages.md docs/glib-bridge.md"
+pages="README.md docs/packages.md docs/glib-bridge.md bindings/python/README.md"
 check "the code blocks of $pages" blocks
 
-# docs/packages.md's libmvvm URL, mapped to the copy for the library that composes the packages.
+# docs/packages.md's libmvvm URL, mapped to the copy for the packages that depend on it by version
+# (and for the board, which composes them: its path dependency takes the place of theirs).
 url=$(sed -n 's/.*\.package(url: "\([^"]*libmvvm[^"]*\)", from: .*/\1/p' docs/packages.md | sort -u)
 mirror() {
     [ "$(wc -l <<<"$url")" = 1 ] && [ -n "$url" ] &&
-    swift package --package-path "$tmp/board" config set-mirror --original "$url" --mirror "file://$tmp/libmvvm"
+    for package in badges board; do
+        swift package --package-path "$tmp/$package" config set-mirror --original "$url" --mirror "file://$tmp/libmvvm" || return 1
+    done
 }
 check "docs/packages.md's one libmvvm URL ($url) mirrored to the copy" mirror
 ln -s "$repo/build" "$tmp/build"   # the README's paths into build/ (the todo app, the GTK bridge)
@@ -92,7 +99,7 @@ c_block() {
         # A fragment of a GTK program: it compiles.
         cc -std=c11 -Wall -Wextra -Werror -c "$source" -Ibindings/glib -Iinclude $(pkg-config --cflags gtk4) -o "$binary.o"
     else
-        cc -std=c11 -Wall -Wextra -Werror -pedantic "$source" -Iinclude -L"$libdir" -lmvvm -Wl,-rpath,"$libdir" -o "$binary" &&
+        cc -std=c11 -Wall -Wextra -Werror -pedantic "$source" -Iinclude -L"$libdir" -lcatalog -Wl,-rpath,"$libdir" -o "$binary" &&
         (cd "$tmp" && "$binary") > "$binary.out" && same_output "${1%.c}.expected" "$binary.out"
     fi
 }
@@ -101,7 +108,7 @@ python_block() {
     if grep -q 'gi.repository' "$1"; then
         (cd "$tmp" && env GI_TYPELIB_PATH="$repo/build/gtk" LD_LIBRARY_PATH="$repo/build/gtk" /usr/bin/python3 "$1") > "$out"
     else
-        (cd "$tmp" && env PYTHONPATH="$repo/bindings/python" MVVM_LIBRARY="$libdir/libmvvm.so" "$PYTHON" "$1") > "$out"
+        (cd "$tmp" && env -u MVVM_LIBRARY PYTHONPATH="$repo/bindings/python" "$PYTHON" "$1") > "$out"
     fi && same_output "${1%.py}.expected" "$out"
 }
 sh_block() {
@@ -144,10 +151,12 @@ only_mvvm() {
 }
 check "the README's libgreeter.so exports only mvvm_*" only_mvvm "$tmp/greeter/.build/debug/libgreeter.so"
 check "docs/packages.md's libboard.so exports only mvvm_*" only_mvvm "$tmp/board/.build/debug/libboard.so"
+# badges alone (the board takes libmvvm by path): resolved by version, from the tagged copy.
 by_version() {
     local tagged
     tagged=$(git -C "$tmp/libmvvm" rev-parse "$version^{commit}") &&
-    "$PYTHON" - "$tmp/board/Package.resolved" "$url" "$version" "$tagged" <<'EOF'
+    swift package --package-path "$tmp/badges" resolve &&
+    "$PYTHON" - "$tmp/badges/Package.resolved" "$url" "$version" "$tagged" <<'EOF'
 import json, sys
 resolved, url, version, revision = sys.argv[1:]
 pins = [p for p in json.load(open(resolved))["pins"] if p["identity"] == "libmvvm"]
@@ -157,7 +166,22 @@ sys.exit(0 if pins and pins[0]["location"] == url and state.get("version") == ve
          and state.get("revision") == revision else 1)
 EOF
 }
-check "board resolved libmvvm $version by version, from the tagged copy" by_version
+check "badges resolved libmvvm $version by version, from the tagged copy" by_version
+board_by_path() {
+    swift package --package-path "$tmp/board" show-dependencies --format json > "$tmp/board-dependencies.json" &&
+    "$PYTHON" - "$tmp/board-dependencies.json" "$tmp/libmvvm" <<'EOF'
+import json, sys
+tree, checkout = json.load(open(sys.argv[1])), sys.argv[2]
+def walk(node):
+    yield node
+    for child in node.get("dependencies", []):
+        yield from walk(child)
+found = {(n["identity"], n["path"]) for n in walk(tree) if n["identity"] in ("libmvvm", "catalog")}
+print(sorted(found))
+sys.exit(0 if found == {("libmvvm", checkout), ("catalog", checkout + "/examples/catalog")} else 1)
+EOF
+}
+check "board takes the catalog (examples/catalog) and libmvvm by path from the copy, for its parts too" board_by_path
 generated() {
     (cd "$tmp/greeter" && [ -f include/greeter.h ] && [ -f Sources/Greeter/TypedCalls.generated.swift ] &&
         swift build -Xlinker --version-script="$tmp/libmvvm/Sources/MVVMExport/exports.map" &&
