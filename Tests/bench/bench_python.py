@@ -8,8 +8,10 @@ bench_c does. The mvvm cases' names end in "_ctypes" when the package runs witho
 extension (MVVM_FASTPATH=0): run.sh runs them both ways, taking turns, in one run.
 
 Usage: bench_python.py [REPS [N [CASE | --mvvm-only]]]: CASE runs that case once, unreported (for
-callgrind_python.sh); --mvvm-only runs the mvvm cases alone, reported."""
+callgrind_python.sh); --mvvm-only runs the mvvm cases alone, reported. The catalog's library is
+loaded by its path, MVVM_CATALOG_LIBRARY (run.sh gives it)."""
 import ctypes
+import os
 import sys
 import time
 
@@ -23,6 +25,8 @@ except (ImportError, ValueError):  # no python3-gi for this python: no PyGObject
     GObject = None
 
 
+#: The catalog's library (examples/catalog), whose SignUp and stopwatch are measured.
+catalog = mvvm.load(os.environ["MVVM_CATALOG_LIBRARY"])
 #: While warming up (first-use costs in Python and in the library), nothing is reported.
 warming_up = False
 #: The end of the mvvm cases' names: which way the package runs them (mvvm.fast_path).
@@ -35,7 +39,7 @@ def report(name: str, elapsed_ns: int, operations: int, deliveries: int) -> None
 
 
 def round_trip(n: int, view_model: str = "SignUpViewModel", case: str = "py_round_trip_sign_up") -> None:
-    with mvvm.Loop.virtual() as loop, getattr(mvvm, view_model)(loop) as form:
+    with catalog.Loop.virtual() as loop, getattr(catalog, view_model)(loop) as form:
         form.user_id, form.confirm_password, form.agreed = "newuser", "password1", True
         seen = [0]
 
@@ -221,7 +225,7 @@ def pure_python(n: int) -> None:
 
 
 def stopwatch_ticks(n: int) -> None:
-    with mvvm.Loop.virtual() as loop, mvvm.StopWatchViewModel(loop) as watch:
+    with catalog.Loop.virtual() as loop, catalog.StopWatchViewModel(loop) as watch:
         seen = [0]
 
         def ticked(name, value):

@@ -24,7 +24,7 @@ python=python3
 if /usr/bin/python3 -c 'import gi' 2>/dev/null; then python=/usr/bin/python3; fi
 "$python" bindings/python/build_fast.py >&2 || echo "no C extension: the fast rows are not measured" >&2
 profile() { # case ops out-file MVVM_FASTPATH: one run under callgrind; fails if the run does
-    MVVM_FASTPATH=$4 MVVM_LIBRARY="$out/libcatalog.so" PYTHONPATH=bindings/python valgrind --tool=callgrind \
+    MVVM_FASTPATH=$4 MVVM_CATALOG_LIBRARY="$out/libcatalog.so" PYTHONPATH=bindings/python valgrind --tool=callgrind \
         --callgrind-out-file="$3" "$python" Tests/bench/bench_python.py 1 "$2" "$1" >/dev/null 2>"$out/last.err"
 }
 declare -A per_op

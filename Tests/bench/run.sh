@@ -38,9 +38,9 @@ for rep in $(seq "$reps"); do
     echo "repetition $rep of $reps: C, Swift, Python, then C with 100,000 live objects, then 100,000 GObjects" >&2
     "$out/bench_c" 1 "$n" >> "$out/c.txt"
     "$libdir/catalog-bench" 1 "$n" >> "$out/swift.txt"
-    if [ "$python_ok" = 1 ] && ! { MVVM_LIBRARY="$libdir/libcatalog.so" PYTHONPATH=bindings/python \
+    if [ "$python_ok" = 1 ] && ! { MVVM_CATALOG_LIBRARY="$libdir/libcatalog.so" PYTHONPATH=bindings/python \
             "$python" Tests/bench/bench_python.py 1 "$n" >> "$out/python.txt" &&
-            MVVM_FASTPATH=0 MVVM_LIBRARY="$libdir/libcatalog.so" PYTHONPATH=bindings/python \
+            MVVM_FASTPATH=0 MVVM_CATALOG_LIBRARY="$libdir/libcatalog.so" PYTHONPATH=bindings/python \
             "$python" Tests/bench/bench_python.py 1 "$n" --mvvm-only >> "$out/python.txt"; }; then
         echo "Python benchmarks failed; the table has no Python rows" >&2
         python_ok=0
