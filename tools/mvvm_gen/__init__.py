@@ -31,7 +31,7 @@ tables (the library's, the C tests'). --merges writes the Merge publishers of tw
 own; given several times, or as a comma-separated list, the classes of each, as the catalog's typed
 calls are made from MVVMCatalog, MVVMViewModels and MVVMModels into include/mvvm_catalog.h). Without
 --module, the classes of every module but the catalog's (those three): a library composed of several
-packages (docs/packages.md) gets one header, one stub file; of libmvvm.so itself, the catalog's. --check writes nothing and exits 1, showing the difference, when a file is not what it
+packages (docs/packages.md) gets one header, one typed package; of the catalog's library alone (libcatalog.so), the catalog's. --check writes nothing and exits 1, showing the difference, when a file is not what it
 would write (``make test`` runs it so). Standard library only.
 """
 
@@ -60,7 +60,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return package(argv[1:])
     from . import files
     parser = argparse.ArgumentParser(prog="python3 -m mvvm_gen", description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--library", help="the libmvvm.so (or your library) to describe")
+    parser.add_argument("--library", help="the library to describe (yours, or an example's such as build/catalog/libcatalog.so)")
     parser.add_argument("--module", action="append",
                         help="the classes this Swift module registers (a package of your own); repeatable, or a "
                              "comma-separated list; default: every module's but the catalog's")

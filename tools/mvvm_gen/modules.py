@@ -27,7 +27,7 @@ def module_list(given: Optional[Iterable[str]]) -> List[str]:
 
 def choose(whole: Library, modules: List[str]) -> Library:
     """The classes of ``modules``; with none given, every class but the catalog's (all of them
-    when the library is the catalog alone: libmvvm.so)."""
+    when the library is the catalog alone: libcatalog.so)."""
     if modules:
         chosen = Library([cls for cls in whole.classes if cls.swift_module in modules])
         if not chosen.classes:

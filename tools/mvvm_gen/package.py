@@ -12,8 +12,8 @@
 2. Writes ``OUT/NAME-VERSION-py3-none-PLATFORM.whl``: the Python package NAME (``import NAME``)
    with the library (``NAME/libNAME.so``), an ``__init__.py`` that loads it with ``mvvm.load``
    on first use and gives its classes, records and request classes as module
-   attributes (with the library's own ``Loop`` and ``Service``), their stubs (``__init__.pyi``,
-   as ``python3 -m mvvm_gen --pyi`` writes them) and ``py.typed``; it depends on ``mvvm``.
+   attributes (with the library's own ``Loop`` and ``Service``), their stubs (``__init__.pyi``)
+   and ``py.typed``, as ``python3 -m mvvm_gen --py-package`` writes them; it depends on ``mvvm``.
    PLATFORM is computed as the mvvm wheel's (mvvm_gen/wheel_tag.py): ``manylinux_2_N_ARCH``.
 3. Writes ``OUT/NAME-c/``, a tree to copy into a prefix (``cp -a OUT/NAME-c/. PREFIX/``):
    ``lib/libNAME.so.VERSION`` with the links ``libNAME.so.MAJOR`` (the soname) and

@@ -5,9 +5,9 @@ _members.py, _records.py, _requests.py) and the names the stubs of a typed packa
 binding, and the binding imports nothing else of the generator but the description's model.
 
 * A class or a record is its display name, which the library's description gives (by default
-  the CamelCase of its C name: ``sign_up_view_model`` -> ``SignUpViewModel``); a class with a
+  the CamelCase of its C name: ``login_view_model`` -> ``LoginViewModel``); a class with a
   host service also has a request class, ``<Name>Request`` (a trailing ``ViewModel`` dropped:
-  ``SignUpRequest``).
+  ``LoginRequest``).
 * A member (property, command, signal, child, model), and a command's or constructor's argument,
   keeps its own name: a view model's members win over the package's own API (a command ``close``
   is ``obj.close()``; the package's operations stay reachable as module functions,
@@ -49,13 +49,13 @@ REQUEST_ATTRIBUTES: FrozenSet[str] = frozenset({
 
 
 def camel(name: str) -> str:
-    """``sign_up_view_model`` -> ``SignUpViewModel``."""
+    """``login_view_model`` -> ``LoginViewModel``."""
     return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
 
 
 def request_name(class_name: str) -> str:
-    """The request class of a class with a host service (``SignUpViewModel`` ->
-    ``SignUpRequest``), before :func:`free_name`."""
+    """The request class of a class with a host service (``LoginViewModel`` ->
+    ``LoginRequest``), before :func:`free_name`."""
     if class_name.endswith("ViewModel") and class_name != "ViewModel":
         class_name = class_name[:-len("ViewModel")]
     return class_name + "Request"

@@ -60,8 +60,10 @@ def recorder() -> Recorder:
 
 
 @pytest.fixture
-def loop() -> Iterator[mvvm.Loop]:
-    with catalog.Loop.virtual() as virtual:
+def loop(request: pytest.FixtureRequest) -> Iterator[mvvm.Loop]:
+    """A virtual loop of the test module's library: its ``LIBRARY``, else the catalog's."""
+    library = getattr(request.module, "LIBRARY", catalog)
+    with library.Loop.virtual() as virtual:
         yield virtual
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import Any, Callable, Iterator, List, Tuple
+from typing import Any, Callable, List, Tuple
 
 import pytest
 
@@ -18,14 +18,8 @@ from libraries import library_path
 from conftest import Recorder
 from mvvm._values import take_string
 
-sample = mvvm.load(library_path("MVVM_SAMPLE_LIBRARY"))
-
-
-@pytest.fixture
-def loop() -> Iterator[mvvm.Loop]:
-    """A virtual loop of the sample's library (conftest's is the catalog's)."""
-    with sample.Loop.virtual() as virtual:
-        yield virtual
+#: The library of this module's tests (conftest's loop is of it).
+LIBRARY = sample = mvvm.load(library_path("MVVM_SAMPLE_LIBRARY"))
 
 
 class Reading:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import collections.abc
 import pickle
-from typing import Any, Iterator, List
+from typing import Any, List
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,14 +18,8 @@ from hypothesis import strategies as st
 import mvvm
 from libraries import library_path
 
-sample = mvvm.load(library_path("MVVM_SAMPLE_LIBRARY"))
-
-
-@pytest.fixture
-def loop() -> Iterator[mvvm.Loop]:
-    """A virtual loop of the sample's library (conftest's is the catalog's)."""
-    with sample.Loop.virtual() as virtual:
-        yield virtual
+#: The library of this module's tests (conftest's loop is of it).
+LIBRARY = sample = mvvm.load(library_path("MVVM_SAMPLE_LIBRARY"))
 
 
 class Mirror:

@@ -15,7 +15,7 @@ import shutil
 import sqlite3
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import pytest
 from hypothesis import settings
@@ -26,14 +26,9 @@ import mvvm
 from libraries import library_path
 from mvvm import _abi
 
-todo = mvvm.load(library_path("MVVM_TODO_LIBRARY"))
+#: The library of this module's tests (conftest's loop is of it).
+LIBRARY = todo = mvvm.load(library_path("MVVM_TODO_LIBRARY"))
 
-
-@pytest.fixture
-def loop() -> Iterator[mvvm.Loop]:
-    """A virtual loop of the todo app's library (conftest's is the catalog's)."""
-    with todo.Loop.virtual() as virtual:
-        yield virtual
 
 FILTERS = ("all", "active", "completed")
 
