@@ -65,7 +65,8 @@ let package = Package(
                                                              .product(name: "OpenCombine", package: "OpenCombine")]),
         .testTarget(name: "MVVMFoundationTests", dependencies: ["MVVMFoundation", "MVVMExport", "CMVVM"]),
         // Code written for Apple's Combine, with `import MVVMCombine` for `import Combine`.
-        .testTarget(name: "MVVMCombineTests", dependencies: ["MVVMCombine"]),
+        .testTarget(name: "MVVMCombineTests", dependencies: ["MVVMCombine", "MVVMPublished", "MVVMRuntime",
+                                                           .product(name: "OpenCombine", package: "OpenCombine")]),
         // The runtime's own tests: loops, the operators, the list changes.
         .testTarget(
             name: "MVVMCoreTests",

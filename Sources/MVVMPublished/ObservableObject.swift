@@ -27,25 +27,45 @@ public final class ObservableObjectPublisher: OpenCombine.Publisher, @unchecked 
     public typealias Output = Void
     public typealias Failure = Never
 
-    /// Weak: the record keeps this publisher, and a subscriber may keep it longer.
-    private weak var record: PublishedRecord?
-    private let subject = PassthroughSubject<Void, Never>()
+    /// The object's record, which this publisher and each of its subscriptions keep; nil for a
+    /// publisher of no object's (`init()`), which has a subject of its own.
+    private let record: PublishedRecord?
+    private lazy var ownSubject = PassthroughSubject<Void, Never>()
 
     /// A publisher of no object's: only what is sent to it.
-    public init() {}
+    public init() { record = nil }
 
     init(record: PublishedRecord) { self.record = record }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
-        subject.receive(subscriber: subscriber)
+        guard let record else { return ownSubject.receive(subscriber: subscriber) }
+        // The subscription keeps the object's record: a set reaches the subscriber however long
+        // ago the publisher was asked for, and whoever holds it since.
+        record.objectWillChangeSubject().receive(subscriber: KeepingRecord(subscriber, record))
     }
 
     /// Tells the subscribers (and whoever watches the object) that it is about to change.
     public func send() {
-        record?.objectWillChangeSent()
-        subject.send()
+        guard let record else { return ownSubject.send() }
+        record.objectWillChangeSent()
+    }
+}
+
+/// A subscriber of `objectWillChange` that keeps its object's record while it is subscribed.
+private struct KeepingRecord<Downstream: Subscriber>: Subscriber where Downstream.Input == Void, Downstream.Failure == Never {
+    typealias Input = Void
+    typealias Failure = Never
+
+    let downstream: Downstream
+    let record: PublishedRecord
+    var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+
+    init(_ downstream: Downstream, _ record: PublishedRecord) {
+        self.downstream = downstream
+        self.record = record
     }
 
-    /// A @Published property's set: the record told its watches already.
-    func sendToSubscribers() { subject.send() }
+    func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
+    func receive(_ input: Void) -> Subscribers.Demand { downstream.receive(input) }
+    func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: completion) }
 }

@@ -39,32 +39,57 @@ public struct Published<Value> {
         set { fatalError("@Published is only available on properties of classes") } // swiftlint:disable:this unused_setter_value
     }
 
-    /// The record of `object`, this property's slot in it given; nil while the object has none
-    /// (then nothing listens to it, and a set costs the look-up of a generation).
-    @inlinable
-    mutating func foundRecord(of object: AnyObject) -> PublishedRecord? {
-        if let record { return record }
+    /// The property's place in its object, from its key path: one projection. A class
+    /// instance does not move, so the place stays valid while the object lives; reached through
+    /// it, a set calls out (to `objectWillChange`, the `$x` subscribers) with no access to the
+    /// property open, so a subscriber may read the property, as Combine allows.
+    @inline(__always) @usableFromInline
+    static func place<EnclosingSelf: AnyObject>(
+        of object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
+    ) -> UnsafeMutablePointer<Published<Value>> {
+        withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { $0 }
+    }
+
+    /// The record of `object` at `place`, its slot given; nil while the object has none (then
+    /// nothing listens to it, and a set costs one look at a generation).
+    @inline(__always) @usableFromInline
+    static func foundRecord(of object: AnyObject, at place: UnsafeMutablePointer<Published<Value>>) -> PublishedRecord? {
+        if let record = place.pointee.record { return record }
         let generation = PublishedRecord.generation.load(ordering: .relaxed)
-        guard lookedAt != generation else { return nil }
-        lookedAt = generation
+        guard place.pointee.lookedAt != generation else { return nil }
+        place.pointee.lookedAt = generation
         guard let found = PublishedRecord.of(object, making: false) else { return nil }
-        adopt(found)
+        adopt(found, at: place)
         return found
     }
 
-    /// The record of `object`, made now if it has none.
-    @inlinable
-    mutating func madeRecord(of object: AnyObject) -> PublishedRecord {
-        if let record { return record }
+    /// The record of `object` at `place`, made now if it has none.
+    @inline(__always) @usableFromInline
+    static func madeRecord(of object: AnyObject, at place: UnsafeMutablePointer<Published<Value>>) -> PublishedRecord {
+        if let record = place.pointee.record { return record }
         let made = PublishedRecord.of(object, making: true)!
-        adopt(made)
+        adopt(made, at: place)
         return made
     }
 
-    @inlinable
-    mutating func adopt(_ found: PublishedRecord) {
-        record = found
-        if slot < 0 { slot = found.newSlot() }
+    @usableFromInline
+    static func adopt(_ found: PublishedRecord, at place: UnsafeMutablePointer<Published<Value>>) {
+        place.pointee.record = found
+        if place.pointee.slot < 0 { place.pointee.slot = found.newSlot() }
+    }
+
+    /// A set of the property at `place` in `object`: its record, if it has one, told before and
+    /// after the value is stored.
+    @inline(__always) @usableFromInline
+    static func set(_ newValue: Value, of object: AnyObject, at place: UnsafeMutablePointer<Published<Value>>) {
+        guard let record = foundRecord(of: object, at: place) else {
+            place.pointee.value = newValue
+            return
+        }
+        let slot = place.pointee.slot
+        record.willSet(slot, to: newValue)
+        place.pointee.value = newValue
+        record.didSet(slot)
     }
 
     @inlinable
@@ -73,23 +98,8 @@ public struct Published<Value> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
     ) -> Value {
-        get { object[keyPath: storageKeyPath].value }
-        set { set(newValue, of: object, storage: storageKeyPath) }
-    }
-
-    /// A set of the property at `storageKeyPath` of `object`: its record (if it has one) told
-    /// before and after.
-    @inlinable
-    static func set<EnclosingSelf: AnyObject>(_ newValue: Value, of object: EnclosingSelf,
-                                              storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>) {
-        guard let record = object[keyPath: storageKeyPath].foundRecord(of: object) else {
-            object[keyPath: storageKeyPath].value = newValue
-            return
-        }
-        let slot = object[keyPath: storageKeyPath].slot
-        record.willSet(slot, to: newValue)
-        object[keyPath: storageKeyPath].value = newValue
-        record.didSet(slot)
+        @inline(__always) get { object[keyPath: storageKeyPath].value }
+        @inline(__always) set { set(newValue, of: object, at: place(of: object, storageKeyPath)) }
     }
 
     @inlinable
@@ -99,19 +109,24 @@ public struct Published<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
     ) -> Publisher {
         get {
-            let record = object[keyPath: storageKeyPath].madeRecord(of: object)
-            let slot = object[keyPath: storageKeyPath].slot
+            let place = place(of: object, storageKeyPath)
+            let record = madeRecord(of: object, at: place)
+            let slot = place.pointee.slot
             // The engine reads the publisher only for its record and slot: no subject for it.
             if PublishedProbe.isProbing { return Publisher(record: record, slot: slot, subject: nil) }
-            let subject = record.subject(slot, current: object[keyPath: storageKeyPath].value)
-            return Publisher(record: record, slot: slot, subject: subject)
+            return Publisher(record: record, slot: slot, subject: record.subject(slot, current: place.pointee.value))
         }
         set {
-            // `assign(to: &$x)` handed its subscription over: it writes through the property,
-            // so that every set is told, and ends with the property.
+            // `assign(to: &$x)` handed its subscription over: it writes through the property's
+            // place, so that every set is told, and ends with the property.
             guard let assignment = newValue.assignment else { return }
-            object[keyPath: storageKeyPath].assignment = assignment.start { [unowned object] value in
-                set(value, of: object, storage: storageKeyPath)
+            let place = place(of: object, storageKeyPath)
+            let offset = UnsafeMutableRawPointer(place) - Unmanaged.passUnretained(object).toOpaque()
+            place.pointee.assignment = assignment.start { [unowned object] value in
+                withExtendedLifetime(object) {
+                    let base = Unmanaged.passUnretained(object).toOpaque()
+                    set(value, of: object, at: (base + offset).assumingMemoryBound(to: Published<Value>.self))
+                }
             }
         }
     }

@@ -3,6 +3,7 @@
 // watches of whoever observes the object without subscribing (the engine). Made at the first need
 // of one of them, never for an object that nobody observes.
 import CMVVMSystem
+import Glibc
 @preconcurrency import OpenCombine
 import Synchronization
 
@@ -27,7 +28,10 @@ public final class PublishedRecord: @unchecked Sendable {
     private var subjects: [AnyObject?] = []
     private var watchers: [[PublishedObserver]] = []
     private var changeWatchers: [PublishedObserver] = []
-    private var willChange: ObservableObjectPublisher?
+    /// What `objectWillChange` subscribers hear, made at its first use; and the publisher last
+    /// handed out for it (weak: a publisher keeps its record, not the reverse).
+    private var willChangeSubject: PassthroughSubject<Void, Never>?
+    private weak var willChangePublisher: ObservableObjectPublisher?
     /// Slots given out: each @Published property of the object takes one at its first use.
     private var slotCount: Int32 = 0
     /// Whether anything listens: a set of an object nobody follows takes no lock.
@@ -48,25 +52,28 @@ public final class PublishedRecord: @unchecked Sendable {
 
     // MARK: What a set tells
 
-    /// Before the property in `slot` holds `value`: `objectWillChange`, the engine's change
-    /// watches, then the property's own subject, as Combine publishes in `willSet`.
+    /// Before the property in `slot` holds `value`: the engine's change watches,
+    /// `objectWillChange`, then the property's own subject, as Combine publishes in `willSet`.
+    /// Inlined where the property is, so the subject's type is known there.
     @inlinable
     func willSet<Value>(_ slot: Int32, to value: Value) {
         guard isListened else { return }
-        willSetListened(slot, to: value)
+        guard let subject = listenersBeforeSet(slot) else { return }
+        unsafeDowncast(subject, to: CurrentValueSubject<Value, Never>.self).send(value)
     }
 
     @usableFromInline
     var isListened: Bool { listened.load(ordering: .relaxed) }
 
+    /// Tells the change watches and `objectWillChange`; gives the subject of `slot`, if it has one.
     @usableFromInline
-    func willSetListened<Value>(_ slot: Int32, to value: Value) {
-        let (publisher, observers, subject) = lock.withLock { _ -> (ObservableObjectPublisher?, [PublishedObserver], AnyObject?) in
-            (willChange, changeWatchers, Int(slot) < subjects.count ? subjects[Int(slot)] : nil)
+    func listenersBeforeSet(_ slot: Int32) -> AnyObject? {
+        let (willChange, observers, subject) = lock.withLock { _ -> (PassthroughSubject<Void, Never>?, [PublishedObserver], AnyObject?) in
+            (willChangeSubject, changeWatchers, Int(slot) < subjects.count ? subjects[Int(slot)] : nil)
         }
         for observer in observers { observer.objectWillChange() }
-        publisher?.sendToSubscribers()
-        if let subject { unsafeDowncast(subject, to: CurrentValueSubject<Value, Never>.self).send(value) }
+        willChange?.send()
+        return subject
     }
 
     /// After the property in `slot` was set: the engine's watches of it.
@@ -97,12 +104,22 @@ public final class PublishedRecord: @unchecked Sendable {
         }
     }
 
-    /// `objectWillChange`'s publisher, made at its first use.
+    /// `objectWillChange`'s publisher: the one handed out last while it lives, or a new one.
     func objectWillChangePublisher() -> ObservableObjectPublisher {
         lock.withLock { _ in
-            if let willChange { return willChange }
+            if let willChangePublisher { return willChangePublisher }
             let made = ObservableObjectPublisher(record: self)
-            willChange = made
+            willChangePublisher = made
+            return made
+        }
+    }
+
+    /// The subject `objectWillChange`'s subscribers hear, made now if it has none.
+    func objectWillChangeSubject() -> PassthroughSubject<Void, Never> {
+        lock.withLock { _ in
+            if let willChangeSubject { return willChangeSubject }
+            let made = PassthroughSubject<Void, Never>()
+            willChangeSubject = made
             listened.store(true, ordering: .relaxed)
             return made
         }
@@ -132,36 +149,46 @@ public final class PublishedRecord: @unchecked Sendable {
         }
     }
 
-    /// The app's `objectWillChange.send()`: the engine's change watches hear it too.
+    /// The app's `objectWillChange.send()`: the engine's change watches, then the subscribers.
     func objectWillChangeSent() {
-        let observers = lock.withLock { _ in changeWatchers }
+        let (observers, subject) = lock.withLock { _ in (changeWatchers, willChangeSubject) }
         for observer in observers { observer.objectWillChange() }
+        subject?.send()
     }
 
     // MARK: The table
 
-    /// The record of each object that has one, by identity, each remembering its object weakly
-    /// (an identity is reused once its object is gone). Swept as it grows.
+    /// The record of each object that has one, by identity. An entry holds its object unowned,
+    /// which keeps the object's memory (not the object) until the entry goes, so its identity
+    /// cannot be another object's meanwhile; and its record weakly: the record goes when nothing
+    /// holds it (the object's properties, the engine's watches, `objectWillChange`'s
+    /// subscribers), and takes its entry with it. No weak reference to the object: that would
+    /// give it a side table and slow every reference count of it.
     private final class Entry {
-        weak var object: AnyObject?
-        let record: PublishedRecord
+        unowned let object: AnyObject
+        weak var record: PublishedRecord?
         init(_ object: AnyObject, _ record: PublishedRecord) {
             self.object = object
             self.record = record
         }
     }
 
-    private struct Table {
-        var entries: [ObjectIdentifier: Entry] = [:]
-        var sweepAt = 1024
-    }
-
-    /// Guarded by `tableLock`.
-    nonisolated(unsafe) private static var table = Table()
-    private static let tableLock = Mutex<Void>(())
+    /// Guarded by `tableLock`, taken and given back without a closure (a closure here met a
+    /// compiler crash under cross-module optimization).
+    nonisolated(unsafe) private static var table: [ObjectIdentifier: Entry] = [:]
+    nonisolated(unsafe) private static var tableLock = pthread_mutex_t()
     /// Bumped whenever a record is made: a property that looked for its object's record and found
     /// none looks again only after a record was made somewhere.
     @usableFromInline static let generation = Atomic<UInt32>(1)
+    /// Its object's identity, for its entry's removal.
+    private var key: ObjectIdentifier?
+
+    deinit {
+        guard let key else { return }
+        pthread_mutex_lock(&Self.tableLock)
+        if let entry = Self.table[key], entry.record == nil { Self.table[key] = nil }
+        pthread_mutex_unlock(&Self.tableLock)
+    }
 
     /// The record of `object`, made now if it has none: how the engine watches an object's
     /// `objectWillChange` without subscribing to it.
@@ -171,18 +198,15 @@ public final class PublishedRecord: @unchecked Sendable {
     @usableFromInline
     static func of(_ object: AnyObject, making: Bool) -> PublishedRecord? {
         let key = ObjectIdentifier(object)
-        return tableLock.withLock { _ -> PublishedRecord? in
-            if let entry = table.entries[key], entry.object === object { return entry.record }
-            guard making else { return nil }
-            let record = PublishedRecord()
-            table.entries[key] = Entry(object, record)
-            if table.entries.count >= table.sweepAt {
-                table.entries = table.entries.filter { $0.value.object != nil }
-                table.sweepAt = max(1024, table.entries.count * 2)
-            }
-            generation.add(1, ordering: .relaxed)
-            return record
-        }
+        pthread_mutex_lock(&tableLock)
+        defer { pthread_mutex_unlock(&tableLock) }
+        if let record = table[key]?.record { return record }
+        guard making else { return nil }
+        let record = PublishedRecord()
+        record.key = key
+        table[key] = Entry(object, record)
+        generation.add(1, ordering: .relaxed)
+        return record
     }
 }
 
