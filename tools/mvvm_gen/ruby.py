@@ -58,12 +58,13 @@ rbs_t = Templates("rbs")
 
 
 def ruby_reserved() -> Tuple[Set[str], Set[str]]:
-    """What the Ruby bindings name otherwise, from the data file ``naming-ruby.json``: the names
-    Ruby keeps (Mvvm::Names::RESERVED: a member of such a name takes a trailing underscore) and
-    Mvvm's own constants (no class takes one). The Ruby suite checks the file against
-    bindings/ruby/lib/mvvm, so the signatures follow the bindings with no Ruby run here."""
+    """Ruby's naming rule, from ``naming-ruby.json``, the one file the Ruby binding
+    (Mvvm::Names) reads too: the names Ruby keeps (a member of such a name takes a trailing
+    underscore), and the constants a library's namespace holds before its classes and records
+    take theirs: none (an Mvvm::Library is a module of that library's classes and records only).
+    Given as a pair, as ``generate_rbs`` takes them."""
     data = json.loads(naming.RUBY_DATA.read_text())
-    return set(data["reserved"]), set(data["constants"])
+    return set(data["keywords"]) | set(data["object_methods"]) | set(data["hooks"]), set()
 
 
 class _Signatures:
