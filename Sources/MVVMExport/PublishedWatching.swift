@@ -6,18 +6,23 @@ import MVVMRuntime
 @preconcurrency import OpenCombine
 
 /// The engine's watch of one @Published property (its record and slot): told after each set,
-/// the property's state reads the value once the operation is complete.
+/// with the value stored, it reads it then (with the property's getter, on the setting thread,
+/// as the app's code would) and tells it: nothing is read again later, nothing re-armed.
 final class PublishedWatch: PropertyWatch, PublishedObserver, @unchecked Sendable {
     private let record: PublishedRecord
     private let slot: Int32?
     private let watched: WatchedSlot<ValueState>
+    /// The property's place in its class: how the value is read.
+    private let property: Int
 
     /// Watches the property in `slot` of `record` (nil: every change of the object, for a
-    /// property with no publisher of its own, such as a computed one).
+    /// property with no publisher of its own, such as a computed one, read once the operation
+    /// is complete, as `objectWillChange` tells before the change).
     init(_ record: PublishedRecord, slot: Int32?, telling watched: WatchedSlot<ValueState>) {
         self.record = record
         self.slot = slot
         self.watched = watched
+        property = watched.object.values[watched.slot].property
         record.watch(slot, by: self)
     }
 
@@ -25,7 +30,7 @@ final class PublishedWatch: PropertyWatch, PublishedObserver, @unchecked Sendabl
     func rearm() {}
     func cancel() { record.stopWatching(slot, by: self) }
 
-    func publishedDidSet(slot: Int32) { watched.changed(nil, readAgain: false) }
+    func publishedDidSet(slot: Int32) { watched.changed(watched.object.read(property)) }
 
     func objectWillChange() {
         guard slot == nil else { return }
@@ -110,7 +115,7 @@ final class PublishedListWatch: ListWatch, PublishedObserver, @unchecked Sendabl
     var isArmed: Bool { true }
     func rearm() {}
     func cancel() { record.stopWatching(slot, by: self) }
-    func publishedDidSet(slot: Int32) { watched.changed(nil, readAgain: false) }
+    func publishedDidSet(slot: Int32) { watched.changed(nil) }
     func objectWillChange() {}
 }
 
