@@ -21,6 +21,12 @@
 #      on Tests/packaging/typing/typed_installed.py (clean) and installed_errors.py (its five
 #      mistakes on their lines); the C files are copied into a prefix, and
 #      Tests/packaging/use_sample.c is compiled with `pkg-config --cflags --libs sample` and run.
+#  (d) The same user's package for Node.js (mvvm_gen.package --npm: sample-0.1.0.tgz) and the mvvm
+#      npm package (bindings/node/package.sh, over build/node/mvvm.node: `make node`), installed
+#      together with `npm install --offline` into an empty folder; Tests/packaging/npm/greet.mjs and
+#      greet.cjs run (the library's classes from `import { Greeter } from 'sample'`, nothing of
+#      Swift mapped), and app.ts, an ES module in TypeScript, passes `tsc --strict` against the
+#      installed types, runs, and has each of its planted mistakes reported on its line.
 #
 # Everything after the builds runs under `env -i` with a PATH and LD_LIBRARY_PATH that hold nothing
 # of /opt/swift (the toolchain: its bin folder and its runtime folder /opt/swift/usr/lib/swift/linux),
@@ -260,7 +266,7 @@ ship_user_package() {
     local out
     out=$(cd "$tmp/run" && env -u PYTHONPATH -u MVVM_LIBRARY "$tmp/venv/bin/python" -m mvvm_gen.package \
               --package-path "$repo/Tests/outside" --scratch-path "$repo/Tests/outside/.build-static" \
-              --product sample --module Sample --out "$user_dist" 2>&1)
+              --product sample --module Sample --out "$user_dist" --npm 2>&1)
     local status=$?
     echo "$out"
     [ $status -eq 0 ] &&
@@ -403,6 +409,59 @@ user_c() {
      ! grep -E "$MVVM_SWIFT_RUNTIME_PATTERN|not found" <<<"$links")
 }
 check "the user's C files: cp -a into a prefix, cc use_sample.c \$(pkg-config --cflags --libs sample), runs without Swift" user_c
+
+# --- (d) The user's package for Node.js -----------------------------------------------------------
+npm_app=$tmp/npm-app
+mkdir -p "$npm_app"
+cp Tests/packaging/npm/greet.mjs Tests/packaging/npm/greet.cjs Tests/packaging/npm/app.ts Tests/packaging/npm/tsconfig.json "$npm_app/"
+user_npm_check() {
+    local tarball=$user_dist/sample-0.1.0.tgz
+    [ -f "$tarball" ] && tar -tzf "$tarball" | sort | tee /dev/stderr | diff - <(printf 'package/%s\n' README.md classes.d.ts \
+        index.d.mts index.d.ts index.js index.mjs libsample.so package.json | sort) &&
+    tar -xzOf "$tarball" package/package.json | node -e "
+const pkg = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+const assert = require('node:assert/strict');
+assert.equal(pkg.name, 'sample');
+assert.equal(pkg.dependencies.mvvm, '^$(mvvm_header_version major).$(mvvm_header_version minor).0');
+assert.deepEqual(pkg.cpu, [process.arch]);
+assert.ok(pkg.exports['.'].import && pkg.exports['.'].require);"
+}
+check "the user's npm package: sample-0.1.0.tgz, its modules, declarations and library, depending on mvvm ^$(mvvm_header_version major).$(mvvm_header_version minor).0" user_npm_check
+npm_install() {
+    bash bindings/node/package.sh "$tmp/npm" build/node/mvvm.node &&
+    (cd "$npm_app" && printf '{ "name": "app", "private": true, "type": "module" }\n' >package.json &&
+     noswift npm install --offline --no-audit --no-fund --cache "$tmp/npm-cache" "$tmp/npm/mvvm-$version.tgz" \
+         "$user_dist/sample-0.1.0.tgz" && ls node_modules/mvvm/mvvm.node node_modules/sample/libsample.so)
+}
+check "npm install --offline mvvm-$version.tgz and sample-0.1.0.tgz into an empty folder, without Swift" npm_install
+npm_greets() {
+    local out status
+    out=$(cd "$npm_app" && noswift node "$1" 2>&1); status=$?
+    echo "$out"
+    [ "$status" = 0 ] && diff -u Tests/packaging/npm/greet.expected - <<<"$out"
+}
+check "greet.mjs: import { Loop, Greeter } from 'sample', without Swift (nothing of it mapped)" npm_greets greet.mjs
+check "greet.cjs: require('sample'), without Swift (nothing of it mapped)" npm_greets greet.cjs
+npm_typed() {
+    local out status
+    (cd "$npm_app" && noswift tsc -p tsconfig.json) && out=$(cd "$npm_app" && noswift node out/app.js 2>&1); status=$?
+    echo "$out"
+    [ "$status" = 0 ] && diff -u Tests/packaging/npm/app.expected - <<<"$out"
+}
+check "tsc --strict (ES module, nodenext) on app.ts against the installed sample and mvvm types; it runs" npm_typed
+npm_mistakes() {
+    local expected found
+    sed -E 's|^( *)// @ts-expect-error.*$|\1|' "$npm_app/app.ts" >"$npm_app/unmarked.ts" &&
+    printf '{ "extends": "./tsconfig.json", "compilerOptions": { "noEmit": true }, "files": ["unmarked.ts"] }\n' \
+        >"$npm_app/tsconfig.unmarked.json"
+    (cd "$npm_app" && noswift tsc -p tsconfig.unmarked.json) >"$tmp/unmarked.out"
+    cat "$tmp/unmarked.out"
+    expected=$(grep -n '// @ts-expect-error' "$npm_app/app.ts" | cut -d: -f1 | while read -r n; do echo $((n + 1)); done)
+    found=$(sed -n 's/^unmarked\.ts(\([0-9]*\),.*error TS.*/\1/p' "$tmp/unmarked.out" | sort -nu)
+    echo "planted on lines: $(echo $expected); reported on: $(echo $found)"
+    [ "$(wc -l <<<"$expected")" -eq 4 ] && [ "$expected" = "$found" ]
+}
+check "tsc --strict reports each of the four mistakes planted in app.ts, on its line" npm_mistakes
 
 echo "time: static release build ${build_seconds} s, user package build ${user_build_seconds} s, whole test $((SECONDS)) s"
 finish
