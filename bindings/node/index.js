@@ -874,11 +874,32 @@ function failedIteration(error) {
   };
 }
 
-// The listeners of on() and once() of an object: member (C name, or '*') -> fn -> its subscription.
-function listeners(obj) {
+// The listeners of on() and once() of an object, by member (C name, or '*' for every member):
+// member -> fn -> its subscription.
+function listenersOf(obj, member) {
   const s = state(obj);
   if (!s.listeners) s.listeners = new Map();
-  return s.listeners;
+  const key = member === null ? '*' : member;
+  let forMember = s.listeners.get(key);
+  if (!forMember) s.listeners.set(key, (forMember = new Map()));
+  return forMember;
+}
+
+// Adds fn as a listener of name (a function added twice is added once); with once, it hears the
+// next change only. Gives the object, as EventEmitter's on and once do.
+function listen(obj, name, fn, once) {
+  if (typeof fn !== 'function') throw refused(TypeError, `${once ? 'once' : 'on'}(name, fn): fn must be a function`);
+  liveHandle(obj);
+  const member = memberOf(obj, name);
+  const forMember = listenersOf(obj, member);
+  if (forMember.has(fn)) return obj;
+  const sub = subscribeMember(obj, member, !once ? fn : function heardOnce(...args) {
+    sub.unsubscribe();
+    if (forMember.get(fn) === sub) forMember.delete(fn);
+    return fn.apply(this, args);
+  });
+  forMember.set(fn, sub);
+  return obj;
 }
 
 // The binding's own operations, reachable whatever members a class has (a member `close` wins
@@ -888,43 +909,15 @@ const operations = {
   closed(obj) { return isClosed(state(obj)); },
   handle(obj) { return state(obj).handle; },
   subscribe(obj, name, fn) { return subscribe(obj, name, fn); },
-  // EventEmitter's way: on(name, fn) adds fn once (adding it again does nothing), off(name, fn)
-  // removes it; each returns the object. name: a property or signal, or null for every one.
-  on(obj, name, fn) {
-    if (typeof fn !== 'function') throw refused(TypeError, 'on(name, fn): fn must be a function');
-    liveHandle(obj);
-    const member = memberOf(obj, name);
-    const key = member === null ? '*' : member;
-    const all = listeners(obj);
-    const forName = all.get(key) || new Map();
-    if (forName.has(fn)) return obj;
-    forName.set(fn, subscribeMember(obj, member, fn));
-    all.set(key, forName);
-    return obj;
-  },
+  // EventEmitter's way: on(name, fn) adds fn (adding it again does nothing), once(name, fn) adds
+  // it for the next change only, off(name, fn) removes either; each gives the object. name: a
+  // property or signal, or null for every one.
+  on(obj, name, fn) { return listen(obj, name, fn, false); },
+  once(obj, name, fn) { return listen(obj, name, fn, true); },
   off(obj, name, fn) {
-    const member = memberOf(obj, name);
-    const forName = listeners(obj).get(member === null ? '*' : member);
-    const sub = forName && forName.get(fn);
-    if (sub) { sub.unsubscribe(); forName.delete(fn); }
-    return obj;
-  },
-  // once(name, fn): fn hears the next change only (off(name, fn) removes it before).
-  once(obj, name, fn) {
-    if (typeof fn !== 'function') throw refused(TypeError, 'once(name, fn): fn must be a function');
-    liveHandle(obj);
-    const member = memberOf(obj, name);
-    const key = member === null ? '*' : member;
-    const all = listeners(obj);
-    const forName = all.get(key) || new Map();
-    if (forName.has(fn)) return obj;
-    const sub = subscribeMember(obj, member, function heardOnce(...args) {
-      sub.unsubscribe();
-      if (forName.get(fn) === sub) forName.delete(fn);
-      return fn.apply(this, args);
-    });
-    forName.set(fn, sub);
-    all.set(key, forName);
+    const forMember = listenersOf(obj, memberOf(obj, name));
+    const sub = forMember.get(fn);
+    if (sub) { sub.unsubscribe(); forMember.delete(fn); }
     return obj;
   },
   // Async iteration over changes: for await (const [value, event] of mvvm.changes(obj, 'count')).
