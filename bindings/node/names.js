@@ -23,7 +23,7 @@ function pascal(name) { return name.split('_').map((p) => p.slice(0, 1).toUpperC
 
 // A C name (lower_snake) as JavaScript names a member, argument or field: an underscore before a
 // letter becomes that letter in upper case; any other underscore stays, so that no two C names
-// share a JavaScript name (`is_sign_up_enabled` -> `isSignUpEnabled`, `line_2` stays).
+// share a JavaScript name (`greet_count` -> `greetCount`, `line_2` stays).
 const CASES = {
   camel: (name) => name.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase()),
   snake: (name) => name,
