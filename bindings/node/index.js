@@ -138,10 +138,14 @@ function fromLibrary(lib, type, value, where) {
   }
 }
 
+// String.prototype.isWellFormed, which Node 18 lacks: whether no surrogate stands alone.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const isWellFormed = String.prototype.isWellFormed ? (text) => text.isWellFormed() : (text) => !LONE_SURROGATE.test(text);
+
 // A JavaScript string may hold a lone surrogate (half of a UTF-16 pair), which is no Unicode text
 // and which UTF-8 cannot carry: refused as the library refuses invalid UTF-8, never sent as U+FFFD.
 function wellFormed(text, where) {
-  if (text.isWellFormed()) return text;
+  if (isWellFormed(text)) return text;
   let at = 0;
   for (const character of text) {
     const code = character.charCodeAt(0);
@@ -437,6 +441,8 @@ const finalizers = new FinalizationRegistry((held) => {
   addon.release(held.id === undefined ? held.lib.id : held.id, held.handle);
 });
 const INTERNAL = Symbol('mvvm.internal');
+// `using` scopes' Symbol.dispose, which Node has from 18.18 and 20.4 (Node's own name for it before).
+const kDispose = Symbol.dispose || Symbol.for('nodejs.dispose');
 const kState = Symbol('mvvm.state');
 
 function state(obj) {
@@ -537,7 +543,7 @@ function makeLoopClass(lib) {
     }
     // Releases the loop: its objects' calls fail with LoopReleasedError from then on.
     close() { closeObject(this); }
-    [Symbol.dispose]() { closeObject(this); }
+    [kDispose]() { closeObject(this); }
     get [Symbol.toStringTag]() { return `mvvm.Loop ${this.kind}`; }
     [util.inspect.custom](depth, options, inspect) {
       const s = state(this);
@@ -724,7 +730,7 @@ class Subscription {
     this.#hub.remove(this.#entry, this.#member);
     return wasActive;
   }
-  [Symbol.dispose]() { this.unsubscribe(); }
+  [kDispose]() { this.unsubscribe(); }
 }
 
 // A list's change: at index, removed items went and inserted came (items: the inserted items).
@@ -993,7 +999,7 @@ for (const name of OBJECT_METHODS) {
     value: { [name](...args) { return operations[name](this, ...args); } }[name], writable: true, configurable: true,
   });
 }
-Object.defineProperty(MvvmObject.prototype, Symbol.dispose, {
+Object.defineProperty(MvvmObject.prototype, kDispose, {
   value: function () { closeObject(this); }, writable: true, configurable: true,
 });
 

@@ -61,7 +61,7 @@ assert.deepEqual(pkg.exports['.'], {
   require: { types: './index.d.ts', default: './index.js' },
 });
 assert.equal(pkg.license, 'MIT');
-assert.equal(pkg.engines.node, '>=18', 'Node-API 9: one build serves Node 18 and later');
+assert.equal(pkg.engines.node, '^18.17.0 || >=20.3.0', 'Node-API 9: one build serves every Node that has it');
 assert.deepEqual(pkg.cpu, [process.arch]);
 assert.equal(pkg.scripts, undefined);
 assert.ok(!pkg.dependencies, 'it depends on nothing');

@@ -26,8 +26,8 @@ __all__ = ["NODE_ARCHITECTURES", "mvvm_requirement", "write_package"]
 #: The ELF machine (wheel_tag.MACHINES) -> Node's process.arch, which npm checks against `cpu`.
 NODE_ARCHITECTURES = {"x86_64": "x64", "aarch64": "arm64", "i686": "ia32", "armv7l": "arm", "ppc64le": "ppc64",
                       "s390x": "s390x", "riscv64": "riscv64"}
-#: The Node.js versions the mvvm package's addon serves (Node-API 9).
-NODE_ENGINES = ">=18"
+#: The Node.js versions the mvvm package's addon serves: those with Node-API 9.
+NODE_ENGINES = "^18.17.0 || >=20.3.0"
 
 
 def mvvm_requirement(mvvm_version: str) -> str:
