@@ -21,8 +21,10 @@
 #      on Tests/packaging/typing/typed_installed.py (clean) and installed_errors.py (its five
 #      mistakes on their lines); the C files are copied into a prefix, and
 #      Tests/packaging/use_sample.c is compiled with `pkg-config --cflags --libs sample` and run.
-#  (d) The same user's package for Node.js (mvvm_gen.package --npm: sample-0.1.0.tgz) and the mvvm
-#      npm package (bindings/node/package.sh, over build/node/mvvm.node: `make node`), installed
+#  (d) The same user's package for Node.js (mvvm_gen.package --npm over the library (c) built:
+#      sample-0.1.0.tgz; the repository's generator, which reads the JavaScript naming rule beside
+#      the Node binding, bindings/node/naming.json) and the mvvm npm package
+#      (bindings/node/package.sh, over build/node/mvvm.node: `make node`), installed
 #      together with `npm install --offline` into an empty folder; Tests/packaging/npm/greet.mjs and
 #      greet.cjs run (the library's classes from `import { Greeter } from 'sample'`, nothing of
 #      Swift mapped), and app.ts, an ES module in TypeScript, passes `tsc --strict` against the
@@ -266,7 +268,7 @@ ship_user_package() {
     local out
     out=$(cd "$tmp/run" && env -u PYTHONPATH -u MVVM_LIBRARY "$tmp/venv/bin/python" -m mvvm_gen.package \
               --package-path "$repo/Tests/outside" --scratch-path "$repo/Tests/outside/.build-static" \
-              --product sample --module Sample --out "$user_dist" --npm 2>&1)
+              --product sample --module Sample --out "$user_dist" 2>&1)
     local status=$?
     echo "$out"
     [ $status -eq 0 ] &&
@@ -412,10 +414,18 @@ check "the user's C files: cp -a into a prefix, cc use_sample.c \$(pkg-config --
 
 # --- (d) The user's package for Node.js -----------------------------------------------------------
 npm_app=$tmp/npm-app
+npm_dist=$tmp/user-npm
 mkdir -p "$npm_app"
+ship_npm() {
+    local built
+    built=$(swift build --package-path Tests/outside --scratch-path Tests/outside/.build-static -c release --show-bin-path)/libsample.so &&
+    env -u MVVM_LIBRARY PYTHONPATH="$repo/tools" "$PYTHON" -m mvvm_gen.package --library "$built" --name sample \
+        --module Sample --out "$npm_dist" --npm
+}
+check "python3 -m mvvm_gen.package --npm ships the library (c) built as an npm package" ship_npm
 cp Tests/packaging/npm/greet.mjs Tests/packaging/npm/greet.cjs Tests/packaging/npm/app.ts Tests/packaging/npm/tsconfig.json "$npm_app/"
 user_npm_check() {
-    local tarball=$user_dist/sample-0.1.0.tgz
+    local tarball=$npm_dist/sample-0.1.0.tgz
     [ -f "$tarball" ] && tar -tzf "$tarball" | sort | tee /dev/stderr | diff - <(printf 'package/%s\n' README.md classes.d.ts \
         index.d.mts index.d.ts index.js index.mjs libsample.so package.json | sort) &&
     tar -xzOf "$tarball" package/package.json | node -e "
@@ -431,7 +441,7 @@ npm_install() {
     bash bindings/node/package.sh "$tmp/npm" build/node/mvvm.node &&
     (cd "$npm_app" && printf '{ "name": "app", "private": true, "type": "module" }\n' >package.json &&
      noswift npm install --offline --no-audit --no-fund --cache "$tmp/npm-cache" "$tmp/npm/mvvm-$version.tgz" \
-         "$user_dist/sample-0.1.0.tgz" && ls node_modules/mvvm/mvvm.node node_modules/sample/libsample.so)
+         "$npm_dist/sample-0.1.0.tgz" && ls node_modules/mvvm/mvvm.node node_modules/sample/libsample.so)
 }
 check "npm install --offline mvvm-$version.tgz and sample-0.1.0.tgz into an empty folder, without Swift" npm_install
 npm_greets() {

@@ -2,8 +2,8 @@
 # make node-package: the npm package of the Node binding, OUT/mvvm-VERSION.tgz (`npm pack`): the
 # prebuilt addon (Node-API 9: one build serves every Node that has it, 18.17 and 20.3 on), the
 # modules (index.js, index.mjs), their declarations (index.d.ts, index.d.mts), what they read
-# (names.js, naming.json), the licence and the README; nothing outside the package. Installed with `npm install ./mvvm-VERSION.tgz`, it
-# needs no Swift, no compiler and no registry.
+# (names.js, naming.json), the licence and the README; nothing outside the package. Installed with
+# `npm install ./mvvm-VERSION.tgz`, it needs no Swift, no compiler and no registry.
 #   bash bindings/node/package.sh OUT ADDON      (ADDON: build/node/mvvm.node, `make node`)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
