@@ -67,7 +67,7 @@ ENGINE_GENERATED := --py-abi bindings/python/mvvm/_abi.py --rb-abi bindings/ruby
 # tables.
 CATALOG_GENERATED := --library $(CATALOG) --module MVVMCatalog --module MVVMViewModels --module MVVMModels \
 	--header examples/catalog/include/mvvm_catalog.h --swift examples/catalog/Sources/MVVMCatalog/TypedCalls.generated.swift \
-	--pyi bindings/python/mvvm/_classes.pyi --rbs bindings/ruby/sig/mvvm_classes.rbs \
+	--pyi bindings/python/mvvm/_classes.pyi --rbs examples/catalog/sig/catalog.rbs \
 	--dts examples/catalog/mvvm_catalog.d.ts --fuzz Tests/fuzz/typed_calls.h
 
 generate: catalog

@@ -181,11 +181,12 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// `$x` publisher carries its value. A watch without one is told in `willSet`, before the
     /// value is stored, and the loop may read before it is: it reads again a millisecond later,
     /// announcing only what differs from what it announced.
-    func changedElsewhere<State: MemberState>(_ slot: WatchedSlot<State>, _ value: Value?, then rearm: (() -> Void)?) {
+    func changedElsewhere<State: MemberState>(_ slot: WatchedSlot<State>, _ value: Value?, readingAgain: Bool = true,
+                                              then rearm: (() -> Void)?) {
         carryToLoop({ [self] in
             rearm?()
             changed(slot, value)
-        }, readingAgain: value != nil ? nil : { [self] in changed(slot, nil) })
+        }, readingAgain: value != nil || !readingAgain ? nil : { [self] in changed(slot, nil) })
     }
 
     /// Runs `change` as the loop's work, due now, and `readAgain`, when given, a millisecond

@@ -43,10 +43,13 @@ struct WatchedSlot<State: MemberState> {
     /// A new value, or nil: "changed, read it once the operation is complete". Told on
     /// another thread than the one running the loop's work (a background queue, a detached
     /// task), the change is carried to the loop (see `ExportedObject.changedElsewhere`).
+    /// `readAgain`: a watch told in `willSet` without the value (Observation,
+    /// `objectWillChange`) has it read again a moment later when told on another thread; one told
+    /// after the value is stored (MVVMCombine's `@Published`) need not.
     @inline(__always)
-    func changed(_ value: Value?) {
+    func changed(_ value: Value?, readAgain: Bool = true) {
         guard object.loopIdentity.isHeldByCurrentThread else {
-            return object.changedElsewhere(self, value, then: nil)
+            return object.changedElsewhere(self, value, readingAgain: readAgain, then: nil)
         }
         changedHere(value)
     }

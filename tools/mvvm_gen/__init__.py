@@ -10,15 +10,17 @@ MVVMExport:
 
     python3 -m mvvm_gen --library PATH/libyours.so [--module YourModule ...] \\
         [--header include/yours.h] [--swift Sources/Yours/TypedCalls.generated.swift] \\
-        [--pyi stubs.pyi] [--rbs sig/classes.rbs] [--dts classes.d.ts [--dts-module mvvm]] [--check]
+        [--pyi stubs.pyi] [--rbs sig/yours.rbs [--rbs-namespace Yours]] [--dts classes.d.ts [--dts-module mvvm]] [--check]
 
 --header fills the part of a header between the "@generated" markers with the typed C calls
 (``mvvm_<class>_<verb>``) and their documentation (with --module, a header that does not exist
 yet is made). --swift writes their definitions (``@_cdecl`` functions over the generic calls).
 --pyi writes Python type stubs of the classes the ``mvvm`` package builds at run time; --rbs
-Ruby signatures of those the Ruby bindings build; --dts TypeScript declarations of those the Node.js
-module builds (importing the module's own types from --dts-module: ``mvvm`` by default), named by
-the JavaScript naming rule whose data is bindings/node/naming.json. --fuzz writes the fuzzer's tables of typed
+Ruby signatures of those the Ruby binding builds, in the module a host names the library's namespace
+by (``Yours = Mvvm.load(path)``: --rbs-namespace, by default the library's file name in CamelCase,
+libyours.so -> Yours); --dts TypeScript declarations of those the Node.js module builds (importing
+the module's own types from --dts-module: ``mvvm`` by default), named by the JavaScript naming rule
+whose data is bindings/node/naming.json. --fuzz writes the fuzzer's tables of typed
 calls. --arities writes the export API's command and constructor methods of each number of
 arguments (Sources/MVVMExport/Generated/Arities.swift). --naming writes the registration check's
 table of the naming rule (Sources/MVVMExport/Generated/Naming.swift) from ``naming.json``, whose
@@ -62,6 +64,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--swift", help="the Swift file of typed call definitions to write")
     parser.add_argument("--pyi", help="the Python stub file to write")
     parser.add_argument("--rbs", help="the Ruby signatures (RBS) of the classes to write")
+    parser.add_argument("--rbs-namespace",
+                        help="the Ruby constant the signatures declare the classes in, as the host names the "
+                             "library (Yours = Mvvm.load(path)); default: from the file name, libyours.so -> Yours")
     parser.add_argument("--dts", help="the TypeScript declarations (.d.ts) of the classes to write")
     parser.add_argument("--dts-module", default="mvvm",
                         help="the module the declarations import the Node binding's types from (default: mvvm)")
@@ -134,7 +139,8 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
     if args.pyi:
         outputs.append((Path(args.pyi), python.generate_pyi(library, whole)))
     if args.rbs:
-        outputs.append((Path(args.rbs), ruby.generate_rbs(library, *ruby.ruby_reserved())))
+        namespace = ruby.namespace_of(Path(args.library).name, args.rbs_namespace)
+        outputs.append((Path(args.rbs), ruby.generate_rbs(library, *ruby.ruby_reserved(), namespace=namespace)))
     if args.dts:
         outputs.append((Path(args.dts), dts.generate_dts(library, Path(args.library).name, args.dts_module)))
     if args.fuzz:

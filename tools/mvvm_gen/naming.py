@@ -22,7 +22,8 @@ t = Templates("naming")
 DATA = Path(__file__).resolve().parent / "naming.json"
 #: The Python names the mvvm package gives (bindings/python/mvvm/_names.py's rule, as data).
 PYTHON_DATA = Path(__file__).resolve().parent / "naming-python.json"
-#: The Ruby names the Ruby bindings give (bindings/ruby/lib/mvvm/names.rb's rule, as data).
+#: Ruby's naming rule: the one file both the Ruby binding (bindings/ruby/lib/mvvm/names.rb) and
+#: the signatures (ruby.py) read.
 RUBY_DATA = Path(__file__).resolve().parent / "naming-ruby.json"
 #: The JavaScript names the Node.js module gives: the rule's data lives beside the module that
 #: renders JavaScript, bindings/node/naming.json (names.js reads it; the npm package carries it);
