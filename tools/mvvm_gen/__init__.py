@@ -3,7 +3,8 @@
 One source of truth: the library's own descriptions (``mvvm_classes``), read into one typed
 model (:mod:`mvvm_gen.model`) and rendered through one template per language
 (``templates/*.tmpl``), each language's naming rules and the ABI modules' C types read from
-data (``naming*.json``, ``abi-types.json``). It runs with the standard library alone: it imports no binding and runs no other language's interpreter. A class is declared once, in Swift;
+data (``naming*.json``, ``abi-types.json``; JavaScript's beside the Node module,
+bindings/node/naming.json). It runs with the standard library alone: it imports no binding and runs no other language's interpreter. A class is declared once, in Swift;
 every restatement of it is made here. Run it on libmvvm, or on a library of your own that links
 MVVMExport:
 
@@ -17,9 +18,9 @@ yet is made). --swift writes their definitions (``@_cdecl`` functions over the g
 --pyi writes Python type stubs of the classes the ``mvvm`` package builds at run time; --rbs
 Ruby signatures of those the Ruby binding builds, in the module a host names the library's namespace
 by (``Yours = Mvvm.load(path)``: --rbs-namespace, by default the library's file name in CamelCase,
-libyours.so -> Yours); --dts TypeScript declarations of those the Node.js
-module builds (importing the module's own types from --dts-module: ``mvvm`` by default, ``./index``
-for bindings/node/mvvm_catalog.d.ts beside the module). --fuzz writes the fuzzer's tables of typed
+libyours.so -> Yours); --dts TypeScript declarations of those the Node.js module builds (importing
+the module's own types from --dts-module: ``mvvm`` by default), named by the JavaScript naming rule
+whose data is bindings/node/naming.json. --fuzz writes the fuzzer's tables of typed
 calls. --arities writes the export API's command and constructor methods of each number of
 arguments (Sources/MVVMExport/Generated/Arities.swift). --naming writes the registration check's
 table of the naming rule (Sources/MVVMExport/Generated/Naming.swift) from ``naming.json``, whose
