@@ -25,7 +25,7 @@ EXPORTS := -Xlinker --version-script=$(CURDIR)/Sources/MVVMExport/exports.map
 
 .PHONY: all deps build build-dir catalog generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua test-derive demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
-	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages node node-package test-node test-node-package test-web test-agree catalog
+	test-docs test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages node node-package test-node test-node-package test-web test-agree catalog
 
 all: build
 
@@ -85,6 +85,10 @@ test-header: catalog
 
 test-c: catalog
 	bash Tests/C/run_c_tests.sh $(CATALOG_DIR)
+
+# Every file, folder, Swift target and make target the docs cite exists (Tests/docs/run.sh).
+test-docs:
+	bash Tests/docs/run.sh
 
 # The C tests under valgrind (memory errors and definite leaks fail), with a fair scheduler.
 test-c-valgrind: catalog
@@ -298,7 +302,7 @@ fuzz: deps build-dir
 # SUITES_BESIDE run at the same time as SUITES: each builds into scratch folders of its own or
 # only reads what `test` built before both start (the library, the todo app, the GLib bridge, the
 # sample package), which no suite rebuilds differently.
-SUITES := swift:1200 generated:300 header:300 agree:300 c:900 harness:600 outside:1200 views:300 derive:600 python:900 tk:600 ruby:600 \
+SUITES := docs:120 swift:1200 generated:300 header:300 agree:300 c:900 harness:600 outside:1200 views:300 derive:600 python:900 tk:600 ruby:600 \
 	lua:300 node:600 node-package:300 web:600 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
 SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 fuzz-seeds:1200 packaging:1500
 
