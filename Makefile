@@ -378,5 +378,7 @@ demo: catalog build-dir todo search
 	@echo
 	@echo "(Interactive: ./build/mvvm_view, or ./build/todo/mvvm_view with t for todos; the Swift view models without C: swift run mvvm-swift-demo)"
 
+# Every package's build folders: the root's, the examples' and Tests/outside's (release, sanitizer
+# and fuzzer builds included).
 clean:
-	rm -rf .build .build-asan .build-tsan .build-fuzz build
+	rm -rf .build .build-* build examples/*/.build examples/*/.build-* Tests/outside/.build Tests/outside/.build-*
