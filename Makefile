@@ -28,7 +28,7 @@ EXPORTS := -Xlinker --version-script=$(CURDIR)/Sources/MVVMExport/exports.map
 
 .PHONY: all deps build build-dir catalog generate test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua test-derive demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
-	test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages node test-node test-web test-agree catalog
+	test-docs test-fuzz-seeds test-soak fuzz todo test-todo gtk test-gtk test-packages node node-package test-node test-node-package test-web test-agree catalog
 
 all: build
 
@@ -71,8 +71,8 @@ ENGINE_GENERATED := --py-abi bindings/python/mvvm/_abi.py --rb-abi bindings/ruby
 # the bindings make of it, and the fuzzer's tables.
 CATALOG_GENERATED := --library $(CATALOG) --module MVVMCatalog --module MVVMViewModels --module MVVMModels \
 	--header examples/catalog/include/mvvm_catalog.h --swift examples/catalog/Sources/MVVMCatalog/TypedCalls.generated.swift \
-	--py-package examples/catalog/python/catalog --rbs bindings/ruby/sig/mvvm_classes.rbs \
-	--dts bindings/node/mvvm_catalog.d.ts --dts-module ./index --fuzz Tests/fuzz/typed_calls.h
+	--py-package examples/catalog/python/catalog --rbs examples/catalog/sig/catalog.rbs \
+	--dts examples/catalog/mvvm_catalog.d.ts --fuzz Tests/fuzz/typed_calls.h
 
 generate: catalog
 	$(MVVM_GEN) $(ENGINE_GENERATED)
@@ -89,6 +89,10 @@ test-header: catalog
 
 test-c: catalog
 	bash Tests/C/run_c_tests.sh $(CATALOG_DIR)
+
+# Every file, folder, Swift target and make target the docs cite exists (Tests/docs/run.sh).
+test-docs:
+	bash Tests/docs/run.sh
 
 # The C tests under valgrind (memory errors and definite leaks fail), with a fair scheduler.
 test-c-valgrind: catalog
@@ -240,16 +244,30 @@ $(NODE_ADDON): bindings/node/mvvm_node.c include/mvvm.h
 	cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -DNAPI_VERSION=9 \
 	  -I$(NODE_INCLUDE) -Iinclude bindings/node/mvvm_node.c -o $@ -ldl -lpthread
 
+# The npm package (bindings/node/package.sh, `npm pack`): the prebuilt addon, the modules and their
+# declarations -> build/node/mvvm-VERSION.tgz, installed with `npm install` and no Swift.
+NODE_PACKAGE_VERSION = $(shell sed -n 's/^  "version": "\(.*\)",$$/\1/p' bindings/node/package.json)
+NODE_PACKAGE := build/node/mvvm-$(NODE_PACKAGE_VERSION).tgz
+
+node-package: node
+	@bash bindings/node/package.sh build/node $(NODE_ADDON)
+
+# The package as a user meets it (bindings/node/test_package.sh): packed, installed offline into an
+# empty folder, a greeter program run from .mjs and .cjs with no Swift on PATH, an ES module
+# TypeScript program checked by tsc --strict against the installed types.
+test-node-package: catalog sample node-package
+	MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) bash bindings/node/test_package.sh $(CURDIR)/$(NODE_PACKAGE)
+
 # Its tests (node --test): the catalog, Tests/outside's libsample.so and libappsample.so (the main
 # loop), the todo app, the TypeScript declarations (tsc --strict).
 test-node: catalog sample todo node
-	MVVM_LIBRARY=$(CATALOG) MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
+	MVVM_CATALOG_LIBRARY=$(CATALOG) MVVM_SAMPLE_LIBRARY=$(CURDIR)/$(SAMPLE_LIB) MVVM_APP_SAMPLE_LIBRARY=$(CURDIR)/$(APP_SAMPLE_LIB) \
 	  MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash bindings/node/run_tests.sh
 
 # TodoMVC in a browser (examples/web: a node:http server over the todo app's view models) in
 # headless Chromium driven by Selenium; screenshots in build/screenshots/web_*.png.
-test-web: catalog todo node build-dir
-	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash examples/web/run_tests.sh
+test-web: catalog todo node-package build-dir
+	MVVM_TODO_LIBRARY=$(CURDIR)/build/todo/libtodo.so bash examples/web/run_tests.sh $(CURDIR)/$(NODE_PACKAGE)
 
 # --- Reliability (RELIABILITY.md): sanitizers, the fuzzer's seeds, the soak; `make fuzz` fuzzes.
 FUZZ_SECONDS ?= 300
@@ -288,8 +306,8 @@ fuzz: deps build-dir
 # SUITES_BESIDE run at the same time as SUITES: each builds into scratch folders of its own or
 # only reads what `test` built before both start (the library, the todo app, the GLib bridge, the
 # sample package), which no suite rebuilds differently.
-SUITES := swift:1200 generated:300 header:300 agree:300 c:900 harness:600 outside:1200 views:300 derive:600 python:900 tk:600 ruby:600 \
-	lua:300 node:600 web:600 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
+SUITES := docs:120 swift:1200 generated:300 header:300 agree:300 c:900 harness:600 outside:1200 views:300 derive:600 python:900 tk:600 ruby:600 \
+	lua:300 node:600 node-package:300 web:600 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
 SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 fuzz-seeds:1200 packaging:1500
 
 test: catalog todo gtk sample search node build-dir
@@ -340,7 +358,7 @@ catalog-wheel: release
 test-packages: catalog todo gtk build-dir
 	bash Tests/packages/run.sh
 
-test-packaging: deps build-dir
+test-packaging: deps node build-dir
 	bash Tests/packaging/test_packaging.sh
 
 # Release builds and the benchmarks' table (BENCHMARKS.md); not part of `make test`.
@@ -373,5 +391,7 @@ demo: catalog build-dir todo search
 	@echo
 	@echo "(Interactive: ./build/mvvm_view, or ./build/todo/mvvm_view with t for todos; the Swift view models without C: swift run mvvm-swift-demo)"
 
+# Every package's build folders: the root's, the examples' and Tests/outside's (release, sanitizer
+# and fuzzer builds included).
 clean:
-	rm -rf .build .build-asan .build-tsan .build-fuzz build
+	rm -rf .build .build-* build examples/*/.build examples/*/.build-* Tests/outside/.build Tests/outside/.build-*

@@ -31,9 +31,15 @@ let package = Package(
             name: "MVVMRuntime",
             dependencies: ["CMVVMSystem", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
+        // @Published and ObservableObject that tell the engine directly (no subscription per
+        // property): what MVVMCombine offers in place of OpenCombine's.
+        .target(
+            name: "MVVMPublished",
+            dependencies: ["CMVVMSystem", .product(name: "OpenCombine", package: "OpenCombine")]
+        ),
         .target(
             name: "MVVMCombine",
-            dependencies: ["MVVMRuntime", .product(name: "OpenCombine", package: "OpenCombine"),
+            dependencies: ["MVVMRuntime", "MVVMPublished", .product(name: "OpenCombine", package: "OpenCombine"),
                            .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                            .product(name: "OpenCombineFoundation", package: "OpenCombine")]
         ),
@@ -41,7 +47,7 @@ let package = Package(
         .systemLibrary(name: "CMVVM", path: "include"),
         .target(
             name: "MVVMExport",
-            dependencies: ["CMVVM", "CMVVMSystem", "MVVMRuntime",
+            dependencies: ["CMVVM", "CMVVMSystem", "MVVMRuntime", "MVVMPublished",
                            .product(name: "OpenCombine", package: "OpenCombine")],
             // exports.map (only mvvm_* leaves a library) is given to the linker by whoever builds a
             // library (the Makefile, the release and packaging scripts), not here: unsafe flags in
@@ -59,7 +65,8 @@ let package = Package(
                                                              .product(name: "OpenCombine", package: "OpenCombine")]),
         .testTarget(name: "MVVMFoundationTests", dependencies: ["MVVMFoundation", "MVVMExport", "CMVVM"]),
         // Code written for Apple's Combine, with `import MVVMCombine` for `import Combine`.
-        .testTarget(name: "MVVMCombineTests", dependencies: ["MVVMCombine"]),
+        .testTarget(name: "MVVMCombineTests", dependencies: ["MVVMCombine", "MVVMPublished", "MVVMRuntime",
+                                                           .product(name: "OpenCombine", package: "OpenCombine")]),
         // The runtime's own tests: loops, the operators, the list changes.
         .testTarget(
             name: "MVVMCoreTests",

@@ -213,6 +213,10 @@ static void load(void) {
 }
 
 bool cmvvm_settings_start(const char *domain_or_null) {
+    /* MVVM_SETTINGS=off: a process that must not read or write settings (a benchmark, whose
+     * counts a saver thread waking would blur). */
+    const char *wanted = getenv("MVVM_SETTINGS");
+    if (wanted && strcmp(wanted, "off") == 0) return false;
     if (!core_foundation_linked()) return false;
     char domain[NAME_MAX - 16];
     if (domain_or_null && domain_or_null[0]) {

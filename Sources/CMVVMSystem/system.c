@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 __thread void *cmvvm_held_work_locks = NULL;
+__thread bool cmvvm_published_probing = false;
 
 /* Contended: mark the lock waited for (2) and sleep until it is given back, then take it, still
  * marked 2 since other threads may be waiting too. */

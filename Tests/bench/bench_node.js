@@ -1,10 +1,12 @@
 'use strict';
 // The Node.js side of the benchmarks (make bench): the SignUp flip through the Node binding
-// (set password -> is_sign_up_enabled notified -> the callback reads it), beside Python's
+// (set password -> isSignUpEnabled notified -> the callback reads it), beside Python's
 // py_round_trip_sign_up in the table; and stopwatch ticks on a virtual loop. Prints
 // "<case> <ns per op> <deliveries>" per repetition, as bench_c and bench_python.py do.
 //   node Tests/bench/bench_node.js REPS N      (MVVM_LIBRARY: the catalog's libcatalog.so to measure)
 const mvvm = require('../../bindings/node');
+
+const catalog = mvvm.load(process.env.MVVM_LIBRARY);
 
 let warmingUp = false;
 function report(name, elapsedNs, operations, deliveries) {
@@ -12,11 +14,11 @@ function report(name, elapsedNs, operations, deliveries) {
 }
 
 function roundTrip(n) {
-  const loop = new mvvm.Loop('virtual');
-  const form = new mvvm.SignUpViewModel(loop);
-  Object.assign(form, { user_id: 'newuser', confirm_password: 'password1', agreed: true });
+  const loop = new catalog.Loop('virtual');
+  const form = new catalog.SignUpViewModel(loop);
+  Object.assign(form, { userId: 'newuser', confirmPassword: 'password1', agreed: true });
   let seen = 0;
-  const sub = form.subscribe('is_sign_up_enabled', () => { if (form.is_sign_up_enabled !== undefined) seen++; });
+  const sub = form.subscribe('isSignUpEnabled', () => { if (form.isSignUpEnabled !== undefined) seen++; });
   const passwords = ['password1', 'short'];
   const start = process.hrtime.bigint();
   for (let i = 0; i < n; i++) form.password = passwords[i & 1];
@@ -28,10 +30,10 @@ function roundTrip(n) {
 }
 
 function stopwatchTicks(n) {
-  const loop = new mvvm.Loop('virtual');
-  const watch = new mvvm.StopWatch(loop);
+  const loop = new catalog.Loop('virtual');
+  const watch = new catalog.StopWatch(loop);
   let seen = 0;
-  watch.subscribe('time_ms', () => { seen++; });
+  watch.subscribe('timeMs', () => { seen++; });
   watch.start();
   const start = process.hrtime.bigint();
   loop.advance(10 * n);

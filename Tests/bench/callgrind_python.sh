@@ -13,6 +13,8 @@ set -euo pipefail
 # Swift's hashing (and Python's) seeded the same in every run: with a random seed, hash
 # collisions, and so the counts, differ from run to run and with the load layout.
 export SWIFT_DETERMINISTIC_HASHING=1 PYTHONHASHSEED=0
+# No settings saver thread waking during the counts (docs/loops-and-threads.md, "Settings").
+export MVVM_SETTINGS=off
 cd "$(dirname "$0")/../.."
 n=${1:-2000}
 libdir=${LIBDIR:-examples/catalog/.build-release/release}

@@ -6,6 +6,8 @@
 # in the same run.
 # Usage: Tests/bench/run.sh [REPS] [N]     (N: operations per repetition, default 20000)
 set -euo pipefail
+# No settings saver thread waking during the timings (docs/loops-and-threads.md, "Settings").
+export MVVM_SETTINGS=off
 cd "$(dirname "$0")/../.."
 reps=${1:-7} n=${2:-20000}
 . bindings/c/common.sh

@@ -10,6 +10,8 @@
 # median of 101 of each, per run) against the target of 1 ms each, and reopening the N-todo
 # database against 50 ms; medians over the REPS runs.
 set -euo pipefail
+# No settings saver thread waking during the timings (docs/loops-and-threads.md, "Settings").
+export MVVM_SETTINGS=off
 cd "$(dirname "$0")/../.."
 reps=${1:-5} n=${2:-10000}
 . bindings/c/common.sh

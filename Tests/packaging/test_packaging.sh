@@ -29,6 +29,14 @@
 #      Tests/packaging/typing/typed_installed.py (clean) and installed_errors.py (its five
 #      mistakes on their lines); the C files are copied into a prefix, and
 #      Tests/packaging/use_sample.c is compiled with `pkg-config --cflags --libs sample` and run.
+#  (d) The same user's package for Node.js (mvvm_gen.package --npm over the library (c) built:
+#      sample-0.1.0.tgz; the repository's generator, which reads the JavaScript naming rule beside
+#      the Node binding, bindings/node/naming.json) and the mvvm npm package
+#      (bindings/node/package.sh, over build/node/mvvm.node: `make node`), installed
+#      together with `npm install --offline` into an empty folder; Tests/packaging/npm/greet.mjs and
+#      greet.cjs run (the library's classes from `import { Greeter } from 'sample'`, nothing of
+#      Swift mapped), and app.ts, an ES module in TypeScript, passes `tsc --strict` against the
+#      installed types, runs, and has each of its planted mistakes reported on its line.
 #
 # Everything after the builds runs under `env -i` with a PATH and LD_LIBRARY_PATH that hold nothing
 # of /opt/swift (the toolchain: its bin folder and its runtime folder /opt/swift/usr/lib/swift/linux),
@@ -460,6 +468,56 @@ user_c() {
      ! grep -E "$MVVM_SWIFT_RUNTIME_PATTERN|not found" <<<"$links")
 }
 check "the user's C files: cp -a into a prefix, cc use_sample.c \$(pkg-config --cflags --libs sample), runs without Swift" user_c
+
+# --- (d) The user's package for Node.js -----------------------------------------------------------
+npm_app=$tmp/npm-app
+npm_dist=$tmp/user-npm
+mkdir -p "$npm_app"
+ship_npm() {
+    local built
+    built=$(swift build --package-path Tests/outside --scratch-path Tests/outside/.build-static -c release --show-bin-path)/libsample.so &&
+    env -u MVVM_LIBRARY PYTHONPATH="$repo/tools" "$PYTHON" -m mvvm_gen.package --library "$built" --name sample \
+        --module Sample --out "$npm_dist" --npm
+}
+check "python3 -m mvvm_gen.package --npm ships the library (c) built as an npm package" ship_npm
+cp Tests/packaging/npm/greet.mjs Tests/packaging/npm/greet.cjs Tests/packaging/npm/app.ts Tests/packaging/npm/tsconfig.json "$npm_app/"
+user_npm_check() {
+    local tarball=$npm_dist/sample-0.1.0.tgz
+    [ -f "$tarball" ] && tar -tzf "$tarball" | sort | tee /dev/stderr | diff - <(printf 'package/%s\n' README.md classes.d.ts \
+        index.d.mts index.d.ts index.js index.mjs libsample.so package.json | sort) &&
+    tar -xzOf "$tarball" package/package.json | node -e "
+const pkg = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+const assert = require('node:assert/strict');
+assert.equal(pkg.name, 'sample');
+assert.equal(pkg.dependencies.mvvm, '^$(mvvm_header_version major).$(mvvm_header_version minor).0');
+assert.deepEqual(pkg.cpu, [process.arch]);
+assert.ok(pkg.exports['.'].import && pkg.exports['.'].require);"
+}
+check "the user's npm package: sample-0.1.0.tgz, its modules, declarations and library, depending on mvvm ^$(mvvm_header_version major).$(mvvm_header_version minor).0" user_npm_check
+npm_install() {
+    bash bindings/node/package.sh "$tmp/npm" build/node/mvvm.node &&
+    (cd "$npm_app" && printf '{ "name": "app", "private": true, "type": "module" }\n' >package.json &&
+     noswift npm install --offline --no-audit --no-fund --cache "$tmp/npm-cache" "$tmp/npm/mvvm-$version.tgz" \
+         "$npm_dist/sample-0.1.0.tgz" && ls node_modules/mvvm/mvvm.node node_modules/sample/libsample.so)
+}
+check "npm install --offline mvvm-$version.tgz and sample-0.1.0.tgz into an empty folder, without Swift" npm_install
+npm_greets() {
+    local out status
+    out=$(cd "$npm_app" && noswift node "$1" 2>&1); status=$?
+    echo "$out"
+    [ "$status" = 0 ] && diff -u Tests/packaging/npm/greet.expected - <<<"$out"
+}
+check "greet.mjs: import { Loop, Greeter } from 'sample', without Swift (nothing of it mapped)" npm_greets greet.mjs
+check "greet.cjs: require('sample'), without Swift (nothing of it mapped)" npm_greets greet.cjs
+npm_typed() {
+    local out status
+    (cd "$npm_app" && noswift tsc -p tsconfig.json) && out=$(cd "$npm_app" && noswift node out/app.js 2>&1); status=$?
+    echo "$out"
+    [ "$status" = 0 ] && diff -u Tests/packaging/npm/app.expected - <<<"$out"
+}
+check "tsc --strict (ES module, nodenext) on app.ts against the installed sample and mvvm types; it runs" npm_typed
+npm_mistakes() { (cd "$npm_app" && noswift node "$repo/bindings/node/tests/planted.js" . app.ts 4); }
+check "tsc --strict reports each of the mistakes planted in app.ts (four at least), on its line" npm_mistakes
 
 echo "time: static release build ${build_seconds} s, user package build ${user_build_seconds} s, whole test $((SECONDS)) s"
 finish

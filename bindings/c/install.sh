@@ -39,6 +39,7 @@ rm -rf "$share/mvvm_gen"
     while IFS= read -r file; do install -D -m 0644 "tools/$file" "$share/$file"; done
 install -D -m 0644 Sources/MVVMExport/exports.map "$share/mvvm_gen/data/exports.map"
 install -D -m 0644 include/mvvm.h "$share/mvvm_gen/data/mvvm.h"
+install -D -m 0644 bindings/node/naming.json "$share/mvvm_gen/data/naming-js.json"
 cat > "$root/bin/mvvm-gen" <<'SH'
 #!/bin/sh
 # libmvvm's generator (python3 -m mvvm_gen), installed by bindings/c/install.sh: typed C calls and

@@ -2,7 +2,7 @@
 --
 --   local mvvm = require("mvvm")
 --   mvvm.declare("mvvm.i")                     -- include/mvvm.h through cpp -P -E (declare.sh makes it)
---   local lib = mvvm.load("libsample.so")      -- or mvvm.load(): the library MVVM_LIBRARY names
+--   local lib = mvvm.load("libsample.so")      -- a library by its path: there is no default one
 --   local loop = lib:loop("virtual")
 --   local profile = lib.Profile.new(loop)
 --   profile.address = { street = "1 Main St", city = "London" }
@@ -748,10 +748,10 @@ end
 
 local libraries = {}
 
--- The library at `path` (by default the one MVVM_LIBRARY names), loaded once: a namespace of
--- its classes.
+-- The library at `path`, loaded once: a namespace of its classes. There is no default library:
+-- the host names the one it uses.
 function mvvm.load(path)
-  path = path or os.getenv("MVVM_LIBRARY") or error("mvvm.load: no path, and MVVM_LIBRARY is not set", 2)
+  if type(path) ~= "string" then error("mvvm.load: give the path of a library (there is no default one)", 2) end
   if not declared then error("mvvm.load: call mvvm.declare(preprocessed_header) first", 2) end
   if libraries[path] then return libraries[path] end
   local lib = setmetatable({ path = path, C = ffi.load(path), classes = {}, class_order = {}, records = {} },

@@ -1,33 +1,26 @@
 'use strict';
 // libmvvm for Node.js: the classes of a library made at run time from its description
-// (mvvm_classes), over the Node-API addon (mvvm_node.c), as the Python package makes them.
-// docs/node.md is the guide; index.d.ts declares this module's own API.
+// (mvvm_classes), over the Node-API addon (mvvm_node.c), as the Python package makes them. No
+// library is loaded until asked for: load(path) gives one. docs/node.md is the guide; index.d.ts
+// declares this module's own API; index.mjs gives it to ES modules.
 
 const fs = require('node:fs');
 const path = require('node:path');
-
-function loadAddon() {
-  const tried = [];
-  for (const candidate of [process.env.MVVM_NODE_ADDON, path.join(__dirname, 'mvvm.node'),
-    path.join(__dirname, '..', '..', 'build', 'node', 'mvvm.node')]) {
-    if (!candidate) continue;
-    tried.push(candidate);
-    if (fs.existsSync(candidate)) return require(candidate);
-  }
-  throw new Error(`mvvm: the addon is not built (make node); tried ${tried.join(', ')}`);
-}
-
-const addon = loadAddon();
-const { jsNames, libraryNames, OBJECT_METHODS } = require('./names.js');
+const util = require('node:util');
 
 // ------------------------------------------------------------------------------------------------
-// Errors: one class per mvvm_status, each carrying the status and the library's message.
+// Errors: one class per mvvm_status, each carrying the status, its name as `code` (as Node's own
+// errors carry theirs) and the library's message. Every error this module throws has a `code`:
+// a value refused before it reaches the library is a TypeError or RangeError with the status the
+// library gives what it refuses (MVVM_ERR_INVALID_ARGUMENT).
 
 class MvvmError extends Error {
-  constructor(message, status = 0, statusName = 'MVVM_OK', options) {
+  // A status's class gives its own status when none is given: new ReadOnlyError(message).
+  constructor(message, status = new.target.status ?? 0, statusName = new.target.statusName ?? 'MVVM_OK', options) {
     super(message, options);
     this.status = status;
     this.statusName = statusName;
+    this.code = statusName;
   }
   get name() { return this.constructor.name; }
 }
@@ -38,6 +31,7 @@ function errorClass(status, className, statusName, base = MvvmError) {
   errorClasses[status] = made;
   made.status = status;
   made.statusName = statusName;
+  made.code = statusName;
   return made;
 }
 const InvalidHandleError = errorClass(1, 'InvalidHandleError', 'MVVM_ERR_INVALID_HANDLE');
@@ -59,11 +53,47 @@ const errors = {
   BadRegistrationError: errorClass(14, 'BadRegistrationError', 'MVVM_ERR_BAD_REGISTRATION'),
   WrongThreadError: errorClass(15, 'WrongThreadError', 'MVVM_ERR_WRONG_THREAD'),
 };
+// A library that cannot be loaded, or the addon missing: no status of the library, a code of the
+// binding's own (the addon's load() throws it too).
+class LoadError extends Error {
+  constructor(message, options) {
+    super(message, options);
+    this.code = 'MVVM_ERR_LOAD';
+  }
+  get name() { return 'LoadError'; }
+}
+errors.LoadError = LoadError;
 
 function makeError(status, statusName, message) {
   const Made = errorClasses[status] || MvvmError;
   return new Made(message || statusName, status, statusName);
 }
+
+// A value or call refused before it reaches the library (ErrorClass: TypeError or RangeError),
+// carrying the status the library gives what it refuses.
+function refused(ErrorClass, message) {
+  const error = new ErrorClass(message);
+  error.status = 4;
+  error.statusName = 'MVVM_ERR_INVALID_ARGUMENT';
+  error.code = 'MVVM_ERR_INVALID_ARGUMENT';
+  return error;
+}
+
+function closedError(message) { return new ClosedError(message, 1, 'MVVM_ERR_INVALID_HANDLE'); }
+
+function loadAddon() {
+  const tried = [];
+  for (const candidate of [process.env.MVVM_NODE_ADDON, path.join(__dirname, 'mvvm.node'),
+    path.join(__dirname, '..', '..', 'build', 'node', 'mvvm.node')]) {
+    if (!candidate) continue;
+    tried.push(candidate);
+    if (fs.existsSync(candidate)) return require(candidate);
+  }
+  throw new LoadError(`mvvm: the addon is not built (make node); tried ${tried.join(', ')}`);
+}
+
+const addon = loadAddon();
+const { jsNames, fieldName, libraryNames, OBJECT_METHODS } = require('./names.js');
 
 // ------------------------------------------------------------------------------------------------
 // Values: each member's type (from the description) decides its JavaScript form.
@@ -80,15 +110,23 @@ function describeValue(value) {
   return String(value);
 }
 
+// A value the library gave that JavaScript's type for its member cannot hold (an Int beyond
+// ±2^53): a RangeError with the status of a value of the wrong type.
+function unrepresentable(message) {
+  const error = new RangeError(message);
+  error.status = 7;
+  error.statusName = 'MVVM_ERR_TYPE_MISMATCH';
+  error.code = 'MVVM_ERR_TYPE_MISMATCH';
+  return error;
+}
+
 // A value the library gave, in the member's JavaScript form.
 function fromLibrary(lib, type, value, where) {
   if (value === null || value === undefined || !type) return value;
   switch (type.type) {
     case 'int':
       if (isU64(type)) return BigInt(value);
-      if (typeof value === 'bigint') {
-        throw new RangeError(`${where}: ${value} is beyond ±2^53, which a number cannot hold exactly`);
-      }
+      if (typeof value === 'bigint') throw unrepresentable(`${where}: ${value} is beyond ±2^53, which a number cannot hold exactly`);
       return value;
     case 'array':
       return Object.freeze(value.map((item, i) => fromLibrary(lib, type.element, item, `${where}[${i}]`)));
@@ -100,19 +138,14 @@ function fromLibrary(lib, type, value, where) {
   }
 }
 
-// A value the module refuses before it reaches the library: a TypeError or RangeError naming the
-// member, carrying the status the library gives what it refuses (MVVM_ERR_INVALID_ARGUMENT).
-function refused(ErrorClass, message) {
-  const error = new ErrorClass(message);
-  error.status = 4;
-  error.statusName = 'MVVM_ERR_INVALID_ARGUMENT';
-  return error;
-}
+// String.prototype.isWellFormed, which Node 18 lacks: whether no surrogate stands alone.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const isWellFormed = String.prototype.isWellFormed ? (text) => text.isWellFormed() : (text) => !LONE_SURROGATE.test(text);
 
 // A JavaScript string may hold a lone surrogate (half of a UTF-16 pair), which is no Unicode text
 // and which UTF-8 cannot carry: refused as the library refuses invalid UTF-8, never sent as U+FFFD.
 function wellFormed(text, where) {
-  if (text.isWellFormed()) return text;
+  if (isWellFormed(text)) return text;
   let at = 0;
   for (const character of text) {
     const code = character.charCodeAt(0);
@@ -176,9 +209,12 @@ function toLibrary(lib, type, value, where) {
       }
       if (typeof value !== 'number') throw refused(TypeError, `${where}: expected a Date or seconds since 1970, got ${describeValue(value)}`);
       return value;
-    case 'uuid':
     case 'url':
-      if (typeof value !== 'string') throw refused(TypeError, `${where}: expected a string (a ${type.type.toUpperCase()}), got ${describeValue(value)}`);
+      if (value instanceof URL) return value.href;
+      if (typeof value !== 'string') throw refused(TypeError, `${where}: expected a URL or its text, got ${describeValue(value)}`);
+      return wellFormed(value, where);
+    case 'uuid':
+      if (typeof value !== 'string') throw refused(TypeError, `${where}: expected a UUID's text, got ${describeValue(value)}`);
       return wellFormed(value, where);
     case 'decimal':
       // Its text, which the library checks; an integer given as a bigint or an exact number too.
@@ -196,20 +232,78 @@ function toLibrary(lib, type, value, where) {
       }
       const record = lib.recordDescriptions[type.record];
       if (!record) return { ...value };
-      // Fields by name, whatever the name: with no prototype, `constructor`, `toString` and
-      // `__proto__` are keys like any other (a field the record has, else one the library names
-      // as unknown), never an inherited member or the prototype's setter.
+      // Fields by their JavaScript names, whatever they are: with no prototype, `constructor`,
+      // `toString` and `__proto__` are keys like any other (a field the record has, else refused
+      // as unknown), never an inherited member or the prototype's setter. The library is given
+      // the fields' C names.
       const out = Object.create(null);
       for (const field of record.fields) {
-        if (Object.hasOwn(value, field.name)) out[field.name] = toLibrary(lib, field, value[field.name], `${where}.${field.name}`);
+        if (Object.hasOwn(value, field.js)) out[field.name] = toLibrary(lib, field, value[field.js], `${where}.${field.js}`);
       }
       for (const key of Object.keys(value)) {
-        if (!Object.hasOwn(out, key)) out[key] = value[key]; // the library names the unknown field
+        if (!record.fieldsByJs.has(key)) {
+          wellFormed(key, `${where}: a field's name`);
+          throw new errors.InvalidArgumentError(`${where}: the record ${lib.recordDisplay(type.record)} has no field ${JSON.stringify(key)} (its fields: ${record.fields.map((f) => f.js).join(', ')})`,
+            4, 'MVVM_ERR_INVALID_ARGUMENT');
+        }
       }
       return out;
     }
     default:
       return value;
+  }
+}
+
+// Foundation's values as the library gives them back, so that a record the host makes equals the
+// same record read back (issue 49: one value, one form). A UUID's text is handed out in upper case;
+// a decimal as Decimal.description writes it: no exponent, no leading or trailing zeros, "0" for
+// zero.
+const UUID_TEXT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const DECIMAL_TEXT = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
+const DECIMAL_DIGITS = 38; // Decimal's mantissa: at most 38 digits, times ten to -128...127
+
+// A decimal's text (or an exact integer) as the library gives it back; null when the library would
+// refuse it (no decimal, more digits or beyond the range of Decimal: it says why).
+function decimalText(value) {
+  if (typeof value === 'bigint') return String(value);
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value + 0) : null; // -0 is 0
+  if (typeof value !== 'string') return null;
+  const found = DECIMAL_TEXT.exec(value);
+  if (!found) return null;
+  const [, sign, whole, fraction = '', exponentText = '0'] = found;
+  let digits = (whole + fraction).replace(/^0+/, '');
+  if (digits === '') return '0';
+  let exponent = BigInt(exponentText) - BigInt(fraction.length);
+  const trailing = digits.length - digits.replace(/0+$/, '').length;
+  digits = digits.slice(0, digits.length - trailing);
+  exponent += BigInt(trailing);
+  // Within Decimal: its digits fit, and its exponent once they are padded to fit it.
+  if (digits.length > DECIMAL_DIGITS || exponent < -128n || exponent > BigInt(127 + DECIMAL_DIGITS - digits.length)) return null;
+  const at = digits.length + Number(exponent); // where the point goes
+  let text;
+  if (exponent >= 0n) text = digits + '0'.repeat(Number(exponent));
+  else if (at > 0) text = `${digits.slice(0, at)}.${digits.slice(at)}`;
+  else text = `0.${'0'.repeat(-at)}${digits}`;
+  return sign + text;
+}
+
+// A value the host gives for a value of `type`, in the form the library gives it back: a date's
+// seconds a Date, a UUID's text in upper case, a decimal's integer or text its canonical text, a
+// URL its text; a record's fields by its class, an array's items each. A value of no form the
+// library takes is kept as given: the library says why it refuses it when it is sent.
+function adopt(lib, type, value) {
+  if (value === null || value === undefined || !type) return value;
+  switch (type.type) {
+    case 'date': return typeof value === 'number' && Number.isFinite(value) ? new Date(value * 1000) : value;
+    case 'uuid': return typeof value === 'string' && UUID_TEXT.test(value) ? value.toUpperCase() : value;
+    case 'decimal': return decimalText(value) ?? value;
+    case 'url': return value instanceof URL ? value.href : value;
+    case 'record': {
+      const Made = lib.recordByCName[type.record];
+      return Made && isPlainObject(value) ? new Made(value) : value;
+    }
+    case 'array': return Array.isArray(value) ? Object.freeze(value.map((item) => adopt(lib, type.element, item))) : value;
+    default: return value;
   }
 }
 
@@ -315,10 +409,16 @@ function fromSnapshot(lib, type, json, where) {
   }
   if (typeof json === 'object') {
     const Made = kind === 'record' ? lib.recordByCName[type.record] : null;
-    const types = Made ? Object.fromEntries(Made.description.fields.map((field) => [field.name, field])) : {};
-    const fields = Object.create(null);
-    for (const key of Object.keys(json)) fields[key] = fromSnapshot(lib, types[key], json[key], `${where}.${key}`);
-    return Made ? new Made(fields) : Object.freeze(fields);
+    if (!Made) {
+      const fields = Object.create(null);
+      for (const key of Object.keys(json)) fields[key] = fromSnapshot(lib, null, json[key], `${where}.${key}`);
+      return Object.freeze(fields);
+    }
+    const fields = Object.create(null); // by JavaScript name (see defineFields)
+    for (const field of Made.description.fields) {
+      if (Object.hasOwn(json, field.name)) fields[field.js] = fromSnapshot(lib, field, json[field.name], `${where}.${field.js}`);
+    }
+    return recordOf(Made, fields);
   }
   return json;
 }
@@ -341,17 +441,19 @@ const finalizers = new FinalizationRegistry((held) => {
   addon.release(held.id === undefined ? held.lib.id : held.id, held.handle);
 });
 const INTERNAL = Symbol('mvvm.internal');
+// `using` scopes' Symbol.dispose, which Node has from 18.18 and 20.4 (Node's own name for it before).
+const kDispose = Symbol.dispose || Symbol.for('nodejs.dispose');
 const kState = Symbol('mvvm.state');
 
 function state(obj) {
   const s = obj && obj[kState];
-  if (!s) throw new TypeError('not an mvvm object');
+  if (!s) throw refused(TypeError, 'not an mvvm object');
   return s;
 }
 
 function liveHandle(obj) {
   const s = state(obj);
-  if (s.closed) throw new ClosedError(`${s.what} is closed`, 1, 'MVVM_ERR_INVALID_HANDLE');
+  if (s.closed) throw closedError(`${s.what} is closed`);
   return s.handle;
 }
 
@@ -398,7 +500,7 @@ function makeLoopClass(lib) {
     // advance()), 'thread' (the library's own thread; changes arrive on the JavaScript thread),
     // 'main' (the main loop, for @MainActor view models; driven as a manual one).
     constructor(kind = 'manual', options = {}) {
-      if (!(kind in LOOP_KINDS)) throw new TypeError(`a loop kind is one of ${Object.keys(LOOP_KINDS).join(', ')}, not ${describeValue(kind)}`);
+      if (!(kind in LOOP_KINDS)) throw refused(TypeError, `a loop kind is one of ${Object.keys(LOOP_KINDS).join(', ')}, not ${describeValue(kind)}`);
       const handle = addon.loopNew(lib.id, LOOP_KINDS[kind]);
       // iterators: the finish of each iteration over changes() waiting for a change of its objects.
       const s = { lib, handle, closed: false, what: `a ${kind} loop`, kind, watch: null, iterators: new Set() };
@@ -441,8 +543,13 @@ function makeLoopClass(lib) {
     }
     // Releases the loop: its objects' calls fail with LoopReleasedError from then on.
     close() { closeObject(this); }
-    [Symbol.dispose]() { closeObject(this); }
+    [kDispose]() { closeObject(this); }
     get [Symbol.toStringTag]() { return `mvvm.Loop ${this.kind}`; }
+    [util.inspect.custom](depth, options, inspect) {
+      const s = state(this);
+      const shown = s.closed ? { kind: this.kind, closed: true } : { kind: this.kind, now: addon.loopNow(lib.id, s.handle) };
+      return `Loop ${inspect(shown, options)}`;
+    }
   }
   return Loop;
 }
@@ -565,6 +672,7 @@ class Hub {
     const mine = this.named.get(member);
     if (!mine && !this.every.size) return;
     const kindName = EVENT_KINDS[kind] || 'unknown';
+    const name = this.cls.jsNames.get(member);
     let shown;
     if (kindName === 'splice') {
       const items = [];
@@ -573,7 +681,7 @@ class Hub {
     } else {
       const type = kindName === 'signal' ? this.cls.signalTypes[member] : this.cls.propertyTypes[member];
       try {
-        shown = fromLibrary(this.lib, type, value, `${this.cls.name}.${member}`);
+        shown = fromLibrary(this.lib, type, value, `${this.cls.name}.${name}`);
       } catch (error) {
         report(error);
         return;
@@ -598,7 +706,7 @@ class Hub {
         return;
       }
       if (entry.ended) continue;
-      callUser(entry.fn, source, [shown, { kind: kindName, name: member, source }]);
+      callUser(entry.fn, source, [shown, { kind: kindName, name, source }]);
       if (this.isOver() || (kindName === 'property' && heard.stamp !== stamp)) return;
     }
   }
@@ -609,7 +717,7 @@ class Subscription {
   #entry;
   #member;
   constructor(token, hub, entry, member) {
-    if (token !== INTERNAL) throw new TypeError('subscriptions are made by subscribe()');
+    if (token !== INTERNAL) throw refused(TypeError, 'subscriptions are made by subscribe()');
     this.#hub = hub;
     this.#entry = entry;
     this.#member = member;
@@ -622,7 +730,7 @@ class Subscription {
     this.#hub.remove(this.#entry, this.#member);
     return wasActive;
   }
-  [Symbol.dispose]() { this.unsubscribe(); }
+  [kDispose]() { this.unsubscribe(); }
 }
 
 // A list's change: at index, removed items went and inserted came (items: the inserted items).
@@ -638,15 +746,32 @@ class Splice {
 
 const EVENT_KINDS = { 1: 'property', 2: 'signal', 3: 'splice' };
 
+// The C name of the property or signal an object's class has by the JavaScript name `name` (null:
+// every member); another name is refused as the library refuses one (UnknownNameError), a C name
+// with the JavaScript name it has.
+function memberOf(obj, name) {
+  if (name === null || name === undefined) return null;
+  if (typeof name !== 'string') throw refused(TypeError, 'a member name is a string, or null for every member');
+  const cls = obj.constructor;
+  const member = cls.members.get(name);
+  if (member !== undefined) return member;
+  const renamed = cls.jsNames.get(name);
+  throw new errors.UnknownNameError(`${cls.name} has no property or signal ${JSON.stringify(name)}${renamed && cls.members.has(renamed) ? ` (in JavaScript: ${renamed})` : ''}`,
+    5, 'MVVM_ERR_UNKNOWN_NAME');
+}
+
+// Subscribes fn to the member of obj whose JavaScript name is name (null: every member).
 function subscribe(obj, name, fn) {
-  if (typeof fn !== 'function') throw new TypeError('subscribe(name, fn): fn must be a function');
-  if (name !== null && name !== undefined && typeof name !== 'string') {
-    throw new TypeError('subscribe(name, fn): name is a member name, or null for every member');
-  }
+  if (typeof fn !== 'function') throw refused(TypeError, 'subscribe(name, fn): fn must be a function');
+  liveHandle(obj);
+  return subscribeMember(obj, memberOf(obj, name), fn);
+}
+
+// Subscribes fn to the member of obj whose C name is member (null: every member).
+function subscribeMember(obj, member, fn) {
   const s = state(obj);
   liveHandle(obj);
   if (!s.hub) s.hub = new Hub(obj);
-  const member = name === undefined ? null : name;
   return new Subscription(INTERNAL, s.hub, s.hub.add(member, fn), member);
 }
 
@@ -658,11 +783,15 @@ function wrapItem(lib, owner, listName, index) {
 // ------------------------------------------------------------------------------------------------
 // Lists of child view models: read-only, array-like (list[i], length, iteration).
 
+const kMember = Symbol('mvvm.member');
+
 class MvvmList {
-  constructor(token, owner, name) {
-    if (token !== INTERNAL) throw new TypeError('lists are read from their property');
+  // name: its property's JavaScript name; member: its C name.
+  constructor(token, owner, name, member) {
+    if (token !== INTERNAL) throw refused(TypeError, 'lists are read from their property');
     this.owner = owner;
     this.name = name;
+    this[kMember] = member;
     Object.freeze(this);
     return new Proxy(this, {
       get(target, prop, receiver) {
@@ -676,25 +805,33 @@ class MvvmList {
         if (typeof prop === 'string' && /^(0|[1-9][0-9]*)$/.test(prop)) return Number(prop) < target.length;
         return Reflect.has(target, prop);
       },
-      set() { throw new TypeError('a list of view models is read-only: its view model changes it'); },
-      defineProperty() { throw new TypeError('a list of view models is read-only'); },
-      deleteProperty() { throw new TypeError('a list of view models is read-only'); },
+      set() { throw refused(TypeError, 'a list of view models is read-only: its view model changes it'); },
+      defineProperty() { throw refused(TypeError, 'a list of view models is read-only'); },
+      deleteProperty() { throw refused(TypeError, 'a list of view models is read-only'); },
     });
   }
-  get length() { const s = state(this.owner); return addon.listCount(s.lib.id, liveHandle(this.owner), this.name); }
+  get length() { const s = state(this.owner); return addon.listCount(s.lib.id, liveHandle(this.owner), this[kMember]); }
   at(index) {
     const length = this.length;
-    if (!Number.isInteger(index)) throw new TypeError('a list index is an integer');
+    if (!Number.isInteger(index)) throw refused(TypeError, 'a list index is an integer');
     if (index < 0) index += length;
     if (index < 0 || index >= length) return undefined;
-    return wrapItem(state(this.owner).lib, this.owner, this.name, index);
+    return wrapItem(state(this.owner).lib, this.owner, this[kMember], index);
   }
   *[Symbol.iterator]() { for (let i = 0, n = this.length; i < n; i++) yield this.at(i); }
   toArray() { return [...this]; }
   map(fn) { return this.toArray().map(fn); }
   // Subscribes to the list's splices: fn(splice).
-  subscribe(fn) { return subscribe(this.owner, this.name, fn); }
+  subscribe(fn) {
+    if (typeof fn !== 'function') throw refused(TypeError, 'subscribe(fn): fn must be a function');
+    return subscribeMember(this.owner, this[kMember], fn);
+  }
   get [Symbol.toStringTag]() { return 'mvvm.List'; }
+  [util.inspect.custom](depth, options, inspect) {
+    if (isClosed(state(this.owner))) return `MvvmList <closed>`;
+    if (depth < 0) return `MvvmList(${this.length})`;
+    return `MvvmList(${this.length}) ${inspect(this.toArray(), { ...options, depth: options.depth === null ? null : options.depth - 1 })}`;
+  }
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -702,53 +839,128 @@ class MvvmList {
 
 class MvvmObject {
   get [Symbol.toStringTag]() { return `mvvm.${this.constructor.name}`; }
+  // console.log(obj): its class and its properties' values, from one reading of the library.
+  [util.inspect.custom](depth, options, inspect) {
+    const name = this.constructor.name;
+    const s = this[kState];
+    if (!s || isClosed(s)) return `${name} <closed>`;
+    if (depth < 0) return `[${name}]`;
+    let values;
+    try {
+      values = operations.snapshot(this);
+    } catch (error) {
+      return `${name} <${error.message}>`; // a value JavaScript cannot hold (an Int beyond ±2^53)
+    }
+    for (const [js, member] of this.constructor.members) {
+      const type = this.constructor.propertyTypes[member];
+      if (type && type.type === 'list') values[js] = new ListShown(values[js].length);
+    }
+    return `${name} ${inspect(values, { ...options, depth: options.depth === null ? null : options.depth - 1 })}`;
+  }
+}
+
+// A list shown by util.inspect of its object: its length (its items are read from the list).
+class ListShown {
+  constructor(length) { this.length = length; }
+  [util.inspect.custom]() { return `MvvmList(${this.length})`; }
+}
+
+// An iteration that could not start: its first next() rejects with why, and then it is done.
+function failedIteration(error) {
+  let told = false;
+  const end = () => Promise.resolve({ value: undefined, done: true });
+  return {
+    next() {
+      if (told) return end();
+      told = true;
+      return Promise.reject(error);
+    },
+    return() { told = true; return end(); },
+    [Symbol.asyncIterator]() { return this; },
+  };
+}
+
+// The listeners of on() and once() of an object, by member (C name, or '*' for every member):
+// member -> fn -> its subscription.
+function listenersOf(obj, member) {
+  const s = state(obj);
+  if (!s.listeners) s.listeners = new Map();
+  const key = member === null ? '*' : member;
+  let forMember = s.listeners.get(key);
+  if (!forMember) s.listeners.set(key, (forMember = new Map()));
+  return forMember;
+}
+
+// Adds fn as a listener of name (a function added twice is added once); with once, it hears the
+// next change only. Gives the object, as EventEmitter's on and once do.
+function listen(obj, name, fn, once) {
+  if (typeof fn !== 'function') throw refused(TypeError, `${once ? 'once' : 'on'}(name, fn): fn must be a function`);
+  liveHandle(obj);
+  const member = memberOf(obj, name);
+  const forMember = listenersOf(obj, member);
+  if (forMember.has(fn)) return obj;
+  const sub = subscribeMember(obj, member, !once ? fn : function heardOnce(...args) {
+    sub.unsubscribe();
+    if (forMember.get(fn) === sub) forMember.delete(fn);
+    return fn.apply(this, args);
+  });
+  forMember.set(fn, sub);
+  return obj;
 }
 
 // The binding's own operations, reachable whatever members a class has (a member `close` wins
 // over MvvmObject.prototype.close, and then mvvm.close(obj) still closes).
 const operations = {
-  close(obj) { return closeObject(obj); },
+  close(obj) { state(obj); return closeObject(obj); },
   closed(obj) { return isClosed(state(obj)); },
   handle(obj) { return state(obj).handle; },
   subscribe(obj, name, fn) { return subscribe(obj, name, fn); },
-  on(obj, name, fn) {
-    const s = state(obj);
-    s.listeners = s.listeners || new Map();
-    const key = `${name === null ? '*' : name}`;
-    const forName = s.listeners.get(key) || new Map();
-    if (forName.has(fn)) return obj;
-    forName.set(fn, subscribe(obj, name, fn));
-    s.listeners.set(key, forName);
-    return obj;
-  },
+  // EventEmitter's way: on(name, fn) adds fn (adding it again does nothing), once(name, fn) adds
+  // it for the next change only, off(name, fn) removes either; each gives the object. name: a
+  // property or signal, or null for every one.
+  on(obj, name, fn) { return listen(obj, name, fn, false); },
+  once(obj, name, fn) { return listen(obj, name, fn, true); },
   off(obj, name, fn) {
-    const s = state(obj);
-    const forName = s.listeners && s.listeners.get(`${name === null ? '*' : name}`);
-    const sub = forName && forName.get(fn);
-    if (sub) { sub.unsubscribe(); forName.delete(fn); }
+    const forMember = listenersOf(obj, memberOf(obj, name));
+    const sub = forMember.get(fn);
+    if (sub) { sub.unsubscribe(); forMember.delete(fn); }
     return obj;
   },
   // Async iteration over changes: for await (const [value, event] of mvvm.changes(obj, 'count')).
   // Closing the object or its loop ends it (a for await loop waiting on it leaves); until it ends
-  // it keeps its object alive.
+  // it keeps its object alive. As an async generator does, it throws nothing itself: what stops it
+  // from starting (a closed object, an unknown name) rejects its first next().
   changes(obj, name = null) {
-    const s = state(obj);
+    let s;
+    let member;
+    try {
+      s = state(obj);
+      liveHandle(obj);
+      member = memberOf(obj, name);
+    } catch (error) {
+      return failedIteration(error);
+    }
     const queue = [];
     const waiting = [];
     let done = false;
     const loopIterators = s.loop ? state(s.loop).iterators : null;
+    let sub = null;
     const finish = () => {
-      if (!done) { done = true; sub.unsubscribe(); s.iterators.delete(finish); }
+      if (!done) { done = true; if (sub) sub.unsubscribe(); s.iterators.delete(finish); }
       if (loopIterators) loopIterators.delete(finish);
       while (waiting.length) waiting.shift()({ value: undefined, done: true });
       return Promise.resolve({ value: undefined, done: true });
     };
-    const sub = subscribe(obj, name, (value, event) => {
-      const w = waiting.shift();
-      if (w) w({ value: [value, event], done: false });
-      else queue.push([value, event]);
-      if (!waiting.length && loopIterators) loopIterators.delete(finish);
-    });
+    try {
+      sub = subscribeMember(obj, member, (value, event) => {
+        const w = waiting.shift();
+        if (w) w({ value: [value, event], done: false });
+        else queue.push([value, event]);
+        if (!waiting.length && loopIterators) loopIterators.delete(finish);
+      });
+    } catch (error) {
+      return failedIteration(error); // its loop closed
+    }
     s.iterators = s.iterators || new Set();
     s.iterators.add(finish);
     return {
@@ -762,15 +974,18 @@ const operations = {
       [Symbol.asyncIterator]() { return this; },
     };
   },
+  // The library's description of the object's class (C names, as mvvm_classes gives them).
   describe(obj) { const s = state(obj); return JSON.parse(addon.describe(s.lib.id, liveHandle(obj))); },
-  // Every property's value as its getter gives it (a list's as its items' ids), from one reading.
+  // Every property's value as its getter gives it (a list's as its items' ids), from one reading,
+  // by JavaScript name.
   snapshot(obj) {
     const s = state(obj);
     const cls = obj.constructor;
     const values = parseExactly(addon.snapshot(s.lib.id, liveHandle(obj)));
     const out = {};
-    for (const name of Object.keys(values)) {
-      out[name] = fromSnapshot(s.lib, cls.propertyTypes[name], values[name], `${cls.name}.${name}`);
+    for (const member of Object.keys(values)) {
+      const name = cls.jsNames.get(member) || member;
+      out[name] = fromSnapshot(s.lib, cls.propertyTypes[member], values[member], `${cls.name}.${name}`);
     }
     return out;
   },
@@ -781,10 +996,10 @@ const operations = {
 
 for (const name of OBJECT_METHODS) {
   Object.defineProperty(MvvmObject.prototype, name, {
-    value: function (...args) { return operations[name](this, ...args); }, writable: true, configurable: true,
+    value: { [name](...args) { return operations[name](this, ...args); } }[name], writable: true, configurable: true,
   });
 }
-Object.defineProperty(MvvmObject.prototype, Symbol.dispose, {
+Object.defineProperty(MvvmObject.prototype, kDispose, {
   value: function () { closeObject(this); }, writable: true, configurable: true,
 });
 
@@ -794,24 +1009,25 @@ function isPlainObject(value) {
   return proto === Object.prototype || proto === null;
 }
 
-// Arguments by position or as one options object of named arguments (with `signal` too, for an
-// async command, when no argument is so named).
+// Arguments by position or as one options object of named arguments, by their JavaScript names
+// (with `signal` too, for an async command, when no argument is so named). names: the C names of
+// those given by name (the library's), or null when given by position.
 function takeArguments(args, declared, where, allowSignal) {
   let signal;
-  const names = declared.map((a) => a.name);
+  const names = declared.map((a) => fieldName(a.name));
   const single = declared.length === 1 && declared[0].type === 'record';
   if (args.length === 1 && isPlainObject(args[0]) && !(single && !Object.keys(args[0]).every((k) => names.includes(k) || (allowSignal && k === 'signal')))) {
     const options = args[0];
     const keys = Object.keys(options);
     const asOptions = keys.every((k) => names.includes(k) || (allowSignal && k === 'signal' && !names.includes('signal')));
-    if (asOptions && (declared.length > 1 || !single || keys.includes(declared[0].name))) {
+    if (asOptions && (declared.length > 1 || !single || keys.includes(names[0]))) {
       if (allowSignal && !names.includes('signal')) signal = options.signal;
-      const given = declared.filter((a) => Object.prototype.hasOwnProperty.call(options, a.name) && options[a.name] !== undefined);
-      return { names: given.map((a) => a.name), values: given.map((a) => [a, options[a.name]]), signal };
+      const given = declared.filter((a, i) => Object.hasOwn(options, names[i]) && options[names[i]] !== undefined);
+      return { names: given.map((a) => a.name), values: given.map((a) => [a, options[fieldName(a.name)]]), signal };
     }
     if (!single && declared.length !== 1) {
       const unknown = keys.filter((k) => !names.includes(k));
-      throw new TypeError(`${where}: no argument named ${unknown.join(', ')} (its arguments: ${names.join(', ') || 'none'})`);
+      throw refused(TypeError, `${where}: no argument named ${unknown.join(', ')} (its arguments: ${names.join(', ') || 'none'})`);
     }
   }
   let positional = args;
@@ -821,7 +1037,7 @@ function takeArguments(args, declared, where, allowSignal) {
     positional = args.slice(0, -1);
   }
   if (positional.length > declared.length) {
-    throw new TypeError(`${where} takes ${declared.length} argument${declared.length === 1 ? '' : 's'}, not ${positional.length}`);
+    throw refused(TypeError, `${where} takes ${declared.length} argument${declared.length === 1 ? '' : 's'}, not ${positional.length}`);
   }
   return { names: null, values: positional.map((v, i) => [declared[i], v]), signal };
 }
@@ -829,17 +1045,17 @@ function takeArguments(args, declared, where, allowSignal) {
 // One constructor argument for the library: a model as its handle, a host service's function as a
 // new service (kept in services until the object is made), a value checked as its type says.
 function constructorArgument(lib, display, classNames, arg, value, models, services) {
-  const where = `new ${display}: argument ${arg.name}`;
+  const where = `new ${display}: argument ${fieldName(arg.name)}`;
   if (arg.type === 'object') {
     // Of another class: the library says so (WrongTypeError).
     if (!(value instanceof MvvmObject) || state(value).lib !== lib) {
-      throw new TypeError(`${where}: expected a ${(arg.classes || []).map((c) => classNames[c]).join(' or ')} of this library, got ${describeValue(value)}`);
+      throw refused(TypeError, `${where}: expected a ${(arg.classes || []).map((c) => classNames[c]).join(' or ')} of this library, got ${describeValue(value)}`);
     }
     models.push(value);
     return addon.objectValue(liveHandle(value));
   }
   if (arg.type === 'service') {
-    if (typeof value !== 'function') throw new TypeError(`${where}: a host service is a function (argument, request) => answer or a Promise of it`);
+    if (typeof value !== 'function') throw refused(TypeError, `${where}: a host service is a function (argument, request) => answer or a Promise of it`);
     const service = addon.serviceNew(lib.id, (vm, request, argument) => answer(lib, value, vm, request, argument, arg));
     services.push(service);
     return addon.objectValue(service);
@@ -849,9 +1065,8 @@ function constructorArgument(lib, display, classNames, arg, value, models, servi
 
 function makeClass(lib, described, classNames) {
   const display = classNames[described.class];
-  const members = [...described.properties.map((p) => p.name), ...described.commands.map((c) => c.name),
-    ...described.children];
-  const names = jsNames(members);
+  const names = jsNames([...described.properties.map((p) => p.name), ...described.commands.map((c) => c.name),
+    ...described.children, ...described.signals.map((g) => g.name)]);
   const ctorArgs = new Map();
   for (const c of described.constructors || []) for (const a of c.arguments) if (!ctorArgs.has(a.name)) ctorArgs.set(a.name, a);
 
@@ -867,10 +1082,10 @@ function makeClass(lib, described, classNames) {
           loop = args[1];
         } else {
           if (!described.constructors || described.constructors.length === 0) {
-            throw new TypeError(`${display} has no constructor: its parent makes it (a child or a list item)`);
+            throw refused(TypeError, `${display} has no constructor: its parent makes it (a child or a list item)`);
           }
           if (!(loop instanceof lib.Loop)) {
-            throw new TypeError(`new ${display}(loop, ...): the first argument is a Loop of this library (mvvm.Loop)`);
+            throw refused(TypeError, `new ${display}(loop, ...): the first argument is a Loop of this library (mvvm.Loop)`);
           }
           // By name: the library picks the constructor whose arguments these name. By position:
           // the first constructor of that many arguments whose types take them.
@@ -881,7 +1096,7 @@ function makeClass(lib, described, classNames) {
             candidates = described.constructors.filter((k) => k.arguments.length === args.length).map((k) => k.arguments);
             if (candidates.length === 0) {
               const counts = [...new Set(described.constructors.map((k) => k.arguments.length))].join(' or ');
-              throw new TypeError(`new ${display}(loop, ...) takes ${counts} argument(s) after the loop, not ${args.length}`);
+              throw refused(TypeError, `new ${display}(loop, ...) takes ${counts} argument(s) after the loop, not ${args.length}`);
             }
           }
           const given = taken.values.map(([, value]) => value);
@@ -915,23 +1130,27 @@ function makeClass(lib, described, classNames) {
 
   Made.cName = described.class;
   Made.description = described;
+  // By C name (the library's): each property's and signal's type, a list's item class.
   Made.propertyTypes = Object.fromEntries(described.properties.map((p) => [p.name, p]));
   Made.signalTypes = Object.fromEntries(described.signals.map((p) => [p.name, p]));
   Made.listItemClasses = {};
+  // C name -> JavaScript name, of every member; JavaScript name -> C name, of those subscribed to.
+  Made.jsNames = new Map(Object.entries(names));
+  Made.members = new Map([...described.properties, ...described.signals].map((m) => [names[m.name], m.name]));
   const proto = Made.prototype;
 
   for (const prop of described.properties) {
-    const where = `${display}.${prop.name}`;
+    const where = `${display}.${names[prop.name]}`;
     if (prop.type === 'list') {
       Made.listItemClasses[prop.name] = prop.item_class;
       Object.defineProperty(proto, names[prop.name], {
         get() {
           const s = state(this);
           let list = s.lists.get(prop.name);
-          if (!list) { list = new MvvmList(INTERNAL, this, prop.name); s.lists.set(prop.name, list); }
+          if (!list) { list = new MvvmList(INTERNAL, this, names[prop.name], prop.name); s.lists.set(prop.name, list); }
           return list;
         },
-        set() { throw new TypeError(`${where} is a list of view models: read-only`); },
+        set() { throw refused(TypeError, `${where} is a list of view models: read-only`); },
         enumerable: true, configurable: true,
       });
       continue;
@@ -943,7 +1162,7 @@ function makeClass(lib, described, classNames) {
     });
   }
   for (const cmd of described.commands) {
-    const where = `${display}.${cmd.name}`;
+    const where = `${display}.${names[cmd.name]}`;
     const method = {
       [names[cmd.name]](...args) {
         if (cmd.async) {
@@ -951,7 +1170,7 @@ function makeClass(lib, described, classNames) {
           // a signal that is no AbortSignal is refused so, before the command starts.
           try {
             const taken = takeArguments(args, cmd.arguments, where, true);
-            const values = taken.values.map(([arg, value]) => toLibrary(lib, arg, value, `${where}: argument ${arg.name}`));
+            const values = taken.values.map(([arg, value]) => toLibrary(lib, arg, value, `${where}: argument ${fieldName(arg.name)}`));
             return callAsync(lib, this, cmd, where, taken.names, values, taken.signal);
           } catch (error) {
             return Promise.reject(error);
@@ -959,7 +1178,7 @@ function makeClass(lib, described, classNames) {
         }
         const handle = liveHandle(this);
         const taken = takeArguments(args, cmd.arguments, where, false);
-        const values = taken.values.map(([arg, value]) => toLibrary(lib, arg, value, `${where}: argument ${arg.name}`));
+        const values = taken.values.map(([arg, value]) => toLibrary(lib, arg, value, `${where}: argument ${fieldName(arg.name)}`));
         return fromLibrary(lib, cmd.result, addon.call(lib.id, handle, cmd.name, taken.names, values), `${where}'s result`);
       },
     }[names[cmd.name]];
@@ -980,9 +1199,10 @@ function makeClass(lib, described, classNames) {
       enumerable: true, configurable: true,
     });
   }
-  // The models an object was made over (timer, model), unless a member has the name.
-  for (const [name, arg] of ctorArgs) {
-    if (arg.type !== 'object' || name in names || name in proto) continue;
+  // The models an object was made over (timer, model), unless a member or the binding has the name.
+  for (const [cName, arg] of ctorArgs) {
+    const name = fieldName(cName);
+    if (arg.type !== 'object' || name in proto) continue;
     Object.defineProperty(proto, name, {
       get() { return state(this).models.find((m) => (arg.classes || []).includes(m.constructor.cName)) || null; },
       enumerable: false, configurable: true,
@@ -1082,7 +1302,7 @@ const libraries = new Map();
 
 class Library {
   constructor(token, file) {
-    if (token !== INTERNAL) throw new TypeError('use mvvm.load(path)');
+    if (token !== INTERNAL) throw refused(TypeError, 'use mvvm.load(path)');
     this.path = file;
     this.id = addon.load(file);
     this.version = addon.version(this.id);
@@ -1098,10 +1318,32 @@ class Library {
     this.Loop = makeLoopClass(this);
     const names = libraryNames(described);
     const classNames = names.classes;
-    for (const [name, record] of Object.entries(names.recordDescriptions)) {
+    for (const [name, described] of Object.entries(names.recordDescriptions)) {
+      // The record's description as the module uses it: each field with its JavaScript name.
+      const fields = described.fields.map((field) => ({ ...field, js: fieldName(field.name) }));
+      const record = { ...described, fields, fieldsByJs: new Set(fields.map((field) => field.js)) };
       this.recordDescriptions[name] = record;
       const display = names.records[name];
-      const Made = { [display]: class { constructor(fields) { defineFields(this, fields); Object.freeze(this); } } }[display];
+      const lib = this;
+      // new Address({street, city}): its fields by JavaScript name, each as the library gives it
+      // back (adopt), an optional one left out null: it equals the same record read back.
+      const Made = {
+        [display]: class {
+          constructor(given) {
+            if (given === null || typeof given !== 'object') {
+              throw refused(TypeError, `new ${display}(fields): fields is an object of its fields by name (${fields.map((f) => f.js).join(', ')})`);
+            }
+            const values = Object.create(null); // a field may be named `constructor` (see defineFields)
+            for (const field of fields) {
+              if (Object.hasOwn(given, field.js) && given[field.js] !== undefined) values[field.js] = adopt(lib, field, given[field.js]);
+              else if (field.optional) values[field.js] = null;
+            }
+            for (const key of Object.keys(given)) if (!record.fieldsByJs.has(key)) values[key] = given[key]; // refused when sent
+            defineFields(this, values);
+            Object.freeze(this);
+          }
+        },
+      }[display];
       Made.cName = name;
       Made.description = record;
       this.records[display] = Made;
@@ -1124,9 +1366,9 @@ class Library {
     if (!Made) throw new errors.InternalError(`the library gave a record ${name} its description does not name`, 10, 'MVVM_ERR_INTERNAL');
     const values = Object.create(null); // a field may be named `constructor` (see defineFields)
     Made.description.fields.forEach((field, i) => {
-      values[field.name] = fromLibrary(this, field, fields[i], `${Made.name}.${field.name}`);
+      values[field.js] = fromLibrary(this, field, fields[i], `${Made.name}.${field.js}`);
     });
-    return new Made(values);
+    return recordOf(Made, values);
   }
   // Wraps a new handle of class cName in its class (a child's or a list item's); a list item
   // already wrapped and still alive is that object (its new handle released).
@@ -1146,6 +1388,14 @@ class Library {
     }
     return new Made(INTERNAL, handle, loop || null);
   }
+}
+
+// A record of class Made from values in their JavaScript form already (the library's): made as its
+// constructor makes one, without adopting each value again.
+function recordOf(Made, values) {
+  const record = Object.create(Made.prototype);
+  defineFields(record, values);
+  return Object.freeze(record);
 }
 
 // A record's fields as its own properties, by definition: assigning (as Object.assign does) would
@@ -1174,48 +1424,40 @@ function recordMaker(libraryId, name, fields) {
 
 addon.init(makeError, recordMaker);
 
-// mvvm.load(path): a library's classes; loading one path twice gives the same Library.
+// load(path): a library's classes; loading one path twice gives the same Library. A library that
+// cannot be loaded is a LoadError (code MVVM_ERR_LOAD) saying why.
 function load(file) {
-  if (typeof file !== 'string') throw new TypeError('mvvm.load(path): path is a string');
+  if (typeof file !== 'string') throw refused(TypeError, 'load(path): path is a string');
   const resolved = path.resolve(file);
   let lib = libraries.get(resolved);
   if (!lib) {
-    lib = new Library(INTERNAL, resolved);
+    try {
+      lib = new Library(INTERNAL, resolved);
+    } catch (error) {
+      if (error && error.code === 'MVVM_ERR_LOAD' && !(error instanceof LoadError)) throw new LoadError(error.message);
+      throw error;
+    }
     for (const other of libraries.values()) if (other.id === lib.id) return other;
     libraries.set(resolved, lib);
   }
   return lib;
 }
 
-// The default library: MVVM_LIBRARY, else this checkout's debug build, else libmvvm.so on the
-// system's search path.
-let defaultLibrary = null;
-function library() {
-  if (defaultLibrary) return defaultLibrary;
-  const candidates = [process.env.MVVM_LIBRARY, path.join(__dirname, '..', '..', '.build', 'debug', 'libmvvm.so')];
-  for (const candidate of candidates) {
-    if (candidate && fs.existsSync(candidate)) return (defaultLibrary = load(candidate));
-  }
-  return (defaultLibrary = load('libmvvm.so'));
-}
-
+// Where an exception a callback throws goes (reportError): settable on the module object
+// (require('mvvm').reportError = fn, or the ES module's default export), which ES modules'
+// namespaces cannot be.
 const api = {
-  load, library, Library, MvvmObject, MvvmList, Subscription, Splice, ...errors, ...operations,
-  addon, version: () => library().version,
+  load, Library, MvvmObject, MvvmList, Subscription, Splice, ...errors, ...operations, addon,
 };
-
-// mvvm.Counter, mvvm.Loop...: the default library's, loaded on first use.
-module.exports = new Proxy(api, {
-  set(target, prop, value) {
-    if (prop !== 'reportError' || typeof value !== 'function') return false;
-    reporting.reportError = value;
-    return true;
+Object.defineProperty(api, 'reportError', {
+  get() { return reporting.reportError; },
+  set(fn) {
+    if (typeof fn !== 'function') throw refused(TypeError, 'reportError is a function (error) => void');
+    reporting.reportError = fn;
   },
-  get(target, prop, receiver) {
-    if (prop === 'reportError') return reporting.reportError;
-    if (prop in target || typeof prop !== 'string') return Reflect.get(target, prop, receiver);
-    if (prop === 'then' || prop === '__esModule' || prop === 'default') return undefined;
-    const lib = library();
-    return lib[prop];
-  },
+  enumerable: true,
 });
+// `import mvvm from 'mvvm'` and TypeScript's default import of this CommonJS module.
+Object.defineProperty(api, 'default', { value: api, enumerable: false });
+
+module.exports = api;

@@ -90,6 +90,12 @@ typedef struct addon {
  * post after the teardown is dropped rather than touch a thread-safe function Node has freed. */
 static pthread_mutex_t post_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The `code` of every error the addon throws (errors carry one, as Node's own do): the status a
+ * refusal stands for, or the module's own code for a library that cannot be loaded. */
+#define CODE_INVALID_ARGUMENT "MVVM_ERR_INVALID_ARGUMENT"
+#define CODE_INTERNAL "MVVM_ERR_INTERNAL"
+#define CODE_LOAD "MVVM_ERR_LOAD"
+
 static const napi_type_tag handle_tag = {0x6d76766d6e6f6465ULL, 0x68616e646c650001ULL};
 static const napi_type_tag watch_tag = {0x6d76766d6e6f6465ULL, 0x7761746368000001ULL};
 
@@ -110,7 +116,7 @@ static void napi_failed(napi_env env, const char *what) {
     if (napi_get_last_error_info(env, &info) != napi_ok) info = NULL;
     snprintf(text, sizeof text, "mvvm addon: %s failed: %s", what,
              info && info->error_message ? info->error_message : "unknown error");
-    napi_throw_error(env, NULL, text);
+    napi_throw_error(env, CODE_INTERNAL, text);
 }
 
 /* Where no JavaScript called (a callback of the library, a libuv callback) an exception has no
@@ -177,7 +183,7 @@ static bool well_formed(napi_env env, napi_value v, const char *utf8, size_t len
     if (napi_get_value_string_utf16(env, v, NULL, 0, &units) != napi_ok) return false;
     char16_t *text = malloc((units + 1) * sizeof *text);
     if (!text) {
-        napi_throw_error(env, NULL, "out of memory");
+        napi_throw_error(env, CODE_INTERNAL, "out of memory");
         return false;
     }
     if (napi_get_value_string_utf16(env, v, text, units + 1, &units) != napi_ok) {
@@ -213,19 +219,19 @@ static bool arg_int(napi_env env, napi_value v, const char *what, int64_t *out) 
         bool lossless;
         if (napi_get_value_bigint_int64(env, v, out, &lossless) != napi_ok) return false;
         if (!lossless) {
-            napi_throw_range_error(env, NULL, what);
+            napi_throw_range_error(env, CODE_INVALID_ARGUMENT, what);
             return false;
         }
         return true;
     }
     if (t != napi_number) {
-        napi_throw_type_error(env, NULL, what);
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, what);
         return false;
     }
     double d;
     if (napi_get_value_double(env, v, &d) != napi_ok) return false;
     if (d != d || d < -9007199254740992.0 || d > 9007199254740992.0 || (double)(int64_t)d != d) {
-        napi_throw_range_error(env, NULL, what);
+        napi_throw_range_error(env, CODE_INVALID_ARGUMENT, what);
         return false;
     }
     *out = (int64_t)d;
@@ -236,7 +242,7 @@ static bool arg_library(napi_env env, napi_value v, library **out) {
     int64_t id;
     if (!arg_int(env, v, "a library id", &id)) return false;
     if (id < 0 || id >= __atomic_load_n(&library_count, __ATOMIC_ACQUIRE) || !libraries[id]) {
-        napi_throw_type_error(env, NULL, "not a loaded library");
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, "not a loaded library");
         return false;
     }
     *out = libraries[id];
@@ -248,12 +254,12 @@ static bool arg_handle(napi_env env, napi_value v, mvvm_handle *out) {
     bool lossless;
     if (napi_typeof(env, v, &t) != napi_ok) return false;
     if (t != napi_bigint) {
-        napi_throw_type_error(env, NULL, "a handle is a bigint");
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, "a handle is a bigint");
         return false;
     }
     if (napi_get_value_bigint_uint64(env, v, out, &lossless) != napi_ok) return false;
     if (!lossless) {
-        napi_throw_range_error(env, NULL, "a handle is an unsigned 64-bit bigint");
+        napi_throw_range_error(env, CODE_INVALID_ARGUMENT, "a handle is an unsigned 64-bit bigint");
         return false;
     }
     return true;
@@ -267,13 +273,13 @@ static char *arg_string(napi_env env, napi_value v, const char *what) {
     if (t != napi_string) {
         char text[200];
         snprintf(text, sizeof text, "%s must be a string", what);
-        napi_throw_type_error(env, NULL, text);
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, text);
         return NULL;
     }
     if (napi_get_value_string_utf8(env, v, NULL, 0, &length) != napi_ok) return NULL;
     char *s = malloc(length + 1);
     if (!s) {
-        napi_throw_error(env, NULL, "out of memory");
+        napi_throw_error(env, CODE_INTERNAL, "out of memory");
         return NULL;
     }
     if (napi_get_value_string_utf8(env, v, s, length + 1, &length) != napi_ok) {
@@ -283,7 +289,7 @@ static char *arg_string(napi_env env, napi_value v, const char *what) {
     if (strlen(s) != length) {
         char text[200];
         snprintf(text, sizeof text, "%s must not hold NUL", what);
-        napi_throw_type_error(env, NULL, text);
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, text);
         free(s);
         return NULL;
     }
@@ -335,7 +341,7 @@ static void *arena_alloc(napi_env env, arena *ar, size_t size) {
     ar->blocks[ar->count++] = p;
     return p;
 oom:
-    napi_throw_error(env, NULL, "out of memory");
+    napi_throw_error(env, CODE_INTERNAL, "out of memory");
     return NULL;
 }
 
@@ -367,7 +373,7 @@ static bool to_value(napi_env env, arena *ar, napi_value v, mvvm_value *out, int
     napi_valuetype t;
     memset(out, 0, sizeof *out);
     if (depth > MVVM_MAX_VALUE_DEPTH) {
-        napi_throw_range_error(env, NULL, "a value nests too deep");
+        napi_throw_range_error(env, CODE_INVALID_ARGUMENT, "a value nests too deep");
         return false;
     }
     if (napi_typeof(env, v, &t) != napi_ok) return false;
@@ -401,7 +407,7 @@ static bool to_value(napi_env env, arena *ar, napi_value v, mvvm_value *out, int
         }
         if (napi_get_value_bigint_uint64(env, v, &u, &lossless) != napi_ok) return false;
         if (!lossless) {
-            napi_throw_range_error(env, NULL, "a bigint beyond 64 bits");
+            napi_throw_range_error(env, CODE_INVALID_ARGUMENT, "a bigint beyond 64 bits");
             return false;
         }
         out->type = MVVM_TYPE_UINT;
@@ -425,7 +431,7 @@ static bool to_value(napi_env env, arena *ar, napi_value v, mvvm_value *out, int
             napi_value buffer;
             if (napi_get_typedarray_info(env, v, &kind, &length, &data, &buffer, &offset) != napi_ok) return false;
             if (kind != napi_uint8_array) {
-                napi_throw_type_error(env, NULL, "bytes are a Uint8Array");
+                napi_throw_type_error(env, CODE_INVALID_ARGUMENT, "bytes are a Uint8Array");
                 return false;
             }
             char *copy = arena_alloc(env, ar, length + 1);
@@ -448,7 +454,7 @@ static bool to_value(napi_env env, arena *ar, napi_value v, mvvm_value *out, int
             uint32_t length;
             if (napi_get_array_length(env, v, &length) != napi_ok) return false;
             if (length > (1u << 24)) {
-                napi_throw_range_error(env, NULL, "an array holds at most 2^24 items");
+                napi_throw_range_error(env, CODE_INVALID_ARGUMENT, "an array holds at most 2^24 items");
                 return false;
             }
             mvvm_value *items = arena_alloc(env, ar, length * sizeof *items);
@@ -488,7 +494,7 @@ static bool to_value(napi_env env, arena *ar, napi_value v, mvvm_value *out, int
         return true;
     }
     default:
-        napi_throw_type_error(env, NULL, "a function or symbol is no value");
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, "a function or symbol is no value");
         return false;
     }
 }
@@ -500,7 +506,7 @@ static bool to_arguments(napi_env env, arena *ar, napi_value names, napi_value a
     bool is;
     if (napi_is_array(env, args, &is) != napi_ok) return false;
     if (!is) {
-        napi_throw_type_error(env, NULL, "arguments are an array");
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, "arguments are an array");
         return false;
     }
     if (napi_get_array_length(env, args, &length) != napi_ok) return false;
@@ -509,7 +515,7 @@ static bool to_arguments(napi_env env, arena *ar, napi_value names, napi_value a
     if (nt != napi_null && nt != napi_undefined) {
         if (napi_is_array(env, names, &is) != napi_ok) return false;
         if (!is || napi_get_array_length(env, names, &name_count) != napi_ok || name_count != length) {
-            napi_throw_type_error(env, NULL, "names are an array as long as the arguments");
+            napi_throw_type_error(env, CODE_INVALID_ARGUMENT, "names are an array as long as the arguments");
             return false;
         }
     }
@@ -546,7 +552,7 @@ static bool to_arguments(napi_env env, arena *ar, napi_value names, napi_value a
 static napi_value from_value(napi_env env, int lib_id, const mvvm_value *v, int depth) {
     napi_value out;
     if (depth > MVVM_MAX_VALUE_DEPTH + 1) {
-        napi_throw_range_error(env, NULL, "a value from the library nests too deep");
+        napi_throw_range_error(env, CODE_INVALID_ARGUMENT, "a value from the library nests too deep");
         return NULL;
     }
     switch (v->type) {
@@ -593,7 +599,7 @@ static napi_value from_value(napi_env env, int lib_id, const mvvm_value *v, int 
         addon *a = get_addon(env);
         napi_value fn, global, args[3];
         if (!a || !a->make_record) {
-            napi_throw_error(env, NULL, "mvvm addon: init() was not called");
+            napi_throw_error(env, CODE_INTERNAL, "mvvm addon: init() was not called");
             return NULL;
         }
         CHECK(env, napi_get_reference_value(env, a->make_record, &fn));
@@ -608,7 +614,7 @@ static napi_value from_value(napi_env env, int lib_id, const mvvm_value *v, int 
     default: {
         char text[100];
         snprintf(text, sizeof text, "the library gave a value of unknown type %d", (int)v->type);
-        napi_throw_error(env, NULL, text);
+        napi_throw_error(env, CODE_INTERNAL, text);
         return NULL;
     }
     }
@@ -865,12 +871,12 @@ static target *new_target(napi_env env, library *lib, target_kind kind, napi_val
     napi_valuetype type;
     if (napi_typeof(env, fn, &type) != napi_ok) return NULL;
     if (type != napi_function) {
-        napi_throw_type_error(env, NULL, "a callback must be a function");
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, "a callback must be a function");
         return NULL;
     }
     target *t = calloc(1, sizeof *t);
     if (!t) {
-        napi_throw_error(env, NULL, "out of memory");
+        napi_throw_error(env, CODE_INTERNAL, "out of memory");
         return NULL;
     }
     atomic_init(&t->refs, 1);
@@ -896,7 +902,7 @@ static target *new_target(napi_env env, library *lib, target_kind kind, napi_val
     napi_value argv[(n) > 0 ? (n) : 1];                                                             \
     CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));                               \
     if (argc < (n)) {                                                                               \
-        napi_throw_type_error(env, NULL, "mvvm addon: too few arguments");                          \
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, "mvvm addon: too few arguments");         \
         return NULL;                                                                                \
     }
 
@@ -919,7 +925,7 @@ static napi_value js_init(napi_env env, napi_callback_info info) {
     ARGS(2);
     addon *a = get_addon(env);
     if (!a) {
-        napi_throw_error(env, NULL, "mvvm addon: no instance data");
+        napi_throw_error(env, CODE_INTERNAL, "mvvm addon: no instance data");
         return NULL;
     }
     if (a->make_error) quietly(napi_delete_reference(env, a->make_error), "deleting init()'s reference");
@@ -939,7 +945,7 @@ static napi_value js_load(napi_env env, napi_callback_info info) {
         char text[1200];
         snprintf(text, sizeof text, "cannot load %s: %s", path, dlerror());
         free(path);
-        napi_throw_error(env, "MVVM_LIBRARY", text);
+        napi_throw_error(env, CODE_LOAD, text);
         return NULL;
     }
     free(path);
@@ -962,7 +968,7 @@ static napi_value js_load(napi_env env, napi_callback_info info) {
             char text[300];
             snprintf(text, sizeof text, "not a libmvvm library: %s", !lib ? "out of memory" : missing ? missing : "too many libraries");
             free(lib);
-            napi_throw_error(env, "MVVM_LIBRARY", text);
+            napi_throw_error(env, CODE_LOAD, text);
             return NULL;
         }
         id = library_count;
@@ -1021,7 +1027,7 @@ static napi_value js_loop_new(napi_env env, napi_callback_info info) {
     addon *a = get_addon(env);
     if (!arg_library(env, argv[0], &lib) || !arg_int(env, argv[1], "a loop kind", &kind)) return NULL;
     if (!a) {
-        napi_throw_error(env, NULL, "mvvm addon: no instance data");
+        napi_throw_error(env, CODE_INTERNAL, "mvvm addon: no instance data");
         return NULL;
     }
     if (a->loop_count == a->loop_capacity) {
@@ -1037,7 +1043,7 @@ static napi_value js_loop_new(napi_env env, napi_callback_info info) {
         size_t capacity = a->loop_capacity ? 2 * a->loop_capacity : 8;
         struct made_loop *loops = realloc(a->loops, capacity * sizeof *loops);
         if (!loops) {
-            napi_throw_error(env, NULL, "out of memory");
+            napi_throw_error(env, CODE_INTERNAL, "out of memory");
             return NULL;
         }
         a->loops = loops;
@@ -1078,7 +1084,7 @@ static bool library_function(napi_env env, napi_callback_info info, library **li
         return false;
     }
     if (argc < 2) {
-        napi_throw_type_error(env, NULL, "mvvm addon: too few arguments");
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, "mvvm addon: too few arguments");
         return false;
     }
     if (!arg_library(env, argv[0], lib) || !arg_handle(env, argv[1], h)) return false;
@@ -1429,14 +1435,14 @@ static napi_value js_watch(napi_env env, napi_callback_info info) {
     if (!arg_int(env, argv[0], "a file descriptor", &fd)) return NULL;
     CHECK(env, napi_typeof(env, argv[1], &t));
     if (t != napi_function) {
-        napi_throw_type_error(env, NULL, "dispatch must be a function");
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, "dispatch must be a function");
         return NULL;
     }
     CHECK(env, napi_get_value_bool(env, argv[2], &ref));
     CHECK(env, napi_get_uv_event_loop(env, &uv));
     watch *w = calloc(1, sizeof *w);
     if (!w) {
-        napi_throw_error(env, NULL, "out of memory");
+        napi_throw_error(env, CODE_INTERNAL, "out of memory");
         return NULL;
     }
     w->env = env;
@@ -1444,12 +1450,12 @@ static napi_value js_watch(napi_env env, napi_callback_info info) {
     w->poll.data = w;
     if (!w->owner) {
         free(w);
-        napi_throw_error(env, NULL, "mvvm addon: no instance data");
+        napi_throw_error(env, CODE_INTERNAL, "mvvm addon: no instance data");
         return NULL;
     }
     if (uv_poll_init(uv, &w->poll, (int)fd) != 0) {
         free(w);
-        napi_throw_error(env, NULL, "uv_poll_init failed on the loop's fd");
+        napi_throw_error(env, CODE_INTERNAL, "uv_poll_init failed on the loop's fd");
         return NULL;
     }
     w->next = w->owner->watches;
@@ -1479,11 +1485,11 @@ static watch *arg_watch(napi_env env, napi_value v) {
     void *w = NULL;
     if (napi_typeof(env, v, &t) != napi_ok) return NULL;
     if (t != napi_object || napi_check_object_type_tag(env, v, &watch_tag, &tagged) != napi_ok || !tagged) {
-        napi_throw_type_error(env, NULL, "not a watch made by watch()");
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, "not a watch made by watch()");
         return NULL;
     }
     if (napi_unwrap(env, v, &w) != napi_ok || !w) {
-        napi_throw_type_error(env, NULL, "this watch has ended (unwatch was called)");
+        napi_throw_type_error(env, CODE_INVALID_ARGUMENT, "this watch has ended (unwatch was called)");
         return NULL;
     }
     return w;
@@ -1547,7 +1553,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     addon *a = calloc(1, sizeof *a);
     napi_value name;
     if (!a) {
-        napi_throw_error(env, NULL, "out of memory");
+        napi_throw_error(env, CODE_INTERNAL, "out of memory");
         return NULL;
     }
     a->env = env;

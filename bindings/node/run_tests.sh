@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Node.js binding's tests (make test-node): node --test over bindings/node/tests, with the
-# addon built by `make node`. MVVM_LIBRARY (the catalog), MVVM_SAMPLE_LIBRARY (Tests/outside's
+# addon built by `make node`. MVVM_CATALOG_LIBRARY (the catalog's libcatalog.so), MVVM_SAMPLE_LIBRARY (Tests/outside's
 # libsample.so) and MVVM_TODO_LIBRARY (the todo app, its tests skipped when it is not built) name
 # the libraries. The last line is "node: N passed, N failed".
 set -uo pipefail

@@ -55,7 +55,9 @@ def repository_root(start: Path = HERE) -> Optional[Path]:
 #: where there is no checkout: mvvm_gen/data/ in the built package. The repository's files stay the
 #: one source: they are copied at build time (build_wheel.sh copies them into its copy of this
 #: folder; a build inside the repository takes them from it), never committed under mvvm_gen.
-GENERATOR_DATA = {"exports.map": "Sources/MVVMExport/exports.map", "mvvm.h": "include/mvvm.h"}
+GENERATOR_DATA = {"exports.map": "Sources/MVVMExport/exports.map", "mvvm.h": "include/mvvm.h",
+                  # JavaScript's naming rule lives beside the Node binding (mvvm_gen.naming.js_data)
+                  "naming-js.json": "bindings/node/naming.json"}
 
 
 def ship_generator_data(target: Path) -> None:

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs the Ruby bindings' tests: bash bindings/ruby/run_tests.sh [FOLDER_OF_libmvvm.so | PATH_TO_libmvvm.so]
-# Sets MVVM_LIBRARY to the library given (e.g. .build/debug), then runs every test/test_*.rb in
-# one Ruby process with minitest, whose closing line ("N runs, N assertions, 0 failures, 0 errors,
-# 0 skips") is the last line. Needs Debian's ruby (Fiddle and minitest come with it).
-# Exits non-zero when a test fails or errs, or when nothing ran.
+# Runs the Ruby binding's tests: bash bindings/ruby/run_tests.sh [FOLDER_OF_libcatalog.so | PATH_TO_libcatalog.so]
+# (default: build/catalog). The binding has no default library: the tests load the catalog's
+# (examples/catalog, built by make catalog) from MVVM_CATALOG_LIBRARY, which this sets to the
+# library given, then runs every test/test_*.rb in one Ruby process with minitest, whose closing
+# line ("N runs, N assertions, 0 failures, 0 errors, 0 skips") is the last line. Needs Debian's
+# ruby (Fiddle and minitest come with it). Exits non-zero when a test fails or errs, or when
+# nothing ran.
 # MVVM_SAMPLE_LIBRARY=PATH_TO_libsample.so (Tests/outside, built by its swift build) also runs the
-# tests of its classes (profile, wishlist and dialog loaded beside libmvvm.so with Mvvm.load;
-# greeter, tally and the lists in test/sample/, in a Ruby of their own); when unset, it is set to
+# tests of its classes (loaded beside the catalog's with Mvvm.load); when unset, it is set to
 # Tests/outside/.build/debug/libsample.so if that is built, else those tests do not run (a note
 # on stderr says so); set to a path that is no file, their tests fail.
 set -u
@@ -15,12 +16,10 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ruby=${RUBY:-ruby}
 . "$here/../../Tests/locate_library.sh"
 
-if [ $# -ge 1 ] && [ -n "$1" ]; then
-    library=$(mvvm_locate_library run_tests.sh "$1") || exit 2
-    export MVVM_LIBRARY="$library"
-fi
-
 root=$(cd "$here/../.." && pwd)
+library=$(mvvm_locate_library run_tests.sh "${1:-$root/build/catalog}") || exit 2
+export MVVM_CATALOG_LIBRARY="$library"
+
 if [ -z "${MVVM_SAMPLE_LIBRARY:-}" ] && [ -f "$root/Tests/outside/.build/debug/libsample.so" ]; then
     MVVM_SAMPLE_LIBRARY="$root/Tests/outside/.build/debug/libsample.so"
 fi

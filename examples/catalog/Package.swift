@@ -22,25 +22,22 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "libmvvm", path: "../.."),
-        .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
     ],
     targets: [
         // Models know nothing of view models; view models know nothing of C.
+        // Written as Combine code is, with `import MVVMCombine` for `import Combine`.
         .target(name: "MVVMModels", dependencies: [
-            .product(name: "MVVMRuntime", package: "libmvvm"),
-            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "MVVMCombine", package: "libmvvm"),
         ]),
         .target(name: "MVVMViewModels", dependencies: [
             "MVVMModels",
-            .product(name: "MVVMRuntime", package: "libmvvm"),
-            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "MVVMCombine", package: "libmvvm"),
         ]),
         // The registration and the generated typed calls.
         .target(name: "MVVMCatalog", dependencies: [
             "MVVMModels", "MVVMViewModels",
             .product(name: "MVVMExport", package: "libmvvm"),
-            .product(name: "MVVMRuntime", package: "libmvvm"),
-            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "MVVMCombine", package: "libmvvm"),
         ]),
         // libcatalog.so's hook: a library composed of the catalog alone.
         .target(name: "LibCatalog", dependencies: [
@@ -50,18 +47,16 @@ let package = Package(
         // The view models from Swift, without the C layer: `swift run catalog-swift-demo`.
         .executableTarget(name: "catalog-swift-demo", dependencies: [
             "MVVMModels", "MVVMViewModels",
-            .product(name: "MVVMRuntime", package: "libmvvm"),
-            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "MVVMCombine", package: "libmvvm"),
         ]),
         // The Swift-native baseline of the benchmarks (make bench: Tests/bench).
         .executableTarget(name: "catalog-bench", dependencies: [
             "MVVMViewModels",
-            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "MVVMCombine", package: "libmvvm"),
         ]),
         .testTarget(name: "CatalogTests", dependencies: [
             "MVVMModels", "MVVMViewModels",
-            .product(name: "MVVMRuntime", package: "libmvvm"),
-            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "MVVMCombine", package: "libmvvm"),
         ]),
     ]
 )

@@ -141,6 +141,10 @@ end
 -- --- the demo ---------------------------------------------------------------------------------
 
 check("library version is 0.MINOR.PATCH", ffi.string(C.mvvm_version()):match("^0%.%d+%.%d+$") ~= nil, true)
+-- No default library: a library is loaded by its path, and only so.
+local loaded_without_path, why = pcall(mvvm.load)
+check("loading: no default library, a path is needed",
+      { loaded_without_path, tostring(why):match("mvvm%.load: give the path of a library") ~= nil }, { false, true })
 
 local loop = lib:loop("virtual")
 local status, message, watch

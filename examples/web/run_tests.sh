@@ -3,20 +3,39 @@
 # own), then TodoMVC in headless Chromium (Debian's chromium and chromium-driver, which `make deps`
 # installs) driven by Selenium (PyPI, in the virtualenv build/venv-web), over
 # examples/web/server.js on a private port and a fresh SQLite database. Screenshots in
-# build/screenshots/web_*.png. Needs MVVM_TODO_LIBRARY (make todo) and the addon (make node).
+# build/screenshots/web_*.png. Needs MVVM_TODO_LIBRARY (make todo) and the mvvm npm package (make
+# node-package), which it installs into examples/web as its package.json says, as a user does
+# (`npm install`, offline): the server imports it as any program does.
+#   bash examples/web/run_tests.sh build/node/mvvm-VERSION.tgz
 # The last line is "web: N passed, N failed", the two parts' counts summed.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$PWD
 me=run_tests.sh
 library=${MVVM_TODO_LIBRARY:-$root/build/todo/libtodo.so}
-for needed in "$library" build/node/mvvm.node /usr/bin/chromium /usr/bin/chromedriver; do
+package=${1:-}
+for needed in "$library" "$package" /usr/bin/chromium /usr/bin/chromedriver; do
     if [ ! -e "$needed" ]; then
-        echo "$me: $needed is missing (make todo node deps)"
+        echo "$me: ${needed:-the package} is missing (make todo node-package deps)"
         echo "web: 0 passed, 1 failed"
         exit 1
     fi
 done
+
+# The example's dependency is the package `make node-package` writes: installed afresh (npm keeps an
+# installed package of the same version otherwise), offline.
+wanted=$(node -p "require('./examples/web/package.json').dependencies.mvvm")
+if [ "$(cd examples/web && realpath -m "${wanted#file:}")" != "$(realpath "$package")" ]; then
+    echo "$me: examples/web/package.json depends on $wanted, but the package is $package: make them agree"
+    echo "web: 0 passed, 1 failed"
+    exit 1
+fi
+rm -rf examples/web/node_modules
+if ! (cd examples/web && npm install --offline --no-audit --no-fund --no-package-lock --silent); then
+    echo "$me: npm install in examples/web failed"
+    echo "web: 0 passed, 1 failed"
+    exit 1
+fi
 
 venv=$root/build/venv-web
 if ! "$venv/bin/python" -c 'import selenium' >/dev/null 2>&1; then

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-'use strict';
 // TodoMVC in a browser: the state lives in the todo app's Swift view models (build/todo/libtodo.so,
 // examples/todo), driven from this Node server, built on node:http alone. The page (public/)
 // renders what the view models say, streamed to it as Server-Sent Events (GET /events: the state
@@ -9,17 +8,22 @@
 //   node examples/web/server.js [--port N] [--storage FILE] [--library libtodo.so]
 //                               [--sse-buffer-limit BYTES] [--stats]
 //
+// An ES module over the mvvm npm package, installed as a user installs it (package.json here:
+// `npm install` after `make todo node-package`).
+//
 // Prints "listening on http://127.0.0.1:PORT/" once it accepts connections (--port 0: any free port).
 // It serves loopback only, and only to pages of its own origin (docs/web.md): a request naming
 // another host (DNS rebinding) or coming from another origin is refused, as is a command that is
 // not JSON. An event stream whose client does not read is dropped once its backlog passes
 // --sse-buffer-limit bytes; the page reconnects and is sent the whole state again.
-const http = require('node:http');
-const fs = require('node:fs');
-const path = require('node:path');
-const mvvm = require('../../bindings/node');
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { load, InvalidArgumentError } from 'mvvm';
 
-const root = path.join(__dirname, '..', '..');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.join(here, '..', '..');
 function option(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 && at + 1 < process.argv.length ? process.argv[at + 1] : fallback;
@@ -34,14 +38,14 @@ const sseBufferLimit = Number(option('sse-buffer-limit', 1 << 20));
 const statsServed = process.argv.includes('--stats');
 
 fs.mkdirSync(path.dirname(storage), { recursive: true });
-const lib = mvvm.load(libraryPath);
+const lib = load(libraryPath);
 const loop = new lib.Loop('manual'); // driven by Node's event loop
 const todos = new lib.TodoListViewModel(loop, storage);
 // Each tab filters by its own URL (#/active...): the list the server streams is every todo.
 todos.filter = 'all';
 
-const LIST_PROPERTIES = ['items_left', 'active_count', 'completed_count', 'all_completed', 'has_todos',
-  'is_clear_completed_visible', 'storage_error'];
+const LIST_PROPERTIES = ['itemsLeft', 'activeCount', 'completedCount', 'allCompleted', 'hasTodos',
+  'isClearCompletedVisible', 'storageError'];
 const ITEM_PROPERTIES = new Set(['title', 'completed']);
 
 const clients = new Set();
@@ -117,18 +121,18 @@ function field(command, name) {
 // Each user action, as the view models' commands and bindings; its fields are checked before
 // anything changes.
 const actions = {
-  add(command) { todos.new_todo_title = field(command, 'title'); todos.add(); },
+  add(command) { todos.newTodoTitle = field(command, 'title'); todos.add(); },
   toggle(command) { itemById(field(command, 'id')).completed = field(command, 'completed'); },
-  toggle_all(command) { todos.all_completed = field(command, 'completed'); },
+  toggle_all(command) { todos.allCompleted = field(command, 'completed'); },
   edit(command) {
     const item = itemById(field(command, 'id'));
     const title = field(command, 'title');
-    item.begin_edit();
-    item.edit_text = title;
-    item.commit_edit(); // trimmed; an empty title destroys the todo
+    item.beginEdit();
+    item.editText = title;
+    item.commitEdit(); // trimmed; an empty title destroys the todo
   },
   destroy(command) { itemById(field(command, 'id')).destroy(); },
-  clear_completed() { todos.clear_completed(); },
+  clear_completed() { todos.clearCompleted(); },
 };
 
 const FILES = { '/': ['index.html', 'text/html'], '/app.js': ['app.js', 'text/javascript'],
@@ -220,7 +224,7 @@ async function answer(request, response) {
   const file = request.method === 'GET' && FILES[url.pathname];
   if (file) {
     response.writeHead(200, { 'Content-Type': `${file[1]}; charset=utf-8`, 'Cache-Control': 'no-store' });
-    response.end(fs.readFileSync(path.join(__dirname, 'public', file[0])));
+    response.end(fs.readFileSync(path.join(here, 'public', file[0])));
     return;
   }
   response.writeHead(404, { 'Content-Type': 'text/plain' });
@@ -230,7 +234,7 @@ async function answer(request, response) {
 function refuse(response, error) {
   const status = error instanceof Refused ? error.status
     : error instanceof SyntaxError || error instanceof RangeError || error instanceof TypeError ||
-      error instanceof mvvm.InvalidArgumentError ? 400 : 500;
+      error instanceof InvalidArgumentError ? 400 : 500;
   if (response.headersSent) {
     response.destroy();
     return;

@@ -255,7 +255,7 @@ def test_a_stream_that_is_never_read_is_dropped_at_its_limit_and_a_new_one_resyn
     connection.close()
     state = server.state()
     assert {"id": item["id"], "title": title, "completed": True} in state["items"]
-    assert state["properties"]["completed_count"] >= 1
+    assert state["properties"]["completedCount"] >= 1
 
 
 TESTS = [test_a_request_line_no_url_can_be_made_of_is_a_400, test_a_foreign_host_is_refused,

@@ -2,25 +2,30 @@
 
 One source of truth: the library's own descriptions (``mvvm_classes``), read into one typed
 model (:mod:`mvvm_gen.model`) and rendered through one template per language
-(``templates/*.tmpl``), each language's naming rules and the ABI modules' C types read from
-data (``naming*.json``, ``abi-types.json``). It runs with the standard library alone: it imports no binding and runs no other language's interpreter. A class is declared once, in Swift;
+(``templates/*.tmpl``), each language's naming rule in one file beside what renders it (C's and
+Ruby's data, ``naming.json`` and ``naming-ruby.json``; Python's code, ``pynames.py``, which the
+mvvm package imports too; JavaScript's beside the Node module, bindings/node/naming.json) and the
+ABI modules' C types read from data (``abi-types.json``). It runs with the standard library alone: it imports no binding and runs no other language's interpreter. A class is declared once, in Swift;
 every restatement of it is made here. Run it on libmvvm, or on a library of your own that links
 MVVMExport:
 
     python3 -m mvvm_gen --library PATH/libyours.so [--module YourModule ...] \\
         [--header include/yours.h] [--swift Sources/Yours/TypedCalls.generated.swift] \\
-        [--py-package DIR/NAME] [--rbs sig/classes.rbs] [--dts classes.d.ts [--dts-module mvvm]] [--check]
+        [--py-package DIR/NAME] [--rbs sig/yours.rbs [--rbs-namespace Yours]] [--dts classes.d.ts [--dts-module mvvm]] [--check]
 
 --header fills the part of a header between the "@generated" markers with the typed C calls
 (``mvvm_<class>_<verb>``) and their documentation (with --module, a header that does not exist
 yet is made). --swift writes their definitions (``@_cdecl`` functions over the generic calls).
 --py-package writes the typed Python package NAME of the library ``libNAME.so`` put beside it
 (``__init__.py``, which loads it with ``mvvm.load`` on first use; ``__init__.pyi``, the stubs of
-the classes the ``mvvm`` package builds of it at run time; ``py.typed``), as a wheel of
-``python3 -m mvvm_gen.package`` carries it (examples/catalog/python/catalog is the catalog's); --rbs
-Ruby signatures of those the Ruby bindings build; --dts TypeScript declarations of those the Node.js
-module builds (importing the module's own types from --dts-module: ``mvvm`` by default, ``./index``
-for bindings/node/mvvm_catalog.d.ts beside the module). --fuzz writes the fuzzer's tables of typed
+the classes the ``mvvm`` package builds of it at run time, named by the Python naming rule,
+pynames.py; ``py.typed``), as a wheel of ``python3 -m mvvm_gen.package`` carries it
+(examples/catalog/python/catalog is the catalog's); --rbs
+Ruby signatures of those the Ruby binding builds, in the module a host names the library's namespace
+by (``Yours = Mvvm.load(path)``: --rbs-namespace, by default the library's file name in CamelCase,
+libyours.so -> Yours); --dts TypeScript declarations of those the Node.js module builds (importing
+the module's own types from --dts-module: ``mvvm`` by default), named by the JavaScript naming rule
+whose data is bindings/node/naming.json. --fuzz writes the fuzzer's tables of typed
 calls. --arities writes the export API's command and constructor methods of each number of
 arguments (Sources/MVVMExport/Generated/Arities.swift). --naming writes the registration check's
 table of the naming rule (Sources/MVVMExport/Generated/Naming.swift) from ``naming.json``, whose
@@ -68,6 +73,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--swift", help="the Swift file of typed call definitions to write")
     parser.add_argument("--py-package", help="the typed Python package (a folder named as the package) to write")
     parser.add_argument("--rbs", help="the Ruby signatures (RBS) of the classes to write")
+    parser.add_argument("--rbs-namespace",
+                        help="the Ruby constant the signatures declare the classes in, as the host names the "
+                             "library (Yours = Mvvm.load(path)); default: from the file name, libyours.so -> Yours")
     parser.add_argument("--dts", help="the TypeScript declarations (.d.ts) of the classes to write")
     parser.add_argument("--dts-module", default="mvvm",
                         help="the module the declarations import the Node binding's types from (default: mvvm)")
@@ -146,7 +154,8 @@ def _render(args: argparse.Namespace) -> List[Tuple[Path, str]]:
         for name, text in python.typed_package(library, whole, folder.name, named(modules_of(library))).items():
             outputs.append((folder / name, text))
     if args.rbs:
-        outputs.append((Path(args.rbs), ruby.generate_rbs(library, *ruby.ruby_reserved())))
+        namespace = ruby.namespace_of(Path(args.library).name, args.rbs_namespace)
+        outputs.append((Path(args.rbs), ruby.generate_rbs(library, *ruby.ruby_reserved(), namespace=namespace)))
     if args.dts:
         outputs.append((Path(args.dts), dts.generate_dts(library, Path(args.library).name, args.dts_module)))
     if args.fuzz:

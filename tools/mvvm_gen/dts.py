@@ -2,14 +2,15 @@
 from a library's description (bindings/node/index.js). One static type per member, as the module
 renders values: an Int a number, a UInt64 a bigint, bytes a Uint8Array, a Date a Date, records
 frozen objects, optionals ``| null``, lists ``MvvmList<Item>``, async commands Promises. The text
-is ``templates/dts.tmpl``'s; the names are the module's, by the rule in ``naming-js.json`` (which
-bindings/node/names.js reads too)."""
+is ``templates/dts.tmpl``'s; the names are the module's, by the JavaScript naming rule whose data
+is bindings/node/naming.json (which bindings/node/names.js reads too; :func:`naming.js_data`)."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import re
+from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
 from . import naming
@@ -24,26 +25,38 @@ __all__ = ["JsNaming", "generate_dts"]
 
 @dataclasses.dataclass(frozen=True)
 class JsNaming:
-    """The Node module's naming rule (names.js), from ``naming-js.json``."""
+    """The Node module's naming rule (names.js), from its data file (``naming.js_data()``)."""
 
     reserved: Set[str]
     module_names: List[str]
     object_methods: List[str]
     suffix: str
+    member_case: str = "camel"
 
     @staticmethod
-    def load() -> "JsNaming":
-        data = json.loads(naming.JS_DATA.read_text())
-        return JsNaming(set(data["reserved"]), list(data["module_names"]), list(data["object_methods"]), data["suffix"])
+    def load(path: Optional[Path] = None) -> "JsNaming":
+        source = path or naming.js_data()
+        data = json.loads(source.read_text())
+        if data.get("member_case", "camel") not in ("camel", "snake"):
+            raise ValueError("%s: member_case is camel or snake, not %r" % (source, data["member_case"]))
+        return JsNaming(set(data["reserved"]), list(data["module_names"]), list(data["object_methods"]), data["suffix"],
+                        data.get("member_case", "camel"))
+
+    def field(self, name: str) -> str:
+        """A C name (a member's, an argument's, a record field's) in the rule's case (names.js's
+        memberCase): camel turns an underscore before a letter into that letter in upper case."""
+        if self.member_case == "snake":
+            return name
+        return re.sub(r"_([a-z])", lambda found: found.group(1).upper(), name)
 
     def members(self, names: List[str]) -> Dict[str, str]:
-        """Each of a class's member names -> its JavaScript name (names.js's jsNames): a reserved
-        one takes the suffix until it is neither reserved nor another member's."""
+        """Each of a class's member names -> its JavaScript name (names.js's jsNames): its case,
+        and a reserved one takes the suffix until it is neither reserved nor another member's."""
         given: Dict[str, str] = {}
-        used = {name for name in names if name not in self.reserved}
-        for name in names:
-            js = name
-            if name in self.reserved:
+        cased = [self.field(name) for name in names]
+        used = {js for js in cased if js not in self.reserved}
+        for name, js in zip(names, cased):
+            if js in self.reserved:
                 while js in self.reserved or js in used:
                     js += self.suffix
                 used.add(js)
@@ -136,13 +149,14 @@ class _Declarations:
 
     def arguments(self, arguments: List[Argument], owner: Optional[str] = None,
                   constructor: Optional[Constructor] = None) -> str:
-        return ", ".join(t("argument", name=_key(a.name), optional=self.optional(a.type),
+        return ", ".join(t("argument", name=_key(self.rule.field(a.name)), optional=self.optional(a.type),
                                type=self.input(a.type, owner, constructor)) for a in arguments)
 
     def options(self, arguments: List[Argument], extra: str = "", owner: Optional[str] = None,
                 constructor: Optional[Constructor] = None) -> str:
         return t("options", extra=extra, options="".join(
-            t("option", name=_key(a.name), optional=self.optional(a.type), type=self.input(a.type, owner, constructor))
+            t("option", name=_key(self.rule.field(a.name)), optional=self.optional(a.type),
+              type=self.input(a.type, owner, constructor))
             for a in arguments))
 
     @staticmethod
@@ -151,17 +165,19 @@ class _Declarations:
 
     def record(self, name: str, record: Record) -> str:
         display = self.records[name]
-        fields = "".join(_doc(f.doc, "  ") + t("field", name=_field_key(f.name), type=self.out(f.type)) + "\n"
-                         for f in record.fields)
-        inits = "".join(t("init_field", name=_key(f.name), optional=self.optional(f.type), type=self.input(f.type)) + "\n"
-                        for f in record.fields)
+        fields = "".join(_doc(f.doc, "  ") + t("field", name=_field_key(self.rule.field(f.name)), type=self.out(f.type))
+                         + "\n" for f in record.fields)
+        inits = "".join(t("init_field", name=_key(self.rule.field(f.name)), optional=self.optional(f.type),
+                          type=self.input(f.type)) + "\n" for f in record.fields)
         return _doc(record.doc, "") + t("record", name=display, fields=fields, inits=inits) + "\n\n"
 
     def cls(self, cls: Class) -> str:
         display = self.classes[cls.name]
         names = self.rule.members([p.name for p in cls.properties] + [m.name for m in cls.commands]
-                                  + [c.name for c in cls.children])
-        taken = set(names.values())
+                                  + [c.name for c in cls.children] + [s.name for s in cls.signals])
+        # The names on the object (a signal is only subscribed to by its name).
+        taken = {names[n] for n in [p.name for p in cls.properties] + [m.name for m in cls.commands]
+                 + [c.name for c in cls.children]}
         members = "" if cls.constructors else t("made_by_parent") + "\n"
         for k in cls.constructors:
             more = t("more_arguments", arguments=self.arguments(k.arguments, display, k)) if k.arguments else ""
@@ -194,16 +210,17 @@ class _Declarations:
             for a in k.arguments:
                 if a.type.kind == "object":
                     models[a.name] = a
-        for name, a in models.items():
-            if name not in taken:
+        for c_name, a in models.items():
+            name = self.rule.field(c_name)
+            if name not in taken and name not in self.rule.object_methods and name not in self.rule.reserved:
                 taken.add(name)
                 members += t("model", name=_key(name), type=self.input(dataclasses.replace(a.type, optional=False))) + "\n"
         # The binding's own methods, where no member took the name (mvvm.close(obj)... otherwise).
         for method in self.rule.object_methods:
             if method not in taken:
                 members += t("method_" + method, name=display) + "\n"
-        events = [(p.name, t("splice", item=self.class_name(p.type.item_class)) if p.is_list else self.out(p.type))
-                  for p in cls.properties] + [(s.name, self.out(s.type)) for s in cls.signals]
+        events = [(names[p.name], t("splice", item=self.class_name(p.type.item_class)) if p.is_list else self.out(p.type))
+                  for p in cls.properties] + [(names[s.name], self.out(s.type)) for s in cls.signals]
         text = t("class", name=display, members=members,
                  events="".join(t("event", name=_key(n), type=kind) for n, kind in events))
         return _doc(cls.doc, "") + text + "\n\n"

@@ -20,10 +20,24 @@ t = Templates("naming")
 
 #: The data file, beside this module (the wheel ships it).
 DATA = Path(__file__).resolve().parent / "naming.json"
-#: The Ruby names the Ruby bindings give (bindings/ruby/lib/mvvm/names.rb's rule, as data).
+#: Ruby's naming rule: the one file both the Ruby binding (bindings/ruby/lib/mvvm/names.rb) and
+#: the signatures (ruby.py) read. (Python's is code, pynames.py, which the mvvm package imports.)
 RUBY_DATA = Path(__file__).resolve().parent / "naming-ruby.json"
-#: The JavaScript names the Node.js module gives (bindings/node/names.js reads this file).
-JS_DATA = Path(__file__).resolve().parent / "naming-js.json"
+#: The JavaScript names the Node.js module gives: the rule's data lives beside the module that
+#: renders JavaScript, bindings/node/naming.json (names.js reads it; the npm package carries it);
+#: the mvvm wheel carries a copy as mvvm_gen/data/naming-js.json. See :func:`js_data`.
+JS_DATA_SHIPPED = Path(__file__).resolve().parent / "data" / "naming-js.json"
+JS_DATA_REPOSITORY = Path(__file__).resolve().parents[2] / "bindings" / "node" / "naming.json"
+
+
+def js_data() -> Path:
+    """The JavaScript naming rule's data file: the wheel's copy, else the checkout's."""
+    for path in (JS_DATA_SHIPPED, JS_DATA_REPOSITORY):
+        if path.is_file():
+            return path
+    raise ValueError("no JavaScript naming rule: neither %s (the mvvm wheel's copy) nor %s (a checkout's)"
+                     % (JS_DATA_SHIPPED, JS_DATA_REPOSITORY))
+
 
 #: The kinds of typed call, in the order the Swift table lists them.
 KINDS = ("constructor", "command", "getter", "setter", "child")

@@ -1,7 +1,8 @@
-"""Ships a package of your own: its self-contained library as a typed Python wheel and as C files.
+"""Ships a package of your own: its self-contained library as a typed Python wheel, as C files,
+and with ``--npm`` as a typed npm package.
 
     python3 -m mvvm_gen.package --package-path PATH --product PRODUCT [--module MODULE ...] \\
-        [--name NAME] [--version 0.1.0] [--out dist] [--prefix PREFIX] [--library FILE]
+        [--name NAME] [--version 0.1.0] [--out dist] [--prefix PREFIX] [--library FILE] [--npm]
 
 1. Builds the product (a ``.dynamic`` library that links MVVMExport) as every shipped libmvvm is
    built: ``swift build -c release`` with the release flags (``RELEASE_SWIFT_FLAGS``, as
@@ -21,6 +22,11 @@
    --header`` writes them), ``include/mvvm.h`` and ``lib/pkgconfig/NAME.pc``: ``cc app.c
    $(pkg-config --cflags --libs NAME)``. The .pc finds the prefix from its own place
    (``${pcfiledir}``), so the tree works wherever it is copied; ``--prefix`` writes a fixed one.
+4. With ``--npm``, writes ``OUT/NAME-VERSION.tgz``, an npm package (as ``npm pack`` makes one;
+   :mod:`mvvm_gen.npm`): the library, a module that loads it with the ``mvvm`` npm package (which
+   it depends on, and which carries the prebuilt addon) and exports its classes and records, for
+   ``require`` and ``import`` alike, and their TypeScript declarations. ``npm install
+   ./mvvm-X.tgz ./NAME-VERSION.tgz``, then ``import { Loop, Greeter } from 'NAME'``.
 
 The classes shipped are those of every Swift module the library registers classes of but the
 catalog's (a library composed of several packages, as docs/packages.md composes them, ships one
@@ -49,7 +55,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .model import GenerationError, Library, descriptions_json
 
-from . import c, modules, python
+from . import c, modules, npm, python
 from .templates import Templates
 from .wheel_tag import elf_needs, platform_tag
 
@@ -175,6 +181,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--prefix", help="a fixed prefix for NAME.pc (default: where the .pc file is, ${pcfiledir}/../..)")
     parser.add_argument("--library", help="package this library, built already, instead of building the product")
     parser.add_argument("--scratch-path", help="swift build's scratch folder (default: the package's .build)")
+    parser.add_argument("--npm", action="store_true",
+                        help="also write OUT/NAME-VERSION.tgz, a typed npm package of the library (depends on mvvm)")
     args = parser.parse_args(argv)
     try:
         made = make(args)
@@ -284,7 +292,16 @@ def _ship(args: argparse.Namespace, name: str, built: Path, staged: Path, out: P
     pc: Dict[str, str] = {"name": name, "module": module, "version": args.version, "prefix": prefix}
     (pkgconfig / ("%s.pc" % name)).write_text(t("pc", **pc) + "\n")
 
-    return ["wheel: %s (platform %s: %s)" % (wheel, tag, why),
+    made = []
+    if args.npm:
+        architecture, _needed, _versions = elf_needs(staged)
+        tarball = out / ("%s-%s.tgz" % (name, args.version))
+        npm.write_package(tarball, name, args.version, library_file, library_bytes, own, architecture or "unknown",
+                          module, mvvm_version)
+        made += ["npm: %s" % tarball,
+                 "  npm install ./mvvm-%s.tgz %s   (the mvvm package beside it; then: import { Loop } from '%s')"
+                 % (mvvm_version, tarball, name)]
+    return made + ["wheel: %s (platform %s: %s)" % (wheel, tag, why),
             "  pip install %s   (with mvvm; then: import %s)" % (wheel, name),
             "C: %s/" % tree,
             "  lib/%s.%s (links %s, %s), include/%s.h, include/mvvm.h, lib/pkgconfig/%s.pc"

@@ -10,7 +10,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from . import naming
 from .abi import ABI_TYPES, Abi
 from .escape import rbs_comment, rbs_string
-from .model import Argument, Class, Library, Record, Type
+from .model import Argument, Class, GenerationError, Library, Record, Type
 from .templates import Templates
 
 abi_t = Templates("rbabi")
@@ -58,18 +58,36 @@ rbs_t = Templates("rbs")
 
 
 def ruby_reserved() -> Tuple[Set[str], Set[str]]:
-    """What the Ruby bindings name otherwise, from the data file ``naming-ruby.json``: the names
-    Ruby keeps (Mvvm::Names::RESERVED: a member of such a name takes a trailing underscore) and
-    Mvvm's own constants (no class takes one). The Ruby suite checks the file against
-    bindings/ruby/lib/mvvm, so the signatures follow the bindings with no Ruby run here."""
+    """Ruby's naming rule, from ``naming-ruby.json``, the one file the Ruby binding
+    (Mvvm::Names) reads too: the names Ruby keeps (a member of such a name takes a trailing
+    underscore), and the constants a library's namespace holds before its classes and records
+    take theirs: none (an Mvvm::Library is a module of that library's classes and records only).
+    Given as a pair, as ``generate_rbs`` takes them."""
     data = json.loads(naming.RUBY_DATA.read_text())
-    return set(data["reserved"]), set(data["constants"])
+    return set(data["keywords"]) | set(data["object_methods"]) | set(data["hooks"]), set()
+
+
+def namespace_of(library_file: str, given: Optional[str] = None) -> str:
+    """The Ruby constant the signatures declare a library's classes in, as the host names the
+    library's namespace (``Catalog = Mvvm.load(path)``): `given` (``--rbs-namespace``), else the
+    library's file name in CamelCase (``libcatalog.so`` -> ``Catalog``, ``libapp_sample.so.1`` ->
+    ``AppSample``)."""
+    name = given
+    if name is None:
+        stem = re.sub(r"\.so(\.[0-9.]*)?$|\.dylib$", "", library_file)
+        stem = stem[3:] if stem.startswith("lib") else stem
+        name = "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", stem))
+    if not re.fullmatch(r"[A-Z][A-Za-z0-9_]*", name):
+        raise GenerationError("--rbs: %r is no Ruby constant to declare the classes in: give --rbs-namespace "
+                              "(such as Yours)" % name)
+    return name
 
 
 class _Signatures:
-    """The RBS of one library's classes and records, as the Ruby bindings make them: the
-    method names by Mvvm::Names' rule (a reserved name takes a trailing underscore; a derived
-    `name?` or `name=` that Ruby keeps is not made), the constants as Mvvm::Library names them."""
+    """The RBS of one library's classes and records, as the Ruby binding makes them: the
+    method names by Ruby's naming rule (naming-ruby.json: a reserved name takes a trailing
+    underscore; a derived `name?` or `name=` that Ruby keeps is not made), the constants of the
+    library's namespace as Mvvm::Library names them."""
 
     def __init__(self, library: Library, reserved: Set[str], constants: Set[str]) -> None:
         self.library = library
@@ -84,8 +102,8 @@ class _Signatures:
 
     @staticmethod
     def _constants(display: str, taken: Set[str]) -> List[str]:
-        """The constant the bindings give a display name: itself, with a trailing underscore
-        while taken (Mvvm::Names's rule, lib/mvvm/library.rb's name_constant)."""
+        """The constant the binding gives a display name: itself, with a trailing underscore
+        while taken (lib/mvvm/library.rb's name_constant)."""
         while display in taken:
             display += "_"
         taken.add(display)
@@ -249,9 +267,11 @@ def comment_lines(text: str, indent: str) -> List[str]:
     return [rbs_t("comment", indent=indent, line=line).rstrip() for line in rbs_comment(text)]
 
 
-def generate_rbs(library: Library, reserved: Set[str], constants: Set[str]) -> str:
-    """Signatures of the classes and records the Ruby bindings make at run time (Mvvm::Classes,
-    Mvvm::Record): a reader per property (`name?` too for a bool), a writer per binding, a method
+def generate_rbs(library: Library, reserved: Set[str], constants: Set[str], namespace: str = "Library") -> str:
+    """Signatures of the classes and records the Ruby binding makes at run time (Mvvm::Classes,
+    Mvvm::Record), in the module `namespace` (the constant a host names the library's namespace
+    by: ``namespace = Mvvm.load(path)``; ``reserved`` and ``constants`` as ``ruby_reserved``
+    gives them): a reader per property (`name?` too for a bool), a writer per binding, a method
     per command (by position or keyword, giving its result, or self; an async one its Mvvm::Call,
     with an optional completion block), a reader per child and per
     model argument, `initialize` overloads per constructor (positional, by keyword, a service as
@@ -262,4 +282,4 @@ def generate_rbs(library: Library, reserved: Set[str], constants: Set[str]) -> s
         lines += signatures.class_block(cls)
     for record in library.records.values():
         lines += signatures.record_block(record)
-    return rbs_t("file", body="".join(line + "\n" for line in lines)) + "\n"
+    return rbs_t("file", namespace=namespace, body="".join(line + "\n" for line in lines)) + "\n"

@@ -124,4 +124,9 @@ static inline void cmvvm_settings_note_work(void) {
     __atomic_add_fetch(&cmvvm_settings_work, 1, __ATOMIC_RELAXED);
     if (!__atomic_load_n(&cmvvm_settings_armed, __ATOMIC_RELAXED)) cmvvm_settings_note_work_slow();
 }
+/* Whether the calling thread reads a @Published property's `$x` only to learn its record (the
+ * engine's watch, MVVMPublished's PublishedProbe): such a read makes no subject. */
+extern __thread bool cmvvm_published_probing;
+static inline bool cmvvm_published_probing_get(void) { return cmvvm_published_probing; }
+static inline void cmvvm_published_probing_set(bool probing) { cmvvm_published_probing = probing; }
 #endif

@@ -7,6 +7,9 @@ const v8 = require('node:v8');
 const vm = require('node:vm');
 const mvvm = require('..');
 
+// The catalog's library (examples/catalog, `make catalog`), loaded by its path as any library is.
+const catalog = mvvm.load(process.env.MVVM_CATALOG_LIBRARY);
+
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
 
@@ -28,14 +31,14 @@ function liveHandle(lib, handle) {
 }
 
 test('close() releases once; a closed object says so', () => {
-  const loop = new mvvm.Loop('virtual');
-  const counter = new mvvm.Counter(loop);
+  const loop = new catalog.Loop('virtual');
+  const counter = new catalog.Counter(loop);
   const handle = mvvm.handle(counter);
-  assert.equal(liveHandle(mvvm.library(), handle), true);
+  assert.equal(liveHandle(catalog, handle), true);
   assert.equal(mvvm.closed(counter), false);
   counter.close();
   assert.equal(mvvm.closed(counter), true);
-  assert.equal(liveHandle(mvvm.library(), handle), false);
+  assert.equal(liveHandle(catalog, handle), false);
   assert.doesNotThrow(() => counter.close());
   assert.throws(() => counter.count, (e) => e instanceof mvvm.ClosedError && /closed/.test(e.message));
   assert.throws(() => counter.increment(), mvvm.ClosedError);
@@ -44,31 +47,31 @@ test('close() releases once; a closed object says so', () => {
 });
 
 test('Symbol.dispose closes (using-style scopes)', () => {
-  const loop = new mvvm.Loop('virtual');
-  const counter = new mvvm.Counter(loop);
+  const loop = new catalog.Loop('virtual');
+  const counter = new catalog.Counter(loop);
   const handle = mvvm.handle(counter);
   counter[Symbol.dispose]();
-  assert.equal(liveHandle(mvvm.library(), handle), false);
+  assert.equal(liveHandle(catalog, handle), false);
   loop[Symbol.dispose]();
   assert.equal(loop.closed, true);
 });
 
 test('the garbage collector releases an object nobody holds', async () => {
-  const loop = new mvvm.Loop('virtual');
+  const loop = new catalog.Loop('virtual');
   let handle;
   (() => {
-    const counter = new mvvm.Counter(loop);
+    const counter = new catalog.Counter(loop);
     handle = mvvm.handle(counter);
   })();
-  assert.equal(liveHandle(mvvm.library(), handle), true);
+  assert.equal(liveHandle(catalog, handle), true);
   await collect();
-  assert.equal(liveHandle(mvvm.library(), handle), false);
+  assert.equal(liveHandle(catalog, handle), false);
   loop.close();
 });
 
 test('a callback lives until unsubscribed, then is let go', async () => {
-  const loop = new mvvm.Loop('virtual');
-  const counter = new mvvm.Counter(loop);
+  const loop = new catalog.Loop('virtual');
+  const counter = new catalog.Counter(loop);
   let calls = 0;
   let ref;
   let sub;
@@ -100,8 +103,8 @@ test('a callback lives until unsubscribed, then is let go', async () => {
 });
 
 test('a callback may call back in: read, set, unsubscribe, close its source', () => {
-  const loop = new mvvm.Loop('virtual');
-  const echo = new mvvm.InputEchoViewModel(loop);
+  const loop = new catalog.Loop('virtual');
+  const echo = new catalog.InputEchoViewModel(loop);
   const seen = [];
   const sub = echo.subscribe('label', (value) => {
     seen.push([value, echo.message]);
@@ -117,8 +120,8 @@ test('a callback may call back in: read, set, unsubscribe, close its source', ()
 });
 
 test('an exception in a callback is reported (an uncaught exception by default), not a broken library', () => {
-  const loop = new mvvm.Loop('virtual');
-  const counter = new mvvm.Counter(loop);
+  const loop = new catalog.Loop('virtual');
+  const counter = new catalog.Counter(loop);
   const reported = [];
   const saved = mvvm.reportError;
   mvvm.reportError = (error) => reported.push(error);
@@ -151,9 +154,9 @@ test('a thread loop: async calls and services settle on the JavaScript thread', 
 
 test('objects and loops made and dropped in numbers', async () => {
   for (let round = 0; round < 5; round++) {
-    const loop = new mvvm.Loop(round % 2 ? 'manual' : 'virtual');
+    const loop = new catalog.Loop(round % 2 ? 'manual' : 'virtual');
     for (let i = 0; i < 200; i++) {
-      const c = new mvvm.Counter(loop);
+      const c = new catalog.Counter(loop);
       c.subscribe('count', () => {});
       c.increment();
       if (i % 2) c.close();
@@ -164,17 +167,17 @@ test('objects and loops made and dropped in numbers', async () => {
 });
 
 test('a thread loop under churn: subscriptions end and objects close while its changes are queued', async () => {
-  const loop = new mvvm.Loop('thread');
+  const loop = new catalog.Loop('thread');
   const watches = [];
   for (let i = 0; i < 20; i++) {
-    const sw = new mvvm.StopWatch(loop);
+    const sw = new catalog.StopWatch(loop);
     sw.start();
     watches.push(sw);
   }
   let heard = 0;
   const deadline = Date.now() + 400;
   while (Date.now() < deadline) {
-    const subs = watches.filter((sw) => !mvvm.closed(sw)).map((sw) => sw.subscribe('time_ms', () => { heard++; }));
+    const subs = watches.filter((sw) => !mvvm.closed(sw)).map((sw) => sw.subscribe('timeMs', () => { heard++; }));
     await new Promise((resolve) => setTimeout(resolve, 5));
     for (const sub of subs) sub.unsubscribe();
     const victim = watches[Math.floor(Math.random() * watches.length)];
@@ -192,8 +195,8 @@ test('a loop nobody holds is released by the collector, its fd no longer watched
   let handle;
   let ref;
   (() => {
-    const loop = new mvvm.Loop('manual');
-    const sw = new mvvm.StopWatch(loop);
+    const loop = new catalog.Loop('manual');
+    const sw = new catalog.StopWatch(loop);
     sw.start();
     handle = loop.handle;
     ref = new WeakRef(loop);
@@ -201,7 +204,7 @@ test('a loop nobody holds is released by the collector, its fd no longer watched
   await collect();
   await collect();
   assert.equal(ref.deref(), undefined);
-  assert.equal(liveHandle(mvvm.library(), handle), false);
+  assert.equal(liveHandle(catalog, handle), false);
   // Were it still watched, this file's process would not end (the test runner would time out).
 });
 
@@ -210,14 +213,15 @@ test('Workers: each has the module; one that ends, with loops running and fds wa
   const source = `
     const { parentPort } = require('node:worker_threads');
     const mvvm = require(${JSON.stringify(require.resolve('..'))});
-    const thread = new mvvm.Loop('thread');
-    const manual = new mvvm.Loop('manual');
+    const catalog = mvvm.load(${JSON.stringify(catalog.path)});
+    const thread = new catalog.Loop('thread');
+    const manual = new catalog.Loop('manual');
     for (const loop of [thread, manual]) {
-      const sw = new mvvm.StopWatch(loop);
-      sw.subscribe('time_ms', () => {});
+      const sw = new catalog.StopWatch(loop);
+      sw.subscribe('timeMs', () => {});
       sw.start();
     }
-    const counter = new mvvm.Counter(new mvvm.Loop('virtual'));
+    const counter = new catalog.Counter(new catalog.Loop('virtual'));
     counter.increment();
     parentPort.postMessage(counter.count);`;
   const results = await Promise.all([0, 1, 2].map(async (i) => {
@@ -228,25 +232,25 @@ test('Workers: each has the module; one that ends, with loops running and fds wa
     return count;
   }));
   assert.deepEqual(results, [1, 1, 1]);
-  const loop = new mvvm.Loop('virtual');
-  assert.equal(new mvvm.Counter(loop).count, 0, 'this thread still works');
+  const loop = new catalog.Loop('virtual');
+  assert.equal(new catalog.Counter(loop).count, 0, 'this thread still works');
   loop.close();
 });
 
 test("a thread loop's changes never arrive after a newer change made from JavaScript", async () => {
-  const loop = new mvvm.Loop('thread');
+  const loop = new catalog.Loop('thread');
   let stale = 0;
   for (let trial = 0; trial < 30; trial++) {
-    const sw = new mvvm.StopWatch(loop);
+    const sw = new catalog.StopWatch(loop);
     let last = null;
-    const sub = sw.subscribe('time_ms', (value) => { last = value; });
+    const sub = sw.subscribe('timeMs', (value) => { last = value; });
     sw.start();
     await new Promise((resolve) => setTimeout(resolve, 3));
     const until = Date.now() + 25; // the loop's ticks queue up behind this
     while (Date.now() < until) { /* busy */ }
     sw.stop();
     sw.clear();
-    const now = sw.time_ms;
+    const now = sw.timeMs;
     await new Promise((resolve) => setTimeout(resolve, 5));
     if (last !== now) stale++;
     sub.unsubscribe();
@@ -257,10 +261,10 @@ test("a thread loop's changes never arrive after a newer change made from JavaSc
 });
 
 test('closing a loop closes its objects: closed() says so, and an iteration waiting for a change ends', async () => {
-  const loop = new mvvm.Loop('virtual');
-  const counter = new mvvm.Counter(loop);
-  const page = new mvvm.CounterPageViewModel(loop);
-  const child = page.first_counter;
+  const loop = new catalog.Loop('virtual');
+  const counter = new catalog.Counter(loop);
+  const page = new catalog.CounterPageViewModel(loop);
+  const child = page.firstCounter;
   const seen = [];
   const iterating = (async () => {
     for await (const [value] of counter.changes('count')) seen.push(value);
@@ -282,15 +286,15 @@ test('closing a loop closes its objects: closed() says so, and an iteration wait
 });
 
 test('a subscription does not keep its object alive: an object whose callback does not refer to it is collected', async () => {
-  const loop = new mvvm.Loop('virtual');
-  const lib = mvvm.library();
+  const loop = new catalog.Loop('virtual');
+  const lib = catalog;
   const objects = [];
   const handles = [];
   const subscriptions = []; // kept: a Subscription does not keep its object either
   let heard = 0;
   (() => {
     for (let i = 0; i < 2000; i++) {
-      const counter = new mvvm.Counter(loop);
+      const counter = new catalog.Counter(loop);
       subscriptions.push(counter.subscribe('count', () => { heard++; }));
       if (i % 2) subscriptions.push(counter.subscribe(null, () => {}));
       counter.increment();
@@ -303,12 +307,12 @@ test('a subscription does not keep its object alive: an object whose callback do
   const referring = [];
   (() => {
     for (let i = 0; i < 20; i++) {
-      const counter = new mvvm.Counter(loop);
+      const counter = new catalog.Counter(loop);
       counter.subscribe('count', () => counter.count);
       referring.push(new WeakRef(counter));
     }
   })();
-  const kept = new mvvm.Counter(loop);
+  const kept = new catalog.Counter(loop);
   const keptHeard = [];
   kept.subscribe('count', (value) => keptHeard.push(value));
   await collect();
@@ -322,13 +326,13 @@ test('a subscription does not keep its object alive: an object whose callback do
 });
 
 test('an iteration over changes keeps its object alive until it ends', async () => {
-  const loop = new mvvm.Loop('virtual');
+  const loop = new catalog.Loop('virtual');
   let ref;
   const ticks = () => {
-    const stopWatch = new mvvm.StopWatch(loop);
+    const stopWatch = new catalog.StopWatch(loop);
     ref = new WeakRef(stopWatch);
     stopWatch.start();
-    return mvvm.changes(stopWatch, 'time_ms');
+    return mvvm.changes(stopWatch, 'timeMs');
   };
   const seen = [];
   const iterating = (async () => {

@@ -15,9 +15,9 @@ test('a @MainActor view model on the main loop: Timer, main-actor tasks, an asyn
   assert.throws(() => new lib.Loop('main'), mvvm.InvalidArgumentError, 'one main loop at a time');
   const meeting = new lib.MeetingViewModel(loop);
   const seconds = [];
-  meeting.subscribe('seconds_elapsed', (value) => seconds.push(value));
+  meeting.subscribe('secondsElapsed', (value) => seconds.push(value));
   meeting.start();
-  meeting.skip_speaker();
+  meeting.skipSpeaker();
   assert.equal(await meeting.fetch(), 1);
   await new Promise((resolve) => setTimeout(resolve, 250));
   meeting.stop();

@@ -8,6 +8,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const mvvm = require('..');
 
+// The catalog's library (examples/catalog, `make catalog`), loaded by its path as any library is.
+const catalog = mvvm.load(process.env.MVVM_CATALOG_LIBRARY);
+
 // Counts what the module asks of the library through the addon: subscriptions made and ended,
 // and the changes the library delivers to them.
 function countLibraryWork() {
@@ -30,27 +33,27 @@ function countLibraryWork() {
 }
 
 test('the library does the same work for an object of 1 or 4,000 subscribers: one subscription per member', () => {
-  const loop = new mvvm.Loop('virtual');
+  const loop = new catalog.Loop('virtual');
   const counter = countLibraryWork();
   const measured = {};
   try {
     for (const crowd of [1, 4000]) {
-      const form = new mvvm.SignUpViewModel(loop);
+      const form = new catalog.SignUpViewModel(loop);
       let crowdHeard = 0;
       const passwords = [];
       let before = counter.now();
       const subscriptions = [];
-      for (let i = 0; i < crowd; i++) subscriptions.push(form.subscribe('user_id', () => { crowdHeard++; }));
+      for (let i = 0; i < crowd; i++) subscriptions.push(form.subscribe('userId', () => { crowdHeard++; }));
       form.subscribe('password', (value) => passwords.push(value));
       const subscribing = counter.since(before);
       before = counter.now();
-      form.subscribe('user_id', () => {}).unsubscribe(); // one more, and its end
+      form.subscribe('userId', () => {}).unsubscribe(); // one more, and its end
       const oneMore = counter.since(before);
       before = counter.now();
       form.password = 'secret'; // heard by one
       const quietChange = counter.since(before);
       before = counter.now();
-      form.user_id = 'ada'; // heard by the crowd
+      form.userId = 'ada'; // heard by the crowd
       const crowdedChange = counter.since(before);
       before = counter.now();
       for (const subscription of subscriptions) subscription.unsubscribe();
@@ -75,19 +78,19 @@ test('the library does the same work for an object of 1 or 4,000 subscribers: on
 });
 
 test('subscribers to every member: one library subscription per member, however many they are', () => {
-  const loop = new mvvm.Loop('virtual');
+  const loop = new catalog.Loop('virtual');
   const counter = countLibraryWork();
   try {
-    const form = new mvvm.SignUpViewModel(loop);
+    const form = new catalog.SignUpViewModel(loop);
     const members = mvvm.describe(form).properties.length + mvvm.describe(form).signals.length;
     const heard = [];
     const subscriptions = [];
     for (let i = 0; i < 4000; i++) subscriptions.push(form.subscribe(null, (value, event) => { if (i === 0) heard.push(event.name); }));
     assert.equal(counter.work.subscribed, members);
-    form.subscribe('user_id', () => {}); // its member has one already
+    form.subscribe('userId', () => {}); // its member has one already
     assert.equal(counter.work.subscribed, members);
-    form.user_id = 'ada';
-    assert.ok(heard.includes('user_id'));
+    form.userId = 'ada';
+    assert.ok(heard.includes('userId'));
     const delivered = counter.work.delivered;
     assert.ok(delivered >= 1 && delivered <= members, `${delivered} deliveries for one operation`);
     for (const subscription of subscriptions) subscription.unsubscribe();
@@ -100,8 +103,8 @@ test('subscribers to every member: one library subscription per member, however 
 });
 
 test('subscribers are called in the order they subscribed, whether to one member or to every one', () => {
-  const loop = new mvvm.Loop('virtual');
-  const counter = new mvvm.Counter(loop);
+  const loop = new catalog.Loop('virtual');
+  const counter = new catalog.Counter(loop);
   const calls = [];
   counter.subscribe(null, () => calls.push('every 1'));
   counter.subscribe('count', () => calls.push('count 2'));
@@ -119,8 +122,8 @@ test('subscribers are called in the order they subscribed, whether to one member
 });
 
 test('during a delivery: a new subscriber hears the next change, an ended one no more, a newer value stops the older', () => {
-  const loop = new mvvm.Loop('virtual');
-  const echo = new mvvm.InputEchoViewModel(loop);
+  const loop = new catalog.Loop('virtual');
+  const echo = new catalog.InputEchoViewModel(loop);
   const calls = [];
   let late = null;
   let second = null;
@@ -159,16 +162,16 @@ test('a list: its subscribers share one subscription and each gets the splices w
   copies.forEach((copy) => list.songs.subscribe((splice) => copy.splice(splice.index, splice.removed, ...splice.items.map((s) => s.title))));
   list.add('b');
   list.add('a');
-  list.sort_by_title();
+  list.sortByTitle();
   for (const copy of copies) assert.deepEqual(copy, ['a', 'b']);
   loop.close();
 });
 
 test('a thread loop: its changes reach every subscriber, in order, on the JavaScript thread', async () => {
-  const loop = new mvvm.Loop('thread');
-  const stopWatch = new mvvm.StopWatch(loop);
+  const loop = new catalog.Loop('thread');
+  const stopWatch = new catalog.StopWatch(loop);
   const heard = [[], [], []];
-  const subscriptions = heard.map((values) => stopWatch.subscribe('time_ms', (value) => values.push(value)));
+  const subscriptions = heard.map((values) => stopWatch.subscribe('timeMs', (value) => values.push(value)));
   stopWatch.start();
   while (heard[2].length < 3) await new Promise((resolve) => setImmediate(resolve));
   stopWatch.stop();
@@ -180,10 +183,10 @@ test('a thread loop: its changes reach every subscriber, in order, on the JavaSc
 });
 
 test('a thread loop: a subscriber made while a change waits to be delivered does not hear that change', async () => {
-  const loop = new mvvm.Loop('thread');
-  const stopWatch = new mvvm.StopWatch(loop);
+  const loop = new catalog.Loop('thread');
+  const stopWatch = new catalog.StopWatch(loop);
   const early = [];
-  stopWatch.subscribe('time_ms', (value) => early.push(value));
+  stopWatch.subscribe('timeMs', (value) => early.push(value));
   stopWatch.start();
   let waited = false;
   let late = [];
@@ -192,10 +195,10 @@ test('a thread loop: a subscriber made while a change waits to be delivered does
   for (let trial = 0; trial < 100 && !waited; trial++) {
     const until = Date.now() + 30; // the loop's ticks queue up behind this busy JavaScript thread
     while (Date.now() < until) { /* busy */ }
-    before = stopWatch.time_ms; // a read: no callback, so the queue stays as it is
+    before = stopWatch.timeMs; // a read: no callback, so the queue stays as it is
     const heard = early.length;
     late = [];
-    const subscription = stopWatch.subscribe('time_ms', (value) => late.push(value));
+    const subscription = stopWatch.subscribe('timeMs', (value) => late.push(value));
     await new Promise((resolve) => setImmediate(resolve)); // the queue is delivered
     subscription.unsubscribe();
     waited = early.slice(heard).some((value) => value <= before);

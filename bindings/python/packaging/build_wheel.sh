@@ -33,6 +33,7 @@ cp -R tools/mvvm_gen "$src/mvvm_gen"   # (bindings/python/mvvm_gen is a link to 
 # What `python3 -m mvvm_gen.package` needs without a checkout (setup.py, GENERATOR_DATA): copies.
 mkdir -p "$src/mvvm_gen/data"
 cp Sources/MVVMExport/exports.map include/mvvm.h "$src/mvvm_gen/data/"
+cp bindings/node/naming.json "$src/mvvm_gen/data/naming-js.json"
 find "$src/mvvm" "$src/mvvm_gen" \( -name __pycache__ -o -name '*.pyc' -o -name '*.so' \) -prune -exec rm -rf {} +
 
 rm -f "$outdir"/mvvm-*.whl
@@ -50,7 +51,7 @@ missing = [n for n in ("mvvm/__init__.py", "mvvm/_library.py", "mvvm/_abi.py", "
                        "mvvm_gen/model.py", "mvvm_gen/pynames.py", "mvvm_gen/templates/pyabi.tmpl",
                        "mvvm_gen/templates/pypackage.tmpl", "mvvm_gen/package.py", "mvvm_gen/wheel_tag.py",
                        "mvvm_gen/derive/__init__.py", "mvvm_gen/templates/derive.tmpl", "mvvm_gen/data/exports.map",
-                       "mvvm_gen/data/mvvm.h") if n not in names]
+                       "mvvm_gen/data/mvvm.h", "mvvm_gen/data/naming-js.json") if n not in names]
 licences = [n for n in names if n.endswith((".dist-info/licenses/LICENSE", ".dist-info/licenses/THIRD_PARTY_NOTICES"))]
 if len(licences) != 2:
     missing.append("the licence files in its dist-info (LICENSE, THIRD_PARTY_NOTICES)")

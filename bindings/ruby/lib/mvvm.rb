@@ -4,38 +4,20 @@
 #
 #   require "mvvm"
 #
-#   Mvvm::Loop.virtual do |loop|
-#     Mvvm::SignUpViewModel.open(loop) do |vm|
-#       vm.subscribe(:is_sign_up_enabled) { |name, value| puts "#{name} = #{value}" }
-#       vm.user_id = "abcdef"
-#       vm.password = vm.confirm_password = "12345678"
-#       vm.agreed = true                 # prints "is_sign_up_enabled = true"
-#       vm.sign_up_tapped
-#       vm.is_completion_alert_presented? # => true
-#     end
+#   Sample = Mvvm.load("Tests/outside/.build/debug/libsample.so")  # your package's library
+#   Sample.loop(:virtual) do |loop|                                # closed when the block ends
+#     greeter = Sample::Greeter.new(loop, "Ann")
+#     greeter.subscribe(:greeting) { |name, value| puts "#{name} = #{value}" }
+#     greeter.name = "Bob"                                         # prints "greeting = Hello, Bob!"
 #   end
 #
-# No class is written in Ruby: Mvvm::SignUpViewModel, Mvvm::Greeter and every other class the
-# library exports are made at run time from its description (mvvm_classes), named as in Swift;
-# MVVM is the same module as Mvvm. See Mvvm::Classes. Values cross in a neutral form
-# (Mvvm::Values): the library decides what each member takes.
-#
-# The library is loaded on first use from MVVM_LIBRARY (libmvvm.so or its folder), else from
-# .build/debug or .build/release of the repository holding these files; Mvvm::LibraryError (a
-# LoadError) names every path tried. Mvvm.load(path) loads another beside it, as a namespace of
-# its classes (Mvvm::Library). A failing call raises the Mvvm::Error subclass of its status
-# (Mvvm::ReadOnlyError, Mvvm::CommandError...) with the library's message.
-module Mvvm
-  # The version of the library MVVM_LIBRARY names, "MAJOR.MINOR.PATCH".
-  def self.version
-    Native.version
-  end
-
-  # The path of the library MVVM_LIBRARY names.
-  def self.library_path
-    Native.library_path
-  end
-end
+# There is no default library: a host loads the library it uses by path (Mvvm.load), and gets
+# a namespace of its classes and records (Mvvm::Library). No class is written in Ruby: each is
+# made at run time from the library's description (mvvm_classes), named as in Swift; see
+# Mvvm::Classes. Values cross in a neutral form (Mvvm::Values): the library decides what each
+# member takes. A failing call raises the Mvvm::Error subclass of its status
+# (Mvvm::ReadOnlyError, Mvvm::CommandError...) with the library's message; a library that
+# cannot be loaded raises Mvvm::LibraryError (a LoadError) saying why.
 
 require_relative "mvvm/abi"
 require_relative "mvvm/errors"

@@ -1,9 +1,19 @@
 # frozen_string_literal: true
 
-# Shared by every test file: minitest, the library, a virtual loop per test, an event recorder,
-# and a check after each test that the library ran the destroy function of every callback.
+# Shared by every test file: minitest, the catalog's library, a virtual loop per test, an event
+# recorder, and a check after each test that the library ran the destroy function of every callback.
 require "minitest/autorun"
 require "mvvm"
+
+# The binding has no default library: the suite loads the one most tests drive, the catalog's
+# (examples/catalog: libcatalog.so), by path, once, from MVVM_CATALOG_LIBRARY (run_tests.sh sets
+# it from its argument). Named Catalog, as its signatures (examples/catalog/sig/catalog.rbs) are.
+def catalog_library_path
+  path = ENV.fetch("MVVM_CATALOG_LIBRARY", "")
+  abort "MVVM_CATALOG_LIBRARY is not set: run the tests with bindings/ruby/run_tests.sh build/catalog" if path.empty?
+  path
+end
+Catalog = Mvvm.load(catalog_library_path)
 
 # "👨‍👩‍👧‍👦": one grapheme cluster of seven scalars (25 bytes).
 FAMILY = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}"
@@ -35,8 +45,8 @@ class Recorder
   end
 end
 
-# The library of Tests/outside (libsample.so: Profile, Wishlist, Dialog...), loaded beside the one
-# MVVM_LIBRARY names, when MVVM_SAMPLE_LIBRARY names it (run_tests.sh and make test-ruby do).
+# The library of Tests/outside (libsample.so: Profile, Wishlist, Dialog...), loaded beside the
+# catalog's, when MVVM_SAMPLE_LIBRARY names it (run_tests.sh and make test-ruby do).
 def sample_library
   path = ENV.fetch("MVVM_SAMPLE_LIBRARY", "")
   path.empty? ? nil : Mvvm.load(path)
@@ -49,8 +59,8 @@ class MvvmTest < Minitest::Test
     @loop = new_loop(:virtual)
   end
 
-  # A loop (of the library MVVM_LIBRARY names, or of `library`) closed after the test.
-  def new_loop(kind = :virtual, library: nil)
+  # A loop (of the catalog's library, or of `library`) closed after the test.
+  def new_loop(kind = :virtual, library: Catalog)
     Mvvm::Loop.new(kind, library: library).tap { |loop| @loops << loop }
   end
 
@@ -62,9 +72,9 @@ class MvvmTest < Minitest::Test
   end
 end
 
-# Tests of Tests/outside's classes, in this process beside the library MVVM_LIBRARY names: they
+# Tests of Tests/outside's classes, in this process beside the catalog's library: they
 # exist when MVVM_SAMPLE_LIBRARY is set (run_tests.sh says on stderr when it is not), and fail
-# when it names no library. @loop is a loop of the sample library; SAMPLE its namespace.
+# when it names no library. @loop is a loop of the sample library; @sample its namespace.
 class SampleTest < MvvmTest
   def self.runnable_methods
     ENV.fetch("MVVM_SAMPLE_LIBRARY", "").empty? ? [] : super

@@ -7,12 +7,12 @@ class TestCatalog < MvvmTest
   # --- timer ------------------------------------------------------------------------------------
 
   def test_timer_counts_down_five_seconds_to_one_alert
-    timer = Mvvm::CountDownTimer.new(@loop, 5)
-    vm = Mvvm::TimerViewModel.new(@loop, timer)
+    timer = Catalog::CountDownTimer.new(@loop, 5)
+    vm = Catalog::TimerViewModel.new(@loop, timer)
     display = vm.display
     player = vm.player
-    assert_instance_of Mvvm::DisplayViewModel, display
-    assert_instance_of Mvvm::PlayerViewModel, player
+    assert_instance_of Catalog::DisplayViewModel, display
+    assert_instance_of Catalog::PlayerViewModel, player
     assert_same display, vm.display
     alerts = Recorder.new
     vm.subscribe(:is_show_alert, &alerts)
@@ -48,8 +48,8 @@ class TestCatalog < MvvmTest
   end
 
   def test_timer_taps_are_throttled_keeping_the_first
-    timer = Mvvm::CountDownTimer.new(@loop, 5)
-    vm = Mvvm::TimerViewModel.new(@loop, timer)
+    timer = Catalog::CountDownTimer.new(@loop, 5)
+    vm = Catalog::TimerViewModel.new(@loop, timer)
     player = vm.player
     player.tapped("start") # t = 0: acts on the next dispatch
     @loop.advance(0)
@@ -70,7 +70,7 @@ class TestCatalog < MvvmTest
   end
 
   def test_count_down_timer_commands
-    timer = Mvvm::CountDownTimer.new(@loop, 3)
+    timer = Catalog::CountDownTimer.new(@loop, 3)
     assert_equal [3, 0, 3, false], [timer.full_count, timer.count, timer.remaining_time, timer.is_doing]
     timer.start
     @loop.advance(1000)
@@ -94,7 +94,7 @@ class TestCatalog < MvvmTest
   end
 
   def test_stop_watch_view_model_time_titles_and_clear
-    vm = Mvvm::StopWatchViewModel.new(@loop)
+    vm = Catalog::StopWatchViewModel.new(@loop)
     assert_equal ["00:00:00.00", "Start", "Clear", true, false], screen(vm)
     vm.main_action
     assert_equal ["00:00:00.00", "Stop", "Clear", true, false], screen(vm)
@@ -118,7 +118,7 @@ class TestCatalog < MvvmTest
   end
 
   def test_stop_watch_view_model_notifies_time_every_ten_milliseconds
-    vm = Mvvm::StopWatchViewModel.new(@loop)
+    vm = Catalog::StopWatchViewModel.new(@loop)
     times = Recorder.new
     vm.subscribe(:time, &times)
     vm.main_action
@@ -127,7 +127,7 @@ class TestCatalog < MvvmTest
   end
 
   def test_stop_watch_model_states
-    sw = Mvvm::StopWatch.new(@loop)
+    sw = Catalog::StopWatch.new(@loop)
     assert_equal [0, "startable"], [sw.time_ms, sw.state]
     sw.start
     @loop.advance(1000)
@@ -146,7 +146,7 @@ class TestCatalog < MvvmTest
   # --- input echo -------------------------------------------------------------------------------
 
   def test_input_echo_echoes_utf8
-    vm = Mvvm::InputEchoViewModel.new(@loop)
+    vm = Catalog::InputEchoViewModel.new(@loop)
     assert_equal ["", "", "Your input is ''!"], [vm.input, vm.label, vm.message]
     events = Recorder.new
     vm.subscribe(&events)
@@ -168,7 +168,7 @@ class TestCatalog < MvvmTest
   end
 
   def test_sign_up_validation_at_the_boundaries
-    vm = Mvvm::SignUpViewModel.new(@loop)
+    vm = Catalog::SignUpViewModel.new(@loop)
     assert_equal [false, "", false, false], [vm.is_sign_up_enabled, vm.user_id, vm.agreed, vm.is_completion_alert_presented]
     fill(vm, "abcdef", "12345678", "12345678", true)
     assert_equal true, vm.is_sign_up_enabled?
@@ -193,7 +193,7 @@ class TestCatalog < MvvmTest
   end
 
   def test_sign_up_counts_grapheme_clusters
-    vm = Mvvm::SignUpViewModel.new(@loop)
+    vm = Catalog::SignUpViewModel.new(@loop)
     fill(vm, FAMILY * 6, "12345678", "12345678", true)
     assert_equal true, vm.is_sign_up_enabled, "six families are 6 characters (150 bytes)"
     assert_equal FAMILY * 6, vm.user_id
@@ -211,7 +211,7 @@ class TestCatalog < MvvmTest
   end
 
   def test_sign_up_enabled_flips_are_notified_once_each
-    vm = Mvvm::SignUpViewModel.new(@loop)
+    vm = Catalog::SignUpViewModel.new(@loop)
     flips = Recorder.new
     vm.subscribe(:is_sign_up_enabled, &flips)
     fill(vm, "abcdef", "12345678", "12345678", true)
@@ -221,7 +221,7 @@ class TestCatalog < MvvmTest
   end
 
   def test_sign_up_tapped_with_the_built_in_service
-    vm = Mvvm::SignUpViewModel.new(@loop)
+    vm = Catalog::SignUpViewModel.new(@loop)
     alerts = Recorder.new
     vm.subscribe(:is_completion_alert_presented, &alerts)
     fill(vm, "abcdef", "12345678", "12345678", false)
@@ -240,7 +240,7 @@ class TestCatalog < MvvmTest
   # --- welcome ----------------------------------------------------------------------------------
 
   def test_welcome_signals
-    vm = Mvvm::WelcomeViewModel.new(@loop)
+    vm = Catalog::WelcomeViewModel.new(@loop)
     signals = Recorder.new
     vm.subscribe(&signals)
     vm.view_did_load
@@ -259,7 +259,7 @@ class TestCatalog < MvvmTest
   end
 
   def test_welcome_show_only_first_pairs_loads_with_taps_like_zip
-    vm = Mvvm::WelcomeViewModel.new(@loop)
+    vm = Catalog::WelcomeViewModel.new(@loop)
     firsts = Recorder.new
     events = []
     vm.subscribe(:on_show_only_first) { |_name, _value, event| events << event }
@@ -277,9 +277,9 @@ class TestCatalog < MvvmTest
   # --- counters ---------------------------------------------------------------------------------
 
   def test_two_counter_view_models_over_one_counter_stay_in_step
-    counter = Mvvm::Counter.new(@loop)
-    first = Mvvm::CounterViewModel.new(@loop, counter)
-    second = Mvvm::CounterViewModel.new(@loop, counter)
+    counter = Catalog::Counter.new(@loop)
+    first = Catalog::CounterViewModel.new(@loop, counter)
+    second = Catalog::CounterViewModel.new(@loop, counter)
     assert_same counter, first.model
     assert_equal %w[Counter Counter 0 0], [first.label, second.label, first.count, second.count]
     seen = Recorder.new
@@ -301,7 +301,7 @@ class TestCatalog < MvvmTest
   end
 
   def draw(seed, count = 20)
-    Mvvm::RandomCounter.open(@loop, seed) do |counter|
+    Catalog::RandomCounter.open(@loop, seed) do |counter|
       assert_equal 0, counter.count
       Array.new(count) do |i|
         i.even? ? counter.increment : counter.decrement
@@ -320,11 +320,11 @@ class TestCatalog < MvvmTest
   end
 
   def test_counter_page_has_two_counters
-    page = Mvvm::CounterPageViewModel.new(@loop, seed: 7)
+    page = Catalog::CounterPageViewModel.new(@loop, seed: 7)
     refute_empty page.read_me
     first = page.first_counter
     second = page.second_counter
-    assert_instance_of Mvvm::CounterViewModel, first
+    assert_instance_of Catalog::CounterViewModel, first
     assert_nil first.model
     assert_equal ["Counter", "Random Counter", "0", "0"], [first.label, second.label, first.count, second.count]
     first.increment
@@ -341,22 +341,22 @@ class TestCatalog < MvvmTest
   # --- description ------------------------------------------------------------------------------
 
   def test_every_class_describes_itself_as_the_ruby_class_declares
-    timer = Mvvm::CountDownTimer.new(@loop, 5)
-    timer_vm = Mvvm::TimerViewModel.new(@loop, timer)
-    counter = Mvvm::Counter.new(@loop)
-    objects = [timer, timer_vm, timer_vm.display, timer_vm.player, Mvvm::StopWatch.new(@loop),
-               Mvvm::StopWatchViewModel.new(@loop), Mvvm::InputEchoViewModel.new(@loop),
-               Mvvm::SignUpViewModel.new(@loop), Mvvm::WelcomeViewModel.new(@loop), counter,
-               Mvvm::RandomCounter.new(@loop, 1), Mvvm::CounterViewModel.new(@loop, counter),
-               Mvvm::CounterPageViewModel.new(@loop, seed: 1)]
+    timer = Catalog::CountDownTimer.new(@loop, 5)
+    timer_vm = Catalog::TimerViewModel.new(@loop, timer)
+    counter = Catalog::Counter.new(@loop)
+    objects = [timer, timer_vm, timer_vm.display, timer_vm.player, Catalog::StopWatch.new(@loop),
+               Catalog::StopWatchViewModel.new(@loop), Catalog::InputEchoViewModel.new(@loop),
+               Catalog::SignUpViewModel.new(@loop), Catalog::WelcomeViewModel.new(@loop), counter,
+               Catalog::RandomCounter.new(@loop, 1), Catalog::CounterViewModel.new(@loop, counter),
+               Catalog::CounterPageViewModel.new(@loop, seed: 1)]
     # Every other class of the library that needs no argument is checked too, so a class added to
     # the catalog is covered with no line here; what remains unchecked needs arguments or a parent.
     checked = objects.map { |o| o.class.c_name.to_s }
-    Mvvm::Base.classes.each do |c_name, klass|
+    Catalog.classes.each do |c_name, klass|
       next if checked.include?(c_name.to_s)
       objects << klass.new(@loop) if klass.constructors.any? { |c| c.arguments.empty? }
     end
-    unchecked = Mvvm::Base.classes.keys.map(&:to_s) - objects.map { |o| o.class.c_name.to_s }
+    unchecked = Catalog.classes.keys.map(&:to_s) - objects.map { |o| o.class.c_name.to_s }
     assert_empty unchecked
     objects.each do |object|
       klass = object.class
@@ -375,7 +375,7 @@ class TestCatalog < MvvmTest
   end
 
   def test_snapshot_has_the_values
-    vm = Mvvm::SignUpViewModel.new(@loop)
+    vm = Catalog::SignUpViewModel.new(@loop)
     vm.user_id = "abc"
     assert_equal({ "user_id" => "abc", "password" => "", "confirm_password" => "", "agreed" => false,
                    "is_completion_alert_presented" => false, "is_sign_up_enabled" => false }, vm.to_h)

@@ -77,7 +77,7 @@ class TestDescription < MvvmTest
   end
 
   def test_the_catalogs_classes_follow_the_schema
-    classes = described(Mvvm::Library.default)
+    classes = described(Catalog)
     refute_empty classes
     assert_empty SchemaCheck.errors(classes)
   end
@@ -89,7 +89,7 @@ class TestDescription < MvvmTest
   end
 
   def test_the_schema_check_is_no_formality
-    counter = described(Mvvm::Library.default).find { |c| c["class"] == "counter" }
+    counter = described(Catalog).find { |c| c["class"] == "counter" }
     refute_empty SchemaCheck.errors([counter.merge("display" => "counter_x")])
     refute_empty SchemaCheck.errors([counter.except("display")])
     no_c_type = counter.merge("properties" => counter["properties"].map { |p| p.except("c_type") })
@@ -97,8 +97,8 @@ class TestDescription < MvvmTest
   end
 
   def test_an_objects_description_follows_the_schema_and_names_its_constructor
-    timer = Mvvm::CountDownTimer.new(@loop, 5)
-    screen = Mvvm::TimerViewModel.new(@loop, timer)
+    timer = Catalog::CountDownTimer.new(@loop, 5)
+    screen = Catalog::TimerViewModel.new(@loop, timer)
     described = Mvvm.describe(screen)
     assert_empty SchemaCheck.errors(described)
     assert_equal "new", described["constructor"]
@@ -107,8 +107,8 @@ class TestDescription < MvvmTest
   end
 
   def test_classes_are_named_by_their_display_names
-    described(Mvvm::Library.default).each do |description|
-      assert_same Mvvm::Library.default.class_for(description["class"]), Mvvm.const_get(description["display"])
+    described(Catalog).each do |description|
+      assert_same Catalog.class_for(description["class"]), Catalog.const_get(description["display"], false)
     end
   end
 end

@@ -10,19 +10,20 @@ class TestLibraries < SampleTest
     assert_instance_of Mvvm::Library, @sample
     assert_same @sample, Mvvm.load(ENV.fetch("MVVM_SAMPLE_LIBRARY")), "loaded once"
     assert_equal File.expand_path(ENV.fetch("MVVM_SAMPLE_LIBRARY")), @sample.path
-    assert_equal Mvvm.version, @sample.version
+    assert_equal Catalog.version, @sample.version
     assert_same @sample::Profile, @sample.class_for("profile")
     assert_same @sample, @sample::Profile.library
     assert_equal %w[speaker slot address contact shape line_item stay], @sample.records.keys
     refute_includes @sample.classes.keys, "sign_up_view_model", "a library carries the catalog only when its hook registers it"
-    assert_same Mvvm.library, Mvvm.load(Mvvm.library_path), "the library MVVM_LIBRARY names is Mvvm's"
-    assert_raises(KeyError) { Mvvm.class_for("profile") }
+    assert_same Catalog, Mvvm.load(catalog_library_path), "each library is loaded once, by its path"
+    refute_same Catalog, @sample
+    assert_raises(KeyError) { Catalog.class_for("profile") }
     assert_raises(NameError) { @sample::NoSuchClass }
   end
 
   def test_two_libraries_side_by_side_each_with_its_own_objects
     catalog_loop = new_loop
-    ours = Mvvm::SignUpViewModel.new(catalog_loop)
+    ours = Catalog::SignUpViewModel.new(catalog_loop)
     theirs = @sample::Tally.new(@loop, 0)
     ours.user_id = "abcdef"
     theirs.step = 3
@@ -49,14 +50,14 @@ class TestLibraries < SampleTest
     error = assert_raises(Mvvm::InvalidHandleError) { @sample::Profile.new(catalog_loop) }
     assert_match foreign("the loop"), error.message
     greeter = @sample::Greeter.new(@loop)
-    error = assert_raises(Mvvm::InvalidHandleError) { Mvvm::TimerViewModel.new(catalog_loop, greeter) }
+    error = assert_raises(Mvvm::InvalidHandleError) { Catalog::TimerViewModel.new(catalog_loop, greeter) }
     assert_match foreign("the model (timer)"), error.message
     sample_service = @sample.service { |request| request.complete(true) }
-    error = assert_raises(Mvvm::InvalidHandleError) { Mvvm::SignUpViewModel.new(catalog_loop, sample_service) }
+    error = assert_raises(Mvvm::InvalidHandleError) { Catalog::SignUpViewModel.new(catalog_loop, sample_service) }
     assert_match foreign("argument service"), error.message
     Mvvm.close(sample_service)
-    service = Mvvm::Service.new { |request| request.complete(true) }
-    vm = Mvvm::SignUpViewModel.new(catalog_loop, service)
+    service = Mvvm::Service.new(library: Catalog) { |request| request.complete(true) }
+    vm = Catalog::SignUpViewModel.new(catalog_loop, service)
     Mvvm.close(service)
     vm.user_id = "abcdef"
     vm.password = vm.confirm_password = "12345678"

@@ -6,7 +6,7 @@ require_relative "helper"
 class TestLoops < MvvmTest
   def test_virtual_loop_time_moves_only_with_advance
     assert_equal [:virtual, 0, nil], [@loop.kind, @loop.now, @loop.next_timeout]
-    sw = Mvvm::StopWatch.new(@loop)
+    sw = Catalog::StopWatch.new(@loop)
     sw.start
     assert_equal 10, @loop.next_timeout
     sleep 0.02
@@ -17,16 +17,17 @@ class TestLoops < MvvmTest
 
   def test_loop_block_form_closes_the_loop_and_gives_the_block_value
     kept = nil
-    result = Mvvm::Loop.virtual do |loop|
+    result = Mvvm::Loop.virtual(library: Catalog) do |loop|
       kept = loop
-      Mvvm::Counter.new(loop).subscribe(:count) { nil }
+      Catalog::Counter.new(loop).subscribe(:count) { nil }
       loop.advance(7).now
     end
     assert_equal 7, result
     assert kept.closed?
     assert_equal 0, Mvvm::Callbacks.size
     assert_raises(Mvvm::InvalidHandleError) { kept.now }
-    assert_instance_of Mvvm::Loop, Mvvm::Loop.manual.tap(&:close)
+    assert_instance_of Mvvm::Loop, Mvvm::Loop.manual(library: Catalog).tap(&:close)
+    assert_equal 3, Catalog.loop(:virtual) { |loop| loop.advance(3).now }, "library.loop(kind) is the same"
   end
 
   def test_manual_loop_dispatches_on_this_thread_when_its_descriptor_is_readable
@@ -35,7 +36,7 @@ class TestLoops < MvvmTest
     assert_kind_of Integer, loop.fileno
     assert_nil loop.next_timeout
     assert_equal 0, loop.dispatch
-    vm = Mvvm::StopWatchViewModel.new(loop)
+    vm = Catalog::StopWatchViewModel.new(loop)
     times = Recorder.new
     vm.subscribe(:time, &times)
     vm.main_action
@@ -54,13 +55,13 @@ class TestLoops < MvvmTest
 
   def test_thread_loop_runs_time_by_itself_and_refuses_subscriptions
     loop = new_loop(:thread)
-    echo = Mvvm::InputEchoViewModel.new(loop)
+    echo = Catalog::InputEchoViewModel.new(loop)
     echo.input = "héllo"
     assert_equal "Your input is 'héllo'!", echo.message
     error = assert_raises(Mvvm::UnsupportedError) { echo.subscribe { nil } }
     assert_nil error.status
-    assert_raises(Mvvm::UnsupportedError) { Mvvm::StopWatch.new(loop).subscribe(:time_ms) { nil } }
-    sw = Mvvm::StopWatch.new(loop)
+    assert_raises(Mvvm::UnsupportedError) { Catalog::StopWatch.new(loop).subscribe(:time_ms) { nil } }
+    sw = Catalog::StopWatch.new(loop)
     sw.start
     deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 10
     sleep 0.01 while sw.time_ms < 30 && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
@@ -69,8 +70,17 @@ class TestLoops < MvvmTest
   end
 
   def test_library_version_and_path
-    assert_match(/\A0\.\d+\.\d+\z/, Mvvm.version)
-    assert_equal "libmvvm.so", File.basename(Mvvm.library_path)
-    assert File.file?(Mvvm.library_path)
+    assert_match(/\A0\.\d+\.\d+\z/, Catalog.version)
+    assert_equal File.expand_path(catalog_library_path), Catalog.path
+    assert File.file?(Catalog.path)
+  end
+
+  # There is no default library for a loop to take: it is named, or the loop is refused.
+  def test_a_loop_needs_its_library
+    %i[virtual manual thread main].each do |kind|
+      error = assert_raises(ArgumentError) { Mvvm::Loop.public_send(kind) }
+      assert_match(/\Aa loop belongs to a library: give library: Mvvm\.load\(path\)/, error.message)
+    end
+    assert_raises(ArgumentError) { Mvvm::Loop.new(:virtual, library: catalog_library_path) }
   end
 end

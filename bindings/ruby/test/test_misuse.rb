@@ -16,15 +16,15 @@ class TestMisuse < MvvmTest
       assert_same klass, Mvvm::Error.class_for(status)
       assert_operator klass, :<, Mvvm::Error
       assert_equal status, klass::STATUS
-      assert_equal Mvvm::Native.status_name(status), klass::STATUS_NAME
+      assert_equal Catalog.native.status_name(status), klass::STATUS_NAME
     end
     assert_operator Mvvm::Error, :<, StandardError
     assert_same Mvvm::Error, Mvvm::Error.class_for(99)
-    assert_equal "MVVM_UNKNOWN_STATUS", Mvvm::Native.status_name(99)
+    assert_equal "MVVM_UNKNOWN_STATUS", Catalog.native.status_name(99)
   end
 
   def test_a_closed_object_raises_invalid_handle
-    vm = Mvvm::SignUpViewModel.new(@loop)
+    vm = Catalog::SignUpViewModel.new(@loop)
     vm.close
     assert vm.closed?
     error = assert_raises(Mvvm::InvalidHandleError) { vm.user_id }
@@ -37,7 +37,7 @@ class TestMisuse < MvvmTest
   end
 
   def test_unknown_names_raise_unknown_name_with_the_library_message
-    vm = Mvvm::SignUpViewModel.new(@loop)
+    vm = Catalog::SignUpViewModel.new(@loop)
     error = assert_raises(Mvvm::UnknownNameError) { vm[:nope] }
     assert_equal 'sign_up_view_model has no property named "nope"', error.message
     assert_raises(Mvvm::UnknownNameError) { vm[:nope] = "x" }
@@ -53,16 +53,16 @@ class TestMisuse < MvvmTest
   end
 
   def test_setting_an_output_raises_read_only
-    vm = Mvvm::SignUpViewModel.new(@loop)
+    vm = Catalog::SignUpViewModel.new(@loop)
     error = assert_raises(Mvvm::ReadOnlyError) { vm[:is_sign_up_enabled] = true }
     assert_equal "sign_up_view_model.is_sign_up_enabled is read-only", error.message
     refute_respond_to vm, :is_sign_up_enabled=
     assert_respond_to vm, :user_id=
-    assert_raises(Mvvm::ReadOnlyError) { Mvvm::Counter.new(@loop)[:count] = 3 }
+    assert_raises(Mvvm::ReadOnlyError) { Catalog::Counter.new(@loop)[:count] = 3 }
   end
 
   def test_values_of_the_wrong_type_raise_type_mismatch
-    vm = Mvvm::SignUpViewModel.new(@loop)
+    vm = Catalog::SignUpViewModel.new(@loop)
     error = assert_raises(Mvvm::TypeMismatchError) { vm.user_id = 5 }
     assert_equal "sign_up_view_model.user_id is of type string, not int", error.message
     assert_raises(Mvvm::TypeMismatchError) { vm.agreed = "yes" }
@@ -71,36 +71,36 @@ class TestMisuse < MvvmTest
     assert_equal "sign_up_view_model.user_id is of type string, not array", error.message
     error = assert_raises(Mvvm::InvalidArgumentError) { vm.agreed = nil }
     assert_equal "sign_up_view_model.agreed is of type bool, not optional: it cannot be null", error.message
-    assert_raises(Mvvm::TypeMismatchError) { Mvvm::TimerViewModel.new(@loop, Mvvm::CountDownTimer.new(@loop, 1)).player.perform(:tapped, 1) }
+    assert_raises(Mvvm::TypeMismatchError) { Catalog::TimerViewModel.new(@loop, Catalog::CountDownTimer.new(@loop, 1)).player.perform(:tapped, 1) }
     error = assert_raises(TypeError) { vm.user_id = Object.new }
     assert_match(/\AObject is no value of libmvvm/, error.message)
     assert_equal "", vm.user_id, "nothing changed"
   end
 
   def test_bad_arguments_raise_invalid_argument
-    vm = Mvvm::SignUpViewModel.new(@loop)
+    vm = Catalog::SignUpViewModel.new(@loop)
     error = assert_raises(Mvvm::InvalidArgumentError) { vm.user_id = "ab\xFFcd".b }
     assert_equal "sign_up_view_model.user_id: the bytes given for a string are not valid UTF-8", error.message
-    player = Mvvm::TimerViewModel.new(@loop, Mvvm::CountDownTimer.new(@loop, 5)).player
+    player = Catalog::TimerViewModel.new(@loop, Catalog::CountDownTimer.new(@loop, 5)).player
     error = assert_raises(Mvvm::InvalidArgumentError) { player.tapped("jump") }
     assert_equal 'argument 1 of player_view_model.tapped (argument) cannot hold "jump": it is no case of Action: start, pause, stop', error.message
-    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CountDownTimer.new(@loop, 0) }
+    error = assert_raises(Mvvm::InvalidArgumentError) { Catalog::CountDownTimer.new(@loop, 0) }
     assert_equal "count_down_timer: full_count must be from 1 to 2147483647, got 0", error.message
-    error = assert_raises(Mvvm::TypeMismatchError) { Mvvm::CountDownTimer.new(@loop, "5") }
+    error = assert_raises(Mvvm::TypeMismatchError) { Catalog::CountDownTimer.new(@loop, "5") }
     assert_equal "argument 1 of count_down_timer (full_count) is of type int, not string", error.message
     assert_raises(Mvvm::InvalidArgumentError) { @loop.advance(-1) }
     assert_equal 0, @loop.now
   end
 
   def test_models_of_the_wrong_class_or_loop
-    error = assert_raises(Mvvm::WrongTypeError) { Mvvm::CounterViewModel.new(@loop, Mvvm::StopWatch.new(@loop)) }
+    error = assert_raises(Mvvm::WrongTypeError) { Catalog::CounterViewModel.new(@loop, Catalog::StopWatch.new(@loop)) }
     refute_empty error.message
     other = new_loop
-    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::CounterViewModel.new(@loop, Mvvm::Counter.new(other)) }
+    error = assert_raises(Mvvm::InvalidArgumentError) { Catalog::CounterViewModel.new(@loop, Catalog::Counter.new(other)) }
     refute_empty error.message
-    error = assert_raises(Mvvm::TypeMismatchError) { Mvvm::TimerViewModel.new(@loop, 5) }
+    error = assert_raises(Mvvm::TypeMismatchError) { Catalog::TimerViewModel.new(@loop, 5) }
     assert_equal "argument 1 of timer_view_model (timer) is object, not int", error.message
-    assert_raises(TypeError) { Mvvm::Counter.new(:not_a_loop) }
+    assert_raises(TypeError) { Catalog::Counter.new(:not_a_loop) }
   end
 
   def test_loop_calls_of_the_wrong_kind_raise_wrong_loop_kind
@@ -113,12 +113,12 @@ class TestMisuse < MvvmTest
     thread = new_loop(:thread)
     assert_raises(Mvvm::WrongLoopKindError) { thread.advance(1) }
     assert_raises(Mvvm::WrongLoopKindError) { thread.dispatch }
-    assert_raises(ArgumentError) { Mvvm::Loop.new(:sometimes) }
+    assert_raises(ArgumentError) { Mvvm::Loop.new(:sometimes, library: Catalog) }
   end
 
   def test_objects_of_a_released_loop_raise_loop_released_and_can_still_be_closed
-    vm = Mvvm::SignUpViewModel.new(@loop)
-    counter = Mvvm::Counter.new(@loop)
+    vm = Catalog::SignUpViewModel.new(@loop)
+    counter = Catalog::Counter.new(@loop)
     events = Recorder.new
     subscription = vm.subscribe(&events)
     @loop.close
@@ -129,7 +129,7 @@ class TestMisuse < MvvmTest
     assert_raises(Mvvm::LoopReleasedError) { counter.increment }
     assert_raises(Mvvm::LoopReleasedError) { vm.subscribe { flunk } }
     assert_raises(Mvvm::InvalidHandleError) { @loop.advance(1) }
-    assert_raises(Mvvm::InvalidHandleError) { Mvvm::Counter.new(@loop) }
+    assert_raises(Mvvm::InvalidHandleError) { Catalog::Counter.new(@loop) }
     assert_equal false, subscription.unsubscribe
     assert_equal [], events.events
     vm.close
@@ -138,7 +138,7 @@ class TestMisuse < MvvmTest
   end
 
   def test_a_block_that_raises_raises_from_the_call_that_ran_it_and_the_others_still_run
-    vm = Mvvm::InputEchoViewModel.new(@loop)
+    vm = Catalog::InputEchoViewModel.new(@loop)
     after = Recorder.new
     vm.subscribe(:label) { |_, value| raise ArgumentError, "bad #{value}" }
     vm.subscribe(:label, &after)
@@ -150,7 +150,7 @@ class TestMisuse < MvvmTest
   end
 
   def test_advancing_the_loop_from_its_own_callback_is_refused
-    vm = Mvvm::StopWatchViewModel.new(@loop)
+    vm = Catalog::StopWatchViewModel.new(@loop)
     vm.subscribe(:time) { @loop.advance(10) }
     vm.main_action
     error = assert_raises(Mvvm::InvalidArgumentError) { @loop.advance(10) }
@@ -159,13 +159,13 @@ class TestMisuse < MvvmTest
   end
 
   def test_a_string_holding_nul_crosses_whole
-    vm = Mvvm::InputEchoViewModel.new(@loop)
+    vm = Catalog::InputEchoViewModel.new(@loop)
     vm.input = "ab\0cd"
     assert_equal ["ab\0cd", "Your input is 'ab\0cd'!"], [vm.input, vm.message]
     assert_raises(ArgumentError) { vm["in\0put"] }
   end
 
   def test_subscribe_needs_a_block
-    assert_raises(ArgumentError) { Mvvm::Counter.new(@loop).subscribe(:count) }
+    assert_raises(ArgumentError) { Catalog::Counter.new(@loop).subscribe(:count) }
   end
 end

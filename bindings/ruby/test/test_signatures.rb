@@ -1,7 +1,9 @@
 # frozen_string_literal: true
 
-# The RBS signatures (bindings/ruby/sig): valid RBS, declaring the bindings as they are and true
-# to what the calls take and give. RBS runs in processes of its own (test/signatures/check.rb):
+# The RBS signatures: the binding's fixed API (bindings/ruby/sig/mvvm.rbs) and those
+# `python3 -m mvvm_gen --rbs` writes for a library's classes (the catalog's, committed in
+# examples/catalog/sig; a package's, written here), valid RBS, declaring the binding as it is and
+# true to what the calls take and give. RBS runs in processes of its own (test/signatures/check.rb):
 # its parser, a C extension, does not survive the GC.compact other tests run in this one.
 require_relative "helper"
 require "fileutils"
@@ -15,18 +17,26 @@ class SignaturesTest < Minitest::Test
     ENV.fetch("MVVM_SAMPLE_LIBRARY", "").empty? ? methods - ["test_the_signatures_generated_for_a_package_are_valid_and_true"] : methods
   end
 
+  ROOT = File.expand_path("../../..", __dir__)
   SIG = File.expand_path("../sig", __dir__)
+  CATALOG_SIG = File.join(ROOT, "examples/catalog/sig")
   LIB = File.expand_path("../lib", __dir__)
   CHECK = File.expand_path("signatures/check.rb", __dir__)
 
-  def check(sig_dir)
-    Open3.capture2e(RbConfig.ruby, "-I", LIB, CHECK, sig_dir)
+  # check.rb over the catalog's library, with the signatures of `sig_dirs`.
+  def check(*sig_dirs)
+    Open3.capture2e(RbConfig.ruby, "-I", LIB, CHECK, catalog_library_path, "Catalog", *sig_dirs)
   end
 
-  # Runs check.rb over a copy of the signatures with `original` replaced by `changed` in `file`.
+  def validate(*sig_dirs)
+    Open3.capture2e(RbConfig.ruby, Gem.bin_path("rbs", "rbs"), *sig_dirs.flat_map { |dir| ["-I", dir] }, "validate", "--silent")
+  end
+
+  # Runs check.rb over a copy of the signatures with `original` replaced by `changed` in `file`
+  # (the binding's mvvm.rbs or the catalog's catalog.rbs).
   def check_changed(file, original, changed)
     Dir.mktmpdir do |dir|
-      FileUtils.cp(Dir[File.join(SIG, "*.rbs")], dir)
+      FileUtils.cp(Dir[File.join(SIG, "*.rbs")] + Dir[File.join(CATALOG_SIG, "*.rbs")], dir)
       path = File.join(dir, file)
       text = File.read(path)
       assert_includes text, original
@@ -36,12 +46,14 @@ class SignaturesTest < Minitest::Test
   end
 
   def test_the_signatures_are_valid_rbs
-    output, status = Open3.capture2e(RbConfig.ruby, Gem.bin_path("rbs", "rbs"), "-I", SIG, "validate", "--silent")
-    assert status.success?, "rbs validate failed:\n#{output}"
+    output, status = validate(SIG)
+    assert status.success?, "rbs validate failed (the binding's):\n#{output}"
+    output, status = validate(SIG, CATALOG_SIG)
+    assert status.success?, "rbs validate failed (the catalog's):\n#{output}"
   end
 
   def test_the_signatures_declare_the_bindings_and_every_call_fits_them
-    output, status = check(SIG)
+    output, status = check(SIG, CATALOG_SIG)
     assert status.success?, output
     assert_match(/declared: \d+ classes made at run time, 9 of the fixed API/, output)
     assert_match(/true: every call fit the signatures \(\d+ classes checked at run time\)/, output)
@@ -49,46 +61,34 @@ class SignaturesTest < Minitest::Test
 
   # A package's own classes: the signatures python3 -m mvvm_gen --rbs writes for them (records,
   # optionals, arrays, bytes, commands with arguments and results, members named like the
-  # bindings' own methods) are valid and true, with the library MVVM_LIBRARY naming theirs.
+  # binding's own methods), in the module named after the library's file (libsample.so: Sample),
+  # are valid and true, with the library loaded by its path as that namespace.
   def test_the_signatures_generated_for_a_package_are_valid_and_true
     library = ENV.fetch("MVVM_SAMPLE_LIBRARY", "")
-    require_sample(library)
+    flunk "MVVM_SAMPLE_LIBRARY names no file: #{library}" unless File.file?(library)
     Dir.mktmpdir do |dir|
-      FileUtils.cp(Dir[File.join(SIG, "*.rbs")], dir)
-      generator = File.expand_path("../../gen", __dir__)
-      output, status = Open3.capture2e({ "PYTHONPATH" => generator }, "python3", "-m", "mvvm_gen", "--library", library,
-                                       "--module", "Sample", "--rbs", File.join(dir, "sample.rbs"))
+      output, status = Open3.capture2e({ "PYTHONPATH" => File.join(ROOT, "tools") }, "python3", "-m", "mvvm_gen",
+                                       "--library", library, "--module", "Sample", "--rbs", File.join(dir, "sample.rbs"))
       assert status.success?, output
-      output, status = Open3.capture2e(RbConfig.ruby, Gem.bin_path("rbs", "rbs"), "-I", dir, "validate", "--silent")
+      assert_match(/^module Sample$/, File.read(File.join(dir, "sample.rbs")))
+      output, status = validate(SIG, dir)
       assert status.success?, "rbs validate failed:\n#{output}"
-      output, status = Open3.capture2e({ "MVVM_LIBRARY" => library }, RbConfig.ruby, "-I", LIB, CHECK, dir)
+      output, status = Open3.capture2e(RbConfig.ruby, "-I", LIB, CHECK, library, "Sample", SIG, dir)
       assert status.success?, output
       assert_match(/true: every call fit the signatures/, output)
     end
   end
 
-  # The generator names the signatures' methods and constants by data (tools/mvvm_gen/
-  # naming-ruby.json), running no Ruby: the data is the bindings' rule, exactly.
-  def test_the_generators_ruby_naming_data_is_the_bindings_rule
-    require "json"
-    data = JSON.parse(File.read(File.expand_path("../../gen/mvvm_gen/naming-ruby.json", __dir__)))
-    assert_equal Mvvm::Names::RESERVED.keys.sort, data.fetch("reserved").sort,
-                 "naming-ruby.json's reserved names differ from Mvvm::Names::RESERVED: update the file"
-    # The module's own constants, before a library adds its classes (as in a fresh process).
-    output, status = Open3.capture2e(RbConfig.ruby, "-I", LIB, "-rmvvm", "-e", "puts Mvvm.constants")
-    assert status.success?, output
-    assert_equal output.split.sort, data.fetch("constants").sort,
-                 "naming-ruby.json's constants differ from the Mvvm module's: update the file"
-  end
-
-  def require_sample(library)
-    flunk "MVVM_SAMPLE_LIBRARY names no file: #{library}" unless File.file?(library)
+  # The binding's own signatures name no library's class: a library's are its own.
+  def test_the_bindings_signatures_are_generic
+    assert_equal ["mvvm.rbs"], Dir.children(SIG)
+    refute_match(/\b(Catalog|SignUpViewModel|StopWatch|CountDownTimer)\b/, File.read(File.join(SIG, "mvvm.rbs")))
   end
 
   def test_a_method_made_at_run_time_without_a_signature_is_found
-    output, status = check_changed("mvvm_classes.rbs", "    def sign_up_tapped: () -> self\n", "")
+    output, status = check_changed("catalog.rbs", "    def sign_up_tapped: () -> self\n", "")
     refute status.success?, output
-    assert_match(/Mvvm::SignUpViewModel: made by Ruby without a signature: \[:sign_up_tapped\]/, output)
+    assert_match(/Catalog::SignUpViewModel: made by Ruby without a signature: \[:sign_up_tapped\]/, output)
   end
 
   def test_a_fixed_method_without_a_signature_is_found
@@ -98,7 +98,7 @@ class SignaturesTest < Minitest::Test
   end
 
   def test_a_result_that_does_not_fit_its_signature_is_found_at_run_time
-    output, status = check_changed("mvvm_classes.rbs", "def is_completion_alert_presented?: () -> bool",
+    output, status = check_changed("catalog.rbs", "def is_completion_alert_presented?: () -> bool",
                                    "def is_completion_alert_presented?: () -> Integer")
     refute status.success?, output
     assert_match(/is_completion_alert_presented\?\] ReturnTypeError: expected `::Integer`/, output)

@@ -5,7 +5,7 @@ require_relative "helper"
 # Subscriptions: what blocks get, when they end, and that C never calls a block Ruby collected.
 class TestSubscriptions < MvvmTest
   def test_block_arguments_and_events
-    vm = Mvvm::InputEchoViewModel.new(@loop)
+    vm = Catalog::InputEchoViewModel.new(@loop)
     got = []
     vm.subscribe(:message) { |name, value, event| got << [name, value, event] }
     vm.input = "a"
@@ -19,7 +19,7 @@ class TestSubscriptions < MvvmTest
   end
 
   def test_lambdas_get_the_arguments_they_take
-    counter = Mvvm::Counter.new(@loop)
+    counter = Catalog::Counter.new(@loop)
     one = []
     two = []
     counter.subscribe(:count, &->(name) { one << name })
@@ -29,7 +29,7 @@ class TestSubscriptions < MvvmTest
   end
 
   def test_a_getter_inside_the_block_sees_the_new_value_and_subscribers_run_in_order
-    counter = Mvvm::Counter.new(@loop)
+    counter = Catalog::Counter.new(@loop)
     order = []
     counter.subscribe(:count) { |_, value| order << [:first, value, counter.count] }
     counter.subscribe { |name, value| order << [:second, name, value] }
@@ -39,7 +39,7 @@ class TestSubscriptions < MvvmTest
   end
 
   def test_unsubscribe_ends_the_subscription_once
-    counter = Mvvm::Counter.new(@loop)
+    counter = Catalog::Counter.new(@loop)
     values = []
     subscription = counter.subscribe(:count) { |_, value| values << value }
     assert subscription.active?
@@ -53,7 +53,7 @@ class TestSubscriptions < MvvmTest
   end
 
   def test_a_block_may_unsubscribe_itself_and_subscribe_another
-    counter = Mvvm::Counter.new(@loop)
+    counter = Catalog::Counter.new(@loop)
     values = []
     subscription = nil
     subscription = counter.subscribe(:count) do |_, value|
@@ -68,7 +68,7 @@ class TestSubscriptions < MvvmTest
   end
 
   def test_closing_the_object_ends_its_subscriptions_and_children_close_with_their_parent
-    vm = Mvvm::TimerViewModel.new(@loop, Mvvm::CountDownTimer.new(@loop, 5))
+    vm = Catalog::TimerViewModel.new(@loop, Catalog::CountDownTimer.new(@loop, 5))
     display = vm.display
     subscriptions = [vm.subscribe { flunk }, display.subscribe { flunk }, vm.player.subscribe { flunk }]
     vm.close
@@ -79,7 +79,7 @@ class TestSubscriptions < MvvmTest
   end
 
   def test_object_block_form_closes_it
-    result = Mvvm::SignUpViewModel.open(@loop) do |vm|
+    result = Catalog::SignUpViewModel.open(@loop) do |vm|
       vm.subscribe { nil }
       @vm = vm
       :done
@@ -99,7 +99,7 @@ class TestSubscriptions < MvvmTest
   N = 3000
 
   def test_gc_stress_thousands_of_blocks_nobody_keeps
-    counter = Mvvm::Counter.new(@loop)
+    counter = Catalog::Counter.new(@loop)
     sums = Array.new(N, 0)
     N.times do |i|
       # Neither the block nor the subscription is kept by the test: only the registry holds them.
@@ -139,7 +139,7 @@ class TestSubscriptions < MvvmTest
   end
 
   def test_gc_stress_mode_while_blocks_are_called
-    vm = Mvvm::StopWatchViewModel.new(@loop)
+    vm = Catalog::StopWatchViewModel.new(@loop)
     times = []
     begin
       GC.stress = true
@@ -153,7 +153,7 @@ class TestSubscriptions < MvvmTest
   end
 
   def test_closing_the_loop_runs_every_destroy
-    objects = Array.new(20) { Mvvm::SignUpViewModel.new(@loop) }
+    objects = Array.new(20) { Catalog::SignUpViewModel.new(@loop) }
     objects.each { |vm| 50.times { vm.subscribe { nil } } }
     assert_equal 1000, Mvvm::Callbacks.size
     GC.start
@@ -175,9 +175,9 @@ class TestSubscriptions < MvvmTest
   # to look at them afterwards.
   def make_and_drop_counters(count)
     Array.new(count) do
-      counter = Mvvm::Counter.new(@loop)
-      probe = Mvvm::Counter.allocate
-      probe.send(:init_handle, counter.handle, @loop, Mvvm.library)
+      counter = Catalog::Counter.new(@loop)
+      probe = Catalog::Counter.allocate
+      probe.send(:init_handle, counter.handle, @loop, Catalog)
       ObjectSpace.undefine_finalizer(probe)
       probe
     end

@@ -108,15 +108,15 @@
       const edit = list.querySelector('li.editing .edit');
       if (edit) { edit.focus(); edit.setSelectionRange(edit.value.length, edit.value.length); }
     }
-    $('.main').hidden = !p.has_todos;
-    $('.footer').hidden = !p.has_todos;
-    $('.toggle-all').checked = Boolean(p.all_completed);
-    const count = String(p.items_left || '');
+    $('.main').hidden = !p.hasTodos;
+    $('.footer').hidden = !p.hasTodos;
+    $('.toggle-all').checked = Boolean(p.allCompleted);
+    const count = String(p.itemsLeft || '');
     const match = /^(\d+)(.*)$/.exec(count);
     const strong = document.createElement('strong');
     strong.textContent = match ? match[1] : '';
     $('.todo-count').replaceChildren(strong, document.createTextNode(match ? match[2] : count));
-    $('.clear-completed').hidden = !p.is_clear_completed_visible;
+    $('.clear-completed').hidden = !p.isClearCompletedVisible;
     for (const a of document.querySelectorAll('.filters a')) {
       a.classList.toggle('selected', a.getAttribute('href') === `#/${filter === 'all' ? '' : filter}`);
     }

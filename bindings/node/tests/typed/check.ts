@@ -1,26 +1,36 @@
-// Checked by tsc --strict (typed.test.js): the declarations of the module (index.d.ts), of the
-// catalog (mvvm_catalog.d.ts) and of a user's package (sample.d.ts, generated from
-// Tests/outside's libsample.so). Each @ts-expect-error is a planted mistake tsc must report.
-import * as mvvm from '../../index';
+// Checked by tsc --strict (typed.test.js): the declarations of the module (index.d.ts, as 'mvvm'),
+// of the catalog (examples/catalog/mvvm_catalog.d.ts) and of a user's package (sample.d.ts,
+// generated from Tests/outside's libsample.so). Each @ts-expect-error is a planted mistake tsc must
+// report.
+import * as mvvm from 'mvvm';
+import mvvmModule from 'mvvm';
+import type { Classes as Catalog } from '../../../../examples/catalog/mvvm_catalog';
 import type { Classes as Sample } from './sample';
 
-const loop = new mvvm.Loop('virtual');
-const timer = new mvvm.CountDownTimer(loop, 3);
-const vm = new mvvm.TimerViewModel(loop, { timer });
-const seconds: number = timer.remaining_time;
+const catalog = mvvm.load<Catalog>(process.env.MVVM_CATALOG_LIBRARY ?? '');
+const loop = new catalog.Loop('virtual');
+const timer = new catalog.CountDownTimer(loop, 3);
+const vm = new catalog.TimerViewModel(loop, { timer });
+const seconds: number = timer.remainingTime;
 vm.player.tapped('start');
-vm.is_show_alert = false;
+vm.isShowAlert = false;
 timer.subscribe('count', (value: number) => { void value; });
 const sub: mvvm.Subscription = timer.subscribe(null, () => {});
 sub.unsubscribe();
-const page = new mvvm.CounterPageViewModel(loop, 5n);
-const label: string = page.first_counter.label;
-const sw = new mvvm.StopWatch(loop);
+const page = new catalog.CounterPageViewModel(loop, 5n);
+const label: string = page.firstCounter.label;
+const sw = new catalog.StopWatch(loop);
 const state: 'startable' | 'stoppable' | 'resumable' = sw.state;
-const signUp = new mvvm.SignUpViewModel(loop, async (userId: string, request) => userId.length > 3 && request.viewModel?.password !== '');
-signUp.user_id = 'abc';
-const welcome = new mvvm.WelcomeViewModel(loop);
-welcome.on('on_show_text', (text: string) => { void text; });
+const signUp = new catalog.SignUpViewModel(loop, async (userId: string, request) => userId.length > 3 && request.viewModel?.password !== '');
+signUp.userId = 'abc';
+const welcome = new catalog.WelcomeViewModel(loop);
+welcome.on('onShowText', (text: string) => { void text; });
+timer.once('isDoing', (doing: boolean) => { void doing; });
+async function firstLeft(): Promise<number> {
+  for await (const [left, event] of timer.changes('remainingTime')) { void event.name; return left; }
+  return -1;
+}
+mvvmModule.reportError = (error: unknown) => { void error; };
 timer[Symbol.dispose]();
 
 // @ts-expect-error: a read-only property
@@ -28,17 +38,25 @@ timer.count = 3;
 // @ts-expect-error: not one of the values the command takes
 vm.player.tapped('jump');
 // @ts-expect-error: a bool binding takes a boolean
-vm.is_show_alert = 'yes';
+vm.isShowAlert = 'yes';
 // @ts-expect-error: no such member
 timer.nope();
 // @ts-expect-error: a timer view model is made over a timer, not a counter
-new mvvm.TimerViewModel(loop, new mvvm.Counter(loop));
+new catalog.TimerViewModel(loop, new catalog.Counter(loop));
 // @ts-expect-error: a count is a number
 const wrong: string = timer.count;
 // @ts-expect-error: the sign-up service answers a boolean
-new mvvm.SignUpViewModel(loop, () => 'yes');
+new catalog.SignUpViewModel(loop, () => 'yes');
 // @ts-expect-error: no such event
 timer.subscribe('counts', () => {});
+// @ts-expect-error: members are camelCase: remaining_time is remainingTime
+void timer.remaining_time;
+// @ts-expect-error: events are named as members are
+timer.on('remaining_time', () => {});
+// @ts-expect-error: a module namespace is read-only: reportError is set on the module object
+mvvm.reportError = () => {};
+// @ts-expect-error: no default library: a library's classes come from load()
+new mvvm.Counter(loop);
 
 const lib = mvvm.load<Sample>(process.env.MVVM_SAMPLE_LIBRARY ?? '');
 const sampleLoop = new lib.Loop('virtual');
@@ -49,7 +67,7 @@ profile.address = { street: 's', city: 'c' };
 const city: string | undefined = profile.address?.city;
 const loaded: Promise<readonly string[]> = profile.load(2, { signal: new AbortController().signal });
 const contact = profile.contact({ name: 'n', street: 's', city: 'c' });
-const zip: string | null = contact.address.zip_code;
+const zip: string | null = contact.address.zipCode;
 const meter = new lib.Odometer(sampleLoop);
 const reading: bigint = meter.reading;
 const playlist = new lib.Playlist(sampleLoop);
@@ -79,4 +97,4 @@ const shapeClass: typeof lib.Shape = shape.constructor;
 
 declare const process: { env: Record<string, string | undefined> };
 declare class AbortController { readonly signal: mvvm.AbortSignalLike; abort(): void; }
-void [seconds, label, state, tags, city, loaded, zip, reading, first, tally, wrong, readingNumber, notAwaited, shapeName, shapeClass];
+void [firstLeft, seconds, label, state, tags, city, loaded, zip, reading, first, tally, wrong, readingNumber, notAwaited, shapeName, shapeClass];

@@ -35,9 +35,9 @@ module Mvvm
     class << self
       # The library this class belongs to (an Mvvm::Library), nil for Base itself.
       attr_reader :library
-      # The C class name, such as "sign_up_view_model".
+      # The C class name, such as "line_item".
       attr_reader :c_name
-      # The Swift class name, such as "SignUpViewModel".
+      # The Swift class name, such as "LineItem".
       attr_reader :swift_name
 
       def properties = (@properties ||= {})
@@ -61,11 +61,6 @@ module Mvvm
         return @description && @description["doc"] if member.nil?
 
         (@docs || {})[member.to_sym]
-      end
-
-      # Every class of the library MVVM_LIBRARY names, by C name.
-      def classes
-        Library.default.classes
       end
     end
 
@@ -200,7 +195,7 @@ module Mvvm
       object.instance_variable_get(:@parent)
     end
 
-    # The model given to the constructor as its argument `name` (TimerViewModel: :timer), kept
+    # The model given to the constructor as its argument `name` (such as :timer), kept
     # while the object lives; nil for an object its parent made.
     def argument(object, name)
       object.instance_variable_get(:@arguments)[Names.library(name).to_sym]
@@ -282,8 +277,8 @@ module Mvvm
       rendered(object, name, Values.take(result, library_of(object)))
     end
 
-    # A new object for the child view model `name` (each call a new handle; the readers such as
-    # TimerViewModel#display keep theirs). The caller closes it (or it is collected).
+    # A new object for the child view model `name` (each call a new handle; a class's reader of
+    # its child keeps one). The caller closes it (or it is collected).
     def child(object, name)
       out = native_of(object).call_out(:mvvm_child, handle(object), Native.c_string(name))
       library_of(object).wrap(out, loop_of(object), parent: object)
@@ -314,7 +309,7 @@ module Mvvm
 
     # --- description ------------------------------------------------------------------------------
 
-    # The C class name, such as "sign_up_view_model" (from the library).
+    # The C class name, such as "line_item" (from the library).
     def class_name(object)
       Native.read_string(native_of(object).call_out(:mvvm_class_name, handle(object)))
     end

@@ -4,8 +4,8 @@ module Mvvm
   # The Ruby classes of a library's classes, made at run time from mvvm_classes, as PyGObject
   # makes its classes from a typelib: a class registered in Swift is usable from Ruby with no
   # Ruby written for it. Each is a subclass of Mvvm::Base, a constant of its library's namespace
-  # named by the display name the description gives (Mvvm::SignUpViewModel, Mvvm::WelcomeViewModel;
-  # a trailing underscore when the namespace has that constant already), with a method per member,
+  # named by the display name the description gives (sample::Profile for the C class profile; a
+  # trailing underscore when the namespace has that constant already), with a method per member,
   # named as Mvvm::Names says (the member's own name; a trailing underscore for a Ruby keyword
   # or core method: class_, send_):
   #
@@ -15,8 +15,8 @@ module Mvvm
   #   (self when it returns nothing); an async command's starts it and returns an Mvvm::Call,
   #   calling its block (if given) with (result, nil) or (nil, error) once the call ends;
   # - a reader per child, giving the same object each time, closed with its parent;
-  # - a reader per model argument of its constructors (TimerViewModel#timer), unless a member
-  #   has that name;
+  # - a reader per model argument of its constructors (a constructor taking a model `timer`
+  #   gives #timer), unless a member has that name;
   # - class methods library, c_name, swift_name, doc (the class's, or doc(:member)),
   #   description, properties, commands, signals, children, constructors.
   #
@@ -126,24 +126,4 @@ module Mvvm
       end
     end
   end
-
-  # The Ruby classes of the library MVVM_LIBRARY names, by C name
-  # ({"sign_up_view_model" => Mvvm::SignUpViewModel, ...}), made from its description on first use.
-  def self.classes
-    Library.default.classes
-  end
-
-  # The Ruby class of the C class `c_name` (KeyError for none).
-  def self.class_for(c_name)
-    Library.default.class_for(c_name)
-  end
-
-  # Mvvm::SignUpViewModel and the like are made on first reference, from the library.
-  def self.const_missing(name)
-    Library.default.classes
-    const_defined?(name, false) ? const_get(name, false) : super
-  end
 end
-
-# The module as docs/catalog.md and the C header spell it: MVVM::SignUpViewModel is Mvvm::SignUpViewModel.
-MVVM = Mvvm unless defined?(MVVM)

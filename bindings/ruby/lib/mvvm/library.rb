@@ -6,8 +6,8 @@ require "weakref"
 
 module Mvvm
   # One loaded library as a namespace of its classes and records, as gi.repository gives a
-  # typelib's: Mvvm.load(path) returns one, and Mvvm itself is the namespace of the library
-  # MVVM_LIBRARY names (Mvvm.library).
+  # typelib's: Mvvm.load(path) returns one. There is no default library: a host names the one it
+  # uses, by path (its own package's, or an example's such as the catalog's libcatalog.so).
   #
   #   sample = Mvvm.load("Tests/outside/.build/debug/libsample.so")
   #   sample.loop(:virtual) do |loop|
@@ -17,7 +17,9 @@ module Mvvm
   #
   # Its classes (sample::Profile) and records (sample::Address) are constants, named as in
   # Swift; its own calls are methods, which no class name can take: path, version, classes,
-  # class_for(c_name), records, loop(kind) (a loop of this library), service { |request| }.
+  # class_for(c_name), records, record(c_name), loop(kind) (a loop of this library),
+  # service { |request| }. Named by a constant (Sample = Mvvm.load(path)), its classes are named
+  # under it (Sample::Profile), as the signatures `python3 -m mvvm_gen --rbs` writes declare them.
   # Each object works with its own library only: the library refuses a loop, model or service of
   # another (Mvvm::InvalidHandleError: every handle carries its library's tag).
   class Library < Module
@@ -25,29 +27,28 @@ module Mvvm
     @loaded = {}
 
     class << self
-      # The namespace of the library MVVM_LIBRARY names (Mvvm's own constants are its classes).
-      def default
-        @default || @lock.synchronize { @default ||= new(Native.default, namespace: Mvvm) }
-      end
-
       # The namespace of the library at `path`, loaded once per process.
       def load(path)
         native = Native.open(path)
-        @lock.synchronize do
-          return @default if @default&.native.equal?(native)
+        @lock.synchronize { @loaded[native] ||= new(native) }
+      end
 
-          @loaded[native] ||= new(native)
-        end
+      # `library` when it is one; else an ArgumentError saying that `what` (a loop, a service)
+      # needs one, since there is no default library to take.
+      def required(library, what)
+        return library if library.is_a?(Library)
+
+        raise ArgumentError, "#{what} belongs to a library: give library: Mvvm.load(path) " \
+                             "(got #{library.inspect})"
       end
     end
 
     # The library's calls (Mvvm::Native::Library).
     attr_reader :native
 
-    def initialize(native, namespace: nil)
+    def initialize(native)
       super()
       @native = native
-      @namespaces = [namespace, self].compact.uniq
       @build_lock = Monitor.new
       @classes = nil
       @records = {}
@@ -155,14 +156,12 @@ module Mvvm
     public
 
     # Sets `value` as the constant `name` (its display name, from the description) of the
-    # namespace (and of Mvvm for the default library); a name the namespace has already (a type of
-    # the bindings: Loop, Service...) takes a trailing underscore, as in Python (Mvvm::Loop_).
+    # namespace; a name the namespace has already (a record of a class's name) takes a trailing
+    # underscore, as the generator's signatures name it (tools/mvvm_gen/ruby.py).
     def name_constant(value, name)
-      @namespaces.each do |namespace|
-        constant = name
-        constant += "_" while namespace.const_defined?(constant, false)
-        namespace.const_set(constant, value)
-      end
+      constant = name
+      constant += "_" while const_defined?(constant, false)
+      const_set(constant, value)
     end
   end
 
@@ -170,7 +169,7 @@ module Mvvm
   # library's description: keyword_init, one member per field (named by Mvvm::Names: a field
   # `class` is the member class_), frozen when read from the library.
   #
-  #   Mvvm::Address.new(street: "1 Main St", city: "Springfield")  # zip_code: nil
+  #   sample::Address.new(street: "1 Main St", city: "Springfield")  # zip_code: nil
   #   profile.address.street
   #
   # A record is given to the library by its fields' names (a Hash of them does as well); a field
@@ -236,12 +235,7 @@ module Mvvm
     end
   end
 
-  # The namespace of the library MVVM_LIBRARY names; Mvvm's own constants are its classes.
-  def self.library
-    Library.default
-  end
-
-  # The namespace of the library at `path` (a file: your package's library, or libmvvm.so),
+  # The namespace of the library at `path` (a file: your package's library, or an example's),
   # loaded once per process, beside any other; see Mvvm::Library.
   def self.load(path)
     Library.load(path)

@@ -3,16 +3,17 @@
 module Mvvm
   # Every object lives on a loop, which runs its time:
   #
-  #   Mvvm::Loop.virtual { |loop| ... }  # time moves only with #advance: exact, for tests
-  #   Mvvm::Loop.manual                  # the host runs due work with #dispatch (#to_io says when)
-  #   Mvvm::Loop.thread                  # the library runs it on a thread of its own
+  #   lib = Mvvm.load(path)
+  #   lib.loop(:virtual) { |loop| ... }  # time moves only with #advance: exact, for tests
+  #   lib.loop(:manual)                  # the host runs due work with #dispatch (#to_io says when)
+  #   lib.loop(:thread)                  # the library runs it on a thread of its own
+  #   Mvvm::Loop.virtual(library: lib)   # the same as lib.loop(:virtual)
   #
   # With a block, the loop is closed when the block ends. Closing a loop stops it: its objects'
   # subscriptions end, and every call on them raises Mvvm::LoopReleasedError.
   #
-  # A loop belongs to one library: the one MVVM_LIBRARY names, unless `library:` says another
-  # (an Mvvm::Library from Mvvm.load; library.loop(kind) is the same). Its objects are of that
-  # library's classes.
+  # A loop belongs to one library, which `library:` names (an Mvvm::Library from Mvvm.load;
+  # there is no default one). Its objects are of that library's classes.
   class Loop
     include Closeable
 
@@ -33,7 +34,7 @@ module Mvvm
     def initialize(kind = :virtual, library: nil)
       code = KINDS.fetch(kind) { raise ArgumentError, "unknown loop kind #{kind.inspect} (#{KINDS.keys.join(', ')})" }
       @kind = kind
-      @library = library || Library.default
+      @library = Library.required(library, "a loop")
       adopt(@library.native.call_out(:mvvm_loop_new, code), @library.native)
     end
 

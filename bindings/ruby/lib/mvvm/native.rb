@@ -9,7 +9,6 @@ module Mvvm
   # from include/mvvm.h), turning statuses into Mvvm::Error subclasses, and laying out the
   # header's structs. Nothing here is needed by a user of the classes.
   module Native
-    LIBRARY_NAME = "libmvvm.so"
     # (major, minor) of include/mvvm.h these bindings were written for.
     EXPECTED_VERSION = [ABI::VERSION_MAJOR, ABI::VERSION_MINOR].freeze
 
@@ -141,48 +140,6 @@ module Mvvm
     @opened = {}
 
     class << self
-      # --- the library of MVVM_LIBRARY ------------------------------------------------------------
-
-      # The library named by MVVM_LIBRARY (or found in the repository), opened once.
-      def default
-        @default || @lock.synchronize { @default ||= open_default }
-      end
-
-      # Shortcuts to the default library, for what is not an object's.
-      def library_path = default.path
-      def version = default.version
-      def call(...) = default.call(...)
-      def call_out(...) = default.call_out(...)
-      def call_out_string(...) = default.call_out_string(...)
-      def status_name(status) = default.status_name(status)
-
-      # Where the default library is looked for, in order: MVVM_LIBRARY alone when set (a path to
-      # libmvvm.so or to its folder), else .build/debug then .build/release under the first
-      # folder holding Package.swift above this file.
-      def candidates
-        env = ENV.fetch("MVVM_LIBRARY", "")
-        unless env.empty?
-          path = File.directory?(env) ? File.join(env, LIBRARY_NAME) : env
-          return [File.expand_path(path)]
-        end
-        root = repository_root
-        return [] unless root
-
-        %w[debug release].map { |config| File.join(root, ".build", config, LIBRARY_NAME) }
-      end
-
-      def repository_root(start = __dir__)
-        dir = File.expand_path(start)
-        loop do
-          return dir if File.file?(File.join(dir, "Package.swift"))
-
-          parent = File.dirname(dir)
-          return nil if parent == dir
-
-          dir = parent
-        end
-      end
-
       # The library at `path` (a file), opened once per process; Mvvm::LibraryError says why not.
       def open(path)
         path = File.expand_path(path)
@@ -229,7 +186,8 @@ module Mvvm
       # Opens `path` once; nil (with why in `tried`) when it is no library of these bindings.
       def try_open(path, tried)
         unless File.file?(path)
-          tried << [path, "no such file"]
+          # A folder is told apart: the library is a file in it, named by the host.
+          tried << [path, File.directory?(path) ? "a folder, not a library file" : "no such file"]
           return nil
         end
         key = File.realpath(path)
@@ -271,24 +229,6 @@ module Mvvm
         nil
       rescue Fiddle::DLError => e
         "not libmvvm #{EXPECTED_VERSION.join('.')} (#{e.message})"
-      end
-
-      def open_default
-        tried = []
-        paths = candidates
-        if paths.empty?
-          raise LibraryError.new(
-            "#{LIBRARY_NAME} not found: MVVM_LIBRARY is not set and no folder holding Package.swift " \
-            "was found above #{__dir__}. Set MVVM_LIBRARY to libmvvm.so or the folder holding it.", tried
-          )
-        end
-        paths.each do |path|
-          library = try_open(path, tried)
-          return library if library
-        end
-        where = tried.map { |path, what| "  #{path}: #{what}" }.join("\n")
-        hint = ENV.fetch("MVVM_LIBRARY", "").empty? ? "build it (swift build) or set MVVM_LIBRARY" : "MVVM_LIBRARY is set, so nothing else was tried"
-        raise LibraryError.new("cannot load #{LIBRARY_NAME}; tried:\n#{where}\n(#{hint})", tried)
       end
     end
   end

@@ -2,13 +2,13 @@
 
 module Mvvm
   # A host service: what a view model's model asks (a sign-up, a welcome message) is answered
-  # by the host. A constructor argument of type "service" (SignUpViewModel.new(loop, service:),
-  # WelcomeViewModel.new(loop, api:)) takes an Mvvm::Service or any callable (a block, a lambda, a
-  # Method), which is called with an Mvvm::Request for each question:
+  # by the host. A constructor argument of type "service" (a constructor's `service:` or `api:`)
+  # takes an Mvvm::Service or any callable (a block, a lambda, a Method), which is called with an
+  # Mvvm::Request for each question:
   #
-  #   vm = Mvvm::SignUpViewModel.new(loop, service: ->(request) { request.complete(true) })
+  #   vm = lib::Form.new(loop, service: ->(request) { request.complete(true) })
   #
-  # A service belongs to one library (the default one unless `library:` says another) and serves
+  # A service belongs to one library (`library:`, or lib.service { |request| }) and serves
   # view models of that library. One service may serve several view models. The block lives (in Mvvm::Callbacks' registry,
   # never in C) until the library lets go of it: when the service is closed and every view model
   # made with it is closed. A callable given straight to a constructor becomes a service that
@@ -21,11 +21,11 @@ module Mvvm
     include Closeable
 
     def initialize(callable = nil, name: "service", library: nil, &block)
+      @library = Library.required(library, "a service")
       fn = callable || block
       raise ArgumentError, "a service needs a callable or a block" if fn.nil?
       raise TypeError, "a service must respond to call, #{fn.class} does not" unless fn.respond_to?(:call)
 
-      @library = library || Library.default
       native = @library.native
       @key = Callbacks.register(Callbacks::ServiceEntry.new(fn, name.to_s, @library))
       out = Native.out

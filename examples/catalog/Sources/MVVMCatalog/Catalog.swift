@@ -2,9 +2,8 @@
 // their own view models: one declaration per member, one registration per class.
 import MVVMExport
 import MVVMModels
-import MVVMRuntime
+import MVVMCombine
 import MVVMViewModels
-@preconcurrency import OpenCombine
 
 /// The catalog as a package other libraries may carry. It has no hook of its own: a library
 /// that carries it calls ``register()`` from its hook, as libmvvm.so's does (Sources/LibMVVM).

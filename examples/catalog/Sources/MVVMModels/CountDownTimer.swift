@@ -1,5 +1,4 @@
-@preconcurrency import OpenCombine
-import MVVMRuntime
+import MVVMCombine
 
 /// A countdown of whole seconds that ticks once a second on its loop while running.
 ///

@@ -1,4 +1,4 @@
-@preconcurrency import OpenCombine
+import MVVMCombine
 
 /// Something that counts up and down and publishes its count.
 public protocol Countable: AnyObject {

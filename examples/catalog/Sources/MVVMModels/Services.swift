@@ -1,5 +1,4 @@
-@preconcurrency import OpenCombine
-import MVVMRuntime
+import MVVMCombine
 
 /// Signs a user up; the answer says whether it succeeded.
 public protocol SignUpService: AnyObject {

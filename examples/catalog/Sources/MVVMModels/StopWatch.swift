@@ -1,5 +1,4 @@
-@preconcurrency import OpenCombine
-import MVVMRuntime
+import MVVMCombine
 
 /// A stopwatch that measures integer milliseconds on its loop's clock, never wall-clock time,
 /// and publishes the time every 10 ms while running.

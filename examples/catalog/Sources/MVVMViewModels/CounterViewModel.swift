@@ -1,4 +1,4 @@
-@preconcurrency import OpenCombine
+import MVVMCombine
 import MVVMModels
 
 /// One counter on screen: its kind as a label and its count as text.

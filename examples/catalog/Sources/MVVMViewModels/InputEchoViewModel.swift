@@ -1,4 +1,4 @@
-@preconcurrency import OpenCombine
+import MVVMCombine
 
 /// A text field echoed back: the label repeats the input, the message quotes it.
 public final class InputEchoViewModel: ObservableObject {

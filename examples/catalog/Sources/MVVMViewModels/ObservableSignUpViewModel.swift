@@ -1,5 +1,5 @@
 import Observation
-@preconcurrency import OpenCombine
+import MVVMCombine
 import MVVMModels
 
 /// The sign-up form of `SignUpViewModel` with the same rules, written as new Swift code writes a

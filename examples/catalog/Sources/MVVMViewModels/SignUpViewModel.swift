@@ -1,6 +1,5 @@
-@preconcurrency import OpenCombine
+import MVVMCombine
 import MVVMModels
-import MVVMRuntime
 
 /// The sign-up form: a user ID of at least 6 characters, a password of at least 8 typed twice,
 /// and agreement to the terms enable the button; signing up presents a completion alert.

@@ -1,6 +1,5 @@
-@preconcurrency import OpenCombine
+import MVVMCombine
 import MVVMModels
-import MVVMRuntime
 
 /// The stopwatch screen: the time as "HH:MM:SS.cc", a main button that starts, stops and
 /// resumes, and a clear button.

@@ -1,6 +1,5 @@
-@preconcurrency import OpenCombine
+import MVVMCombine
 import MVVMModels
-import MVVMRuntime
 
 /// The countdown screen: a display of the remaining time, a player with start, pause and stop,
 /// and an alert when the countdown runs out.

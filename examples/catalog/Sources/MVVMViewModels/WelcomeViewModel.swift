@@ -1,6 +1,5 @@
-@preconcurrency import OpenCombine
+import MVVMCombine
 import MVVMModels
-import MVVMRuntime
 
 /// The welcome screen in the `transform(input:) -> Output` style: each load fetches a welcome
 /// message, each tap echoes its text, and loads paired with taps (as `zip` pairs them) show a

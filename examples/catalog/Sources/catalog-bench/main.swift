@@ -1,7 +1,7 @@
 // The Swift-native side of the benchmarks: the same SignUp flip as bench_c's round trip, driven
 // from Swift without the C layer, so their ratio is the cost of the C ABI.
 // Prints "<case> <ns per op> <deliveries>" per repetition, as bench_c does.
-@preconcurrency import OpenCombine
+import MVVMCombine
 import Glibc
 import MVVMViewModels
 

@@ -1,8 +1,7 @@
 // A Swift view over the catalog, without the C layer: each screen driven on a virtual loop,
 // printing what a view would render.
-@preconcurrency import OpenCombine
+import MVVMCombine
 import MVVMModels
-import MVVMRuntime
 import MVVMViewModels
 
 let loop = try Loop(kind: .virtual)

@@ -1,6 +1,6 @@
+import MVVMCombine
 import Testing
 import MVVMModels
-import MVVMRuntime
 import MVVMViewModels
 
 @Suite struct StopWatchViewModelTests {

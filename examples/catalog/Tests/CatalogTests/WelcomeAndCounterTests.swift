@@ -1,7 +1,6 @@
-@preconcurrency import OpenCombine
+import MVVMCombine
 import Testing
 import MVVMModels
-import MVVMRuntime
 import MVVMViewModels
 
 @Suite struct WelcomeViewModelTests {

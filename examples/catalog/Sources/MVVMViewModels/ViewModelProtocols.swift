@@ -1,4 +1,4 @@
-@preconcurrency import OpenCombine
+import MVVMCombine
 
 /// A view model in the `transform(input:) -> Output` style: the view hands over publishers of
 /// its events once and receives publishers of what to show.

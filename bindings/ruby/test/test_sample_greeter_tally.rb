@@ -1,12 +1,12 @@
 # frozen_string_literal: true
 
-# Run by test_sample_library.rb in a Ruby of its own, with MVVM_LIBRARY naming libsample.so of
-# Tests/outside: a package outside libmvvm whose classes (greeter: an ObservableObject; tally: an
+# The classes of Tests/outside's libsample.so (MVVM_SAMPLE_LIBRARY), loaded beside the catalog's:
+# a package outside libmvvm whose classes (greeter: an ObservableObject; tally: an
 # @Observable class) no Ruby was written for. Checks they are usable from Ruby as they are
 # described, and the notification rules of docs/notifications.md.
-require_relative "../helper"
+require_relative "helper"
 
-class TestGreeterTally < MvvmTest
+class TestGreeterTally < SampleTest
   # Records [name, value, what the getters say inside the callback] of every event of `object`.
   def record(object, &reader)
     events = []
@@ -17,35 +17,35 @@ class TestGreeterTally < MvvmTest
   # --- the classes --------------------------------------------------------------------------------
 
   def test_the_outside_classes_are_ruby_classes_named_as_in_swift
-    assert_same Mvvm::Greeter, Mvvm.class_for("greeter")
-    assert_same MVVM::Tally, Mvvm.class_for("tally")
-    assert_equal "Greets whoever the view names.", Mvvm::Greeter.doc
-    assert_equal "Who to greet.", Mvvm::Greeter.doc(:name)
-    assert_equal "Each greeting said.", Mvvm::Greeter.doc(:greeted)
-    assert_equal "Adds step that many times, as one change.", Mvvm::Tally.doc(:add_many)
+    assert_same @sample::Greeter, @sample.class_for("greeter")
+    assert_same @sample::Tally, @sample.class_for("tally")
+    assert_equal "Greets whoever the view names.", @sample::Greeter.doc
+    assert_equal "Who to greet.", @sample::Greeter.doc(:name)
+    assert_equal "Each greeting said.", @sample::Greeter.doc(:greeted)
+    assert_equal "Adds step that many times, as one change.", @sample::Tally.doc(:add_many)
     assert_equal({ name: :string, greeting: :string, greet_count: :int },
-                 Mvvm::Greeter.properties.transform_values(&:type))
-    assert_equal({ greeted: :string }, Mvvm::Greeter.signals)
-    assert_equal({ add: [], add_many: [:argument], reset: [] }, Mvvm::Tally.commands.transform_values(&:arguments))
-    assert_equal %i[total step title is_even], Mvvm::Tally.properties.keys
-    assert_equal %i[step title], Mvvm::Tally.properties.values.select(&:writable?).map(&:name)
-    refute Mvvm.classes.key?("sign_up_view_model"), "the sample does not carry the catalog"
+                 @sample::Greeter.properties.transform_values(&:type))
+    assert_equal({ greeted: :string }, @sample::Greeter.signals)
+    assert_equal({ add: [], add_many: [:argument], reset: [] }, @sample::Tally.commands.transform_values(&:arguments))
+    assert_equal %i[total step title is_even], @sample::Tally.properties.keys
+    assert_equal %i[step title], @sample::Tally.properties.values.select(&:writable?).map(&:name)
+    refute @sample.classes.key?("sign_up_view_model"), "the sample does not carry the catalog"
   end
 
   # --- greeter: an ObservableObject ---------------------------------------------------------------
 
   def test_greeter_constructors
-    assert_equal ["", "Hello!", 0], Mvvm::Greeter.new(@loop).then { |g| [g.name, g.greeting, g.greet_count] }
-    assert_equal ["Ann", "Hello, Ann!"], Mvvm::Greeter.new(@loop, "Ann").then { |g| [g.name, g.greeting] }
-    assert_equal "Hello, Bo!", Mvvm::Greeter.new(@loop, name: "Bo").greeting
-    error = assert_raises(Mvvm::TypeMismatchError) { Mvvm::Greeter.new(@loop, 5) }
+    assert_equal ["", "Hello!", 0], @sample::Greeter.new(@loop).then { |g| [g.name, g.greeting, g.greet_count] }
+    assert_equal ["Ann", "Hello, Ann!"], @sample::Greeter.new(@loop, "Ann").then { |g| [g.name, g.greeting] }
+    assert_equal "Hello, Bo!", @sample::Greeter.new(@loop, name: "Bo").greeting
+    error = assert_raises(Mvvm::TypeMismatchError) { @sample::Greeter.new(@loop, 5) }
     assert_equal "argument 1 of greeter (name) is of type string, not int", error.message
-    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::Greeter.new(@loop, "a", "b") }
+    error = assert_raises(Mvvm::InvalidArgumentError) { @sample::Greeter.new(@loop, "a", "b") }
     assert_match(/\Agreeter takes .*, not 2 arguments\z/, error.message)
   end
 
   def test_greeter_notifies_after_the_change_with_the_new_values
-    greeter = Mvvm::Greeter.new(@loop)
+    greeter = @sample::Greeter.new(@loop)
     events = record(greeter) { [greeter.name, greeter.greeting] }
     greeter.name = "Bob"
     assert_equal [[:name, "Bob", ["Bob", "Hello, Bob!"]], [:greeting, "Hello, Bob!", ["Bob", "Hello, Bob!"]]], events
@@ -57,7 +57,7 @@ class TestGreeterTally < MvvmTest
   end
 
   def test_greeter_greet_counts_and_signals_each_greeting
-    greeter = Mvvm::Greeter.new(@loop, "Ann")
+    greeter = @sample::Greeter.new(@loop, "Ann")
     events = record(greeter) { greeter.greet_count }
     greeted = Recorder.new
     greeter.subscribe(:greeted, &greeted)
@@ -69,7 +69,7 @@ class TestGreeterTally < MvvmTest
   end
 
   def test_greeter_outputs_refuse_writes
-    greeter = Mvvm::Greeter.new(@loop)
+    greeter = @sample::Greeter.new(@loop)
     refute_respond_to greeter, :greeting=
     refute_respond_to greeter, :greet_count=
     assert_respond_to greeter, :name=
@@ -84,7 +84,7 @@ class TestGreeterTally < MvvmTest
   # --- tally: an @Observable class ----------------------------------------------------------------
 
   def test_tally_add_notifies_total_and_is_even_after_the_change
-    tally = Mvvm::Tally.new(@loop, 3)
+    tally = @sample::Tally.new(@loop, 3)
     assert_equal [3, 1, "Tally", false], [tally.total, tally.step, tally.title, tally.is_even?]
     events = record(tally) { [tally.total, tally.is_even] }
     tally.add
@@ -92,7 +92,7 @@ class TestGreeterTally < MvvmTest
   end
 
   def test_tally_add_many_notifies_total_once_with_the_final_value
-    tally = Mvvm::Tally.new(@loop, 0)
+    tally = @sample::Tally.new(@loop, 0)
     tally.step = 3
     events = record(tally) { tally.total }
     tally.add_many(5)
@@ -107,7 +107,7 @@ class TestGreeterTally < MvvmTest
   end
 
   def test_tally_sets_that_change_nothing_notify_nothing
-    tally = Mvvm::Tally.new(@loop, 2)
+    tally = @sample::Tally.new(@loop, 2)
     events = record(tally) { nil }
     tally.step = 1
     tally.title = "Tally"
@@ -121,7 +121,7 @@ class TestGreeterTally < MvvmTest
   end
 
   def test_tally_is_even_follows_total
-    tally = Mvvm::Tally.new(@loop, 0)
+    tally = @sample::Tally.new(@loop, 0)
     evens = Recorder.new
     tally.subscribe(:is_even, &evens)
     seen = []
@@ -134,10 +134,10 @@ class TestGreeterTally < MvvmTest
   end
 
   def test_tally_arguments_are_checked_by_the_library
-    error = assert_raises(Mvvm::InvalidArgumentError) { Mvvm::Tally.new(@loop) }
+    error = assert_raises(Mvvm::InvalidArgumentError) { @sample::Tally.new(@loop) }
     assert_equal "tally takes (start: int), not 0 arguments", error.message
-    assert_raises(Mvvm::TypeMismatchError) { Mvvm::Tally.new(@loop, "1") }
-    tally = Mvvm::Tally.new(@loop, start: 1)
+    assert_raises(Mvvm::TypeMismatchError) { @sample::Tally.new(@loop, "1") }
+    tally = @sample::Tally.new(@loop, start: 1)
     error = assert_raises(Mvvm::TypeMismatchError) { tally.add_many("2") }
     assert_equal "argument 1 of tally.add_many (argument) is of type int, not string", error.message
     error = assert_raises(Mvvm::InvalidArgumentError) { tally.add_many(2**63) }

@@ -1,12 +1,12 @@
 # frozen_string_literal: true
 
-# Run by test_sample_library.rb in a Ruby of its own, with MVVM_LIBRARY naming libsample.so of
-# Tests/outside: lists of child view models (playlist: an ObservableObject with @Published
-# [Song]; board: an @Observable class holding [Tally]) read as Mvvm::List, their changes heard as
-# Mvvm::Splice values that rebuild the host's copy.
-require_relative "../helper"
+# Lists of child view models of Tests/outside's libsample.so (MVVM_SAMPLE_LIBRARY), loaded beside
+# the catalog's (playlist: an ObservableObject with @Published [Song]; board: an @Observable class
+# holding [Tally]), read as Mvvm::List, their changes heard as Mvvm::Splice values that rebuild the
+# host's copy.
+require_relative "helper"
 
-class TestLists < MvvmTest
+class TestLists < SampleTest
   # The host's copy of a list, kept only from splices: the identities of its items, read during
   # the splices that insert them.
   class Mirror
@@ -39,12 +39,12 @@ class TestLists < MvvmTest
   def titles(list) = list.map(&:title)
 
   def test_a_list_property_is_described_and_reads_as_a_list_of_items
-    assert_equal :list, Mvvm::Playlist.properties[:songs].type
-    assert_equal "song", Mvvm::Playlist.properties[:songs].item_class
-    assert_equal "tally", Mvvm::Board.properties[:tallies].item_class
-    refute Mvvm::Playlist.properties[:songs].writable?
-    refute_respond_to Mvvm::Playlist.new(@loop), :songs=
-    playlist = Mvvm::Playlist.new(@loop)
+    assert_equal :list, @sample::Playlist.properties[:songs].type
+    assert_equal "song", @sample::Playlist.properties[:songs].item_class
+    assert_equal "tally", @sample::Board.properties[:tallies].item_class
+    refute @sample::Playlist.properties[:songs].writable?
+    refute_respond_to @sample::Playlist.new(@loop), :songs=
+    playlist = @sample::Playlist.new(@loop)
     songs = playlist.songs
     assert_kind_of Mvvm::List, songs
     assert_kind_of Enumerable, songs
@@ -55,13 +55,13 @@ class TestLists < MvvmTest
   end
 
   def test_the_list_is_live_and_indexes_like_an_array
-    playlist = Mvvm::Playlist.new(@loop)
+    playlist = @sample::Playlist.new(@loop)
     songs = playlist.songs
     playlist.add_many("b,a,c")
     assert_equal 3, songs.size
     assert_equal 3, songs.length
     assert_equal 3, songs.count
-    assert_instance_of Mvvm::Song, songs[0]
+    assert_instance_of @sample::Song, songs[0]
     assert_equal %w[b a c], titles(songs)
     assert_equal "c", songs[-1].title
     assert_equal "c", songs.last.title
@@ -83,7 +83,7 @@ class TestLists < MvvmTest
   end
 
   def test_items_are_live_objects_with_a_stable_identity
-    playlist = Mvvm::Playlist.new(@loop)
+    playlist = @sample::Playlist.new(@loop)
     playlist.add_many("x,y")
     first = playlist.songs[0]
     again = playlist.songs[0]
@@ -102,7 +102,7 @@ class TestLists < MvvmTest
   end
 
   def test_subscribers_get_splices_that_rebuild_the_list
-    playlist = Mvvm::Playlist.new(@loop)
+    playlist = @sample::Playlist.new(@loop)
     songs = mirror(playlist, :songs)
     all = mirror(playlist, :all)
     playlist.add_many("ab,b,ac,ad,c,ae")
@@ -128,7 +128,7 @@ class TestLists < MvvmTest
   end
 
   def test_a_splice_is_a_frozen_value_in_an_event_of_kind_splice
-    playlist = Mvvm::Playlist.new(@loop)
+    playlist = @sample::Playlist.new(@loop)
     events = []
     playlist.subscribe { |_name, _value, event| events << event }
     playlist.add("a")
@@ -144,7 +144,7 @@ class TestLists < MvvmTest
   end
 
   def test_inserted_items_are_readable_during_the_splice
-    playlist = Mvvm::Playlist.new(@loop)
+    playlist = @sample::Playlist.new(@loop)
     seen = []
     playlist.subscribe(:songs) do |_name, splice|
       seen << playlist.songs[splice.index, splice.inserted].map(&:title)
@@ -155,7 +155,7 @@ class TestLists < MvvmTest
   end
 
   def test_a_change_made_in_a_subscribers_block_reaches_everyone_after_it
-    playlist = Mvvm::Playlist.new(@loop)
+    playlist = @sample::Playlist.new(@loop)
     adds = 0
     first = Mirror.new(playlist, :songs)
     playlist.subscribe(:songs) do |*args|
@@ -172,11 +172,11 @@ class TestLists < MvvmTest
   end
 
   def test_an_observable_owner_announces_its_list_too
-    board = Mvvm::Board.new(@loop)
+    board = @sample::Board.new(@loop)
     tallies = mirror(board, :tallies)
     [1, 2, 3, 4].each { |start| board.add(start) }
     assert_equal [1, 2, 3, 4], board.tallies.map(&:total)
-    assert_instance_of Mvvm::Tally, board.tallies[0]
+    assert_instance_of @sample::Tally, board.tallies[0]
     assert_equal board.tallies.identities, tallies.ids
     board.remove_odd
     assert_equal [2, 4], board.tallies.map(&:total)
@@ -189,7 +189,7 @@ class TestLists < MvvmTest
   end
 
   def test_errors
-    playlist = Mvvm::Playlist.new(@loop)
+    playlist = @sample::Playlist.new(@loop)
     songs = playlist.songs
     assert_raises(Mvvm::InvalidArgumentError) { songs.item(0) }
     assert_raises(NoMethodError) { songs << 1 }
