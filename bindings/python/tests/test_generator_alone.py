@@ -71,7 +71,7 @@ def test_every_generated_file_says_so_in_its_first_lines() -> None:
     paths += [package / "__init__.py", package / "__init__.pyi"]
     merges = flags[flags.index("--merges") + 1]
     paths += [ROOT / merges / ("Publishers.Merge%s.swift" % ("" if n == 2 else n)) for n in range(2, 9)]
-    assert len(paths) >= 18 and ROOT / "bindings/node/mvvm_catalog.d.ts" in paths, paths
+    assert len(paths) >= 18 and ROOT / "examples/catalog/mvvm_catalog.d.ts" in paths, paths
     unmarked = [str(path.relative_to(ROOT)) for path in paths
                 if "generated" not in "".join(path.read_text().splitlines(True)[:6]).lower()]
     assert not unmarked, "not marked as generated in their first lines: %s" % unmarked
