@@ -212,6 +212,18 @@ static void load(void) {
     free(bytes);
 }
 
+/* fork(): the lock is taken around it, so no save is under way in the parent at that moment (the
+ * saver holds the lock while it saves) and the child does not inherit it held by a thread it does
+ * not have. The child has no saver thread: its first work starts one. */
+static void before_fork(void) { pthread_mutex_lock(&lock); }
+static void after_fork_in_parent(void) { pthread_mutex_unlock(&lock); }
+static void after_fork_in_child(void) {
+    pthread_mutex_init(&lock, NULL);
+    pthread_cond_init(&wake, NULL);
+    saver_started = false;
+    __atomic_store_n(&cmvvm_settings_armed, false, __ATOMIC_RELAXED);
+}
+
 bool cmvvm_settings_start(const char *domain_or_null) {
     /* MVVM_SETTINGS=off: a process that must not read or write settings (a benchmark, whose
      * counts a saver thread waking would blur). */
@@ -229,6 +241,7 @@ bool cmvvm_settings_start(const char *domain_or_null) {
         load();
         saved = snapshot(&saved_length);
         atexit(save_at_exit);
+        pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
         __atomic_store_n(&cmvvm_settings_active, true, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&lock);

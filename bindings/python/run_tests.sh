@@ -68,9 +68,15 @@ if ! "$venv/bin/python" -c 'import mypy' >/dev/null 2>&1 || [ ! -x "$venv/bin/py
     pip install mypy "pyright[nodejs]" >&2 || { echo "run_tests.sh: cannot install mypy and pyright" >&2; exit 2; }
 fi
 export MVVM_REQUIRE_TYPE_CHECKERS=1
-# The package, editable, from this tree (reinstalled when the venv's copy points elsewhere).
-installed=$("$venv/bin/python" -c 'import importlib.util as u; s = u.find_spec("mvvm"); print(s.submodule_search_locations[0] if s and s.submodule_search_locations else "")' 2>/dev/null)
-if [ "$installed" != "$root/bindings/python/mvvm" ]; then
+# The package and its generator, editable, from this tree (reinstalled when the venv's copy of
+# either points elsewhere or is missing: an install made before mvvm_gen joined the package).
+installed=$("$venv/bin/python" -c '
+import importlib.util as u, os
+for name in ("mvvm", "mvvm_gen"):
+    s = u.find_spec(name)
+    print(os.path.realpath(s.submodule_search_locations[0]) if s and s.submodule_search_locations else "")' 2>/dev/null)
+if [ "$installed" != "$root/bindings/python/mvvm
+$root/tools/mvvm_gen" ]; then
     pip install -e "$root/bindings/python" >&2 || { echo "run_tests.sh: cannot install bindings/python" >&2; exit 2; }
 fi
 
