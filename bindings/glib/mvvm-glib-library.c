@@ -266,7 +266,7 @@ static char *camel_case(const char *name) {
     return g_string_free(out, FALSE);
 }
 
-/* "/x/libtodo.so" -> "MvvmTodo"; "libmvvm.so.0" -> "Mvvm". */
+/* "/x/libtodo.so" -> "MvvmTodo"; "libcatalog.so.0" -> "MvvmCatalog"; "libmvvm.so" -> "Mvvm". */
 static char *type_prefix_for(const char *path) {
     char *base = g_path_get_basename(path);
     char *stem = base;

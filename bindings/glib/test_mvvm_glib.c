@@ -133,7 +133,7 @@ static void on_items_changed(GListModel *model, guint position, guint removed, g
 static void libraries_open_side_by_side(void) {
     g_assert_cmpstr(mvvm_glib_library_get_type_prefix(sample), ==, "MvvmSample");
     g_assert_cmpstr(mvvm_glib_library_get_type_prefix(todo), ==, "MvvmTodo");
-    g_assert_cmpstr(mvvm_glib_library_get_type_prefix(catalog), ==, "Mvvm");
+    g_assert_cmpstr(mvvm_glib_library_get_type_prefix(catalog), ==, "MvvmCatalog");
     g_assert_cmpuint(mvvm_glib_library_get_tag(sample), !=, mvvm_glib_library_get_tag(todo));
     g_assert_cmpuint(mvvm_glib_library_get_tag(catalog), !=, mvvm_glib_library_get_tag(todo));
     /* Each library's classes are GTypes of its own prefix, all of the base type. */
@@ -142,7 +142,7 @@ static void libraries_open_side_by_side(void) {
     GType in_catalog = mvvm_glib_library_get_class_type(catalog, "counter_view_model");
     g_assert_cmpstr(g_type_name(in_sample), ==, "MvvmSample_Tally");
     g_assert_cmpstr(g_type_name(in_todo), ==, "MvvmTodo_TodoListViewModel");
-    g_assert_cmpstr(g_type_name(in_catalog), ==, "Mvvm_CounterViewModel");
+    g_assert_cmpstr(g_type_name(in_catalog), ==, "MvvmCatalog_CounterViewModel");
     g_assert_true(g_type_is_a(in_sample, MVVM_GLIB_TYPE_OBJECT) && g_type_is_a(in_todo, MVVM_GLIB_TYPE_OBJECT)
                   && g_type_is_a(in_catalog, MVVM_GLIB_TYPE_OBJECT));
     g_assert_true(g_type_is_a(in_catalog, G_TYPE_ACTION_GROUP));
@@ -213,9 +213,9 @@ static MvvmGlibLibrary *open_copy(const char *root, const char *folder, const ch
     return library;
 }
 
-/* a/libmvvm.so takes "Mvvm" (or a tagged prefix when the catalog's libmvvm.so, opened by main,
- * has it); b/libmvvm<N>.so takes "Mvvm<N>"; c/libmvvm.so, of tag N, finds "Mvvm" and "Mvvm<N>"
- * both taken and gets a prefix of its own. */
+/* a/libmvvm.so takes "Mvvm" (or a tagged prefix when a library opened before has it);
+ * b/libmvvm<N>.so takes "Mvvm<N>"; c/libmvvm.so, of tag N, finds "Mvvm" and "Mvvm<N>" both taken
+ * and gets a prefix of its own. */
 static void a_tagged_type_prefix_is_one_no_library_has(void) {
     char *root = g_dir_make_tmp("mvvm-glib-prefixes-XXXXXX", NULL);
     GPtrArray *made = g_ptr_array_new_with_free_func(g_free);
