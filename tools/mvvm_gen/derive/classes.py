@@ -28,7 +28,9 @@ from .graph import Graph, Symbol, setter_access, usr_module
 from .types import SwiftType, parse, type_fragments
 from .values import Values
 
-OBSERVABLE_OBJECT = {"OpenCombine.ObservableObject", "Combine.ObservableObject", "MVVMCombine.ObservableObject"}
+# MVVMCombine's ObservableObject is MVVMPublished's (MVVMCombine re-exports it in place of OpenCombine's).
+OBSERVABLE_OBJECT = {"OpenCombine.ObservableObject", "Combine.ObservableObject", "MVVMCombine.ObservableObject",
+                     "MVVMPublished.ObservableObject"}
 OBSERVABLE = {"Observation.Observable"}
 #: What ObservableObject and the Observable macro give a class: no member of the view model.
 NOT_MEMBERS = {"objectWillChange", "access(keyPath:)", "withMutation(keyPath:_:)", "shouldNotifyObservers(_:_:)",
@@ -37,7 +39,7 @@ NOT_MEMBERS = {"objectWillChange", "access(keyPath:)", "withMutation(keyPath:_:)
 #: `static func exportByHand(_ c: inout ExportBuilder<Self>)`.
 HAND_HOOK = "exportByHand(_:)"
 EVENT_PUBLISHERS = {"PassthroughSubject", "AnyPublisher"}
-COMBINE_MODULES = {"OpenCombine", "Combine", "MVVMCombine"}
+COMBINE_MODULES = {"OpenCombine", "Combine", "MVVMCombine", "MVVMPublished"}
 NEVER = "s:s5NeverO"
 SPLICE_LIST = "s:11MVVMRuntime10SpliceListC"
 LOOP = "s:11MVVMRuntime4LoopC"
