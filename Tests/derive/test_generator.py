@@ -332,7 +332,7 @@ class Constructors(unittest.TestCase):
     def test_a_range_refuses_an_integer_argument_outside_it(self) -> None:
         control = Control(types={"CountDown": TypeControl(members={"init(seconds:)": MemberControl(range={"seconds": (1, 60)})})})
         constructor = entries(self.module().derive(control), "t")["init(seconds:)"]
-        self.assertEqual((constructor.block, constructor.values["checks"]), ("constructor_checked", [("seconds", "seconds", 1, 60)]))
+        self.assertEqual((constructor.block, constructor.checks), ("constructor_checked", [("seconds", "seconds", 1, 60)]))
         from mvvm_gen.derive import render
         self.assertIn('throw ExportFailure("seconds must be from 1 to 60, got \\(seconds)")', render.view_model(
             self.module().derive(control).view_models["t"]))

@@ -93,6 +93,8 @@ class Entry:
     uses: List[SwiftType] = field(default_factory=list)
     #: whether a left-out member is warned of (a static member is said in the file alone)
     warn: bool = True
+    #: a constructor's range checks: (argument's C name, its Swift name, low, high)
+    checks: List[Tuple[str, str, int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -304,7 +306,7 @@ class Classes:
             elif member.kind == "swift.init":
                 # A constructor's name follows from its labels (a control file's name is none of it).
                 self._initialiser(view_model, member, entry, settings)
-                if not entry.left_out:
+                if not entry.left_out and constructors is not None:
                     constructors.append(entry)
                     continue
             elif member.kind == "swift.func.op":
@@ -590,7 +592,8 @@ class Classes:
                         "closure": "%s in %s%s" % (head, call, made)}
         if checks:
             entry.block = "constructor_checked"
-            entry.values.update(head=head, checks=checks, made=call + made)
+            entry.values.update(head=head, made=call + made)
+            entry.checks = checks
         entry.spelled = [swift_type for _, _, swift_type in arguments]
         entry.argument_names = [snake_case(internal if label == "_" else label) for label, internal, _ in arguments]
 

@@ -41,7 +41,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import AbstractSet, Any, Dict, List, Optional, Set, Tuple
 
 from .graph import DeriveError
 
@@ -99,7 +99,7 @@ class Control:
                 return members[key]
         return MemberControl()
 
-    def unused(self, ordered: Set[str] = frozenset()) -> List[str]:
+    def unused(self, ordered: AbstractSet[str] = frozenset()) -> List[str]:
         """The entries that named no type or member the derivation met (``ordered``: the classes
         it registers, which ``order`` may name)."""
         found = ["order: %s" % name for name in self.order if name not in ordered]

@@ -41,7 +41,7 @@ def _entry(entry: Entry) -> str:
         if entry.block == "constructor":
             return t("constructor", options=options, closure=values["closure"])
         checks = "\n".join(t("range_check", name=name, swift=swift, low=low, high=high)
-                           for name, swift, low, high in values["checks"])
+                           for name, swift, low, high in entry.checks)
         return t("constructor_checked", options=options, head=values["head"], checks=checks, made=values["made"])
     return t(entry.block, **{key: value for key, value in values.items() if key != "suffix"})
 
