@@ -165,11 +165,11 @@ test-views: catalog search
 	bash examples/test_views.sh $(CATALOG_DIR)
 
 # Registrations derived from the code (`python3 -m mvvm_gen derive`, docs/packages.md): the derived
-# files of Tests/derive, the todo app and the search screen are current (--check, on the builds
-# `make todo search` made, with their flags: nothing is relinked), a stale one is told; Tests/derive's
-# view models registered by derivation (libderived.so) and by hand (libhand.so) are described alike
-# and behave alike, from C and Python (Tests/derive/run.sh).
-test-derive: todo search build-dir
+# files of Tests/derive, the todo app, the search screen and the catalog are current (--check, on the
+# builds `make todo search catalog` made, with their flags: nothing is relinked), a stale one is told;
+# Tests/derive's view models registered by derivation (libderived.so) and by hand (libhand.so) are
+# described alike and behave alike, from C and Python (Tests/derive/run.sh).
+test-derive: todo search catalog build-dir
 	bash Tests/derive/run.sh
 
 # The GLib bridge (bindings/glib: libmvvm-glib.so, over include/mvvm.h only, and its

@@ -346,6 +346,12 @@ public enum ExportOrigin: Sendable {
 struct MemberCounts {
     var properties = 0, commands = 0, signals = 0, children = 0, constructors = 0
 
+    /// Before any member.
+    init() {}
+
+    /// Members of every kind.
+    var all: Int { properties + commands + signals + children + constructors }
+
     init<Target>(_ builder: ExportBuilder<Target>) {
         properties = builder.properties.count
         commands = builder.commands.count

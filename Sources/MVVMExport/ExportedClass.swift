@@ -228,11 +228,22 @@ struct ExportedConstructor {
 /// registration said otherwise from some member on.
 struct MemberOrigins {
     private let changes: [(counts: MemberCounts, origin: ExportOrigin)]
+    /// Whether some members were derived and others written by hand: only then do messages name
+    /// origins (a class registered wholly one way is named as ever).
+    let mixesOrigins: Bool
 
-    init(_ changes: [(counts: MemberCounts, origin: ExportOrigin)]) { self.changes = changes }
-
-    /// Whether any member was derived: only then do messages name origins.
-    var mixesOrigins: Bool { changes.contains { $0.origin == .derived } }
+    /// `changes` of the origin, and the counts of all the class's members.
+    init(_ changes: [(counts: MemberCounts, origin: ExportOrigin)], all: MemberCounts) {
+        self.changes = changes
+        // Each origin's span runs from its change to the next (hand-written before the first).
+        let starts = [(counts: MemberCounts(), origin: ExportOrigin.hand)] + changes
+        var seen = Set<ExportOrigin>()
+        for (index, start) in starts.enumerated() {
+            let end = index + 1 < starts.count ? starts[index + 1].counts.all : all.all
+            if end > start.counts.all { seen.insert(start.origin) }
+        }
+        mixesOrigins = seen.count > 1
+    }
 
     /// The origin of the member at `index` of the kind `count` reads (`\.properties`…).
     func origin(_ count: KeyPath<MemberCounts, Int>, _ index: Int) -> ExportOrigin {
@@ -256,7 +267,7 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
 
     init<Target: AnyObject>(_ builder: ExportBuilder<Target>) {
         isMainActor = builder.isMainActor
-        origins = MemberOrigins(builder.originChanges)
+        origins = MemberOrigins(builder.originChanges, all: MemberCounts(builder))
         name = CName(builder.name)
         identity = TypeIdentity(swiftName: builder.swiftName, type: Target.self, doc: builder.doc, cName: builder.name,
                                 display: builder.display)

@@ -100,6 +100,14 @@ private func problems(_ classes: [ExportedClass]) -> [String] {
             c.command("title") { _ in }
         }
         #expect(problems([byHand]).first == "class page (Page): command title has the name of its property title")
+        // Wholly derived, or derived with a hand hook that adds nothing: one origin, named as ever.
+        let derived = exported(Page.self, as: "page") { c in
+            c.origin = .derived
+            c.output("title", get: { _ in "" }, publisher: { _ in Just("") })
+            c.command("title") { _ in }
+            c.origin = .hand
+        }
+        #expect(problems([derived]).first == "class page (Page): command title has the name of its property title")
     }
 
     /// The catalog's classes, as the library registers them, break no rule.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make test-derive: registrations derived from the code (`python3 -m mvvm_gen derive`).
-#  - the derived files of Tests/derive, the todo app and the search screen are what their code
-#    derives now (--check, on the builds `make todo search` made: the same flags, nothing relinked);
+#  - the derived files of Tests/derive, the todo app, the search screen and the catalog are what
+#    their code derives now (--check, on the builds `make todo search catalog` made: the same flags,
+#    nothing relinked);
 #  - --check fails on a stale file, and a stale file that breaks the build is derived around;
 #  - Tests/derive's view models, registered by derivation (libderived.so) and by hand
 #    (libhand.so), are described alike and behave alike under one script, from C and from Python;
@@ -32,6 +33,9 @@ part "Tests/derive's derived file is current" derive --package Tests/derive --ta
 part "the todo app's derived file is current" derive --package examples/todo --target TodoViewModels \
     --output examples/todo/Sources/TodoExport/Exports.derived.swift --check
 part "the search screen's derived file is current" derive --package examples/search --target Search --check
+# The catalog's two modules (models, view models) into one file of its registration target.
+part "the catalog's derived file is current" derive --package examples/catalog --target MVVMModels --target MVVMViewModels \
+    --output examples/catalog/Sources/MVVMCatalog/Catalog.derived.swift --check
 
 # A control file that names a member otherwise: the committed file is stale, and the check says how.
 stale_is_told() {

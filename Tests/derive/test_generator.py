@@ -14,7 +14,7 @@ from typing import List, Optional
 from mvvm_gen import naming
 from mvvm_gen.derive import split_build_flags
 from mvvm_gen.derive.classes import Classes
-from mvvm_gen.derive.control import Control, load
+from mvvm_gen.derive.control import Control, MemberControl, TypeControl, load
 from mvvm_gen.derive.graph import DeriveError, Graph, setter_access, usr_module
 from mvvm_gen.derive.types import parse, type_fragments
 from mvvm_gen.derive.values import Values
@@ -95,6 +95,16 @@ class ControlFile(unittest.TestCase):
         with self.assertRaisesRegex(DeriveError, "an object of \"types\""):
             load(self.written({"classes": {}}))
 
+    def test_as_range_and_order_are_checked_when_read(self) -> None:
+        with self.assertRaisesRegex(DeriveError, 'as \'signal\' is not "command"'):
+            load(self.written({"types": {"Player": {"members": {"tapped": {"as": "signal"}}}}}))
+        with self.assertRaisesRegex(DeriveError, "range must map each argument's Swift name to \\[low, high\\]"):
+            load(self.written({"types": {"Timer": {"members": {"init(seconds:)": {"range": {"seconds": [60, 1]}}}}}}))
+        with self.assertRaisesRegex(DeriveError, "order must be a list of class names, each once"):
+            load(self.written({"order": ["A", "A"], "types": {}}))
+        control = load(self.written({"order": ["Gone"], "types": {}}))
+        self.assertEqual(control.unused({"Present"}), ["order: Gone"])
+
     def test_a_member_is_found_by_its_full_or_base_name_and_entries_naming_nothing_are_told(self) -> None:
         control = load(self.written({"types": {"Greeter": {"members": {"follow": {"exclude": "why"}, "gone": {}}},
                                                "Missing": {"doc": "x"}}}))
@@ -169,7 +179,7 @@ class Rules(unittest.TestCase):
         graph.conformances["b"] = {"OpenCombine.ObservableObject"}
         visible = lambda symbol: True
         control = Control()
-        return Classes(graph, "Boards", control, Values(graph, visible, {}, control), naming.load(), visible, True)
+        return Classes(graph, ["Boards"], control, Values(graph, visible, {}, control), naming.load(), visible, "Boards")
 
     def test_members_are_derived_or_left_out_saying_why(self) -> None:
         board = list(self.derive().view_models.values())[0]
@@ -179,6 +189,236 @@ class Rules(unittest.TestCase):
         self.assertIn("cannot be set", entries["onTap"].left_out)
         self.assertIn("mvvm_board_set_title would be class board's property title's setter", entries["setTitle(_:)"].left_out)
         self.assertEqual((entries["init(size:)"].c_name, entries["init(title:)"].c_name), ("new", "new_with_title"))
+
+
+SUBJECT, PUBLISHER = "s:11OpenCombine18PassthroughSubjectC", "s:11OpenCombine12AnyPublisherV"
+PUBLISHED = [{"kind": "attribute", "spelling": "@"}, {"kind": "attribute", "spelling": "Published"}, text(" ")]
+
+
+def publisher(usr: str, spelling: str, events: dict) -> List[dict]:
+    return [name(spelling, usr), text("<"), events, text(", "), NEVER, text(">")]
+
+
+def stored(keyword_: str, property_: str, type_fragments_: List[dict], published: bool = False) -> List[dict]:
+    return (PUBLISHED if published else []) + [keyword(keyword_), text(" "), identifier(property_), text(": ")] + type_fragments_
+
+
+def parameter(label: str, type_fragments_: List[dict]) -> dict:
+    return {"name": label, "declarationFragments": [identifier(label), text(": ")] + type_fragments_}
+
+
+class Module:
+    """A module's symbol graph made here: types, their members, conformances."""
+
+    def __init__(self, module: str = "Forms") -> None:
+        self.module = module
+        self.graph = Graph()
+        self.line = 0
+
+    def add(self, usr: str, kind: str, path: List[str], fragments: List[dict], signature: Optional[dict] = None,
+            doc: str = "") -> str:
+        self.line += 1
+        raw = symbol(usr, kind, path, fragments, self.line, signature)
+        if doc:
+            raw["docComment"] = {"lines": [{"text": line} for line in doc.split("\n")]}
+        self.graph._add(raw, self.module)
+        if len(path) > 1:
+            owner = next(s.usr for s in self.graph.symbols.values() if s.path == tuple(path[:-1]))
+            self.graph.members.setdefault(owner, []).append(usr)
+        return usr
+
+    def type(self, usr: str, kind: str, path: List[str], *conformances: str) -> str:
+        self.add(usr, kind, path, [keyword(kind.split(".")[-1]), text(" "), identifier(path[-1])])
+        self.graph.conformances[usr] = set(conformances)
+        return usr
+
+    def initialiser(self, usr: str, owner: List[str], parameters: List[dict], declaration: Optional[List[dict]] = None,
+                    doc: str = "") -> str:
+        labels = "".join(p["name"] + ":" for p in parameters)
+        return self.add(usr, "swift.init", owner + ["init(%s)" % labels], declaration or [keyword("init"), text("()")],
+                        {"parameters": parameters}, doc)
+
+    def derive(self, control: Optional[Control] = None, modules: Optional[List[str]] = None) -> Classes:
+        visible = lambda symbol: True
+        control = control or Control()
+        return Classes(self.graph, modules or [self.module], control, Values(self.graph, visible, {}, control),
+                       naming.load(), visible, self.module)
+
+
+OBSERVABLE_OBJECT = "MVVMPublished.ObservableObject"
+
+
+def entries(classes: Classes, usr: str) -> dict:
+    return {entry.swift: entry for entry in classes.view_models[usr].entries}
+
+
+class InputBindingOutput(unittest.TestCase):
+    """`final class SignUp: ObservableObject` of the Input / Binding / Output style: its nested
+    parts' members are its own, its input's subjects commands; its service defaults."""
+
+    def module(self) -> Module:
+        m = Module()
+        m.type("s", "swift.class", ["SignUp"], OBSERVABLE_OBJECT)
+        m.type("s.I", "swift.class", ["SignUp", "Input"])
+        m.add("s.I.tap", "swift.property", ["SignUp", "Input", "signUpTapped"],
+              stored("let", "signUpTapped", publisher(SUBJECT, "PassthroughSubject", VOID)), doc="Signs up.")
+        m.type("s.B", "swift.class", ["SignUp", "Binding"], OBSERVABLE_OBJECT)
+        m.add("s.B.user", "swift.property", ["SignUp", "Binding", "userID"],
+              stored("var", "userID", [STRING], published=True), doc="The user.")
+        m.type("s.O", "swift.class", ["SignUp", "Output"], OBSERVABLE_OBJECT)
+        m.add("s.O.enabled", "swift.property", ["SignUp", "Output", "isEnabled"], stored("let", "isEnabled", [name("Bool", "s:Sb")]))
+        for part, usr in [("input", "s.I"), ("binding", "s.B"), ("output", "s.O")]:
+            m.add("s." + part, "swift.property", ["SignUp", part],
+                  stored("let", part, [name("SignUp", "s"), text("."), name(part.title(), usr)]))
+        m.type("service", "swift.protocol", ["SignUpService"])
+        m.initialiser("s.init", ["SignUp"], [parameter("service", [text("any "), name("SignUpService", "service")])],
+                      [keyword("init"), text("("), {"kind": "externalParam", "spelling": "service"}, text(": any "),
+                       name("SignUpService", "service"), text(" = Accepting())")], doc="Built in.\n- Parameter service: another.")
+        return m
+
+    def test_the_parts_members_are_the_view_models_reached_through_them(self) -> None:
+        classes = self.module().derive()
+        self.assertEqual(list(classes.view_models), ["s"])     # the parts are not registered on their own
+        found = entries(classes, "s")
+        self.assertEqual((found["binding.userID"].block, found["binding.userID"].values["path"]), ("binding_published", "binding."))
+        self.assertEqual(found["output.isEnabled"].block, "output")
+        self.assertEqual([found[part].kind for part in ("input", "binding", "output")], ["part"] * 3)
+
+    def test_an_input_parts_subjects_are_commands_that_send_to_them(self) -> None:
+        command = entries(self.module().derive(), "s")["input.signUpTapped"]
+        self.assertEqual((command.kind, command.c_name, command.values["closure"], command.values["doc"]),
+                         ("command", "sign_up_tapped", "$0.input.signUpTapped.send()", "Signs up."))
+
+    def test_a_parameter_that_cannot_cross_is_left_to_its_default_and_signature_callouts_are_no_doc(self) -> None:
+        constructor = entries(self.module().derive(), "s")["init(service:)"]
+        self.assertEqual((constructor.left_out, constructor.c_name, constructor.values["closure"], constructor.values["doc"]),
+                         ("", "new", "_ in SignUp()", "Built in."))
+
+
+class Subjects(unittest.TestCase):
+    def test_as_command_sends_a_subjects_value_and_refuses_what_is_no_subject(self) -> None:
+        m = Module()
+        m.type("p", "swift.class", ["Player"], OBSERVABLE_OBJECT)
+        m.add("p.tapped", "swift.property", ["Player", "tapped"], stored("let", "tapped", publisher(SUBJECT, "PassthroughSubject", STRING)))
+        m.add("p.ticks", "swift.property", ["Player", "ticks"], stored("let", "ticks", publisher(PUBLISHER, "AnyPublisher", INT)))
+        m.add("p.done", "swift.property", ["Player", "done"], stored("let", "done", publisher(SUBJECT, "PassthroughSubject", VOID)))
+        control = Control(types={"Player": TypeControl(members={"tapped": MemberControl(as_="command"),
+                                                                 "ticks": MemberControl(as_="command")})})
+        found = entries(m.derive(control), "p")
+        self.assertEqual((found["tapped"].block, found["tapped"].values["closure"], found["tapped"].argument_names),
+                         ("command", "(viewModel, value: String) in viewModel.tapped.send(value)", ["argument"]))
+        self.assertIn("is for a subject", found["ticks"].left_out)
+        self.assertEqual(found["done"].block, "signal_publisher")  # a subject not said to be one: an event out
+
+
+class Constructors(unittest.TestCase):
+    def module(self) -> Module:
+        m = Module()
+        m.type("countable", "swift.protocol", ["Countable"])
+        for usr, class_name in [("c", "Counter"), ("r", "RandomCounter")]:
+            m.type(usr, "swift.class", [class_name], OBSERVABLE_OBJECT, "Forms.Countable")
+        m.type("v", "swift.class", ["CounterViewModel"], OBSERVABLE_OBJECT)
+        m.initialiser("v.init", ["CounterViewModel"], [parameter("model", [text("any "), name("Countable", "countable")])])
+        m.type("t", "swift.class", ["CountDown"], OBSERVABLE_OBJECT)
+        m.initialiser("t.init", ["CountDown"], [parameter("seconds", [INT])])
+        return m
+
+    def test_a_protocol_that_view_models_adopt_is_a_model_of_any_of_them(self) -> None:
+        constructor = entries(self.module().derive(), "v")["init(model:)"]
+        self.assertEqual((constructor.values["arguments"], constructor.values["closure"]),
+                         (', .model("model", oneOf: Counter.self, RandomCounter.self)',
+                          "(_, model: any Countable) in CounterViewModel(model: model)"))
+
+    def test_a_range_refuses_an_integer_argument_outside_it(self) -> None:
+        control = Control(types={"CountDown": TypeControl(members={"init(seconds:)": MemberControl(range={"seconds": (1, 60)})})})
+        constructor = entries(self.module().derive(control), "t")["init(seconds:)"]
+        self.assertEqual((constructor.block, constructor.checks), ("constructor_checked", [("seconds", "seconds", 1, 60)]))
+        from mvvm_gen.derive import render
+        self.assertIn('throw ExportFailure("seconds must be from 1 to 60, got \\(seconds)")', render.view_model(
+            self.module().derive(control).view_models["t"]))
+        wrong = Control(types={"CountDown": TypeControl(members={"init(seconds:)": MemberControl(range={"minutes": (1, 60)})})})
+        with self.assertRaisesRegex(DeriveError, "range names minutes, which is no integer argument"):
+            self.module().derive(wrong)
+
+    def test_a_range_or_as_on_a_member_of_another_kind_is_refused(self) -> None:
+        m = self.module()
+        m.add("t.start", "swift.method", ["CountDown", "start(seconds:)"], [keyword("func")],
+              {"parameters": [parameter("seconds", [INT])]})
+        control = Control(types={"CountDown": TypeControl(members={"start(seconds:)": MemberControl(range={"seconds": (1, 2)})})})
+        with self.assertRaisesRegex(DeriveError, "CountDown.start\\(seconds:\\): range is for an initialiser's arguments"):
+            m.derive(control)
+
+    def test_the_order_of_the_control_file_then_of_the_code(self) -> None:
+        classes = self.module().derive(Control(order=["CountDown", "RandomCounter"]))
+        self.assertEqual([model.c_name for model in classes.view_models.values()],
+                         ["count_down", "random_counter", "counter", "counter_view_model"])
+
+
+class TransformStyle(unittest.TestCase):
+    """`final class Welcome` with `transform(input: Input) -> Output`: registered through an
+    adapter, `WelcomeScreen`, as the view model's C name."""
+
+    def module(self) -> Module:
+        m = Module()
+        m.type("w", "swift.class", ["WelcomeViewModel"])
+        m.type("w.I", "swift.struct", ["WelcomeViewModel", "Input"])
+        m.add("w.I.load", "swift.property", ["WelcomeViewModel", "Input", "viewDidLoad"],
+              stored("let", "viewDidLoad", publisher(PUBLISHER, "AnyPublisher", VOID)), doc="Loaded.")
+        m.add("w.I.tap", "swift.property", ["WelcomeViewModel", "Input", "tapButton"],
+              stored("let", "tapButton", publisher(SUBJECT, "PassthroughSubject", STRING)))
+        m.initialiser("w.I.init", ["WelcomeViewModel", "Input"], [parameter("viewDidLoad", []), parameter("tapButton", [])])
+        m.type("w.O", "swift.struct", ["WelcomeViewModel", "Output"])
+        m.add("w.O.shown", "swift.property", ["WelcomeViewModel", "Output", "onShow"],
+              stored("let", "onShow", publisher(PUBLISHER, "AnyPublisher", STRING)))
+        input_type, output_type = [name("WelcomeViewModel", "w"), text("."), name("Input", "w.I")], \
+            [name("WelcomeViewModel", "w"), text("."), name("Output", "w.O")]
+        m.add("w.transform", "swift.method", ["WelcomeViewModel", "transform(input:)"], [keyword("func")],
+              {"parameters": [parameter("input", input_type)], "returns": output_type})
+        m.initialiser("w.init", ["WelcomeViewModel"], [parameter("loop", [name("Loop", "s:11MVVMRuntime4LoopC")])])
+        return m
+
+    def test_its_input_fields_are_commands_and_its_outputs_signals_through_an_adapter(self) -> None:
+        classes = self.module().derive()
+        model = classes.view_models["w"]
+        found = entries(classes, "w")
+        self.assertEqual((model.registered, model.c_name, model.default_name), ("WelcomeScreen", "welcome_view_model", False))
+        self.assertEqual((found["viewDidLoad"].values["closure"], found["viewDidLoad"].values["doc"]),
+                         ("$0.viewDidLoad.send()", "Loaded."))
+        self.assertEqual(found["output.onShow"].block, "signal_publisher")
+        self.assertEqual(found["init(loop:)"].values["closure"], "loop in WelcomeScreen(WelcomeViewModel(loop: loop))")
+        from mvvm_gen.derive import render
+        adapter = render.adapters(classes)[0]
+        self.assertIn("let viewDidLoad = PassthroughSubject<Void, Never>()", adapter)
+        self.assertIn("WelcomeViewModel.Input(viewDidLoad: viewDidLoad.eraseToAnyPublisher(), tapButton: tapButton)", adapter)
+        # A stub that stands in for a stale derived file keeps its adapters (a hand registration may name one).
+        self.assertEqual(render.old_adapters(render.derived_file("", ["Forms"], "f", "", [], [], [], [adapter])), [adapter])
+
+    def test_an_input_field_that_is_no_publisher_leaves_the_class_out_saying_why(self) -> None:
+        m = self.module()
+        m.graph.symbols["w.I.tap"].fragments = stored("let", "tapButton", [STRING])
+        classes = m.derive()
+        self.assertEqual(classes.view_models, {})
+        self.assertIn("its input's field tapButton is String", classes.excluded[0][1])
+
+
+class Members(unittest.TestCase):
+    def test_a_static_member_and_an_instance_one_of_one_name_are_both_seen(self) -> None:
+        m = Module()
+        m.type("p", "swift.class", ["Page"], OBSERVABLE_OBJECT)
+        m.add("p.instance", "swift.property", ["Page", "readMe"], stored("var", "readMe", [STRING], published=True))
+        m.add("p.static", "swift.type.property", ["Page", "readMe"], [keyword("static"), text(" ")] + stored("let", "readMe", [STRING]))
+        found = [(entry.swift, entry.block or entry.left_out, entry.warn) for entry in m.derive().view_models["p"].entries]
+        self.assertEqual(found, [("readMe", "binding_published", True), ("readMe", "a static member: an object has none", False)])
+
+    def test_defaults_are_read_from_the_parameter_clause(self) -> None:
+        from mvvm_gen.derive.graph import Symbol, parameter_defaults
+        declaration = [keyword("init"), text("("), {"kind": "externalParam", "spelling": "a"}, text(": ["), STRING, text(" : "),
+                       INT, text("] = [:], "), {"kind": "externalParam", "spelling": "b"}, text(": ("), INT, text(") -> "),
+                       VOID, text(", "), {"kind": "externalParam", "spelling": "c"}, text(": "), STRING,
+                       text(' = "(, =)")')]
+        signature = {"parameters": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}
+        self.assertEqual(parameter_defaults(Symbol("u", "swift.init", ("T", "init(a:b:c:)"), "public", declaration, "M", signature)),
+                         [True, False, True])
 
 
 if __name__ == "__main__":

@@ -1,13 +1,16 @@
 """``python3 -m mvvm_gen derive``: a package's registration, derived from its view models' code.
 
-    python3 -m mvvm_gen derive --package DIR --target NAME [--output FILE] [--control FILE] [--check]
-                               [-Xswiftc FLAG] [-Xlinker FLAG] [-Xcc FLAG]
+    python3 -m mvvm_gen derive --package DIR --target NAME [--target NAME...] [--output FILE] [--control FILE]
+                               [--check] [-Xswiftc FLAG] [-Xlinker FLAG] [-Xcc FLAG]
 
-Reads the target's ``ObservableObject`` and ``@Observable`` classes through the compiler's symbol
+Reads the target's ``ObservableObject`` and ``@Observable`` classes (and its classes of the
+transform style, ``transform(input:)``; of every target named, for a package whose models and view
+models are modules of their own) through the compiler's symbol
 graphs (``swift package dump-symbol-graph``, which builds the package first: give the build flags
 the package's library is built with, ``-Xlinker --version-script=...``, so that it builds what
 ``swift build`` with them builds) and writes one Swift file (default
-``<target's folder>/Exports.derived.swift``) holding ``register<Target>Exports()``, which registers
+``<first target's folder>/Exports.derived.swift``) holding ``register<Target>Exports()`` (with
+several targets, ``register<Package>Exports()``, the package's name in CamelCase), which registers
 them as a careful hand registration would, with the records and enums their members use. The file
 joins a module: the target's own (internal classes and members too), or, with ``--output`` in
 another target's folder, that one (public and package ones). A package without a registration
@@ -60,8 +63,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         epilog="-Xswiftc, -Xlinker, -Xcc and -Xcxx FLAG pass to the package's build as `swift build` takes them: give the "
                "flags its library is built with (-Xlinker --version-script=.../exports.map).")
     parser.add_argument("--package", default=".", help="the Swift package (default: the current folder)")
-    parser.add_argument("--target", required=True, help="the target whose view models are registered")
-    parser.add_argument("--output", help="the derived file (default: <target's folder>/Exports.derived.swift)")
+    parser.add_argument("--target", required=True, action="append",
+                        help="the target whose view models are registered (again for each further one)")
+    parser.add_argument("--output", help="the derived file (default: <first target's folder>/Exports.derived.swift)")
     parser.add_argument("--control", help="the control file (default: %s beside Package.swift)" % FILE_NAME)
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when the derived file is stale")
     args = parser.parse_args(arguments)
@@ -70,6 +74,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except DeriveError as error:
         print("mvvm_gen derive: %s" % error, file=sys.stderr)
         return 2
+
+
+def _camel_case(name: str) -> str:
+    """A package's name as a Swift identifier's part: ``todo-app`` -> ``TodoApp``."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", name) if part)
 
 
 def _output_target(all_targets: Dict[str, Target], output: Path) -> Target:
@@ -87,21 +96,23 @@ def _declared(text: Optional[str]) -> Dict[str, Set[str]]:
     return found
 
 
-def _symbol_graph(package: Path, module: str, output: Path, old_text: Optional[str], function: str,
+def _symbol_graph(package: Path, modules: Sequence[str], output: Path, old_text: Optional[str], function: str,
                   build_flags: Sequence[str]) -> Graph:
     """The package's symbol graphs; when the package does not build with the derived file as it
     is (a view model changed under it), with a stub of the file's function in its place (its old
     conformances kept, then none), the file put back afterwards by the caller."""
-    files, log = dump(package, module, build_flags)
+    files, log = dump(package, modules, build_flags)
     if files is not None:
         return Graph.load(files)
     imports = re.findall(r"^import (\w+)$", old_text or "", flags=re.M) or ["MVVMExport"]
     declared = re.findall(r"^extension ([\w.]+): (\w+) \{\}$", old_text or "", flags=re.M)
-    stubs = [render.stub(function, imports, declared)] if declared else []
+    adapted = render.old_adapters(old_text)
+    # The old conformances and adapters (a hand registration may name an adapter), then none.
+    stubs = [render.stub(function, imports, declared, adapted)] if declared or adapted else []
     stubs.append(render.stub(function, ["MVVMExport"], []))
     for stub in stubs:
         output.write_text(stub)
-        files, log = dump(package, module, build_flags)
+        files, log = dump(package, modules, build_flags)
         if files is not None:
             print("mvvm_gen derive: the package does not build %s %s (%s): derived with a stub of %s() in its place"
                   % ("with" if old_text is not None else "without", output,
@@ -113,19 +124,22 @@ def _symbol_graph(package: Path, module: str, output: Path, old_text: Optional[s
 def derive(args: argparse.Namespace, build_flags: Sequence[str]) -> int:
     package = Path(args.package).resolve()
     control = load(Path(args.control).resolve() if args.control else package / FILE_NAME)
-    all_targets = targets(package)
-    if args.target not in all_targets:
-        raise DeriveError("no target %s in %s (its targets: %s)" % (args.target, package, ", ".join(sorted(all_targets))))
-    target = all_targets[args.target]
+    package_name, all_targets = targets(package)
+    for name in args.target:
+        if name not in all_targets:
+            raise DeriveError("no target %s in %s (its targets: %s)" % (name, package, ", ".join(sorted(all_targets))))
+    chosen = [all_targets[name] for name in dict.fromkeys(args.target)]
+    target = chosen[0]
+    modules = [each.module for each in chosen]
     output = Path(args.output).resolve() if args.output else target.path / "Exports.derived.swift"
     into = _output_target(all_targets, output)
     if "MVVMExport" not in into.products:
         raise DeriveError('target %s holds the derived file: it depends on .product(name: "MVVMExport", package: "libmvvm")'
                           % into.name)
-    function = "register%sExports" % target.module
+    function = "register%sExports" % (target.module if len(chosen) == 1 else _camel_case(package_name))
     old_text = output.read_text() if output.exists() else None
     try:
-        graph = _symbol_graph(package, target.module, output, old_text, function, build_flags)
+        graph = _symbol_graph(package, modules, output, old_text, function, build_flags)
     finally:
         # A stub stood in for the build alone: the file is put back as it was (what is derived
         # is written below).
@@ -135,39 +149,38 @@ def derive(args: argparse.Namespace, build_flags: Sequence[str]) -> int:
             else:
                 output.write_text(old_text)
 
-    same_module = into.module == target.module
-
     def visible(symbol: Symbol) -> bool:
         if symbol.module == into.module:
             return symbol.access in ("internal", "package", "public", "open")
         return symbol.access in ("package", "public", "open")
 
     values = Values(graph, visible, _declared(old_text), control)
-    classes = Classes(graph, target.module, control, values, naming.load(), visible, same_module)
+    classes = Classes(graph, modules, control, values, naming.load(), visible, into.module)
     body = render.records(values, control) + [render.class_left_out(*excluded) for excluded in classes.excluded]
     body += [render.view_model(model) for model in classes.view_models.values()]
-    unused = control.unused()
+    unused = control.unused({model.symbol.qualified for model in classes.view_models.values()})
     if unused:
-        raise DeriveError("%s names what the code of module %s does not have: %s"
-                          % (control.path, target.module, ", ".join(unused)))
+        raise DeriveError("%s names what the code of %s %s does not have: %s"
+                          % (control.path, "module" if len(modules) == 1 else "modules", ", ".join(modules), ", ".join(unused)))
     for model in classes.view_models.values():
         for entry in model.entries:
-            if entry.left_out and not entry.excluded:
+            if entry.left_out and not entry.excluded and entry.warn:
                 print("mvvm_gen derive: warning: %s.%s left out: %s" % (model.symbol.qualified, entry.swift, entry.left_out),
                       file=sys.stderr)
     for swift_name, why, by_control in classes.excluded:
         if not by_control:
             print("mvvm_gen derive: warning: %s %s" % (swift_name, why), file=sys.stderr)
     if not classes.view_models:
-        print("mvvm_gen derive: warning: module %s has no ObservableObject or @Observable class to register"
-              % target.module, file=sys.stderr)
+        print("mvvm_gen derive: warning: %s has no ObservableObject or @Observable class to register"
+              % ", ".join(modules), file=sys.stderr)
 
-    command = " --target %s" % target.name
+    command = "".join(" --target %s" % each.name for each in chosen)
     if args.output:
         command += " --output %s" % (output.relative_to(package) if package in output.parents else output)
-    text = render.derived_file(command, target.module, function, control.path.name if control.path else "",
-                               render.imports(classes, values, into.module, target.module),
-                               render.conformances(values), body)
+    combine = "MVVMCombine" if "MVVMCombine" in into.products or not into.products else "OpenCombine"
+    text = render.derived_file(command, modules, function, control.path.name if control.path else "",
+                               render.imports(classes, values, into.module, modules, combine),
+                               render.conformances(values), body, render.adapters(classes))
     outputs = [(output, text)]
     if not graph.hooks():
         outputs.append((output.parent / HOOK_FILE, render.hook(function)))

@@ -5,27 +5,35 @@ control file")::
 
     {
       "about": "why these entries (free text)",
+      "order": ["TodoListViewModel", "TodoItemViewModel"],
       "types": {
         "TodoListViewModel": {
           "name": "todo_list", "display": "TodoList", "doc": "...",
           "members": {
             "init(store:)": {"exclude": "the app's own store: the library makes one from a path"},
             "newTodoTitle": {"crosses_as": "TitleText", "doc": "..."},
-            "storageError": {"name": "save_error"}
+            "storageError": {"name": "save_error"},
+            "tapped": {"as": "command"},
+            "init(pageSize:)": {"range": {"pageSize": [1, 100]}}
           }
         },
         "Scratch": {"exclude": "a test double"}
       }
     }
 
-A type is named as Swift names it (``PlayerViewModel.Action`` for a nested one): a view model, or
-a record or enum its members use (``name``, ``display``, ``doc``). A member is named by its Swift
-name: a property's (``newTodoTitle``), a method's or initialiser's in full (``setAll(_:)``,
-``init(store:)``) or by its base name for every overload (``follow``). ``exclude`` leaves a class
-or member out, saying why (in the derived file, with no warning); ``name`` gives the C name
-instead of the snake case of the Swift name; ``crosses_as`` names an ``ExportableNarrowing``
-type the property crosses as. A name the code does not have is refused, so that an entry cannot
-outlive what it controls."""
+A type is named as Swift names it (``PlayerViewModel.Action`` for a nested one): a view model, a
+part of one (``SignUpViewModel.Binding``: its members), or a record or enum its members use
+(``name``, ``display``, ``doc``). A member is named by its Swift name: a property's
+(``newTodoTitle``), a method's or initialiser's in full (``setAll(_:)``, ``init(store:)``) or by
+its base name for every overload (``follow``). ``exclude`` leaves a class or member out, saying
+why (in the derived file, with no warning); ``name`` gives the C name instead of the snake case of
+the Swift name; ``crosses_as`` names an ``ExportableNarrowing`` type the property crosses as;
+``as: "command"`` registers a subject (``PassthroughSubject``, ``CurrentValueSubject``) as a
+command that sends its argument to it, the view's event, rather than as a signal; ``range``
+refuses a constructor's integer argument outside ``[low, high]`` (by the argument's Swift name).
+``order`` lists classes in the order they are registered, which is the order of the library's
+description and of every file generated from it; the others follow in the order of the code. A
+name the code does not have is refused, so that an entry cannot outlive what it controls."""
 
 from __future__ import annotations
 
@@ -33,7 +41,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import AbstractSet, Any, Dict, List, Optional, Set, Tuple
 
 from .graph import DeriveError
 
@@ -41,7 +49,9 @@ from .graph import DeriveError
 FILE_NAME = "mvvm-derive.json"
 
 _TYPE_KEYS = {"exclude", "name", "display", "doc", "members"}
-_MEMBER_KEYS = {"exclude", "name", "doc", "crosses_as"}
+_MEMBER_KEYS = {"exclude", "name", "doc", "crosses_as", "as", "range"}
+#: What ``as`` may say: a subject registered as a command (the view's event).
+AS_COMMAND = "command"
 
 
 @dataclass
@@ -50,6 +60,10 @@ class MemberControl:
     name: Optional[str] = None
     doc: Optional[str] = None
     crosses_as: Optional[str] = None
+    #: "command": a subject registered as a command that sends to it
+    as_: Optional[str] = None
+    #: a constructor's integer arguments, by Swift name: (low, high)
+    range: Dict[str, Tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -65,6 +79,8 @@ class TypeControl:
 class Control:
     path: Optional[Path] = None
     types: Dict[str, TypeControl] = field(default_factory=dict)
+    #: classes by Swift name, in the order they are registered
+    order: List[str] = field(default_factory=list)
     #: the entries the derivation used: any other names what the code does not have
     used: Set[Tuple[str, Optional[str]]] = field(default_factory=set)
 
@@ -83,9 +99,10 @@ class Control:
                 return members[key]
         return MemberControl()
 
-    def unused(self) -> List[str]:
-        """The entries that named no type or member the derivation met."""
-        found = []
+    def unused(self, ordered: AbstractSet[str] = frozenset()) -> List[str]:
+        """The entries that named no type or member the derivation met (``ordered``: the classes
+        it registers, which ``order`` may name)."""
+        found = ["order: %s" % name for name in self.order if name not in ordered]
         for type_name, entry in self.types.items():
             if (type_name, None) not in self.used:
                 found.append(type_name)
@@ -98,8 +115,16 @@ def _strings(entry: Dict[str, Any], keys: Set[str], where: str) -> None:
     if unknown:
         raise DeriveError("%s: unknown key %s (known: %s)" % (where, ", ".join(unknown), ", ".join(sorted(keys))))
     for key, value in entry.items():
-        if key != "members" and not isinstance(value, str):
+        if key not in ("members", "range") and not isinstance(value, str):
             raise DeriveError("%s: %s must be a string" % (where, key))
+    if "as" in entry and entry["as"] != AS_COMMAND:
+        raise DeriveError('%s: as %r is not "%s" (a subject registered as a command)' % (where, entry["as"], AS_COMMAND))
+    if "range" in entry:
+        ranges = entry["range"]
+        if not isinstance(ranges, dict) or not all(
+                isinstance(bounds, list) and len(bounds) == 2 and all(type(bound) is int for bound in bounds)
+                and bounds[0] <= bounds[1] for bounds in ranges.values()):
+            raise DeriveError("%s: range must map each argument's Swift name to [low, high], integers, low <= high" % where)
     if "name" in entry and not re.fullmatch(r"[a-z][a-z0-9_]*", entry["name"]):
         raise DeriveError("%s: name %r is not a lower_snake C identifier ([a-z][a-z0-9_]*)" % (where, entry["name"]))
     if "display" in entry and not re.fullmatch(r"[A-Z][A-Za-z0-9]*", entry["display"]):
@@ -114,9 +139,12 @@ def load(path: Path) -> Control:
         data = json.loads(path.read_text())
     except ValueError as error:
         raise DeriveError("%s: not JSON: %s" % (path, error))
-    if not isinstance(data, dict) or set(data) - {"about", "types"} or not isinstance(data.get("types", {}), dict):
-        raise DeriveError('%s: an object of "types" (and "about") is expected' % path)
-    control = Control(path)
+    if not isinstance(data, dict) or set(data) - {"about", "types", "order"} or not isinstance(data.get("types", {}), dict):
+        raise DeriveError('%s: an object of "types" (and "order", "about") is expected' % path)
+    order = data.get("order", [])
+    if not isinstance(order, list) or not all(isinstance(name, str) for name in order) or len(set(order)) != len(order):
+        raise DeriveError("%s: order must be a list of class names, each once" % path)
+    control = Control(path, order=order)
     for type_name, entry in data.get("types", {}).items():
         where = "%s: %s" % (path.name, type_name)
         if not isinstance(entry, dict):
@@ -127,7 +155,10 @@ def load(path: Path) -> Control:
             if not isinstance(settings, dict):
                 raise DeriveError("%s.%s: an object is expected" % (where, member))
             _strings(settings, _MEMBER_KEYS, "%s.%s" % (where, member))
-            members[member] = MemberControl(**settings)
+            settings = dict(settings)
+            as_ = settings.pop("as", None)
+            ranges = {name: (bounds[0], bounds[1]) for name, bounds in settings.pop("range", {}).items()}
+            members[member] = MemberControl(**settings, as_=as_, range=ranges)
         control.types[type_name] = TypeControl(entry.get("exclude"), entry.get("name"), entry.get("display"),
                                                entry.get("doc"), members)
     return control

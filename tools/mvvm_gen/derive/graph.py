@@ -53,23 +53,24 @@ def swift_package(package: Path, arguments: Sequence[str],
         raise DeriveError("swift is not on PATH: derivation reads the package through the Swift toolchain")
 
 
-def targets(package: Path) -> Dict[str, Target]:
-    """The package's targets, by name."""
+def targets(package: Path) -> Tuple[str, Dict[str, Target]]:
+    """The package's name, and its targets by name."""
     done = swift_package(package, ["describe", "--type", "json"])
     if done.returncode != 0:
         raise DeriveError("swift package describe failed in %s:\n%s" % (package, done.stderr.strip()))
     described = json.loads(done.stdout)
     root = Path(described["path"])
-    return {t["name"]: Target(t["name"], t.get("c99name", t["name"]), (root / t["path"]).resolve(),
-                              tuple(t.get("product_dependencies", [])))
-            for t in described["targets"]}
+    return described.get("name", root.name), {
+        t["name"]: Target(t["name"], t.get("c99name", t["name"]), (root / t["path"]).resolve(),
+                          tuple(t.get("product_dependencies", [])))
+        for t in described["targets"]}
 
 
-def dump(package: Path, module: str, build_flags: Sequence[str]) -> Tuple[Optional[List[Path]], str]:
+def dump(package: Path, modules: Sequence[str], build_flags: Sequence[str]) -> Tuple[Optional[List[Path]], str]:
     """Builds the package and writes its modules' symbol graphs: the files written now, or None
     and the build's output when it failed. (SwiftPM fails the command when a test target's module
-    has no graph, after writing the others: what counts is that `module`'s was written now; a
-    graph left from an earlier build, of a module since renamed, is not read.)"""
+    has no graph, after writing the others: what counts is that each of `modules`' was written
+    now; a graph left from an earlier build, of a module since renamed, is not read.)"""
     started = time.time() - 1
     done = swift_package(package, ["dump-symbol-graph"] + GRAPH_OPTIONS, build_flags)
     output = done.stdout + done.stderr
@@ -78,7 +79,7 @@ def dump(package: Path, module: str, build_flags: Sequence[str]) -> Tuple[Option
         return None, output
     files = [path for path in sorted(Path(written.group(1).strip()).glob("*.symbols.json"))
              if path.stat().st_mtime >= started]
-    if not any(path.name == "%s.symbols.json" % module for path in files):
+    if not all(any(path.name == "%s.symbols.json" % module for path in files) for module in modules):
         return None, output
     return files, output
 
@@ -139,17 +140,58 @@ class Symbol:
         return self.location or ("\uffff", 0, 0)
 
 
+#: DocC's callouts about a function's Swift signature (``- Parameter seed: ...``, ``- Returns:``):
+#: what a Swift caller reads, not what a host's member does (its arguments are named otherwise).
+_SIGNATURE_CALLOUT = re.compile(r"-\s+(?:Parameter\s+[\w$]+|Parameters|Returns|Throws)\s*:", re.IGNORECASE)
+
+
 def doc_text(lines: Iterable[Dict[str, Any]]) -> str:
     """A doc comment as one text: a paragraph's lines joined by a space, paragraphs by a blank
-    line."""
+    line; without its callouts about the Swift signature (``- Parameter x:``, ``- Parameters:``,
+    ``- Returns:``, ``- Throws:``), each up to the next blank line."""
     paragraphs: List[List[str]] = [[]]
+    in_callout = False
     for line in lines:
         text = line.get("text", "").strip()
-        if text:
+        if _SIGNATURE_CALLOUT.match(text):
+            in_callout = True
+        if not text:
+            in_callout = False
+        if text and not in_callout:
             paragraphs[-1].append(text)
-        elif paragraphs[-1]:
+        elif paragraphs[-1] and not text:
             paragraphs.append([])
     return "\n\n".join(" ".join(paragraph) for paragraph in paragraphs if paragraph)
+
+
+def parameter_defaults(symbol: "Symbol") -> List[bool]:
+    """Whether each of a function's parameters has a default value (``= AcceptingService()``),
+    read from its declaration's fragments: its parameter clause split at its top-level commas."""
+    text = "".join(fragment["spelling"] if fragment["kind"] == "text" else " x " for fragment in symbol.fragments)
+    depth, quoted, started, at = 0, False, False, 0
+    defaults: List[bool] = []
+    while at < len(text):
+        character, at = text[at], at + 1
+        if quoted:
+            quoted = character != '"'
+        elif character == '"':
+            quoted = True
+        elif text.startswith(">", at - 1) and text[at - 2:at] == "->":
+            pass    # a function type's arrow, no bracket
+        elif character in "([{<":
+            if depth == 0 and character == "(" and not started:
+                started = True
+                defaults.append(False)
+            depth += 1
+        elif character in ")]}>":
+            depth -= 1
+            if depth == 0 and started:
+                break
+        elif character == "," and depth == 1 and started:
+            defaults.append(False)
+        elif character == "=" and depth == 1 and started:
+            defaults[-1] = True
+    return defaults if (symbol.signature or {}).get("parameters") else []
 
 
 def usr_module(usr: str) -> str:

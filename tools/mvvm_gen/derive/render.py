@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..escape import swift_string
@@ -31,12 +32,17 @@ def _entry(entry: Entry) -> str:
         return t("left_out", swift=entry.swift, why=entry.left_out)
     values = dict(entry.values)
     values["doc"] = _doc(values.get("doc", ""))
-    if entry.block == "constructor":
+    if entry.block in ("constructor", "constructor_checked"):
         suffix = values.pop("suffix", "")
         options = ", ".join(part for part in [
             'suffix: "%s"' % suffix if suffix else "", values["doc"][2:] if values["doc"] else "",
             values["arguments"][2:] if values["arguments"] else ""] if part)
-        return t("constructor", options="(%s)" % options if options else "", closure=values["closure"])
+        options = "(%s)" % options if options else ""
+        if entry.block == "constructor":
+            return t("constructor", options=options, closure=values["closure"])
+        checks = "\n".join(t("range_check", name=name, swift=swift, low=low, high=high)
+                           for name, swift, low, high in entry.checks)
+        return t("constructor_checked", options=options, head=values["head"], checks=checks, made=values["made"])
     return t(entry.block, **{key: value for key, value in values.items() if key != "suffix"})
 
 
@@ -52,7 +58,32 @@ def view_model(model: ViewModel) -> str:
                           "display": swift_string(model.display) if model.display else None,
                           "doc": swift_string(model.doc) if model.doc else None,
                           "isolation": ".mainActor" if model.main_actor else None})
-    return t("class", type=model.symbol.qualified, options=options, members="\n".join(members))
+    return t("class", type=model.registered, options=options, members="\n".join(members))
+
+
+def adapters(classes: Classes) -> List[str]:
+    """The adapter class of each transform-style view model, which its registration names."""
+    out = []
+    for model in classes.view_models.values():
+        transform = model.transform
+        if transform is None:
+            continue
+        out.append(t("adapter", type=model.symbol.qualified, adapter=transform.adapter, output=transform.output_type,
+                     isolation="@MainActor " if model.main_actor else "", input=transform.input_type,
+                     subjects="\n".join(t("adapter_subject", name=field.name, subject=subject)
+                                        for field, subject, _, _ in transform.fields),
+                     given=", ".join("%s: %s" % (field.name, given) for field, _, given, _ in transform.fields)))
+    return out
+
+
+#: An adapter class in a derived file, as :func:`adapters` writes it: a stub keeps the old file's.
+_ADAPTER = re.compile(r"^/// [^\n]*\n(?:///[^\n]*\n)*(?:@MainActor )?final class \w+ \{\n.*?^\}$", re.M | re.S)
+
+
+def old_adapters(text: Optional[str]) -> List[str]:
+    """The adapter classes of a derived file's text, for a stub that stands in for it (a hand
+    registration may name one)."""
+    return _ADAPTER.findall(text or "")
 
 
 def records(values: Values, control: Control) -> List[str]:
@@ -79,12 +110,16 @@ def conformances(values: Values) -> List[Tuple[str, str]]:
     return [(symbol.qualified, protocol) for symbol, protocol in sorted(found, key=lambda pair: pair[0].place())]
 
 
-def imports(classes: Classes, values: Values, output_module: str, class_module: str) -> List[str]:
+def imports(classes: Classes, values: Values, output_module: str, class_modules: Sequence[str],
+            combine_module: str = "MVVMCombine") -> List[str]:
+    """The modules the derived file imports: the export API's, the classes' and what their
+    registrations spell (``combine_module`` for an adapter's subjects, when the file has one)."""
     modules: Set[str] = {"MVVMExport"}
     if values.uses_foundation:
         modules |= {"MVVMFoundation"}
-    if class_module != output_module:
-        modules.add(class_module)
+    modules |= set(class_modules)
+    if any(model.transform is not None for model in classes.view_models.values()):
+        modules.add(combine_module)
 
     def visit(swift_type: SwiftType) -> None:
         for arg in swift_type.args:
@@ -114,15 +149,24 @@ def _preamble(imported: Sequence[str], declared: Sequence[Tuple[str, str]]) -> s
     return "".join("\n".join(group) + "\n\n" for group in groups if group).rstrip("\n") + "\n"
 
 
-def derived_file(command: str, module: str, function: str, control_name: str, imported: Sequence[str],
-                 declared: Sequence[Tuple[str, str]], body: Sequence[str]) -> str:
-    return t("file", command=command, module=module, function=function,
-             control=(" and %s" % control_name) if control_name else "", preamble=_preamble(imported, declared),
-             body="\n".join(body)) + "\n"
+def _after(blocks: Sequence[str]) -> str:
+    return "".join("\n\n" + block for block in blocks)
 
 
-def stub(function: str, imported: Sequence[str], declared: Sequence[Tuple[str, str]]) -> str:
-    return t("stub", function=function, preamble=_preamble(imported, declared)) + "\n"
+def _listed(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else "%s and %s" % (", ".join(names[:-1]), names[-1])
+
+
+def derived_file(command: str, modules: Sequence[str], function: str, control_name: str, imported: Sequence[str],
+                 declared: Sequence[Tuple[str, str]], body: Sequence[str], adapted: Sequence[str] = ()) -> str:
+    whose = "Module %s's" % modules[0] if len(modules) == 1 else "Modules %s'" % _listed(modules)
+    return t("file", command=command, whose=whose, modules=("module " if len(modules) == 1 else "modules ") + _listed(modules),
+             function=function, control=(" and %s" % control_name) if control_name else "",
+             preamble=_preamble(imported, declared), body="\n".join(body), adapters=_after(adapted)) + "\n"
+
+
+def stub(function: str, imported: Sequence[str], declared: Sequence[Tuple[str, str]], adapted: Sequence[str] = ()) -> str:
+    return t("stub", function=function, preamble=_preamble(imported, declared), adapters=_after(adapted)) + "\n"
 
 
 def hook(function: str) -> str:

@@ -1,13 +1,18 @@
 import MVVMCombine
 
-/// A countdown of whole seconds that ticks once a second on its loop while running.
-///
-/// `count` is the seconds elapsed and `remainingTime` what is left of `fullCount`. When the
-/// remaining time reaches 0 the timer stops, resets to a count of 0 and publishes `finished`.
+// It ticks on its loop. When the remaining time reaches 0 the timer stops, resets to a count of
+// 0 and publishes `finished`. (The doc comments here are the descriptions hosts read: the catalog's
+// registration is derived from this code, docs/catalog.md.)
+/// A countdown of whole seconds, ticking once a second while running.
 public final class CountDownTimer: ObservableObject {
+    /// The seconds it counts down from.
     @Published public private(set) var fullCount: Int
+    /// Seconds elapsed: from 0 to full_count, and back to 0 on stop, on reset and when the time
+    /// runs out.
     @Published public private(set) var count: Int = 0
+    /// Seconds left: full_count - count.
     @Published public private(set) var remainingTime: Int
+    /// Whether it is running: true from start to pause, stop or the time running out.
     @Published public private(set) var isDoing = false
 
     /// Emits once each time the countdown runs out.
@@ -24,7 +29,7 @@ public final class CountDownTimer: ObservableObject {
         remainingTime = fullCount
     }
 
-    /// Starts or resumes the countdown; does nothing while it runs.
+    /// Starts or resumes; does nothing while running.
     public func start() {
         guard !isDoing else { return }
         isDoing = true
@@ -45,7 +50,7 @@ public final class CountDownTimer: ObservableObject {
         reset()
     }
 
-    /// Sets the count back to 0 without starting or stopping.
+    /// Resets the count to 0, running or not.
     public func reset() {
         setCount(0)
     }

@@ -10,31 +10,37 @@ public protocol Countable: AnyObject {
     func decrement()
 }
 
-/// A counter that adds or takes one.
+/// A counter.
 public final class Counter: Countable, ObservableObject {
     @Published public private(set) var count = 0
 
+    /// At 0.
     public init() {}
 
     public var name: String { "Counter" }
     public var countPublisher: AnyPublisher<Int, Never> { $count.eraseToAnyPublisher() }
+    /// Increments (a random counter draws).
     public func increment() { count += 1 }
+    /// Decrements (a random counter draws).
     public func decrement() { count -= 1 }
 }
 
-/// A counter whose every step draws a new count from 1 to 10 out of a seeded generator, so a
-/// seed always gives the same sequence.
+/// A counter whose increment and decrement draw a count from 1 to 10 out of a generator seeded
+/// with `seed`: a seed always repeats its sequence.
 public final class RandomCounter: Countable, ObservableObject {
     @Published public private(set) var count = 0
     private var generator: SeededGenerator
 
+    /// Seeded with `seed`.
     public init(seed: UInt64) {
         generator = SeededGenerator(seed: seed)
     }
 
     public var name: String { "Random Counter" }
     public var countPublisher: AnyPublisher<Int, Never> { $count.eraseToAnyPublisher() }
+    /// Increments (a random counter draws).
     public func increment() { count = Int.random(in: 1...10, using: &generator) }
+    /// Decrements (a random counter draws).
     public func decrement() { count = Int.random(in: 1...10, using: &generator) }
 }
 

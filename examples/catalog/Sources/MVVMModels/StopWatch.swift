@@ -1,7 +1,7 @@
 import MVVMCombine
 
-/// A stopwatch that measures integer milliseconds on its loop's clock, never wall-clock time,
-/// and publishes the time every 10 ms while running.
+// A stopwatch: it never reads the wall clock.
+/// Integer milliseconds on the loop's clock, published every 10 ms while running.
 public final class StopWatch: ObservableObject {
     /// What the stopwatch can do next.
     public enum State: String, Sendable, CaseIterable {
@@ -13,7 +13,9 @@ public final class StopWatch: ObservableObject {
         case resumable
     }
 
+    /// Elapsed milliseconds.
     @Published public private(set) var timeMilliseconds: Int64 = 0
+    /// startable, stoppable or resumable.
     @Published public private(set) var state: State = .startable
 
     private let loop: Loop
@@ -23,6 +25,7 @@ public final class StopWatch: ObservableObject {
     private var runStart: LoopTime = .zero
     private var ticking: AnyCancellable?
 
+    /// A stopped stopwatch at zero.
     public init(loop: Loop) {
         self.loop = loop
     }
@@ -34,7 +37,7 @@ public final class StopWatch: ObservableObject {
         run()
     }
 
-    /// Stops, keeping the time; only when running.
+    /// Stops, keeping the time; only when stoppable.
     public func stop() {
         guard state == .stoppable else { return }
         ticking = nil
@@ -43,13 +46,13 @@ public final class StopWatch: ObservableObject {
         state = .resumable
     }
 
-    /// Continues from the time it stopped at; only when resumable.
+    /// Continues; only when resumable.
     public func resume() {
         guard state == .resumable else { return }
         run()
     }
 
-    /// Back to zero; only when resumable.
+    /// Back to zero and startable; only when resumable.
     public func clear() {
         guard state == .resumable else { return }
         accumulated = 0

@@ -1,26 +1,33 @@
 import MVVMCombine
 import MVVMModels
 
-/// The sign-up form: a user ID of at least 6 characters, a password of at least 8 typed twice,
-/// and agreement to the terms enable the button; signing up presents a completion alert.
-/// Lengths count Characters, so "👨‍👩‍👧‍👦" is one.
+// Signing up presents a completion alert. Lengths count Characters, so "👨‍👩‍👧‍👦" is one.
+/// A sign-up form: enabled when user_id has 6 or more characters, password 8 or more (grapheme
+/// clusters), confirm_password equals password, and agreed.
 public final class SignUpViewModel: ViewModelObject {
     public static let minimumUserIDLength = 6
     public static let minimumPasswordLength = 8
 
     public final class Input: InputObject {
+        /// Asks the sign-up service; does nothing while disabled.
         public let signUpTapped = PassthroughSubject<Void, Never>()
     }
 
     public final class Binding: BindingObject {
+        /// The user id typed: 6 or more characters to sign up.
         @Published public var userID = ""
+        /// The password typed: 8 or more to sign up.
         @Published public var password = ""
+        /// The password again: equal to password to sign up.
         @Published public var confirmPassword = ""
+        /// The terms were agreed to.
         @Published public var agreed = false
+        /// Presented when a sign-up succeeds; the view dismisses it.
         @Published public var isCompletionAlertPresented = false
     }
 
     public final class Output: OutputObject {
+        /// Whether sign_up_tapped may sign up: the form's four rules hold.
         @Published public fileprivate(set) var isSignUpEnabled = false
     }
 
@@ -31,6 +38,8 @@ public final class SignUpViewModel: ViewModelObject {
     /// (OpenCombine), which was half the cost of making a view model that nobody observes so.
     public lazy var objectWillChange: AnyPublisher<Void, Never> = Self.objectWillChange(binding: binding, output: output)
 
+    /// With the built-in service, which accepts every sign-up at once.
+    /// - Parameter service: the service to ask instead (the host's, through the export layer).
     public init(service: SignUpService = AcceptingSignUpService()) {
         binding.$userID
             .combineLatest(binding.$password, binding.$confirmPassword, binding.$agreed)

@@ -1,17 +1,22 @@
 import MVVMCombine
 import MVVMModels
 
-/// The stopwatch screen: the time as "HH:MM:SS.cc", a main button that starts, stops and
-/// resumes, and a clear button.
+/// The stopwatch screen.
 public final class StopWatchViewModel: ObservableObject {
+    /// The elapsed time as "HH:MM:SS.cc", hours modulo 100.
     @Published public private(set) var time = StopWatchViewModel.format(milliseconds: 0)
+    /// The main button's title: Start, Stop or Resume, as the state allows.
     @Published public private(set) var mainActionTitle = StopWatchViewModel.mainActionTitle(for: .startable)
+    /// The clear button's title: Clear.
     @Published public private(set) var clearActionTitle = "Clear"
+    /// Whether the main button is enabled: always true.
     @Published public private(set) var mainActionEnabled = true
+    /// Whether the clear button is enabled: only while the stopwatch is resumable.
     @Published public private(set) var clearActionEnabled = false
 
     public let stopWatch: StopWatch
 
+    /// Over a stopwatch of its own.
     public convenience init(loop: Loop) {
         self.init(stopWatch: StopWatch(loop: loop))
     }
@@ -23,7 +28,7 @@ public final class StopWatchViewModel: ObservableObject {
         stopWatch.$state.map { $0 == .resumable }.assign(to: &$clearActionEnabled)
     }
 
-    /// Start, stop or resume, whichever the state allows.
+    /// Start, stop or resume, as the state allows.
     public func mainAction() {
         switch stopWatch.state {
         case .startable: stopWatch.start()
@@ -32,7 +37,7 @@ public final class StopWatchViewModel: ObservableObject {
         }
     }
 
-    /// Clears the time; does nothing unless the stopwatch is stopped with time on it.
+    /// Clears to 00:00:00.00; does nothing unless resumable.
     public func clearAction() {
         stopWatch.clear()
     }

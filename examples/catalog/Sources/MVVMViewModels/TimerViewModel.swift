@@ -1,15 +1,17 @@
 import MVVMCombine
 import MVVMModels
 
-/// The countdown screen: a display of the remaining time, a player with start, pause and stop,
-/// and an alert when the countdown runs out.
+/// The timer screen: an alert when the time runs out, a display and a player.
 public final class TimerViewModel: ObservableObject {
-    /// Whether the "time is up" alert is showing; the view sets it back to false to dismiss it.
+    /// Becomes true when the timer runs out; the view sets it false to dismiss.
     @Published public var isShowAlert = false
 
+    /// The remaining time.
     public let display: DisplayViewModel
+    /// The start, pause and stop buttons.
     public let player: PlayerViewModel
 
+    /// Over `timer`, a count_down_timer of the same loop.
     public init(loop: Loop, timer: CountDownTimer) {
         display = DisplayViewModel(timer: timer)
         player = PlayerViewModel(loop: loop, timer: timer)
@@ -17,8 +19,9 @@ public final class TimerViewModel: ObservableObject {
     }
 }
 
-/// Shows the seconds left.
+/// What the timer screen shows.
 public final class DisplayViewModel: ObservableObject {
+    /// Seconds left.
     @Published public private(set) var remainingTime: Int
     /// A view may keep only this child: it keeps its model.
     private let timer: CountDownTimer
@@ -30,20 +33,22 @@ public final class DisplayViewModel: ObservableObject {
     }
 }
 
-/// The player's buttons: what they enable and what a tap does.
+/// The timer's buttons.
 public final class PlayerViewModel: ObservableObject {
     /// What a player button asks of the timer.
     public enum Action: String, Sendable, CaseIterable {
         case start, pause, stop
     }
 
-    /// Stop makes sense once some time has been counted.
+    // Stop makes sense once some time has been counted.
+    /// remaining_time < full_count.
     @Published public private(set) var isStopEnabled = false
-    /// Whether the timer runs, so the view shows pause rather than play.
+    // So the view shows pause rather than play.
+    /// Whether the timer runs.
     @Published public private(set) var isPlayTimer = false
 
-    /// Taps on the player's buttons. They act through `throttle(for: 1 s, latest: false)`, so a
-    /// burst of taps acts once a second at most.
+    // A burst of taps acts once a second at most.
+    /// A button was tapped ("start", "pause" or "stop"), through throttle(for: 1 s, latest: false).
     public let tapped = PassthroughSubject<Action, Never>()
 
     /// A view may keep only this child: it keeps its model.

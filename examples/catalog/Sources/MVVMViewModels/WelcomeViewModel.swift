@@ -1,12 +1,15 @@
 import MVVMCombine
 import MVVMModels
 
-/// The welcome screen in the `transform(input:) -> Output` style: each load fetches a welcome
-/// message, each tap echoes its text, and loads paired with taps (as `zip` pairs them) show a
-/// one-time hint.
+// Each load fetches a welcome message, each tap echoes its text, and loads paired with taps (as
+// `zip` pairs them) show a one-time hint. The export layer drives it as a view does: a subject
+// for each input, handed to `transform(input:)` once (docs/packages.md, "Deriving the registration").
+/// A transform(input) -> output screen: a welcome message on load, a text on each tap.
 public final class WelcomeViewModel: TransformViewModel {
     public struct Input {
+        /// The view loaded: asks the welcome API.
         public let viewDidLoad: AnyPublisher<Void, Never>
+        /// A tap with the text to show.
         public let tapButton: AnyPublisher<String, Never>
 
         public init(viewDidLoad: AnyPublisher<Void, Never>, tapButton: AnyPublisher<String, Never>) {
@@ -16,8 +19,11 @@ public final class WelcomeViewModel: TransformViewModel {
     }
 
     public struct Output {
+        /// The API's welcome message.
         public let onShowWelcome: AnyPublisher<String, Never>
+        /// "<text> show!!" for each tap.
         public let onShowText: AnyPublisher<String, Never>
+        /// Loads paired with taps, as Combine's zip pairs them.
         public let onShowOnlyFirst: AnyPublisher<Void, Never>
     }
 
@@ -25,6 +31,11 @@ public final class WelcomeViewModel: TransformViewModel {
 
     public init(api: WelcomeAPI) {
         self.api = api
+    }
+
+    /// With the built-in API, which answers "Welcome!" on the loop's next dispatch.
+    public convenience init(loop: Loop) {
+        self.init(api: BuiltInWelcomeAPI(loop: loop))
     }
 
     public func transform(input: Input) -> Output {
