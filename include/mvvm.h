@@ -51,7 +51,7 @@ extern "C" {
 
 /** The version of this header; mvvm_version() gives the library's. */
 #define MVVM_VERSION_MAJOR 0
-#define MVVM_VERSION_MINOR 4
+#define MVVM_VERSION_MINOR 5
 #define MVVM_VERSION_PATCH 0
 
 /** Any object of the library. 0 is never valid. */

@@ -31,7 +31,7 @@ NODE_ENGINES = "^18.17.0 || >=20.3.0"
 
 
 def mvvm_requirement(mvvm_version: str) -> str:
-    """The mvvm package of this release series: ``^0.4.0`` (0.x: 0.4 only), ``^1.2.0``."""
+    """The mvvm package of this release series: ``^0.5.0`` (0.x: 0.5 only), ``^1.2.0``."""
     major, minor = mvvm_version.split(".")[:2]
     return "^%s.%s.0" % (major, minor)
 

@@ -137,7 +137,7 @@ def check_library(path: Path) -> None:
 
 
 def requirement(version: str) -> str:
-    """``mvvm`` of this release series: ``mvvm>=0.3,<0.4`` (0.x), ``mvvm>=1.2,<2``."""
+    """``mvvm`` of this release series: ``mvvm>=0.5,<0.6`` (0.x), ``mvvm>=1.2,<2``."""
     major, minor = (int(part) for part in version.split(".")[:2])
     upper = "0.%d" % (minor + 1) if major == 0 else "%d" % (major + 1)
     return "mvvm>=%d.%d,<%s" % (major, minor, upper)

@@ -111,7 +111,7 @@ fast_path: bool = _fastpath.fast is not None
 #: Why it is in use or not: ``"in use: PATH"`` or ``"not in use: WHY"``.
 fast_path_reason: str = _fastpath.reason
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 __all__ = [
     "EXPECTED_VERSION",

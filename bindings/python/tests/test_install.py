@@ -95,8 +95,8 @@ def test_an_installed_library_is_loaded_by_its_path(tmp_path: Path) -> None:
     site = alone_package(tmp_path)
     lib = tmp_path / "prefix" / "lib"
     lib.mkdir(parents=True)
-    shutil.copy(LIBRARY, lib / "libcatalog.so.0.4.0")
-    (lib / "libcatalog.so.0").symlink_to("libcatalog.so.0.4.0")
+    shutil.copy(LIBRARY, lib / "libcatalog.so.0.5.0")
+    (lib / "libcatalog.so.0").symlink_to("libcatalog.so.0.5.0")
     done = run_python("import mvvm; library = mvvm.load(%r); print(library.path); print(library.CountDownTimer.__name__)"
                       % str(lib / "libcatalog.so.0"), site, {}, tmp_path)
     assert done.returncode == 0, done.stderr
@@ -119,7 +119,7 @@ def test_the_environment_chooses_no_library(tmp_path: Path) -> None:
     loaded by its path."""
     site = alone_package(tmp_path)
     lib = tmp_path / "prefix" / "lib"
-    compile_library(lib, "libmvvm.so.0", "0.4.0", soname="libmvvm.so.0")
+    compile_library(lib, "libmvvm.so.0", "0.5.0", soname="libmvvm.so.0")
     (lib / "libmvvm.so").symlink_to("libmvvm.so.0")
     shutil.copy(LIBRARY, site / "mvvm" / "libmvvm.so")
     done = run_python("import mvvm\n"
