@@ -12,17 +12,23 @@ final class PublishedWatch: PropertyWatch, PublishedObserver, @unchecked Sendabl
     private let record: PublishedRecord
     private let slot: Int32?
     private let watched: WatchedSlot<ValueState>
-    /// The property's place in its class: how the value is read.
-    private let property: Int
+    /// How the value is read, on any thread: the property's description and the exported
+    /// object's target, both held (not the exported object, which the setting thread must not
+    /// touch). The record's copy of its watches keeps this watch, and so the target, alive
+    /// through a set's notice; the cycle through the record ends when the watch is cancelled.
+    private let property: ExportedProperty
+    private let target: AnyObject
 
     /// Watches the property in `slot` of `record` (nil: every change of the object, for a
     /// property with no publisher of its own, such as a computed one, read once the operation
-    /// is complete, as `objectWillChange` tells before the change).
+    /// is complete, as `objectWillChange` tells before the change). Made holding the loop.
     init(_ record: PublishedRecord, slot: Int32?, telling watched: WatchedSlot<ValueState>) {
         self.record = record
         self.slot = slot
         self.watched = watched
-        property = watched.object.values[watched.slot].property
+        let object = watched.object.object
+        property = object.exportedClass.properties[object.values[watched.slot].property]
+        target = object.target
         record.watch(slot, by: self)
     }
 
@@ -30,7 +36,7 @@ final class PublishedWatch: PropertyWatch, PublishedObserver, @unchecked Sendabl
     func rearm() {}
     func cancel() { record.stopWatching(slot, by: self) }
 
-    func publishedDidSet(slot: Int32) { watched.changed(watched.object.read(property)) }
+    func publishedDidSet(slot: Int32) { watched.changed(property.get(target)) }
 
     func objectWillChange() {
         guard slot == nil else { return }
@@ -79,10 +85,10 @@ extension ExportBuilder {
         _ name: String, get: @escaping (Target) -> V, publisher: @escaping (Target) -> MVVMPublished.Published<V>.Publisher,
         set: ((Target, V) -> Void)?, doc: String
     ) {
-        properties.append(Self.valueProperty(name, doc, get, set, watching: .own { object, slot in
+        addValueProperty(name, doc, get, set, watching: .own { object, slot in
             let property = PublishedProbe.reading { publisher(Self.target(object)) }
             return PublishedWatch(property.record, slot: property.slot, telling: slot)
-        }))
+        })
     }
 
     /// A list of child view models kept in MVVMCombine's `@Published` array:
@@ -138,10 +144,10 @@ extension ExportBuilder where Target: MVVMPublished.ObservableObject {
         // An object whose `objectWillChange` is its record's is watched there; one that makes its
         // own (merging its parts', say) through a subscription to it.
         let ownPublisher = Target.ObjectWillChangePublisher.self != MVVMPublished.ObservableObjectPublisher.self
-        properties.append(Self.valueProperty(name, doc, value, set, watching: .own { object, slot in
+        addValueProperty(name, doc, value, set, watching: .own { object, slot in
             let target = Self.target(object)
             if ownPublisher { return PublisherWatch(target.objectWillChange.sink { _ in slot.changed(nil) }) }
             return PublishedWatch(PublishedRecord.record(of: target), slot: nil, telling: slot)
-        }))
+        })
     }
 }
