@@ -232,7 +232,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// replaces any live one (a value subscribed to since is not in it); on the loop's thread.
     func armObservedValues() {
         Self.observationTrackings.add(1, ordering: .relaxed)
-        let relay = observationRelay ?? ObservationRelay(self, handle: handle)
+        let relay = observationRelay ?? ObservationRelay(self)
         observationRelay = relay
         withObservationTracking {
             for slot in values.indices where values[slot].isObserved {

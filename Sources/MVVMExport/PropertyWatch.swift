@@ -112,9 +112,9 @@ final class ObservationRelay: @unchecked Sendable {
     private let handle: mvvm_handle
     private let loopIdentity: LoopIdentity
 
-    init(_ object: ExportedObject, handle: mvvm_handle) {
+    init(_ object: ExportedObject) {
         self.object = Borrowed(object)
-        self.handle = handle
+        handle = object.handle
         loopIdentity = object.loopIdentity
     }
 
