@@ -68,6 +68,17 @@ struct WatchedSlot<State: MemberState> {
     @inline(__always)
     func changedHere(_ value: Value?) { object.use { $0.changed(self, value) } }
 
+    /// `changed` with the value of the object's property `index` (a value property), read now on
+    /// the telling thread, as the app's code that set it would read it.
+    @inline(__always)
+    func changed(reading index: Int) {
+        guard isOnLoop else {
+            guard let reached = ExportedObject.reachedElsewhere(handle) else { return }
+            return reached.changedElsewhere(self, reached.read(index), then: nil)
+        }
+        object.use { $0.changed(self, $0.read(index)) }
+    }
+
     /// `changed`, on a thread that does not hold the loop: carried there, with `rearm` run there
     /// first, if the object's handle is still live.
     func changedElsewhere(_ value: Value?, then rearm: (() -> Void)?) {

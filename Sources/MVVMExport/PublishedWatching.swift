@@ -12,12 +12,8 @@ final class PublishedWatch: PropertyWatch, PublishedObserver, @unchecked Sendabl
     private let record: PublishedRecord
     private let slot: Int32?
     private let watched: WatchedSlot<ValueState>
-    /// How the value is read, on any thread: the property's description and the exported
-    /// object's target, both held (not the exported object, which the setting thread must not
-    /// touch). The record's copy of its watches keeps this watch, and so the target, alive
-    /// through a set's notice; the cycle through the record ends when the watch is cancelled.
-    private let property: ExportedProperty
-    private let target: AnyObject
+    /// The property's place in its class: how the value is read.
+    private let property: Int
 
     /// Watches the property in `slot` of `record` (nil: every change of the object, for a
     /// property with no publisher of its own, such as a computed one, read once the operation
@@ -26,9 +22,7 @@ final class PublishedWatch: PropertyWatch, PublishedObserver, @unchecked Sendabl
         self.record = record
         self.slot = slot
         self.watched = watched
-        let object = watched.object.object
-        property = object.exportedClass.properties[object.values[watched.slot].property]
-        target = object.target
+        property = watched.object.use { $0.values[watched.slot].property }
         record.watch(slot, by: self)
     }
 
@@ -36,7 +30,7 @@ final class PublishedWatch: PropertyWatch, PublishedObserver, @unchecked Sendabl
     func rearm() {}
     func cancel() { record.stopWatching(slot, by: self) }
 
-    func publishedDidSet(slot: Int32) { watched.changed(property.get(target)) }
+    func publishedDidSet(slot: Int32) { watched.changed(reading: property) }
 
     func objectWillChange() {
         guard slot == nil else { return }
