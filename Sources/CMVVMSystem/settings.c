@@ -182,6 +182,19 @@ static void *saver(void *unused) {
     return NULL;
 }
 
+/* fork(): the saver thread is not in the child, and `lock` may be held by a thread that is not
+ * either (the saver saving, a loop's thread arming it), which made the child's first work wait
+ * for good. The fork waits until the lock is free (the values are then consistent); the child
+ * starts from a fresh lock and condition, and arms no saver (armed for good: its work takes the
+ * fast path), so it saves at a loop's release and at its exit only (docs/loops-and-threads.md). */
+static void fork_prepare(void) { pthread_mutex_lock(&lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&lock); }
+static void fork_child(void) {
+    pthread_mutex_init(&lock, NULL);
+    pthread_cond_init(&wake, NULL);
+    __atomic_store_n(&cmvvm_settings_armed, true, __ATOMIC_RELAXED);
+}
+
 static void save_at_exit(void) {
     pthread_mutex_lock(&lock);
     save_if_changed();
@@ -229,6 +242,7 @@ bool cmvvm_settings_start(const char *domain_or_null) {
         load();
         saved = snapshot(&saved_length);
         atexit(save_at_exit);
+        pthread_atfork(fork_prepare, fork_parent, fork_child);
         __atomic_store_n(&cmvvm_settings_active, true, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&lock);
