@@ -17,12 +17,12 @@ final class PublishedWatch: PropertyWatch, PublishedObserver, @unchecked Sendabl
 
     /// Watches the property in `slot` of `record` (nil: every change of the object, for a
     /// property with no publisher of its own, such as a computed one, read once the operation
-    /// is complete, as `objectWillChange` tells before the change).
+    /// is complete, as `objectWillChange` tells before the change). Made holding the loop.
     init(_ record: PublishedRecord, slot: Int32?, telling watched: WatchedSlot<ValueState>) {
         self.record = record
         self.slot = slot
         self.watched = watched
-        property = watched.object.values[watched.slot].property
+        property = watched.object.use { $0.values[watched.slot].property }
         record.watch(slot, by: self)
     }
 
@@ -30,7 +30,7 @@ final class PublishedWatch: PropertyWatch, PublishedObserver, @unchecked Sendabl
     func rearm() {}
     func cancel() { record.stopWatching(slot, by: self) }
 
-    func publishedDidSet(slot: Int32) { watched.changed(watched.object.read(property)) }
+    func publishedDidSet(slot: Int32) { watched.changed(reading: property) }
 
     func objectWillChange() {
         guard slot == nil else { return }
@@ -79,10 +79,10 @@ extension ExportBuilder {
         _ name: String, get: @escaping (Target) -> V, publisher: @escaping (Target) -> MVVMPublished.Published<V>.Publisher,
         set: ((Target, V) -> Void)?, doc: String
     ) {
-        properties.append(Self.valueProperty(name, doc, get, set, watching: .own { object, slot in
+        addValueProperty(name, doc, get, set, watching: .own { object, slot in
             let property = PublishedProbe.reading { publisher(Self.target(object)) }
             return PublishedWatch(property.record, slot: property.slot, telling: slot)
-        }))
+        })
     }
 
     /// A list of child view models kept in MVVMCombine's `@Published` array:
@@ -138,10 +138,10 @@ extension ExportBuilder where Target: MVVMPublished.ObservableObject {
         // An object whose `objectWillChange` is its record's is watched there; one that makes its
         // own (merging its parts', say) through a subscription to it.
         let ownPublisher = Target.ObjectWillChangePublisher.self != MVVMPublished.ObservableObjectPublisher.self
-        properties.append(Self.valueProperty(name, doc, value, set, watching: .own { object, slot in
+        addValueProperty(name, doc, value, set, watching: .own { object, slot in
             let target = Self.target(object)
             if ownPublisher { return PublisherWatch(target.objectWillChange.sink { _ in slot.changed(nil) }) }
             return PublishedWatch(PublishedRecord.record(of: target), slot: nil, telling: slot)
-        }))
+        })
     }
 }
