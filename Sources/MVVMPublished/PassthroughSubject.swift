@@ -7,7 +7,6 @@
 import CMVVMSystem
 import Glibc
 @preconcurrency import OpenCombine
-import Synchronization
 
 /// A publisher that sends its subscribers each value it is sent, as Combine's `PassthroughSubject`
 /// (OpenCombine's does the work, see the file's comment).
@@ -18,8 +17,12 @@ public final class PassthroughSubject<Output, Failure: Error>: PublishedLazyRoot
     override public init() {}
 
     public func send(_ input: Output) {
-        if !isForwarding { activate() }
-        let lock = PublishedLock(self)
+        var lock = PublishedLock(self)
+        if !isForwarding {
+            lock.unlock()
+            activate()
+            lock = PublishedLock(self)
+        }
         let inner = self.inner
         lock.unlock()
         inner?.send(input)
@@ -33,7 +36,7 @@ public final class PassthroughSubject<Output, Failure: Error>: PublishedLazyRoot
 
     public func send(subscription: Subscription) {
         // An upstream sends only on demand: those waiting subscribe now and ask for it.
-        if !isForwarding { activate() }
+        activate()
         made().send(subscription: subscription)
     }
 
@@ -63,19 +66,18 @@ public class PublishedLazyRoot: @unchecked Sendable {
     /// subscribe at its first value (one, or a fan-out of them). Its phase: waiting, activating
     /// (a thread subscribes them), forwarding (for good).
     private var waiting: PublishedListener?
-    private let phase = Atomic<UInt8>(0)
+    private var phase = PublishedLazyRoot.waitingPhase
 
     @usableFromInline init() {}
 
-    /// Whether everything is forwarded as it comes.
-    @inline(__always)
-    final var isForwarding: Bool { phase.load(ordering: .acquiring) == Self.forwarding }
+    /// Whether everything is forwarded as it comes. With the object's lock held.
+    final var isForwarding: Bool { phase == Self.forwarding }
 
     /// Subscribes `assignment` at the subject's first value, or now if it had one.
     @usableFromInline
     final func subscribeLater(_ assignment: PublishedAssignmentBase) {
         let lock = PublishedLock(self)
-        guard phase.load(ordering: .relaxed) == Self.waitingPhase else {
+        guard phase == Self.waitingPhase else {
             lock.unlock()
             return assignment.subscribe()
         }
@@ -86,9 +88,9 @@ public class PublishedLazyRoot: @unchecked Sendable {
     /// Subscribes those waiting, once; a thread that comes while another does it waits for it.
     final func activate() {
         let lock = PublishedLock(self)
-        switch phase.load(ordering: .relaxed) {
+        switch phase {
         case Self.waitingPhase:
-            phase.store(Self.activating, ordering: .relaxed)
+            phase = Self.activating
             let waiting = self.waiting.take()
             lock.unlock()
             if let fanOut = waiting as? PublishedFanOut {
@@ -96,10 +98,18 @@ public class PublishedLazyRoot: @unchecked Sendable {
             } else if let waiting {
                 unsafeDowncast(waiting, to: PublishedAssignmentBase.self).subscribe()
             }
-            phase.store(Self.forwarding, ordering: .releasing)
+            let done = PublishedLock(self)
+            phase = Self.forwarding
+            done.unlock()
         case Self.activating:
             lock.unlock()
-            while !isForwarding { sched_yield() }
+            while true {
+                sched_yield()
+                let lock = PublishedLock(self)
+                let done = phase == Self.forwarding
+                lock.unlock()
+                if done { return }
+            }
         default:
             lock.unlock()
         }
@@ -109,7 +119,7 @@ public class PublishedLazyRoot: @unchecked Sendable {
     final func dropWaiting() {
         let lock = PublishedLock(self)
         let waiting = self.waiting.take()
-        if phase.load(ordering: .relaxed) == Self.waitingPhase { phase.store(Self.forwarding, ordering: .releasing) }
+        if phase == Self.waitingPhase { phase = Self.forwarding }
         lock.unlock()
         withExtendedLifetime(waiting) {}
     }

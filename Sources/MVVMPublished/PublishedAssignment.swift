@@ -20,8 +20,9 @@ public class PublishedAssignmentBase: PublishedListener, @unchecked Sendable {
     /// stays its own.
     @usableFromInline var ownerKey: UInt = 0
     @usableFromInline unowned var ownerMemory: AnyObject?
-    /// The lock: its holding thread (0: none), the times it took it; see ``lock()``.
-    @usableFromInline let lockOwner = Atomic<UInt>(0)
+    /// The lock: its holding thread (0: none), the times it took it; see ``lock()``. Guarded by
+    /// the object's word lock (``PublishedLock``).
+    @usableFromInline var lockOwner: UInt = 0
     /// The record generation when the owner's record was last looked for.
     @usableFromInline var lookedAt: UInt32 = 0
     @usableFromInline var lockDepth: UInt16 = 0
@@ -88,23 +89,38 @@ public class PublishedAssignmentBase: PublishedListener, @unchecked Sendable {
     @inlinable @inline(__always)
     final func lock() {
         let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
-        if lockOwner.load(ordering: .relaxed) == me {
+        let word = PublishedLock(self)
+        if lockOwner == 0 || lockOwner == me {
+            lockOwner = me
             lockDepth += 1
+            word.unlock()
             return
         }
-        if !lockOwner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged { waitForLock(me) }
-        lockDepth = 1
+        word.unlock()
+        waitForLock(me)
     }
 
     @usableFromInline
     final func waitForLock(_ me: UInt) {
-        while !lockOwner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged { sched_yield() }
+        while true {
+            sched_yield()
+            let word = PublishedLock(self)
+            if lockOwner == 0 {
+                lockOwner = me
+                lockDepth = 1
+                word.unlock()
+                return
+            }
+            word.unlock()
+        }
     }
 
     @inlinable @inline(__always)
     final func unlock() {
+        let word = PublishedLock(self)
         lockDepth -= 1
-        if lockDepth == 0 { lockOwner.store(0, ordering: .releasing) }
+        if lockDepth == 0 { lockOwner = 0 }
+        word.unlock()
     }
 }
 
