@@ -15,12 +15,12 @@ final class PublishedWatch: PublishedListener, PropertyWatch, @unchecked Sendabl
         self.box = box
         self.watched = watched
         super.init()
-        box.addListener(self)
+        box.addWatcher(self)
     }
 
     var isArmed: Bool { true }
     func rearm() {}
-    func cancel() { box.removeListener(self) }
+    func cancel() { box.removeWatcher(self) }
 
     override func publishedDidSet(_ box: PublishedBoxBase) {
         watched.changed(watched.object.read(watched.object.values[watched.slot].property))
@@ -114,12 +114,12 @@ final class PublishedListWatch: PublishedListener, ListWatch, @unchecked Sendabl
         self.box = box
         self.watched = watched
         super.init()
-        box.addListener(self)
+        box.addWatcher(self)
     }
 
     var isArmed: Bool { true }
     func rearm() {}
-    func cancel() { box.removeListener(self) }
+    func cancel() { box.removeWatcher(self) }
     override func publishedDidSet(_ box: PublishedBoxBase) { watched.changed(nil) }
 }
 

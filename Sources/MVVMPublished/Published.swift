@@ -48,6 +48,17 @@ public struct Published<Value> {
         withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { $0 }
     }
 
+    /// The value, inline or in the box.
+    @inlinable
+    var current: Value {
+        @inline(__always) get {
+            switch storage {
+            case let .value(value): return value
+            case let .box(box): return box.current
+            }
+        }
+    }
+
     /// The property's box, made now if it has none: the value moves into it.
     @usableFromInline
     static func box(at place: UnsafeMutablePointer<Published<Value>>) -> PublishedBox<Value> {
@@ -87,12 +98,8 @@ public struct Published<Value> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
     ) -> Value {
-        @inline(__always) get {
-            switch object[keyPath: storageKeyPath].storage {
-            case let .value(value): return value
-            case let .box(box): return box.current
-            }
-        }
+        // Through the property's place, borrowed: a box is read without retaining it.
+        @inline(__always) get { place(of: object, storageKeyPath).pointee.current }
         @inline(__always) set { set(newValue, of: object, at: place(of: object, storageKeyPath)) }
     }
 

@@ -124,25 +124,35 @@ public class PublishedAssignmentBase: PublishedListener, @unchecked Sendable {
     }
 }
 
+/// What an assignment to an upstream has: the upstream's subscribing, then its subscription. Not
+/// generic, so that an assignment's end drops it with no generic metadata.
+@usableFromInline
+enum PublishedAssignmentState {
+    case waiting((PublishedAssignmentBase) -> Void)
+    case subscribed(Subscription)
+    case over
+}
+
 /// An assignment subscribed to an upstream publisher, at once or at its subject's first send.
-public final class PublishedAssignment<Upstream: Publisher>: PublishedAssignmentBase, Subscriber, @unchecked Sendable
-    where Upstream.Failure == Never
-{
-    public typealias Input = Upstream.Output
+/// Generic over its value only: the upstream waits in a closure made where `assign(to:)` is
+/// specialised, so that neither holding nor dropping it looks up generic metadata.
+public final class PublishedAssignment<Input>: PublishedAssignmentBase, Subscriber, @unchecked Sendable {
     public typealias Failure = Never
 
-    private enum State {
-        case waiting(Upstream)
-        case subscribed(Subscription)
-        case over
+    /// The upstream's subscribing until it is subscribed to; then its subscription. Guarded by
+    /// the lock.
+    @usableFromInline var state: PublishedAssignmentState
+
+    @inlinable
+    convenience init<Upstream: Publisher>(_ upstream: Upstream, target: PublishedBox<Input>)
+        where Upstream.Output == Input, Upstream.Failure == Never
+    {
+        self.init(waiting: { upstream.subscribe(unsafeDowncast($0, to: PublishedAssignment<Input>.self)) }, target: target)
     }
 
-    /// The upstream until it is subscribed to; then its subscription. Guarded by the lock.
-    private var state: State
-
     @usableFromInline
-    init(_ upstream: Upstream, target: PublishedBox<Upstream.Output>) {
-        state = .waiting(upstream)
+    init(waiting subscribe: @escaping (PublishedAssignmentBase) -> Void, target: PublishedBox<Input>) {
+        state = .waiting(subscribe)
         super.init(target: target)
     }
 
@@ -150,10 +160,10 @@ public final class PublishedAssignment<Upstream: Publisher>: PublishedAssignment
     @usableFromInline
     override func subscribe() {
         lock()
-        guard case let .waiting(upstream) = state, !ended else { return unlock() }
+        guard case let .waiting(subscribe) = state, !ended else { return unlock() }
         state = .over
         unlock()
-        upstream.subscribe(self)
+        subscribe(self)
     }
 
     override func end() {
@@ -175,9 +185,9 @@ public final class PublishedAssignment<Upstream: Publisher>: PublishedAssignment
         subscription.request(.unlimited)
     }
 
-    public func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+    public func receive(_ input: Input) -> Subscribers.Demand {
         guard beginWrite() else { return .none }
-        let box = unsafeDowncast(target, to: PublishedBox<Upstream.Output>.self)
+        let box = unsafeDowncast(target, to: PublishedBox<Input>.self)
         withExtendedLifetime(box) { box.set(input) }
         unlock()
         return .none

@@ -70,12 +70,17 @@ final class PublishedFanOut: PublishedListener, @unchecked Sendable {
 /// out.
 public class PublishedBoxBase: @unchecked Sendable {
     @usableFromInline final var links: PublishedListener?
+    /// The engine's watch, told after the others: a field of its own, so that watching a property
+    /// that something else listens to (a derivation, `$x`'s subscribers) makes no fan-out, nor
+    /// does its end. A second watch goes among the others.
+    @usableFromInline final var watcher: PublishedListener?
 
     @usableFromInline init() {}
 
     deinit {
         // Nothing else can reach the box now: no lock.
         links?.publishedBoxGone(self)
+        watcher?.publishedBoxGone(self)
     }
 
     /// Its listeners now, to be told with no lock held.
@@ -93,6 +98,31 @@ public class PublishedBoxBase: @unchecked Sendable {
         let lock = PublishedLock(self)
         links = links.map { $0.adding(listener, first: first) } ?? listener
         lock.unlock()
+    }
+
+    /// `watcher` (the engine's watch) is told after each set, after the other listeners, until
+    /// ``removeWatcher(_:)``.
+    public final func addWatcher(_ watcher: PublishedListener) {
+        let lock = PublishedLock(self)
+        if self.watcher == nil {
+            self.watcher = watcher
+            lock.unlock()
+            return
+        }
+        links = links.map { $0.adding(watcher, first: false) } ?? watcher
+        lock.unlock()
+    }
+
+    public final func removeWatcher(_ watcher: PublishedListener) {
+        let lock = PublishedLock(self)
+        if self.watcher === watcher {
+            let was = self.watcher.take()
+            lock.unlock()
+            withExtendedLifetime(was) {}
+            return
+        }
+        lock.unlock()
+        removeListener(watcher)
     }
 
     public final func removeListener(_ listener: PublishedListener) {
@@ -117,15 +147,50 @@ public class PublishedBoxBase: @unchecked Sendable {
 public final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     @usableFromInline var value: Value
 
-    @inlinable init(_ value: Value) { self.value = value }
+    @inlinable init(_ value: Value) {
+        self.value = value
+        super.init()
+        assert(!Self.isWord || withUnsafeMutablePointer(to: &self.value) { UnsafeMutableRawPointer($0) } == wordAddress,
+               "a box's value is not where its word is read")
+    }
 
-    /// The value, read under the box's lock: a set on another thread is never seen half done.
+    /// Where a word value is: after the object's header and the base's two references. Reached
+    /// by address, not as the property (an `inout` access would be a Swift access that the thread
+    /// sanitizer reports against a set on another thread).
+    @inlinable @inline(__always)
+    var wordAddress: UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(self).toOpaque() + 4 * MemoryLayout<UInt>.size
+    }
+
+    /// Whether the value is a word (1, 2, 4 or 8 bytes, aligned, with no references): read and
+    /// written with relaxed atomics, no lock. Known when the box's type is specialised.
+    @inlinable @inline(__always)
+    static var isWord: Bool {
+        let size = MemoryLayout<Value>.size
+        return _isPOD(Value.self) && (size == 1 || size == 2 || size == 4 || size == 8)
+            && MemoryLayout<Value>.alignment == size
+    }
+
+    /// The value: a set on another thread is never seen half done (a word is read atomically,
+    /// anything else under the box's lock).
     @inlinable @inline(__always)
     public var current: Value {
+        if Self.isWord {
+            // One aligned load, which a set (an atomic store) never tears.
+            return UnsafeRawPointer(wordAddress).load(as: Value.self)
+        }
         let lock = PublishedLock(self)
         let value = self.value
         lock.unlock()
         return value
+    }
+
+    /// Stores `newValue`, with the lock held.
+    @inlinable @inline(__always)
+    func store(_ newValue: Value) {
+        guard Self.isWord else { return value = newValue }
+        var copy = newValue
+        withUnsafeMutablePointer(to: &copy) { cmvvm_published_word_copy(wordAddress, $0, MemoryLayout<Value>.size) }
     }
 
     /// Stores `newValue`, telling the listeners before (with the value) and after.
@@ -135,10 +200,12 @@ public final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
             withUnsafePointer(to: newValue) { before.publishedWillSet(self, UnsafeRawPointer($0)) }
         }
         let lock = PublishedLock(self)
-        value = newValue
+        store(newValue)
         let after = links
+        let watcher = self.watcher
         lock.unlock()
         after?.publishedDidSet(self)
+        watcher?.publishedDidSet(self)
     }
 
     /// The subject that generic `$x` subscribers hear (a `CurrentValueSubject` with the value),

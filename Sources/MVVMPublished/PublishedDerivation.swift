@@ -90,8 +90,9 @@ extension PublishedDerivable {
             assignment.subscribe()
             return handOver(assignment)
         }
-        let derivation = PublishedDerivation(self, target: published.box) { base in
+        let derivation = PublishedDerivation(self, target: published.box) { base, ending in
             let derivation = unsafeDowncast(base, to: PublishedDerivation<Self>.self)
+            guard !ending else { return derivation.chain.forEachPublishedBox { $0.removeListener(derivation) } }
             guard derivation.beginWrite() else { return }
             let value = derivation.chain.publishedValue()
             let box = unsafeDowncast(derivation.target, to: PublishedBox<Output>.self)
@@ -100,7 +101,7 @@ extension PublishedDerivable {
         }
         derivation.attach()
         forEachPublishedBox { $0.addListener(derivation) }
-        derivation.recompute(derivation)
+        derivation.recompute(derivation, false)
         handOver(derivation)
     }
 
@@ -129,22 +130,21 @@ extension PublishedDerivable {
 public final class PublishedDerivation<Chain: PublishedDerivable>: PublishedAssignmentBase, @unchecked Sendable {
     /// The publisher (its boxes, which it holds, and its `map`s' closures).
     @usableFromInline let chain: Chain
-    /// Computes the value and sets the property: made where `assign(to:)` is specialised, so
-    /// that it runs with the concrete types and no generic metadata.
-    @usableFromInline let recompute: (PublishedAssignmentBase) -> Void
+    /// Computes the value and sets the property, or (`ending`) leaves the boxes it listens to.
+    /// Made where `assign(to:)` is specialised, capturing nothing: it runs with the concrete
+    /// types, with no generic metadata.
+    @usableFromInline let recompute: (PublishedAssignmentBase, _ ending: Bool) -> Void
 
     @inlinable
-    init(_ chain: Chain, target: PublishedBox<Chain.Output>, recompute: @escaping (PublishedAssignmentBase) -> Void) {
+    init(_ chain: Chain, target: PublishedBoxBase, recompute: @escaping (PublishedAssignmentBase, _ ending: Bool) -> Void) {
         self.chain = chain
         self.recompute = recompute
         super.init(target: target)
     }
 
     override public func publishedDidSet(_ box: PublishedBoxBase) {
-        if box !== target { recompute(self) }
+        if box !== target { recompute(self, false) }
     }
 
-    override func end() {
-        chain.forEachPublishedBox { $0.removeListener(self) }
-    }
+    override func end() { recompute(self, true) }
 }

@@ -124,6 +124,18 @@ static inline void cmvvm_settings_note_work(void) {
     __atomic_add_fetch(&cmvvm_settings_work, 1, __ATOMIC_RELAXED);
     if (!__atomic_load_n(&cmvvm_settings_armed, __ATOMIC_RELAXED)) cmvvm_settings_note_work_slow();
 }
+/* A @Published box's value of 1, 2, 4 or 8 bytes with no references (a Bool, an Int, a Double, a
+ * small enum), copied from `from` to `to` with relaxed atomics on both sides: a read never waits
+ * for the box's lock, and one racing a set on another thread sees the old or the new value, never
+ * half of one (MVVMPublished's PublishedBox). */
+static inline void cmvvm_published_word_copy(void *to, const void *from, size_t size) {
+    switch (size) {
+    case 1: __atomic_store_n((uint8_t *)to, __atomic_load_n((const uint8_t *)from, __ATOMIC_RELAXED), __ATOMIC_RELAXED); break;
+    case 2: __atomic_store_n((uint16_t *)to, __atomic_load_n((const uint16_t *)from, __ATOMIC_RELAXED), __ATOMIC_RELAXED); break;
+    case 4: __atomic_store_n((uint32_t *)to, __atomic_load_n((const uint32_t *)from, __ATOMIC_RELAXED), __ATOMIC_RELAXED); break;
+    default: __atomic_store_n((uint64_t *)to, __atomic_load_n((const uint64_t *)from, __ATOMIC_RELAXED), __ATOMIC_RELAXED); break;
+    }
+}
 /* MVVMPublished's locks: 64 word locks, one chosen by an object's address, each guarding the few
  * fields of the objects that map to it (a @Published property's box: its value and listeners; a
  * subject's state) and never held while calling out, nor two at a time. Shared this way, an
