@@ -98,8 +98,7 @@ public struct Published<Value> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
     ) -> Value {
-        // Through the property's place, borrowed: a box is read without retaining it.
-        @inline(__always) get { place(of: object, storageKeyPath).pointee.current }
+        @inline(__always) get { object[keyPath: storageKeyPath].current }
         @inline(__always) set { set(newValue, of: object, at: place(of: object, storageKeyPath)) }
     }
 
