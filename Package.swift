@@ -35,7 +35,7 @@ let package = Package(
         // property): what MVVMCombine offers in place of OpenCombine's.
         .target(
             name: "MVVMPublished",
-            dependencies: ["CMVVMSystem", .product(name: "OpenCombine", package: "OpenCombine")]
+            dependencies: ["CMVVMSystem", "MVVMRuntime", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         .target(
             name: "MVVMCombine",
