@@ -35,7 +35,7 @@ let package = Package(
         // property): what MVVMCombine offers in place of OpenCombine's.
         .target(
             name: "MVVMPublished",
-            dependencies: ["CMVVMSystem", .product(name: "OpenCombine", package: "OpenCombine")]
+            dependencies: ["CMVVMSystem", "MVVMRuntime", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         .target(
             name: "MVVMCombine",
@@ -58,7 +58,8 @@ let package = Package(
         // The engine's own tests: the export API and the C ABI from Swift, on the virtual loop.
         .testTarget(
             name: "MVVMExportTests",
-            dependencies: ["MVVMExport", "MVVMRuntime", "CMVVM", .product(name: "OpenCombine", package: "OpenCombine")]
+            dependencies: ["MVVMExport", "MVVMRuntime", "MVVMPublished", "CMVVM",
+                           .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         // The main loop, on the main thread (XCTest runs its tests there; swift-testing does not).
         .testTarget(name: "MVVMMainLoopTests", dependencies: ["MVVMRuntime", "MVVMExport", "CMVVM",

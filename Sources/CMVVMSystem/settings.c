@@ -182,6 +182,19 @@ static void *saver(void *unused) {
     return NULL;
 }
 
+/* fork(): the saver thread is not in the child, and `lock` may be held by a thread that is not
+ * either (the saver saving, a loop's thread arming it), which made the child's first work wait
+ * for good. The fork waits until the lock is free (the values are then consistent); the child
+ * starts from a fresh lock and condition, and arms no saver (armed for good: its work takes the
+ * fast path), so it saves at a loop's release and at its exit only (docs/loops-and-threads.md). */
+static void fork_prepare(void) { pthread_mutex_lock(&lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&lock); }
+static void fork_child(void) {
+    pthread_mutex_init(&lock, NULL);
+    pthread_cond_init(&wake, NULL);
+    __atomic_store_n(&cmvvm_settings_armed, true, __ATOMIC_RELAXED);
+}
+
 static void save_at_exit(void) {
     pthread_mutex_lock(&lock);
     save_if_changed();
@@ -212,18 +225,6 @@ static void load(void) {
     free(bytes);
 }
 
-/* fork(): the lock is taken around it, so no save is under way in the parent at that moment (the
- * saver holds the lock while it saves) and the child does not inherit it held by a thread it does
- * not have. The child has no saver thread: its first work starts one. */
-static void before_fork(void) { pthread_mutex_lock(&lock); }
-static void after_fork_in_parent(void) { pthread_mutex_unlock(&lock); }
-static void after_fork_in_child(void) {
-    pthread_mutex_init(&lock, NULL);
-    pthread_cond_init(&wake, NULL);
-    saver_started = false;
-    __atomic_store_n(&cmvvm_settings_armed, false, __ATOMIC_RELAXED);
-}
-
 bool cmvvm_settings_start(const char *domain_or_null) {
     /* MVVM_SETTINGS=off: a process that must not read or write settings (a benchmark, whose
      * counts a saver thread waking would blur). */
@@ -241,7 +242,7 @@ bool cmvvm_settings_start(const char *domain_or_null) {
         load();
         saved = snapshot(&saved_length);
         atexit(save_at_exit);
-        pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+        pthread_atfork(fork_prepare, fork_parent, fork_child);
         __atomic_store_n(&cmvvm_settings_active, true, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&lock);

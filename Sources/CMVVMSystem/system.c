@@ -5,7 +5,8 @@
 #include <unistd.h>
 
 __thread void *cmvvm_held_work_locks = NULL;
-__thread bool cmvvm_published_probing = false;
+cmvvm_word_lock cmvvm_published_locks[64];
+__thread void *cmvvm_published_pending = 0;
 
 /* Contended: mark the lock waited for (2) and sleep until it is given back, then take it, still
  * marked 2 since other threads may be waiting too. */

@@ -32,7 +32,6 @@
 @_exported import class OpenCombine.AnyCancellable
 @_exported import class OpenCombine.CurrentValueSubject
 @_exported import class OpenCombine.Future
-@_exported import class OpenCombine.PassthroughSubject
 @_exported import enum OpenCombine.Publishers
 @_exported import enum OpenCombine.Subscribers
 @_exported import enum OpenCombine.Subscriptions

@@ -68,18 +68,16 @@ func withObjectInlined<T>(_ handle: mvvm_handle, of expected: ExportedClass? = n
                           "\(HandleTable.describe(handle)) is \(withArticle(object.exportedClass.name.string)), "
                           + "not \(withArticle(expected.name.string))")
     }
-    // The context borrowed from the object, which holds it for good: no reference counting
+    // Borrowed from the object, which holds its context for good: no reference counting
     // around the operation.
-    return try Unmanaged.passUnretained(object.context)._withUnsafeGuaranteedRef { context in
-        Result { () throws(ExportError) -> T in
-            try context.operation(reading: reading) { () throws(ExportError) -> T in
-                guard !object.isReleased else {
-                    throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) was released")
-                }
-                return try body(object)
+    return try Borrowed(object.context).use { context throws(ExportError) -> T in
+        try context.operation(reading: reading) { () throws(ExportError) -> T in
+            guard !object.isReleased else {
+                throw ExportError(MVVM_ERR_INVALID_HANDLE, "\(HandleTable.describe(handle)) was released")
             }
+            return try body(object)
         }
-    }.get()
+    }
 }
 
 func loopError(_ error: LoopError) -> ExportError {
@@ -186,8 +184,7 @@ public func mvvm_loop_now_ms(_ loop: mvvm_handle, _ out: UnsafeMutablePointer<In
 func get(_ property: ExportedProperty, of object: ExportedObject, as type: ValueType) throws(ExportError) -> Value {
     guard property.type == type else {
         throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(property.name.string) is "
-                          + "\(property.list == nil ? property.shape.name : "a list"), not \(type.name)"
-                          + (property.list == nil ? " (mvvm_get reads any property)" : ""))
+                          + "\(property.shape.name), not \(type.name) (mvvm_get reads any property)")
     }
     let value = property.get(object.target)
     if case .null = value {
@@ -197,20 +194,12 @@ func get(_ property: ExportedProperty, of object: ExportedObject, as type: Value
     return value
 }
 
-/// `mvvm_get`'s read: any property but a list.
-func getAny(_ property: ExportedProperty, of object: ExportedObject) throws(ExportError) -> Value {
-    guard property.list == nil else { throw notAList(property, of: object) }
-    return property.get(object.target)
-}
-
-private func notAList(_ property: ExportedProperty, of object: ExportedObject) -> ExportError {
-    ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(property.name.string) is a list: "
-                + "read it with mvvm_list_count and mvvm_list_item")
-}
+/// `mvvm_get`'s read: any value property, of its own type.
+func getAny(_ property: ExportedProperty, of object: ExportedObject) -> Value { property.get(object.target) }
 
 func setProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ value: Value) throws(ExportError) {
     try withObject(handle) { object throws(ExportError) in
-        try object.exportedClass.withProperty(named: name) { property throws(ExportError) in
+        try object.exportedClass.withProperty(named: name, for: .write) { property throws(ExportError) in
             try set(property, of: object, to: value)
         }
     }
@@ -253,14 +242,14 @@ public func mvvm_get(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out
     exporting { () throws(ExportError) in
         try requireOut(out)
         write(try withObject(object, reading: true) { object throws(ExportError) -> Value in
-            try object.exportedClass.withProperty(named: name) { property throws(ExportError) in try getAny(property, of: object) }
+            try object.exportedClass.withProperty(named: name, for: .read(nil)) { getAny($0, of: object) }
         }.ownedCValue(), to: out)
     }
 }
 
 func getProperty(_ handle: mvvm_handle, _ name: UnsafePointer<CChar>?, _ type: ValueType) throws(ExportError) -> Value {
     try withObjectInlined(handle, reading: true) { object throws(ExportError) -> Value in
-        try object.exportedClass.withProperty(named: name) { property throws(ExportError) in
+        try object.exportedClass.withProperty(named: name, for: .read(type)) { property throws(ExportError) in
             try get(property, of: object, as: type)
         }
     }

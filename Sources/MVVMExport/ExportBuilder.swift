@@ -55,6 +55,7 @@ public struct ExportBuilder<Target: AnyObject> {
     let swiftName: String
     let doc: String
     var properties: [ExportedProperty] = []
+    var lists: [ExportedList] = []
     var commands: [ExportedCommand] = []
     var signals: [ExportedSignal] = []
     var children: [ExportedChild] = []
@@ -133,28 +134,31 @@ public struct ExportBuilder<Target: AnyObject> {
     ) where P.Output == V, P.Failure == Never {
         // A `$property` sends the current value at once (announced already: it changes nothing),
         // then each new one as it is set.
-        properties.append(Self.valueProperty(name, doc, get, set, watching: .own { object, slot in
+        addValueProperty(name, doc, get, set, watching: .own { object, slot in
             PublisherWatch(publisher(Self.target(object)).sink { slot.changed($0.exportedValue) })
-        }))
+        })
     }
 
-    /// A property of values: read with `get`, written with `set` (a binding) once the value is
-    /// converted to `V`, watched as `watching` says. Each kind of property passes its own;
+    /// The place the next property takes among the class's properties, values and lists together.
+    private var nextPropertyPosition: Int { properties.count + lists.count }
+
+    /// Adds a property of values: read with `get`, written with `set` (a binding) once the value
+    /// is converted to `V`, watched as `watching` says. Each kind of property passes its own;
     /// inlined, so the accessors' closures are made where the kind's are.
     @inline(__always)
-    static func valueProperty<V: ExportableValue>(_ name: String, _ doc: String, _ get: @escaping (Target) -> V,
-                                                  _ set: ((Target, V) -> Void)?,
-                                                  watching: ValueWatching)
-        -> ExportedProperty {
+    mutating func addValueProperty<V: ExportableValue>(_ name: String, _ doc: String, _ get: @escaping (Target) -> V,
+                                                       _ set: ((Target, V) -> Void)?, watching: ValueWatching) {
+        let position = nextPropertyPosition
         // The setter made as the property keeps it, never through an optional: an optional
         // closure is called through a thunk.
         guard let set else {
-            return ExportedProperty(name: name, shape: V.exportedShape, doc: doc, get: { get(target($0)).exportedValue },
-                                    watching: watching)
+            return properties.append(ExportedProperty(name: name, position: position, shape: V.exportedShape, doc: doc,
+                                                      get: { get(Self.target($0)).exportedValue }, watching: watching))
         }
-        return ExportedProperty(name: name, shape: V.exportedShape, doc: doc, get: { get(target($0)).exportedValue },
-                                set: { object, new, what in assign(new, as: V.self, what) { set(target(object), $0) } },
-                                watching: watching)
+        properties.append(ExportedProperty(
+            name: name, position: position, shape: V.exportedShape, doc: doc, get: { get(Self.target($0)).exportedValue },
+            set: { object, new, what in Self.assign(new, as: V.self, what) { set(Self.target(object), $0) } },
+            watching: watching))
     }
 
     // MARK: Lists
@@ -190,10 +194,10 @@ public struct ExportBuilder<Target: AnyObject> {
 
     mutating func addList<Item: AnyObject>(_ name: String, _ get: @escaping (Target) -> [Item], doc: String,
                                            watch: @escaping (AnyObject, WatchedSlot<ListState>) -> ListWatch) {
-        properties.append(ExportedProperty(name: name, doc: doc, list: ListMember(
-            itemType: ObjectIdentifier(Item.self), itemTypeName: String(describing: Item.self),
-            count: { get(Self.target($0)).count }, item: { get(Self.target($0))[$1] },
-            items: { ListItems(get(Self.target($0))) }, watch: watch)))
+        lists.append(ExportedList(
+            name: name, position: nextPropertyPosition, doc: doc, itemType: ObjectIdentifier(Item.self),
+            itemTypeName: String(describing: Item.self), count: { get(Self.target($0)).count },
+            item: { get(Self.target($0))[$1] }, items: { ListItems(get(Self.target($0))) }, watch: watch))
     }
 
     // MARK: Commands
@@ -344,7 +348,7 @@ public enum ExportOrigin: Sendable {
 
 /// How many members of each kind a class declared: where an ``ExportBuilder/origin`` change fell.
 struct MemberCounts {
-    var properties = 0, commands = 0, signals = 0, children = 0, constructors = 0
+    var properties = 0, lists = 0, commands = 0, signals = 0, children = 0, constructors = 0
 
     /// Before any member.
     init() {}
@@ -354,6 +358,7 @@ struct MemberCounts {
 
     init<Target>(_ builder: ExportBuilder<Target>) {
         properties = builder.properties.count
+        lists = builder.lists.count
         commands = builder.commands.count
         signals = builder.signals.count
         children = builder.children.count
@@ -392,7 +397,7 @@ extension ExportBuilder where Target: Observable {
 
     private mutating func addObserved<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V,
                                                          set: ((Target, V) -> Void)?, doc: String) {
-        properties.append(Self.valueProperty(name, doc, value, set, watching: .observation))
+        addValueProperty(name, doc, value, set, watching: .observation)
     }
 }
 
@@ -418,9 +423,9 @@ extension ExportBuilder where Target: ObservableObject {
     private mutating func addComputed<V: ExportableValue>(_ name: String, _ value: @escaping (Target) -> V,
                                                          set: ((Target, V) -> Void)?, doc: String) {
         // Told "changed" with no value: read once the operation is complete.
-        properties.append(Self.valueProperty(name, doc, value, set, watching: .own { object, slot in
+        addValueProperty(name, doc, value, set, watching: .own { object, slot in
             PublisherWatch(Self.target(object).objectWillChange.sink { _ in slot.changed(nil) })
-        }))
+        })
     }
 }
 

@@ -35,14 +35,18 @@ struct CallName {
     func argument(_ index: Int, _ name: String) -> String { "argument \(index + 1) of \(text) (\(name))" }
 }
 
-/// A class, not a struct: every get and set looks one up, and a struct of four closures would be
-/// copied, retaining each, every time.
+/// A value property: read with `get`, written with `set` when it is a binding, its changes heard
+/// as `watching` says. A class, not a struct: every get and set looks one up, and a struct of
+/// four closures would be copied, retaining each, every time.
 final class ExportedProperty: @unchecked Sendable {
     let name: CName
-    /// Its type in full; `.none` for a list.
+    /// Its place among its class's properties, values and lists together, as registered: the
+    /// order of descriptions and of an operation's announcements.
+    let position: Int
+    /// Its type in full.
     let shape: ValueShape
-    /// What its values are in C (`.list` for a list), and whether every value of that kind is
-    /// one of its values (a plain bool, int, double or string): the typed calls' fast path.
+    /// What its values are in C, and whether every value of that kind is one of its values (a
+    /// plain bool, int, double or string): the typed calls' fast path.
     let type: ValueType
     let isPlainScalar: Bool
     let doc: String
@@ -54,26 +58,27 @@ final class ExportedProperty: @unchecked Sendable {
     /// when its Swift type refuses it. Not optional: an optional closure is called through a
     /// thunk, on every set.
     let set: ValueSetter
-    /// Values: how a change is heard (see ``ValueWatching``).
+    /// How a change is heard (see ``ValueWatching``).
     let watching: ValueWatching
-    /// Lists of child view models: how they are read and watched.
-    let list: ListMember?
 
     /// A binding, written by `set`.
-    convenience init(name: String, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
+    convenience init(name: String, position: Int, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
                      set: @escaping ValueSetter, watching: ValueWatching) {
-        self.init(name: name, shape: shape, doc: doc, get: get, isWritable: true, set: set, watching: watching)
+        self.init(name: name, position: position, shape: shape, doc: doc, get: get, isWritable: true, set: set,
+                  watching: watching)
     }
 
     /// A read-only property.
-    convenience init(name: String, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
+    convenience init(name: String, position: Int, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
                      watching: ValueWatching) {
-        self.init(name: name, shape: shape, doc: doc, get: get, isWritable: false, set: Self.setsNothing, watching: watching)
+        self.init(name: name, position: position, shape: shape, doc: doc, get: get, isWritable: false,
+                  set: Self.setsNothing, watching: watching)
     }
 
-    private init(name: String, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value, isWritable: Bool,
-                 set: @escaping ValueSetter, watching: ValueWatching) {
+    private init(name: String, position: Int, shape: ValueShape, doc: String, get: @escaping (AnyObject) -> Value,
+                 isWritable: Bool, set: @escaping ValueSetter, watching: ValueWatching) {
         self.name = CName(name)
+        self.position = position
         self.shape = shape
         type = shape.baseType
         isPlainScalar = shape.isPlainScalar
@@ -82,20 +87,6 @@ final class ExportedProperty: @unchecked Sendable {
         self.isWritable = isWritable
         self.set = set
         self.watching = watching
-        list = nil
-    }
-
-    init(name: String, doc: String, list: ListMember) {
-        self.name = CName(name)
-        shape = .none
-        type = .list
-        isPlainScalar = false
-        self.doc = doc
-        get = { _ in .none }
-        isWritable = false
-        set = Self.setsNothing
-        watching = .observation
-        self.list = list
     }
 }
 
@@ -119,8 +110,15 @@ enum ValueWatching {
     case observation
 }
 
-/// How a list property of child view models is read and watched.
-struct ListMember {
+/// A list property: child view models (each of a registered class) that its view model keeps
+/// and changes; read with `mvvm_list_count` and `mvvm_list_item`, its changes told as splices.
+/// A member of its own kind, not a value: it has no value to get or set.
+final class ExportedList: @unchecked Sendable {
+    let name: CName
+    /// Its place among its class's properties, values and lists together (see
+    /// ``ExportedProperty/position``).
+    let position: Int
+    let doc: String
     /// The Swift class of its items, which a package registers.
     let itemType: ObjectIdentifier
     let itemTypeName: String
@@ -130,9 +128,44 @@ struct ListMember {
     let items: (AnyObject) -> ListItems
     let watch: (AnyObject, WatchedSlot<ListState>) -> ListWatch
 
+    init(name: String, position: Int, doc: String, itemType: ObjectIdentifier, itemTypeName: String,
+         count: @escaping (AnyObject) -> Int, item: @escaping (AnyObject, Int) -> AnyObject,
+         items: @escaping (AnyObject) -> ListItems, watch: @escaping (AnyObject, WatchedSlot<ListState>) -> ListWatch) {
+        self.name = CName(name)
+        self.position = position
+        self.doc = doc
+        self.itemType = itemType
+        self.itemTypeName = itemTypeName
+        self.count = count
+        self.item = item
+        self.items = items
+        self.watch = watch
+    }
+
     /// Its item class, by C name.
     var itemClassName: String {
         Registry.shared.exportedClass(for: itemType)?.name.string ?? itemTypeName
+    }
+}
+
+/// A property of a class as registered, of either kind: what descriptions, snapshots and the
+/// registration check go through in the order the class lists them.
+enum ListedProperty {
+    case value(ExportedProperty, index: Int)
+    case list(ExportedList, index: Int)
+
+    var name: CName {
+        switch self {
+        case let .value(property, _): return property.name
+        case let .list(list, _): return list.name
+        }
+    }
+
+    var position: Int {
+        switch self {
+        case let .value(property, _): return property.position
+        case let .list(list, _): return list.position
+        }
     }
 }
 
@@ -255,7 +288,10 @@ struct MemberOrigins {
 final class ExportedClass: RegisteredType, @unchecked Sendable {
     let name: CName
     let identity: TypeIdentity
+    /// Its value properties, then its lists: each kind in the order registered, and each member
+    /// knows its place among both (`position`).
     let properties: [ExportedProperty]
+    let lists: [ExportedList]
     let commands: [ExportedCommand]
     let signals: [ExportedSignal]
     let children: [ExportedChild]
@@ -272,6 +308,7 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
         identity = TypeIdentity(swiftName: builder.swiftName, type: Target.self, doc: builder.doc, cName: builder.name,
                                 display: builder.display)
         properties = builder.properties
+        lists = builder.lists
         commands = builder.commands
         signals = builder.signals
         children = builder.children
@@ -283,31 +320,64 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
     /// a stale guess only costs the search.
     private let lastPropertyFound = Atomic<Int>(0)
 
-    func property(named name: UnsafePointer<CChar>?) throws(ExportError) -> ExportedProperty {
-        properties[try propertyIndex(named: name)]
+    /// What a call by a property's name does with its value: what it says when the name is a
+    /// list's.
+    enum ValueUse {
+        /// Reads it as this type (nil: as its own type).
+        case read(ValueType?)
+        case write
     }
 
-    /// `body` with the property named `name`, borrowed from this class (no reference counting
-    /// around it: every generic get and set looks one up).
+    /// `body` with the value property named `name`, borrowed from this class (no reference
+    /// counting around it: every generic get and set looks one up). A list's name is refused as
+    /// `use` says.
     @inline(__always)
-    func withProperty<T>(named name: UnsafePointer<CChar>?,
+    func withProperty<T>(named name: UnsafePointer<CChar>?, for use: ValueUse,
                          _ body: (ExportedProperty) throws(ExportError) -> T) throws(ExportError) -> T {
-        let index = try propertyIndex(named: name)
-        return try Unmanaged.passUnretained(properties[index])._withUnsafeGuaranteedRef { property in
-            Result { () throws(ExportError) -> T in try body(property) }
-        }.get()
+        let index = try propertyIndex(named: name, for: use)
+        // Borrowed from this class, which holds its members for the process's life.
+        return try Borrowed(properties[index]).use(body)
     }
 
     @inline(__always)
-    private func propertyIndex(named name: UnsafePointer<CChar>?) throws(ExportError) -> Int {
+    private func propertyIndex(named name: UnsafePointer<CChar>?, for use: ValueUse) throws(ExportError) -> Int {
         guard let name else { throw .nullPointer("property name") }
         let guess = lastPropertyFound.load(ordering: .relaxed)
         if guess < properties.count && properties[guess].name.matches(name) { return guess }
         guard let index = properties.firstIndex(where: { $0.name.matches(name) }) else {
-            throw unknown("property", name)
+            throw noValueProperty(named: name, for: use)
         }
         lastPropertyFound.store(index, ordering: .relaxed)
         return index
+    }
+
+    /// Why a call of values finds no value property named `name`: it is a list's, or nobody's.
+    @inline(never)
+    private func noValueProperty(named name: UnsafePointer<CChar>, for use: ValueUse) -> ExportError {
+        guard let list = lists.first(where: { $0.name.matches(name) }) else { return unknown("property", name) }
+        let qualified = "\(self.name.string).\(list.name.string)"
+        switch use {
+        case .write: return ExportError(MVVM_ERR_READ_ONLY, "\(qualified) is read-only")
+        case .read(nil):
+            return ExportError(MVVM_ERR_TYPE_MISMATCH, "\(qualified) is a list: read it with mvvm_list_count and mvvm_list_item")
+        case let .read(type?): return ExportError(MVVM_ERR_TYPE_MISMATCH, "\(qualified) is a list, not \(type.name)")
+        }
+    }
+
+    /// The list property named `name`; a value property's name is a type mismatch.
+    func list(named name: UnsafePointer<CChar>?) throws(ExportError) -> ExportedList {
+        guard let name else { throw .nullPointer("property name") }
+        if let list = lists.first(where: { $0.name.matches(name) }) { return list }
+        guard let property = properties.first(where: { $0.name.matches(name) }) else { throw unknown("property", name) }
+        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(self.name.string).\(property.name.string) is of type "
+                          + "\(property.shape.name), not a list")
+    }
+
+    /// Its properties, values and lists together, in the order registered.
+    var listedProperties: [ListedProperty] {
+        (properties.indices.map { ListedProperty.value(properties[$0], index: $0) }
+            + lists.indices.map { ListedProperty.list(lists[$0], index: $0) })
+            .sorted { $0.position < $1.position }
     }
 
     func command(named name: UnsafePointer<CChar>?) throws(ExportError) -> ExportedCommand {
@@ -344,14 +414,16 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
         return child
     }
 
-    /// What a subscription's name selects: a property's or a signal's index.
+    /// What a subscription's name selects: a value property's, a list's or a signal's index.
     enum Selector: Equatable {
         case property(Int)
+        case list(Int)
         case signal(Int)
     }
 
     func selector(named name: UnsafePointer<CChar>) throws(ExportError) -> Selector {
         if let index = properties.firstIndex(where: { $0.name.matches(name) }) { return .property(index) }
+        if let index = lists.firstIndex(where: { $0.name.matches(name) }) { return .list(index) }
         if let index = signals.firstIndex(where: { $0.name.matches(name) }) { return .signal(index) }
         throw unknown("property or signal", name)
     }
@@ -396,14 +468,19 @@ final class ExportedClass: RegisteredType, @unchecked Sendable {
     private var memberFields: [(String, String)] {
         [
             ("class", JSON.quote(name.string)),
-            ("properties", JSON.array(properties.map { property in
+            ("properties", JSON.array(listedProperties.map { listed in
                 // "name", "type", "access", "doc" first, as descriptions always began.
-                let type = property.list == nil ? property.shape.typedCallMembers : [("type", JSON.quote("list"))]
-                var members = [("name", JSON.quote(property.name.string)), type[0],
-                               ("access", JSON.quote(property.isWritable ? "rw" : "ro")), ("doc", JSON.quote(property.doc))]
-                members += type.dropFirst()
-                if let list = property.list { members.append(("item_class", JSON.quote(list.itemClassName))) }
-                return JSON.object(members)
+                switch listed {
+                case let .value(property, _):
+                    let type = property.shape.typedCallMembers
+                    return JSON.object([("name", JSON.quote(property.name.string)), type[0],
+                                        ("access", JSON.quote(property.isWritable ? "rw" : "ro")),
+                                        ("doc", JSON.quote(property.doc))] + type.dropFirst())
+                case let .list(list, _):
+                    return JSON.object([("name", JSON.quote(list.name.string)), ("type", JSON.quote("list")),
+                                        ("access", JSON.quote("ro")), ("doc", JSON.quote(list.doc)),
+                                        ("item_class", JSON.quote(list.itemClassName))])
+                }
             })),
             ("commands", JSON.array(commands.map { command in
                 // "argument" and "values": the type of the one argument (or "none"), for hosts

@@ -76,15 +76,20 @@ final class ExportedObject: Handled, @unchecked Sendable {
                          constructor: Int = -1, keepAlive: [AnyObject] = []) -> ExportedObject {
         let object = ExportedObject(exportedClass, target: target, context: context, constructor: constructor,
                                     keepAlive: keepAlive)
+        let handle = HandleTable.shared.insert(object)
+        let loopIdentity = object.loopIdentity
         for (index, signal) in exportedClass.signals.enumerated() {
             object.madeExtras.connections.append(signal.connect(target, context.loop) { [unowned object] payload in
-                guard object.loopIdentity.isHeldByCurrentThread else { return object.signalElsewhere(index, payload) }
+                // Elsewhere, the object is reached through its handle: the loop may be freeing it.
+                guard loopIdentity.isHeldByCurrentThread else {
+                    ExportedObject.reachedElsewhere(handle)?.signalElsewhere(index, payload)
+                    return
+                }
                 guard !object.subscriptions.isEmpty else { return }
                 object.madeExtras.pendingSignals.append((index, payload))
                 object.context.markDirty(object)
             })
         }
-        _ = HandleTable.shared.insert(object)
         context.adopt(object)
         return object
     }
@@ -114,16 +119,17 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     func subscribe(_ subscription: Subscription) {
         switch subscription.selector {
-        case let .property(index)?: watch(index)
+        case let .property(index)?: watchValue(index)
+        case let .list(index)?: watchList(index)
         case .signal?: break
         case nil:
             // Every property: the states' arrays made once, at their full size.
             if values.isEmpty && lists.isEmpty {
-                let listCount = exportedClass.properties.reduce(0) { $0 + ($1.list == nil ? 0 : 1) }
-                values.reserveCapacity(exportedClass.properties.count - listCount)
-                if listCount > 0 { lists.reserveCapacity(listCount) }
+                values.reserveCapacity(exportedClass.properties.count)
+                if !exportedClass.lists.isEmpty { lists.reserveCapacity(exportedClass.lists.count) }
             }
-            exportedClass.properties.indices.forEach(watch)
+            exportedClass.properties.indices.forEach(watchValue)
+            exportedClass.lists.indices.forEach(watchList)
         }
         subscriptions.append(subscription)
     }
@@ -133,25 +139,29 @@ final class ExportedObject: Handled, @unchecked Sendable {
         subscription.end()
     }
 
-    /// Watches a property from now on: only properties someone subscribed to cost anything.
-    private func watch(_ index: Int) {
+    /// Watches a value property from now on: only properties someone subscribed to cost
+    /// anything.
+    private func watchValue(_ index: Int) {
         guard !isReleased else { return }
-        // Borrowed from the class, which outlives its objects: no reference counting per property.
-        Unmanaged.passUnretained(exportedClass.properties[index])._withUnsafeGuaranteedRef { watch(index, $0) }
+        // Borrowed from the class, which holds its members for the process's life: no reference
+        // counting per property.
+        Borrowed(exportedClass.properties[index]).use { watchValue(index, $0) }
     }
 
-    private func watch(_ index: Int, _ property: ExportedProperty) {
-        if let list = property.list {
-            guard !lists.contains(where: { $0.property == index }) else { return }
-            // The items now are the items already announced.
-            let slot = lists.count
-            lists.append(ListState(property: index, announced: list.items(target)))
-            let watch = list.watch(target, WatchedSlot<ListState>(object: self, slot: slot))
-            lists[slot].watch = watch
-            if !watch.comparesWithAnnounced { lists[slot].announced = .none }
-            watch.rearm()
-            return
-        }
+    /// Watches a list property from now on.
+    private func watchList(_ index: Int) {
+        guard !isReleased, !lists.contains(where: { $0.property == index }) else { return }
+        let list = exportedClass.lists[index]
+        // The items now are the items already announced.
+        let slot = lists.count
+        lists.append(ListState(property: index, announced: list.items(target)))
+        let watch = list.watch(target, WatchedSlot<ListState>(object: self, slot: slot))
+        lists[slot].watch = watch
+        if !watch.comparesWithAnnounced { lists[slot].announced = .none }
+        watch.rearm()
+    }
+
+    private func watchValue(_ index: Int, _ property: ExportedProperty) {
         guard !values.contains(where: { $0.property == index }) else { return }
         // The value now is the value already announced.
         let slot = values.count
@@ -167,11 +177,22 @@ final class ExportedObject: Handled, @unchecked Sendable {
     }
 
     /// What a watch tells, on a thread that holds the loop: its property changed (see
-    /// ``MemberState/changed(_:depth:)``).
+    /// ``ValueState/changed(_:)``, ``ListState/changed(depth:)``).
     @inline(__always)
     func changed<State: MemberState>(_ slot: WatchedSlot<State>, _ value: Value?) {
-        State[self, slot.slot].changed(value, depth: context.depth)
+        switch State.kind {
+        case .value: values[slot.slot].changed(value)
+        case .list: lists[slot.slot].changed(depth: context.depth)
+        }
         context.markDirty(self)
+    }
+
+    /// The object of `handle` for what is told on a thread that does not hold its loop: taken
+    /// from the handle table, under its lock, as a counted reference, and nil once the handle
+    /// is released. A borrow is never read there (see ``Borrowed``): the loop may be freeing
+    /// the object meanwhile.
+    static func reachedElsewhere(_ handle: mvvm_handle) -> ExportedObject? {
+        HandleTable.shared.lookup(handle) as? ExportedObject
     }
 
     /// A watched property changed on a thread that does not hold the loop (a `@Published`
@@ -180,7 +201,8 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// a virtual loop delivers it at its next advance, and the host need not call anything. A
     /// `$x` publisher carries its value. A watch without one is told in `willSet`, before the
     /// value is stored, and the loop may read before it is: it reads again a millisecond later,
-    /// announcing only what differs from what it announced.
+    /// announcing only what differs from what it announced. Called on an object reached through
+    /// its handle (``reachedElsewhere(_:)``).
     func changedElsewhere<State: MemberState>(_ slot: WatchedSlot<State>, _ value: Value?, then rearm: (() -> Void)?) {
         carryToLoop({ [self] in
             rearm?()
@@ -225,7 +247,8 @@ final class ExportedObject: Handled, @unchecked Sendable {
     func observedValuesChanged() {
         for slot in values.indices where values[slot].isObserved {
             values[slot].isTracked = false
-            changed(WatchedSlot<ValueState>(object: self, slot: slot), nil)
+            values[slot].changed(nil)
+            context.markDirty(self)
         }
     }
 
@@ -235,7 +258,8 @@ final class ExportedObject: Handled, @unchecked Sendable {
     func observedValuesChangedElsewhere() {
         carryToLoop({ [self] in observedValuesChanged() }, readingAgain: { [self] in
             for slot in values.indices where isReadAfterOperations(slot) {
-                changed(WatchedSlot<ValueState>(object: self, slot: slot), nil)
+                values[slot].changed(nil)
+                context.markDirty(self)
             }
         })
     }
@@ -249,33 +273,58 @@ final class ExportedObject: Handled, @unchecked Sendable {
         }
     }
 
-    // MARK: Delivery
+    // MARK: Delivery: one path, and its shortcut
 
-    /// Announces each property whose change its state took (a value that differs from the last
-    /// announced one, a list's splices), in the order the class lists them, then each pending
-    /// signal, to the subscribers in the order they subscribed.
+    /// The delivery of an operation's changes, the one path by which every change reaches the
+    /// subscribers, in three steps:
+    /// 1. *take*: each watched property's state takes its change (a value that differs from the
+    ///    one announced: ``ValueState/takeChange(reading:)``; a list's splices:
+    ///    ``ListState/takeChange(depth:reading:)``);
+    /// 2. *order*: the changes go in the order the class lists its properties;
+    /// 3. *announce*: each change to the subscribers, by its kind (``announce(_:_:)``), then each
+    ///    pending signal, to the subscribers in the order they subscribed.
+    ///
+    /// **The shortcut.** When the only change is one value's (the common operation: a set),
+    /// there is nothing to order: steps 1 and 3 run for that value alone, with no list of changes
+    /// made (``deliverValueChange(inSlot:stamp:)``). `checkUnarmedProperties(alone:)` takes the
+    /// same shortcut for a value it has just read, its step 1 done from the value in hand
+    /// (``ValueState/take(_:)``). Either way the change is announced as the path announces it;
+    /// `FastPathTests` hold both ways to the same announcements.
     func deliverChanges() {
         guard !isReleased else { return }
         if extras?.isQuiet ?? true, let slot = onlyChangedValue() {
-            return deliverChange(ofValue: slot)
+            guard let stamp = takeValueChange(inSlot: slot) else { return }
+            return deliverValueChange(inSlot: slot, stamp: stamp)
         }
         // At most one entry per watched property, on the stack: this runs for every change.
         withUnsafeTemporaryAllocation(of: MemberChange.self, capacity: values.count + lists.count) { changes in
-            var depth = 0
-            var count = takeChanges(ValueState.self, count: values.count, into: changes, from: 0, depth: &depth)
-            count += takeChanges(ListState.self, count: lists.count, into: changes, from: count, depth: &depth)
+            // 1. Take.
+            var count = 0, depth = 0
+            for slot in values.indices {
+                guard let stamp = takeValueChange(inSlot: slot) else { continue }
+                let position = exportedClass.properties[values[slot].property].position
+                changes[count] = MemberChange(kind: .value, slot: slot, position: position, stamp: stamp)
+                count += 1
+            }
+            for slot in lists.indices {
+                guard takeListChange(inSlot: slot, depth: &depth) else { continue }
+                let position = exportedClass.lists[lists[slot].property].position
+                changes[count] = MemberChange(kind: .list, slot: slot, position: position, stamp: 0)
+                count += 1
+            }
+            // 2. Order.
             if count > 1 {
                 var ordered = UnsafeMutableBufferPointer(rebasing: changes[..<count])
-                ordered.sort { $0.property < $1.property }
+                ordered.sort { $0.position < $1.position }
             }
             guard !subscriptions.isEmpty else {
                 extras?.pendingSignals = []
-                for change in changes[..<count] { change.kind.drop(change, of: self) }
+                for change in changes[..<count] where change.kind == .list { _ = lists[Int(change.slot)].endDelivery() }
                 return
             }
+            // 3. Announce. A change made by a callback of its own announcement is announced as
+            // deep as it was made (rare: the usual delivery takes no closure).
             let signals = takeSignals()
-            // A change made by a callback of its own announcement is announced as deep as it
-            // was made (rare: the usual delivery takes no closure).
             if depth > 0 {
                 context.nested(atLeast: depth) { announce(changes[..<count], signals) }
             } else {
@@ -284,8 +333,8 @@ final class ExportedObject: Handled, @unchecked Sendable {
         }
     }
 
-    /// The common operation's delivery: the slot of the one value that changed, when no other
-    /// did; nil when none or several did (the general path, which orders them).
+    /// The shortcut's test: the slot of the one value that changed, when no other did; nil when
+    /// none or several did (the whole path, which orders them).
     @inline(__always)
     private func onlyChangedValue() -> Int? {
         var only: Int?
@@ -296,36 +345,80 @@ final class ExportedObject: Handled, @unchecked Sendable {
         return only
     }
 
-    /// The change of the value in `slot`, taken and announced: `deliverChanges` for one change,
-    /// with nothing to collect or order.
-    private func deliverChange(ofValue slot: Int) {
-        var depth = 0
-        guard let stamp = values[slot].takeChange(of: self, depth: &depth), !subscriptions.isEmpty else { return }
-        ValueState.announce(MemberChange(kind: ValueState.self, slot: slot, property: values[slot].property, stamp: stamp),
-                            of: self)
-    }
-
-    /// The changes the states of one kind take, from `start` on in `changes`; how many.
+    /// Step 1 for the value in `slot`: its stamp when it changed. A value its watch could not
+    /// tell is read now; the object is then read after operations until quiet, when it is armed
+    /// again (re-arming after every change is what costs).
     @inline(__always)
-    private func takeChanges<State: MemberState>(_: State.Type, count stateCount: Int,
-                                                 into changes: UnsafeMutableBufferPointer<MemberChange>, from start: Int,
-                                                 depth: inout Int) -> Int {
-        var count = 0
-        for slot in 0..<stateCount {
-            guard let stamp = State[self, slot].takeChange(of: self, depth: &depth) else { continue }
-            changes[start + count] = MemberChange(kind: State.self, slot: slot, property: State[self, slot].property, stamp: stamp)
-            count += 1
+    private func takeValueChange(inSlot slot: Int) -> UInt64? {
+        let property = values[slot].property
+        return values[slot].takeChange { [self] in
+            context.keepChecking(self)
+            return read(property)
         }
-        return count
     }
 
+    /// Step 1 for the list in `slot` (see ``ListState/takeChange(depth:reading:)``).
+    private func takeListChange(inSlot slot: Int, depth: inout Int) -> Bool {
+        let list = lists[slot].property
+        return lists[slot].takeChange(depth: &depth) { exportedClass.lists[list].items(target) }
+    }
+
+    /// The shortcut's step 3: the one value change, taken with `stamp`, announced as the path
+    /// announces a value's.
+    @inline(__always)
+    private func deliverValueChange(inSlot slot: Int, stamp: UInt64) {
+        guard !subscriptions.isEmpty else { return }
+        announceValue(inSlot: slot, stamp: stamp)
+    }
+
+    /// Step 3: each change, in order, by its kind; then the signals.
     @inline(__always)
     private func announce(_ changes: UnsafeMutableBufferPointer<MemberChange>.SubSequence,
                           _ signals: [(index: Int, payload: Value)]) {
-        for change in changes where !isReleased { change.kind.announce(change, of: self) }
+        for change in changes where !isReleased {
+            switch change.kind {
+            case .value: announceValue(inSlot: Int(change.slot), stamp: change.stamp)
+            case .list: announceList(inSlot: Int(change.slot))
+            }
+        }
         for signal in signals where !isReleased {
-            announce(.signal(signal.index), kind: MVVM_EVENT_SIGNAL,
-                     name: exportedClass.signals[signal.index].name.pointer, value: signal.payload)
+            tellSubscribers(.signal(signal.index), kind: MVVM_EVENT_SIGNAL,
+                            name: exportedClass.signals[signal.index].name.pointer, value: signal.payload)
+        }
+    }
+
+    /// Step 3 for a value: the value announced in `slot`, to the subscribers, unless a callback
+    /// has announced a newer one meanwhile (`stamp` is this announcement's).
+    @inline(__always)
+    private func announceValue(inSlot slot: Int, stamp: UInt64) {
+        guard values[slot].stamp == stamp else { return }
+        let property = values[slot].property
+        tellSubscribers(.property(property), kind: MVVM_EVENT_PROPERTY,
+                        name: exportedClass.properties[property].name.pointer, value: values[slot].announced,
+                        stamp: (slot, stamp))
+    }
+
+    /// Step 3 for a list: each splice of its change to every subscriber of the list when the
+    /// change began (one who subscribes meanwhile hears the next change), in order; reads
+    /// meanwhile see the list as the splice being delivered leaves it (before, as before the
+    /// operation).
+    private func announceList(inSlot slot: Int) {
+        let index = lists[slot].property
+        let name = exportedClass.lists[index].name
+        let hearers = subscriptions.asAnnouncementBegins
+        defer {
+            if !isReleased && lists[slot].endDelivery() { context.markDirty(self) }
+        }
+        let splices = lists[slot].delivery!.splices
+        for (position, splice) in splices.enumerated() {
+            lists[slot].announcing(splice: position)
+            hearers.forEachBorrowed { subscription in
+                guard subscription.isActive && !isMainActorSilenced else { return true }
+                if let wanted = subscription.selector, wanted != .list(index) { return true }
+                context.callingHost { subscription.deliver(source: handle, name: name, splice: splice.splice) }
+                return !isReleased
+            }
+            if isReleased { return }
         }
     }
 
@@ -334,7 +427,10 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// each read as before the operation until their own splices come, not as it left them.
     func takeListChanges() {
         guard !isReleased else { return }
-        for slot in lists.indices where lists[slot].changed && lists[slot].delivery == nil { _ = lists[slot].take(of: self) }
+        for slot in lists.indices where lists[slot].changed && lists[slot].delivery == nil {
+            let list = lists[slot].property
+            _ = lists[slot].take { exportedClass.lists[list].items(target) }
+        }
     }
 
     var hasLists: Bool { !(extras?.lists.isEmpty ?? true) }
@@ -351,11 +447,11 @@ final class ExportedObject: Handled, @unchecked Sendable {
             .map(\.element)
     }
 
-    /// `stamp`: a value's slot and the stamp of this announcement of it. Inlined: it runs for
-    /// every change announced.
+    /// Calls each subscriber that `selector` concerns with one event. `stamp`: a value's slot and
+    /// the stamp of this announcement of it. Inlined: it runs for every change announced.
     @inline(__always)
-    func announce(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: UnsafePointer<CChar>, value: Value,
-                  stamp: (slot: Int, stamp: UInt64)? = nil) {
+    private func tellSubscribers(_ selector: ExportedClass.Selector, kind: mvvm_event_kind, name: UnsafePointer<CChar>,
+                                 value: Value, stamp: (slot: Int, stamp: UInt64)? = nil) {
         // The subscribers as the announcement began: a callback that subscribes or unsubscribes
         // changes the next one.
         let hearers = subscriptions.asAnnouncementBegins
@@ -378,12 +474,12 @@ final class ExportedObject: Handled, @unchecked Sendable {
     /// marked dirty, its new value ready). When none does, they are armed again, together.
     ///
     /// `alone`: no other object changed in the operation (the common one: a set on one object).
-    /// Then one value found changed, with nothing else of this object to announce, is announced
-    /// at once, with nothing marked, kept or taken again: the fast path, whose general way is
-    /// the dirty object's delivery (`deliverChanges`).
+    /// Then one value found changed, with nothing else of this object to announce, takes the
+    /// delivery's shortcut (see ``deliverChanges()``) at once: nothing is marked dirty, kept as
+    /// the latest value, or taken and compared again.
     func checkUnarmedProperties(alone: Bool = false) -> Bool {
         guard !isReleased else { return false }
-        let mayAnnounce = alone && !isDirty && (extras?.isQuiet ?? true)
+        let mayDeliver = alone && !isDirty && (extras?.isQuiet ?? true)
         var changes = 0, unarmed = false
         var only: (slot: Int, value: Value)?
         for slot in values.indices where isReadAfterOperations(slot) {
@@ -395,11 +491,11 @@ final class ExportedObject: Handled, @unchecked Sendable {
             let value = read(values[slot].property)
             guard !value.isSame(as: values[slot].announced) else { continue }
             changes += 1
-            if mayAnnounce && changes == 1 { only = (slot, value) } else { values[slot].latest = value }
+            if mayDeliver && changes == 1 { only = (slot, value) } else { values[slot].latest = value }
         }
         if let (slot, value) = only.take() {
             guard changes > 1 else {
-                announce(value, ofValue: slot)
+                deliverValueChange(inSlot: slot, stamp: values[slot].take(value))
                 return true
             }
             values[slot].latest = value
@@ -412,30 +508,13 @@ final class ExportedObject: Handled, @unchecked Sendable {
         return changes > 0
     }
 
-    /// The fast path's announcement: `value`, the new value in `slot`, taken and announced now,
-    /// from the value in hand.
-    private func announce(_ value: consuming Value, ofValue slot: Int) {
-        values[slot].announced = value
-        values[slot].stamp &+= 1
-        guard !subscriptions.isEmpty else { return }
-        announce(value, ofValueIn: slot, stamp: values[slot].stamp)
-    }
-
-    /// Announces `value`, the value now announced in `slot`, to the subscribers; `stamp` is this
-    /// announcement's (a newer one, made by a callback, stops it).
-    @inline(__always)
-    func announce(_ value: Value, ofValueIn slot: Int, stamp: UInt64) {
-        let property = values[slot].property
-        announce(.property(property), kind: MVVM_EVENT_PROPERTY, name: exportedClass.properties[property].name.pointer,
-                 value: value, stamp: (slot, stamp))
-    }
-
     /// The value of its property `index` now, its class's description of the property borrowed
     /// (no reference counting around the getter: it runs after every operation that changed a
     /// watched value).
     @inline(__always)
     func read(_ index: Int) -> Value {
-        Unmanaged.passUnretained(exportedClass.properties[index])._withUnsafeGuaranteedRef { $0.get(target) }
+        // Borrowed from the class, which holds its members for the process's life.
+        Borrowed(exportedClass.properties[index]).use { $0.get(target) }
     }
 
     /// Whether the value in `slot` is one the loop reads after its operations: an `@Observable`
@@ -447,22 +526,22 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     // MARK: Lists
 
-    /// How many items the list property has: as the splices delivered so far leave it, while
-    /// its change is delivered; otherwise now.
-    func listCount(_ property: ExportedProperty, _ list: ListMember) -> Int {
-        if let delivery = delivery(of: property) { return delivery.count }
+    /// How many items the list has: as the splices delivered so far leave it, while its change
+    /// is delivered; otherwise now.
+    func listCount(_ list: ExportedList) -> Int {
+        if let delivery = delivery(of: list) { return delivery.count }
         return list.count(target)
     }
 
-    /// The item at `index` of the list property, read as `listCount` counts; nil out of range.
-    func listItem(_ property: ExportedProperty, _ list: ListMember, at index: Int) -> AnyObject? {
-        if let delivery = delivery(of: property) { return delivery.item(index) }
+    /// The item at `index` of the list, read as `listCount` counts; nil out of range.
+    func listItem(_ list: ExportedList, at index: Int) -> AnyObject? {
+        if let delivery = delivery(of: list) { return delivery.item(index) }
         guard index >= 0, index < list.count(target) else { return nil }
         return list.item(target, index)
     }
 
-    private func delivery(of property: ExportedProperty) -> ListDelivery? {
-        guard !lists.isEmpty, let index = exportedClass.properties.firstIndex(where: { $0 === property }) else { return nil }
+    private func delivery(of list: ExportedList) -> ListDelivery? {
+        guard !lists.isEmpty, let index = exportedClass.lists.firstIndex(where: { $0 === list }) else { return nil }
         return lists.first(where: { $0.property == index })?.delivery
     }
 
@@ -497,7 +576,7 @@ final class ExportedObject: Handled, @unchecked Sendable {
         // cancelled, it tells nobody. Every object is detached before it is freed (its loop's
         // table holds it until `release` or the loop's release detaches it).
         for slot in values.indices { values[slot].endWatch() }
-        observationRelay?.object = nil
+        observationRelay?.objectDetached()
         if let extras {
             for slot in extras.lists.indices { extras.lists[slot].endWatch() }
             // Its calls end as cancelled, each completion once, before its subscriptions end.
@@ -552,12 +631,13 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     /// Each property's value; a list as its items' identities (`mvvm_object_id`).
     var snapshotJSON: String {
-        JSON.object(exportedClass.properties.map { property in
-            if let list = property.list {
+        JSON.object(exportedClass.listedProperties.map { listed in
+            switch listed {
+            case let .value(property, _): return (property.name.string, property.get(target).json)
+            case let .list(list, _):
                 let items = list.items(target)
-                return (property.name.string, JSON.array((0..<items.count).map { String(ObjectIdentity.shared.id(of: items.item($0))) }))
+                return (list.name.string, JSON.array((0..<items.count).map { String(ObjectIdentity.shared.id(of: items.item($0))) }))
             }
-            return (property.name.string, property.get(target).json)
         })
     }
 }

@@ -40,23 +40,12 @@ final class ObjectIdentity: @unchecked Sendable {
 
 // MARK: - C entry points
 
-private func listProperty(of object: ExportedObject, _ name: UnsafePointer<CChar>?) throws(ExportError)
-    -> (ExportedProperty, ListMember) {
-    let property = try object.exportedClass.property(named: name)
-    guard let list = property.list else {
-        throw ExportError(MVVM_ERR_TYPE_MISMATCH, "\(object.exportedClass.name.string).\(property.name.string) is "
-                          + "of type \(property.shape.name), not a list")
-    }
-    return (property, list)
-}
-
 @_cdecl("mvvm_list_count")
 public func mvvm_list_count(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Int64>?) -> mvvm_status {
     exporting { () throws(ExportError) in
         try requireOut(out)
         write(try withObject(object, reading: true) { object throws(ExportError) -> Int64 in
-            let (property, list) = try listProperty(of: object, name)
-            return Int64(object.listCount(property, list))
+            Int64(object.listCount(try object.exportedClass.list(named: name)))
         }, to: out)
     }
 }
@@ -67,15 +56,15 @@ public func mvvm_list_item(_ object: mvvm_handle, _ name: UnsafePointer<CChar>?,
     exporting { () throws(ExportError) in
         try requireOut(out)
         write(try withObject(object, reading: true) { object throws(ExportError) -> mvvm_handle in
-            let (property, list) = try listProperty(of: object, name)
-            guard let item = object.listItem(property, list, at: Int(clamping: index)) else {
-                let count = object.listCount(property, list)
-                throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(object.exportedClass.name.string).\(property.name.string) "
+            let list = try object.exportedClass.list(named: name)
+            guard let item = object.listItem(list, at: Int(clamping: index)) else {
+                let count = object.listCount(list)
+                throw ExportError(MVVM_ERR_INVALID_ARGUMENT, "\(object.exportedClass.name.string).\(list.name.string) "
                                   + "has \(count) item\(count == 1 ? "" : "s"): no index \(index)")
             }
             guard let itemClass = Registry.shared.exportedClass(for: ObjectIdentifier(type(of: item)))
                 ?? Registry.shared.exportedClass(for: list.itemType) else {
-                throw ExportError(MVVM_ERR_INTERNAL, "\(object.exportedClass.name.string).\(property.name.string) holds "
+                throw ExportError(MVVM_ERR_INTERNAL, "\(object.exportedClass.name.string).\(list.name.string) holds "
                                   + "\(withArticle(String(describing: type(of: item)))), which no package registers")
             }
             return ExportedObject.register(itemClass, target: item, context: object.context,

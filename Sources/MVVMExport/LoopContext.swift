@@ -160,12 +160,12 @@ final class LoopContext: Handled, @unchecked Sendable {
     /// Each changing object whose properties changed again is marked dirty and stays; one
     /// found quiet has its watches armed and leaves.
     private func checkChanging() {
-        // Compacted in place, each object borrowed from the array (a check reads properties and
-        // calls no host code, so nothing here lets one go): no copy of the array, and no
-        // reference counting, per operation.
+        // Compacted in place, no copy of the array and no reference counting per operation.
         var kept = 0
         for index in changing.indices {
-            let stays = Unmanaged.passUnretained(changing[index])._withUnsafeGuaranteedRef { object in
+            // Borrowed from `changing`, which holds it: a check reads properties and calls no
+            // host code, so nothing here lets it go.
+            let stays = Borrowed(changing[index]).use { object in
                 if object.checkUnarmedProperties() { return true }
                 object.isChanging = false
                 return false
@@ -180,10 +180,10 @@ final class LoopContext: Handled, @unchecked Sendable {
     /// `checkChanging` for one changing object and no dirty one: what it finds may be announced
     /// at once (``ExportedObject/checkUnarmedProperties(alone:)``).
     private func checkAlone() {
-        // Borrowed from the array: an announcement calls host code, which may release the object,
-        // but a released object is kept by its loop until the work ends
+        // Borrowed from `changing`, which holds it: an announcement calls host code, which may
+        // release the object, but a released object is kept by its loop until the work ends
         // (`ExportedObject.keepChainsUntilWorkEnds`).
-        let stays = Unmanaged.passUnretained(changing[0])._withUnsafeGuaranteedRef { $0.checkUnarmedProperties(alone: true) }
+        let stays = Borrowed(changing[0]).use { $0.checkUnarmedProperties(alone: true) }
         guard !stays else { return }
         // Quiet, so nothing was announced and the array is as it was.
         changing[0].isChanging = false

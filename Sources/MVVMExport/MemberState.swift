@@ -1,7 +1,8 @@
-// What an exported object keeps of each property someone subscribed to, and how each kind of
-// property takes and announces its changes. The object delivers values and lists alike —
-// collect what changed, order it as the class lists it, announce it (`deliverChanges`) — through
-// the ``MemberState`` protocol; what differs between a value and a list is here.
+// What an exported object keeps of each property someone subscribed to, and what each kind of
+// property does with its changes: a value's state and a list's each take a change when their
+// watch tells it and again when the operation is delivered, in methods of their own. The object
+// keeps the states and delivers what they took (`ExportedObject.deliverChanges`): the delivery
+// is one path for both kinds, and tells each change by its kind.
 import CMVVM
 import MVVMRuntime
 
@@ -9,22 +10,10 @@ import MVVMRuntime
 /// own, in the order they were first subscribed to; a state keeps its slot there for the
 /// object's life, so its watch can name it (``WatchedSlot``).
 protocol MemberState {
-    /// The property's index in its class.
+    /// Which of the object's arrays keeps states of this type.
+    static var kind: MemberKind { get }
+    /// Its property's index in its class, among the class's properties of its kind.
     var property: Int { get }
-    /// The object's state of this kind in `slot`, changed in place.
-    static subscript(_ object: ExportedObject, slot: Int) -> Self { get set }
-    /// Its watch told of a change, on a thread that holds the loop: the new value, or nil for
-    /// "changed, read it once the operation is complete". `depth`: how deep host calls are
-    /// nested now.
-    mutating func changed(_ value: Value?, depth: Int)
-    /// Once the operation is complete: takes the change to announce, if any, and gives its
-    /// stamp; nil when there is nothing to announce. Raises `depth` to how deep host calls were
-    /// nested when the change was made, when it must be announced as deep.
-    mutating func takeChange(of object: ExportedObject, depth: inout Int) -> UInt64?
-    /// Announces the change `takeChange` took to the object's subscribers.
-    static func announce(_ change: MemberChange, of object: ExportedObject)
-    /// Forgets the change `takeChange` took: the object has no subscriber to announce it to.
-    static func drop(_ change: MemberChange, of object: ExportedObject)
     /// Lets its watch go: the object is detached.
     mutating func endWatch()
     /// Its watch, when it is a publisher chain, which may still run while the current work
@@ -32,18 +21,25 @@ protocol MemberState {
     var publisherChain: AnyObject? { get }
 }
 
-/// One change to announce: a state of one kind in its slot, its property (announcements go in
-/// the order the class lists its properties), and its stamp when it was taken.
+/// The kinds of watched property: a value (``ValueState``) or a list (``ListState``).
+enum MemberKind: UInt8 {
+    case value
+    case list
+}
+
+/// One change to announce: a state of one kind in its slot, its property's place in its class
+/// (announcements go in the order the class lists its properties), and its stamp when it was
+/// taken.
 struct MemberChange {
-    let kind: any MemberState.Type
+    let kind: MemberKind
     let slot: Int32
-    let property: Int32
+    let position: Int32
     let stamp: UInt64
 
-    init(kind: any MemberState.Type, slot: Int, property: Int, stamp: UInt64) {
+    init(kind: MemberKind, slot: Int, position: Int, stamp: UInt64) {
         self.kind = kind
         self.slot = Int32(truncatingIfNeeded: slot)
-        self.property = Int32(truncatingIfNeeded: property)
+        self.position = Int32(truncatingIfNeeded: position)
         self.stamp = stamp
     }
 }
@@ -74,17 +70,16 @@ struct ValueState {
         self.announced = announced
     }
 
-    /// The property's index in its class.
+    /// The property's index among its class's value properties.
     var property: Int { Int(propertyIndex) }
 }
 
 extension ValueState: MemberState {
-    static subscript(_ object: ExportedObject, slot: Int) -> ValueState {
-        get { object.values[slot] }
-        _modify { yield &object.values[slot] }
-    }
+    static var kind: MemberKind { .value }
 
-    mutating func changed(_ value: Value?, depth: Int) {
+    /// Its watch told of a change, on a thread that holds the loop: the new value, or nil for
+    /// "changed, read it once the operation is complete".
+    mutating func changed(_ value: Value?) {
         if let value {
             latest = value
             latestUnread = false
@@ -94,31 +89,26 @@ extension ValueState: MemberState {
         }
     }
 
-    /// The newest value, when it differs from the announced one: now announced, with a new
-    /// stamp. A value its watch could not tell is read now, the operation being complete.
-    mutating func takeChange(of object: ExportedObject, depth: inout Int) -> UInt64? {
+    /// Once the operation is complete: the newest value, when it differs from the announced
+    /// one, taken as announced (``take(_:)``); nil when there is nothing to announce. A value
+    /// its watch could not tell is read now with `read`, the operation being complete.
+    mutating func takeChange(reading read: () -> Value) -> UInt64? {
         guard var value = latest.take() else { return nil }
         if latestUnread {
             latestUnread = false
-            value = object.read(property)
-            // Armed again once quiet: re-arming after every change is what costs.
-            object.context.keepChecking(object)
+            value = read()
         }
         guard !value.isSame(as: announced) else { return nil }
+        return take(value)
+    }
+
+    /// `value`, known to differ from the announced one, is announced from now: the stamp of its
+    /// announcement.
+    mutating func take(_ value: consuming Value) -> UInt64 {
         announced = value
         stamp &+= 1
         return stamp
     }
-
-    static func announce(_ change: MemberChange, of object: ExportedObject) {
-        // A callback may already have caused a newer announcement of this property.
-        let slot = Int(change.slot)
-        guard object.values[slot].stamp == change.stamp else { return }
-        object.announce(object.values[slot].announced, ofValueIn: slot, stamp: change.stamp)
-    }
-
-    /// Nothing to forget: the value stays announced.
-    static func drop(_ change: MemberChange, of object: ExportedObject) {}
 
     mutating func endWatch() {
         watch?.cancel()
@@ -130,6 +120,7 @@ extension ValueState: MemberState {
 
 /// A watched list property.
 struct ListState {
+    /// The list's index among its class's lists.
     let property: Int
     var watch: ListWatch?
     /// The items as last announced: what the next change starts from.
@@ -144,39 +135,40 @@ struct ListState {
 }
 
 extension ListState: MemberState {
-    static subscript(_ object: ExportedObject, slot: Int) -> ListState {
-        get { object.lists[slot] }
-        _modify { yield &object.lists[slot] }
-    }
+    static var kind: MemberKind { .list }
 
-    /// The list tells no value: its items are read when its change is taken.
-    mutating func changed(_ value: Value?, depth: Int) {
+    /// Its watch told of a change, on a thread that holds the loop, where host calls are nested
+    /// `depth` deep: the list tells no value, its items are read when its change is taken.
+    mutating func changed(depth: Int) {
         changed = true
         if delivery != nil { changedAtDepth = depth }
     }
 
-    /// The list's change with its splices, unless it is being delivered already: a change a
-    /// callback makes meanwhile waits until every subscriber has had the splices, which are
-    /// deltas. A change `take` took before (see `ExportedObject.takeListChanges`) is taken now.
-    mutating func takeChange(of object: ExportedObject, depth: inout Int) -> UInt64? {
+    /// Once the operation is complete: whether its change, with its splices, is to be announced
+    /// now, unless it is being delivered already: a change a callback makes meanwhile waits
+    /// until every subscriber has had the splices, which are deltas. A change `take` took before
+    /// (see `ExportedObject.takeListChanges`) is taken now. Raises `depth` to how deep host calls
+    /// were nested when the change was made: it is announced as deep.
+    mutating func takeChange(depth: inout Int, reading items: () -> ListItems) -> Bool {
         if delivery == nil {
-            guard changed, take(of: object) else { return nil }
+            guard changed, take(reading: items) else { return false }
         } else if delivery!.announcing {
-            return nil
+            return false
         }
         delivery!.announcing = true
         depth = max(depth, delivery!.depth)
-        return 0
+        return true
     }
 
-    /// The list's change, compared or recorded, as a delivery; whether it has any splice.
-    mutating func take(of object: ExportedObject) -> Bool {
+    /// The list's change, its items now read with `items`, compared or recorded, as a delivery;
+    /// whether it has any splice.
+    mutating func take(reading items: () -> ListItems) -> Bool {
         changed = false
         // An Observation watch tells of one change at a time.
         watch?.rearm()
         let depth = changedAtDepth
         changedAtDepth = 0
-        let now = object.exportedClass.properties[property].list!.items(object.target)
+        let now = items()
         let splices = watch?.takeChange(from: announced, to: now) ?? []
         if watch?.comparesWithAnnounced ?? true { announced = now }
         guard !splices.isEmpty else { return false }
@@ -184,31 +176,14 @@ extension ListState: MemberState {
         return true
     }
 
-    /// Each splice of the change to every subscriber of the list when the change began (one
-    /// who subscribes meanwhile hears the next change), in order; reads meanwhile see the list
-    /// as the splice being delivered leaves it (before, as before the operation).
-    static func announce(_ change: MemberChange, of object: ExportedObject) {
-        let slot = Int(change.slot), property = Int(change.property)
-        let name = object.exportedClass.properties[property].name
-        let hearers = object.subscriptions.filter { $0.selector == nil || $0.selector == .property(property) }
-        defer {
-            if !object.isReleased {
-                object.lists[slot].delivery = nil
-                if object.lists[slot].changed { object.context.markDirty(object) }
-            }
-        }
-        let splices = object.lists[slot].delivery!.splices
-        for (index, splice) in splices.enumerated() {
-            object.lists[slot].delivery!.current = index
-            for subscription in hearers where subscription.isActive && !object.isMainActorSilenced {
-                object.context.callingHost { subscription.deliver(source: object.handle, name: name, splice: splice.splice) }
-                if object.isReleased { return }
-            }
-        }
-    }
+    /// Its splice at `index` is being announced: reads of the list see it applied.
+    mutating func announcing(splice index: Int) { delivery!.current = index }
 
-    static func drop(_ change: MemberChange, of object: ExportedObject) {
-        object.lists[Int(change.slot)].delivery = nil
+    /// Its delivery is over (or dropped: nobody subscribes); whether it changed meanwhile, when
+    /// that change is to be delivered in turn.
+    mutating func endDelivery() -> Bool {
+        delivery = nil
+        return changed
     }
 
     mutating func endWatch() {

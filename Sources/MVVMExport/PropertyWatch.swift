@@ -1,5 +1,6 @@
 // How the engine hears that a property changed: one watch per watched property, of the kind
 // its registration chose (a publisher, Observation, objectWillChange, a SpliceList's own edits).
+import CMVVM
 import MVVMRuntime
 import Observation
 import Synchronization
@@ -31,29 +32,58 @@ extension ListWatch {
 }
 
 /// Where a watch tells the changes of one property of one exported object: its state's kind
-/// and slot (``MemberState``), a value, not a closure, so a watch keeps it inline. Unowned: the
-/// object owns the watch and cancels it when detached (`PropertyWatch.cancel`); a publisher's
-/// sink, kept until the loop's work ends, ends with the object (`detach` keeps both until then),
-/// and values change only inside that work.
+/// and slot (``MemberState``), a value, not a closure, so a watch keeps it inline.
 struct WatchedSlot<State: MemberState> {
-    unowned(unsafe) let object: ExportedObject
+    /// Borrowed: the object owns the watch that holds this slot and cancels it when detached
+    /// (`PropertyWatch.cancel`); a publisher's sink, kept until the loop's work ends, ends with
+    /// the object (`detach` keeps both until then). Read only holding the object's loop.
+    let object: Borrowed<ExportedObject>
     /// Its state's slot among the object's states of its kind.
     let slot: Int
+    /// What a change told on another thread goes by, not the object: its handle and its loop.
+    private let handle: mvvm_handle
+    private let loopIdentity: LoopIdentity
+
+    init(object: ExportedObject, slot: Int) {
+        self.object = Borrowed(object)
+        self.slot = slot
+        handle = object.handle
+        loopIdentity = object.loopIdentity
+    }
+
+    /// Whether the calling thread holds the object's loop, where the object may be touched.
+    @inline(__always)
+    var isOnLoop: Bool { loopIdentity.isHeldByCurrentThread }
 
     /// A new value, or nil: "changed, read it once the operation is complete". Told on
     /// another thread than the one running the loop's work (a background queue, a detached
     /// task), the change is carried to the loop (see `ExportedObject.changedElsewhere`).
     @inline(__always)
     func changed(_ value: Value?) {
-        guard object.loopIdentity.isHeldByCurrentThread else {
-            return object.changedElsewhere(self, value, then: nil)
-        }
+        guard isOnLoop else { return changedElsewhere(value, then: nil) }
         changedHere(value)
     }
 
     /// `changed`, on a thread that holds the loop.
     @inline(__always)
-    func changedHere(_ value: Value?) { object.changed(self, value) }
+    func changedHere(_ value: Value?) { object.use { $0.changed(self, value) } }
+
+    /// `changed` with the value of the object's property `index` (a value property), read now on
+    /// the telling thread, as the app's code that set it would read it.
+    @inline(__always)
+    func changed(reading index: Int) {
+        guard isOnLoop else {
+            guard let reached = ExportedObject.reachedElsewhere(handle) else { return }
+            return reached.changedElsewhere(self, reached.read(index), then: nil)
+        }
+        object.use { $0.changed(self, $0.read(index)) }
+    }
+
+    /// `changed`, on a thread that does not hold the loop: carried there, with `rearm` run there
+    /// first, if the object's handle is still live.
+    func changedElsewhere(_ value: Value?, then rearm: (() -> Void)?) {
+        ExportedObject.reachedElsewhere(handle)?.changedElsewhere(self, value, then: rearm)
+    }
 }
 
 /// A publisher's subscription as a watch: it hears every change by itself.
@@ -82,21 +112,34 @@ final class PublisherWatch: ListWatch {
 /// is gone. A tracking that a later arming replaced still tells a change of what it read; every
 /// later tracking reads what it read and more (values are only added), so such a change is told by
 /// the live one too, and marking the values again costs a second read at most.
+///
+/// A change is told on the thread that makes it, which may hold no loop while the loop's thread
+/// detaches and frees the object: there the relay reads only what never changes (the object's
+/// handle and loop), and reaches the object through the handle table, or not at all.
 final class ObservationRelay: @unchecked Sendable {
-    /// Nil once the object is detached.
-    unowned(unsafe) var object: ExportedObject?
+    /// Borrowed: the object owns this relay and clears this when detached (`objectDetached`),
+    /// holding its loop, where alone this is read. Nil once the object is detached.
+    private var object: Borrowed<ExportedObject>?
+    private let handle: mvvm_handle
+    private let loopIdentity: LoopIdentity
 
-    init(_ object: ExportedObject) { self.object = object }
+    init(_ object: ExportedObject) {
+        self.object = Borrowed(object)
+        handle = object.handle
+        loopIdentity = object.loopIdentity
+    }
 
     /// The tracking saw a change, on the thread that made it (in `willSet`).
     func changed() {
-        guard let object else { return }
-        if object.loopIdentity.isHeldByCurrentThread {
-            object.observedValuesChanged()
+        if loopIdentity.isHeldByCurrentThread {
+            object?.use { $0.observedValuesChanged() }
         } else {
-            object.observedValuesChangedElsewhere()
+            ExportedObject.reachedElsewhere(handle)?.observedValuesChangedElsewhere()
         }
     }
+
+    /// Its object is detached, holding its loop: nothing is told to it any more.
+    func objectDetached() { object = nil }
 }
 
 /// Watches what `read` reads of an `@Observable` object for a list property: a tracking of
@@ -106,41 +149,40 @@ final class ObservationRelay: @unchecked Sendable {
 /// while armed Observation holds it strongly (the one reference its `onChange` closure captures
 /// is that closure's context, where a weak one would need a box and give the watch a side table).
 final class ObservationWatch<Target: AnyObject, Read>: ListWatch, @unchecked Sendable {
-    /// Unowned: the target's registrar keeps this watch while it is armed, so a strong reference
-    /// would be a cycle. Only `rearm` reads it, and only the exported object that holds the
-    /// target calls that, until it cancels this watch.
-    private unowned(unsafe) let target: Target
+    /// Borrowed, not held: the target's registrar keeps this watch while it is armed, so a strong
+    /// reference would be a cycle. Only `rearm` reads it, and only the exported object that
+    /// holds the target calls that, holding its loop, until it cancels this watch.
+    private let target: Borrowed<Target>
     /// What the property reads (its getter, as registered): Observation tracks what it touches.
     private let read: (Target) -> Read
-    /// Nil once cancelled: the watch may outlive its exported object, until the target next
-    /// changes.
-    private var slot: WatchedSlot<ListState>?
+    /// The watch may outlive its exported object, until the target next changes: it tells
+    /// nothing once cancelled. Read and written holding the loop; a change told elsewhere reaches
+    /// the loop through the object's handle, which a detached object no longer answers to.
+    private let slot: WatchedSlot<ListState>
+    private var isCancelled = false
+    /// The loop's, as `isCancelled`: set on its thread (off it, once the change reaches it).
     private var armed = false
     var isArmed: Bool { armed }
 
     /// Made unarmed: the exported object arms it (`rearm`) when it chooses.
     init(_ target: Target, read: @escaping (Target) -> Read, slot: WatchedSlot<ListState>) {
-        self.target = target
+        self.target = Borrowed(target)
         self.read = read
         self.slot = slot
     }
 
     func rearm() {
-        guard !armed, slot != nil else { return }
+        guard !armed, !isCancelled else { return }
         armed = true
-        withObservationTracking { _ = read(target) } onChange: { [self] in
-            // `armed` is the loop's: set on its thread (off it, once the change reaches it).
-            guard let slot else { return }
-            if slot.object.loopIdentity.isHeldByCurrentThread {
-                armed = false
-                slot.changedHere(nil)
-            } else {
-                slot.object.changedElsewhere(slot, nil) { [self] in armed = false }
-            }
+        withObservationTracking { _ = target.use(read) } onChange: { [self] in
+            guard slot.isOnLoop else { return slot.changedElsewhere(nil) { [self] in armed = false } }
+            guard !isCancelled else { return }
+            armed = false
+            slot.changedHere(nil)
         }
     }
 
-    func cancel() { slot = nil }
+    func cancel() { isCancelled = true }
 }
 
 extension ListWatch {

@@ -1,41 +1,53 @@
 // The properties of view models written with MVVMCombine's `@Published` and `ObservableObject`
-// (MVVMPublished), watched through their object's one record: no subscription, conduit or lock
-// per property, no subject made for a `$x` only the engine reads.
+// (MVVMPublished), watched through their boxes: no subscription, conduit or lock per property.
 import MVVMPublished
 import MVVMRuntime
 @preconcurrency import OpenCombine
 
-/// The engine's watch of one @Published property (its record and slot): told after each set,
-/// with the value stored, it reads it then (with the property's getter, on the setting thread,
+/// The engine's watch of one @Published property: a listener of its box, told after each set,
+/// with the value stored; it reads it then (with the property's getter, on the setting thread,
 /// as the app's code would) and tells it: nothing is read again later, nothing re-armed.
-final class PublishedWatch: PropertyWatch, PublishedObserver, @unchecked Sendable {
-    private let record: PublishedRecord
-    private let slot: Int32?
+final class PublishedWatch: PublishedListener, PropertyWatch, @unchecked Sendable {
+    private let box: PublishedBoxBase
     private let watched: WatchedSlot<ValueState>
+
     /// The property's place in its class: how the value is read.
     private let property: Int
 
-    /// Watches the property in `slot` of `record` (nil: every change of the object, for a
-    /// property with no publisher of its own, such as a computed one, read once the operation
-    /// is complete, as `objectWillChange` tells before the change).
-    init(_ record: PublishedRecord, slot: Int32?, telling watched: WatchedSlot<ValueState>) {
-        self.record = record
-        self.slot = slot
+    init(_ box: PublishedBoxBase, telling watched: WatchedSlot<ValueState>) {
+        self.box = box
         self.watched = watched
-        property = watched.object.values[watched.slot].property
-        record.watch(slot, by: self)
+        property = watched.object.use { $0.values[watched.slot].property }
+        super.init()
+        box.addWatcher(self)
     }
 
     var isArmed: Bool { true }
     func rearm() {}
-    func cancel() { record.stopWatching(slot, by: self) }
+    func cancel() { box.removeWatcher(self) }
 
-    func publishedDidSet(slot: Int32) { watched.changed(watched.object.read(property)) }
-
-    func objectWillChange() {
-        guard slot == nil else { return }
-        watched.changed(nil)
+    override func publishedDidSet(_ box: PublishedBoxBase) {
+        watched.changed(reading: property)
     }
+}
+
+/// The engine's watch of a property with no publisher of its own, such as a computed one: every
+/// change of the object, through its record, read once the operation is complete (as
+/// `objectWillChange` tells before the change).
+final class PublishedChangeWatch: PropertyWatch, PublishedObserver, @unchecked Sendable {
+    private let record: PublishedRecord
+    private let watched: WatchedSlot<ValueState>
+
+    init(_ record: PublishedRecord, telling watched: WatchedSlot<ValueState>) {
+        self.record = record
+        self.watched = watched
+        record.watch(by: self)
+    }
+
+    var isArmed: Bool { true }
+    func rearm() {}
+    func cancel() { record.stopWatching(by: self) }
+    func objectWillChange() { watched.changed(nil) }
 }
 
 extension ExportBuilder {
@@ -79,10 +91,9 @@ extension ExportBuilder {
         _ name: String, get: @escaping (Target) -> V, publisher: @escaping (Target) -> MVVMPublished.Published<V>.Publisher,
         set: ((Target, V) -> Void)?, doc: String
     ) {
-        properties.append(Self.valueProperty(name, doc, get, set, watching: .own { object, slot in
-            let property = PublishedProbe.reading { publisher(Self.target(object)) }
-            return PublishedWatch(property.record, slot: property.slot, telling: slot)
-        }))
+        addValueProperty(name, doc, get, set, watching: .own { object, slot in
+            PublishedWatch(publisher(Self.target(object)).box, telling: slot)
+        })
     }
 
     /// A list of child view models kept in MVVMCombine's `@Published` array:
@@ -93,30 +104,27 @@ extension ExportBuilder {
         _ publisher: @escaping (Target) -> MVVMPublished.Published<[Item]>.Publisher, doc: String = ""
     ) {
         addList(name, items, doc: doc) { object, slot in
-            let property = PublishedProbe.reading { publisher(Self.target(object)) }
-            return PublishedListWatch(property.record, slot: property.slot, telling: slot)
+            PublishedListWatch(publisher(Self.target(object)).box, telling: slot)
         }
     }
 }
 
 /// `PublishedWatch` for a list: its change is taken, compared with the items last announced.
-final class PublishedListWatch: ListWatch, PublishedObserver, @unchecked Sendable {
-    private let record: PublishedRecord
-    private let slot: Int32
+final class PublishedListWatch: PublishedListener, ListWatch, @unchecked Sendable {
+    private let box: PublishedBoxBase
     private let watched: WatchedSlot<ListState>
 
-    init(_ record: PublishedRecord, slot: Int32, telling watched: WatchedSlot<ListState>) {
-        self.record = record
-        self.slot = slot
+    init(_ box: PublishedBoxBase, telling watched: WatchedSlot<ListState>) {
+        self.box = box
         self.watched = watched
-        record.watch(slot, by: self)
+        super.init()
+        box.addWatcher(self)
     }
 
     var isArmed: Bool { true }
     func rearm() {}
-    func cancel() { record.stopWatching(slot, by: self) }
-    func publishedDidSet(slot: Int32) { watched.changed(nil) }
-    func objectWillChange() {}
+    func cancel() { box.removeWatcher(self) }
+    override func publishedDidSet(_ box: PublishedBoxBase) { watched.changed(nil) }
 }
 
 extension ExportBuilder where Target: MVVMPublished.ObservableObject {
@@ -138,10 +146,10 @@ extension ExportBuilder where Target: MVVMPublished.ObservableObject {
         // An object whose `objectWillChange` is its record's is watched there; one that makes its
         // own (merging its parts', say) through a subscription to it.
         let ownPublisher = Target.ObjectWillChangePublisher.self != MVVMPublished.ObservableObjectPublisher.self
-        properties.append(Self.valueProperty(name, doc, value, set, watching: .own { object, slot in
+        addValueProperty(name, doc, value, set, watching: .own { object, slot in
             let target = Self.target(object)
             if ownPublisher { return PublisherWatch(target.objectWillChange.sink { _ in slot.changed(nil) }) }
-            return PublishedWatch(PublishedRecord.record(of: target), slot: nil, telling: slot)
-        }))
+            return PublishedChangeWatch(PublishedRecord.record(of: target), telling: slot)
+        })
     }
 }

@@ -84,13 +84,19 @@ struct RegistrationCheck {
                 members[memberName] = this
             }
         }
-        for (index, property) in exportedClass.properties.enumerated() {
-            member(property.name.string, "property", \.properties, index)
-            if let list = property.list, byType[list.itemType] == nil {
-                problems.append("\(owner), list \(property.name.string): its items are \(list.itemTypeName), "
-                                + "which no package registers as a class")
+        // Values and lists in the order registered: a collision names the later one.
+        for listed in exportedClass.listedProperties {
+            switch listed {
+            case let .value(property, index):
+                member(property.name.string, "property", \.properties, index)
+                problems += shape(property.shape, "\(owner), property \(property.name.string)")
+            case let .list(list, index):
+                member(list.name.string, "property", \.lists, index)
+                if byType[list.itemType] == nil {
+                    problems.append("\(owner), list \(list.name.string): its items are \(list.itemTypeName), "
+                                    + "which no package registers as a class")
+                }
             }
-            problems += shape(property.shape, "\(owner), property \(property.name.string)")
         }
         for (index, command) in exportedClass.commands.enumerated() {
             member(command.name.string, "command", \.commands, index)
@@ -124,7 +130,7 @@ struct RegistrationCheck {
                 typedCalls[function] = TypedCallOwner(owner: owner, what: what)
             }
         }
-        for (index, property) in exportedClass.properties.enumerated() where property.list == nil {
+        for (index, property) in exportedClass.properties.enumerated() {
             let name = property.name.string
             let what = named("property", name, \.properties, index)
             typedCall(Naming.getter(className, name), "\(what)'s getter")

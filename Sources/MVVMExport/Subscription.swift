@@ -112,15 +112,15 @@ struct Subscribers: Sequence {
         fileprivate let first: Subscription?
         fileprivate let rest: [Subscription]?
 
-        /// Calls `body` with each subscription, in order, borrowed (no reference counting per
-        /// subscription: this copy keeps them alive) until it returns false.
+        /// Calls `body` with each subscription, in order, until it returns false; each borrowed
+        /// from this copy, which holds it (no reference counting per subscription).
         @inline(__always)
         func forEachBorrowed(_ body: (Subscription) -> Bool) {
             guard let first else { return }
-            guard Unmanaged.passUnretained(first)._withUnsafeGuaranteedRef(body), let rest else { return }
+            guard Borrowed(first).use(body), let rest else { return }
             rest.withUnsafeBufferPointer { subscriptions in
                 for index in subscriptions.indices {
-                    guard Unmanaged.passUnretained(subscriptions[index])._withUnsafeGuaranteedRef(body) else { return }
+                    guard Borrowed(subscriptions[index]).use(body) else { return }
                 }
             }
         }

@@ -44,7 +44,7 @@ func typedGet<T>(_ handle: mvvm_handle, _ property: TypedCall.Property, _ type: 
         try requireOut(out)
         let value = try withObject(handle, of: exportedClass, reading: true) { object throws(ExportError) in
             if let type { return try get(member, of: object, as: type) }
-            return try getAny(member, of: object)
+            return getAny(member, of: object)
         }
         if let converted = convert(value) { write(converted, to: out) }
     }
@@ -59,11 +59,11 @@ func typedSet(_ handle: mvvm_handle, _ property: TypedCall.Property,
         try property.resolution.check()
         // Borrowed from `property`, which the caller's global holds for the process's life: no
         // reference counting per set (≈ 80 instructions).
-        unowned(unsafe) let exportedClass = property.resolution.exportedClass.unsafelyUnwrapped
-        unowned(unsafe) let member = property.resolution.member.unsafelyUnwrapped
+        let exportedClass = Borrowed(property.resolution.exportedClass.unsafelyUnwrapped)
+        let member = Borrowed(property.resolution.member.unsafelyUnwrapped)
         let value = try value()
-        try withObjectInlined(handle, of: exportedClass) { object throws(ExportError) in
-            try set(member, of: object, to: value)
+        try withObjectInlined(handle, of: exportedClass.object) { object throws(ExportError) in
+            try set(member.object, of: object, to: value)
         }
     }
 }

@@ -1,6 +1,6 @@
 // `ObservableObject` as Apple's Combine declares it, whose `objectWillChange` is made without
 // reflection: the object's record (``PublishedRecord``) keeps it, and each @Published property
-// tells the record when it is set.
+// tells the record when it is set (the property finds it at its next set after it was made).
 @preconcurrency import OpenCombine
 
 /// An object with a publisher that emits before it changes: each @Published property sends to it
@@ -17,7 +17,7 @@ public protocol ObservableObject: AnyObject {
 extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPublisher {
     /// The object's publisher, made at its first use and kept by the object's record.
     public var objectWillChange: ObservableObjectPublisher {
-        PublishedRecord.of(self, making: true)!.objectWillChangePublisher()
+        PublishedRecord.record(of: self).objectWillChangePublisher()
     }
 }
 

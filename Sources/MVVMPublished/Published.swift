@@ -1,9 +1,10 @@
 // `@Published` as Apple's Combine declares it, for view models on Linux, that keeps its value
 // inline and makes nothing until something listens: no subject, subscription or lock per
-// property. It reaches its object on each set (Swift's enclosing-instance subscript) and tells the
-// object's one record (``PublishedRecord``): `objectWillChange`, the subjects of the `$x`
-// publishers the app's code asked for, and the engine, which watches it there.
+// property. It reaches its object on each set (Swift's enclosing-instance subscript). The first
+// `$x` (or the object's `objectWillChange` in use) gives it a box (PublishedBox.swift), which holds
+// the value from then on and tells its listeners of each set, as Combine's subject does.
 @preconcurrency import OpenCombine
+import CMVVMSystem
 import Synchronization
 
 /// A property that publishes each new value, in `willSet` (a sink reading the property sees the
@@ -11,21 +12,19 @@ import Synchronization
 /// properties of classes.
 @propertyWrapper
 public struct Published<Value> {
-    @usableFromInline var value: Value
-    /// The object's record, once one exists and a set or a `$x` found it.
-    @usableFromInline var record: PublishedRecord?
-    /// This property's place among its object's @Published properties, given by the record at
-    /// its first use; -1 until then.
-    @usableFromInline var slot: Int32 = -1
-    /// The record generation when this property last looked for its object's record and found
-    /// none (``PublishedRecord/generation``): it looks again only once a record was made.
+    @usableFromInline enum Storage {
+        case value(Value)
+        case box(PublishedBox<Value>)
+    }
+
+    @usableFromInline var storage: Storage
+    /// The record generation when this property last looked for its object's record
+    /// (``PublishedRecord/generation``): it looks again only once a record was made somewhere.
     @usableFromInline var lookedAt: UInt32 = 0
-    /// The subscription of `assign(to: &$x)`, ended with the property (with its object).
-    @usableFromInline var assignment: AnyCancellable?
 
-    public init(wrappedValue: Value) { value = wrappedValue }
+    public init(wrappedValue: Value) { storage = .value(wrappedValue) }
 
-    public init(initialValue: Value) { value = initialValue }
+    public init(initialValue: Value) { storage = .value(initialValue) }
 
     @available(*, unavailable, message: "@Published is only available on properties of classes")
     public var wrappedValue: Value {
@@ -39,10 +38,9 @@ public struct Published<Value> {
         set { fatalError("@Published is only available on properties of classes") } // swiftlint:disable:this unused_setter_value
     }
 
-    /// The property's place in its object, from its key path: one projection. A class
-    /// instance does not move, so the place stays valid while the object lives; reached through
-    /// it, a set calls out (to `objectWillChange`, the `$x` subscribers) with no access to the
-    /// property open, so a subscriber may read the property, as Combine allows.
+    /// The property's place in its object, from its key path: one projection (folded into a
+    /// field's address where the key path is a literal, as in the accessors Swift writes). A
+    /// class instance does not move, so the place stays valid while the object lives.
     @inline(__always) @usableFromInline
     static func place<EnclosingSelf: AnyObject>(
         of object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
@@ -50,46 +48,48 @@ public struct Published<Value> {
         withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { $0 }
     }
 
-    /// The record of `object` at `place`, its slot given; nil while the object has none (then
-    /// nothing listens to it, and a set costs one look at a generation).
-    @inline(__always) @usableFromInline
-    static func foundRecord(of object: AnyObject, at place: UnsafeMutablePointer<Published<Value>>) -> PublishedRecord? {
-        if let record = place.pointee.record { return record }
-        let generation = PublishedRecord.generation.load(ordering: .relaxed)
-        guard place.pointee.lookedAt != generation else { return nil }
-        place.pointee.lookedAt = generation
-        guard let found = PublishedRecord.of(object, making: false) else { return nil }
-        adopt(found, at: place)
-        return found
+    /// The value, inline or in the box.
+    @inlinable
+    var current: Value {
+        @inline(__always) get {
+            switch storage {
+            case let .value(value): return value
+            case let .box(box): return box.current
+            }
+        }
     }
 
-    /// The record of `object` at `place`, made now if it has none.
-    @inline(__always) @usableFromInline
-    static func madeRecord(of object: AnyObject, at place: UnsafeMutablePointer<Published<Value>>) -> PublishedRecord {
-        if let record = place.pointee.record { return record }
-        let made = PublishedRecord.of(object, making: true)!
-        adopt(made, at: place)
-        return made
-    }
-
+    /// The property's box, made now if it has none: the value moves into it.
     @usableFromInline
-    static func adopt(_ found: PublishedRecord, at place: UnsafeMutablePointer<Published<Value>>) {
-        place.pointee.record = found
-        if place.pointee.slot < 0 { place.pointee.slot = found.newSlot() }
+    static func box(at place: UnsafeMutablePointer<Published<Value>>) -> PublishedBox<Value> {
+        switch place.pointee.storage {
+        case let .box(box): return box
+        case let .value(value):
+            let box = PublishedBox(value)
+            place.pointee.storage = .box(box)
+            return box
+        }
     }
 
-    /// A set of the property at `place` in `object`: its record, if it has one, told before and
-    /// after the value is stored.
+    /// A record was made since this property last looked: the object's, if it has one, becomes
+    /// its box's first listener (the property is boxed for it).
+    @usableFromInline
+    static func lookForRecord(of object: AnyObject, at place: UnsafeMutablePointer<Published<Value>>, _ generation: UInt32) {
+        place.pointee.lookedAt = generation
+        guard let record = PublishedRecord.existing(PublishedRecord.key(of: object)) else { return }
+        PublishedRecord.attach(record, to: box(at: place))
+    }
+
+    /// A set of the property at `place` in `object`.
     @inline(__always) @usableFromInline
     static func set(_ newValue: Value, of object: AnyObject, at place: UnsafeMutablePointer<Published<Value>>) {
-        guard let record = foundRecord(of: object, at: place) else {
-            place.pointee.value = newValue
-            return
+        let generation = PublishedRecord.generation.load(ordering: .relaxed)
+        if place.pointee.lookedAt != generation { lookForRecord(of: object, at: place, generation) }
+        if case let .box(box) = place.pointee.storage {
+            box.set(newValue)
+        } else {
+            place.pointee.storage = .value(newValue)
         }
-        let slot = place.pointee.slot
-        record.willSet(slot, to: newValue)
-        place.pointee.value = newValue
-        record.didSet(slot)
     }
 
     @inlinable
@@ -98,7 +98,7 @@ public struct Published<Value> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
     ) -> Value {
-        @inline(__always) get { object[keyPath: storageKeyPath].value }
+        @inline(__always) get { object[keyPath: storageKeyPath].current }
         @inline(__always) set { set(newValue, of: object, at: place(of: object, storageKeyPath)) }
     }
 
@@ -108,27 +108,25 @@ public struct Published<Value> {
         projected wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Publisher>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
     ) -> Publisher {
-        get {
-            let place = place(of: object, storageKeyPath)
-            let record = madeRecord(of: object, at: place)
-            let slot = place.pointee.slot
-            // The engine reads the publisher only for its record and slot: no subject for it.
-            if PublishedProbe.isProbing { return Publisher(record: record, slot: slot, subject: nil) }
-            return Publisher(record: record, slot: slot, subject: record.subject(slot, current: place.pointee.value))
-        }
-        set {
-            // `assign(to: &$x)` handed its subscription over: it writes through the property's
-            // place, so that every set is told, and ends with the property.
-            guard let assignment = newValue.assignment else { return }
-            let place = place(of: object, storageKeyPath)
-            let offset = UnsafeMutableRawPointer(place) - Unmanaged.passUnretained(object).toOpaque()
-            place.pointee.assignment = assignment.start { [unowned object] value in
-                withExtendedLifetime(object) {
-                    let base = Unmanaged.passUnretained(object).toOpaque()
-                    set(value, of: object, at: (base + offset).assumingMemoryBound(to: Published<Value>.self))
-                }
-            }
-        }
+        @inline(__always) get { publisher(of: object, at: place(of: object, storageKeyPath)) }
+        @inline(__always) set { assigned(newValue, of: object) }
+    }
+
+    /// `$x`: the property's publisher, over its box.
+    @usableFromInline
+    static func publisher(of object: AnyObject, at place: UnsafeMutablePointer<Published<Value>>) -> Publisher {
+        let generation = PublishedRecord.generation.load(ordering: .relaxed)
+        if place.pointee.lookedAt != generation { lookForRecord(of: object, at: place, generation) }
+        return Publisher(box: box(at: place))
+    }
+
+    /// `$x = publisher`, which only `assign(to: &$x)` writes: the assignment it made learns the
+    /// object the property is in (for the object's `objectWillChange`).
+    @usableFromInline
+    static func assigned(_ publisher: Publisher, of object: AnyObject) {
+        guard let pending = cmvvm_published_pending_take() else { return }
+        let assignment = Unmanaged<PublishedAssignmentBase>.fromOpaque(pending).takeRetainedValue()
+        if assignment.target === publisher.box { assignment.setOwner(object) }
     }
 
     /// The publisher of a @Published property (`$x`): it gives the current value to each new
@@ -137,75 +135,33 @@ public struct Published<Value> {
         public typealias Output = Value
         public typealias Failure = Never
 
-        /// The record and slot of its property, which the engine watches (``PublishedProbe``).
-        public let record: PublishedRecord
-        public let slot: Int32
-        @usableFromInline let subject: CurrentValueSubject<Value, Never>?
-        /// Set by `assign(to:)`, taken by the property's projected setter.
-        @usableFromInline var assignment: PublishedAssignment<Value>?
+        /// The property's box, which the engine watches and derivations read.
+        public let box: PublishedBox<Value>
 
-        @usableFromInline
-        init(record: PublishedRecord, slot: Int32, subject: CurrentValueSubject<Value, Never>?) {
-            self.record = record
-            self.slot = slot
-            self.subject = subject
-        }
+        @inlinable init(box: PublishedBox<Value>) { self.box = box }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            // A probe's publisher is never subscribed to; one that is would hear nothing.
-            guard let subject else { return subscriber.receive(subscription: Subscriptions.empty) }
-            subject.receive(subscriber: subscriber)
+            box.subject().receive(subscriber: subscriber)
         }
     }
+}
+
+/// Hands an assignment over to the projected setter that `assign(to: &$x)` runs next.
+@inlinable @inline(__always)
+func handOver(_ assignment: PublishedAssignmentBase) {
+    let was = cmvvm_published_pending_swap(Unmanaged.passRetained(assignment).toOpaque())
+    if let was { Unmanaged<PublishedAssignmentBase>.fromOpaque(was).release() }
 }
 
 extension OpenCombine.Publisher where Failure == Never {
-    /// Republishes each value to the @Published property of `published` (`assign(to: &$x)`),
-    /// until that property goes, with its object: no cancellable to keep, and no cycle however
-    /// the upstream reaches the object.
+    /// Republishes each value to the @Published property of `published` (`assign(to: &$x)`), for
+    /// as long as that property's publisher lives (with its object, or longer if a `$x` of it is
+    /// kept): no cancellable to keep, and no cycle however the upstream reaches the object.
+    @inlinable
     public func assign(to published: inout Published<Output>.Publisher) {
-        let assignment = PublishedAssignment<Output>()
-        published.assignment = assignment
-        subscribe(assignment)
-    }
-}
-
-/// `assign(to:)`'s subscriber: values that arrive before the property takes it over (an upstream
-/// that sends at once) are kept, the latest only, and written when it does.
-public final class PublishedAssignment<Value>: Subscriber, Cancellable, @unchecked Sendable {
-    public typealias Input = Value
-    public typealias Failure = Never
-
-    private var subscription: Subscription?
-    private var write: ((Value) -> Void)?
-    private var pending: Value?
-
-    @usableFromInline init() {}
-
-    /// Writes each value with `write` from now on (the latest kept one first); the cancellable
-    /// that ends it.
-    @usableFromInline
-    func start(_ write: @escaping (Value) -> Void) -> AnyCancellable {
-        self.write = write
-        if let value = pending.take() { write(value) }
-        return AnyCancellable(self)
-    }
-
-    public func receive(subscription: Subscription) {
-        self.subscription = subscription
-        subscription.request(.unlimited)
-    }
-
-    public func receive(_ input: Value) -> Subscribers.Demand {
-        if let write { write(input) } else { pending = input }
-        return .none
-    }
-
-    public func receive(completion: Subscribers.Completion<Never>) {}
-
-    public func cancel() {
-        subscription?.cancel()
-        subscription = nil
-        write = nil
+        let assignment = PublishedAssignment(self, target: published.box)
+        assignment.attach()
+        assignment.subscribe()
+        handOver(assignment)
     }
 }

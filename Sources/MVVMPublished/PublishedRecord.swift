@@ -1,108 +1,49 @@
-// What an ObservableObject's @Published properties tell, kept once per object: its
-// `objectWillChange`, the subjects of the `$x` publishers the app's code asked for, and the
-// watches of whoever observes the object without subscribing (the engine). Made at the first need
-// of one of them, never for an object that nobody observes.
+// What an ObservableObject's @Published properties tell as a whole, kept once per object: its
+// `objectWillChange`, and the watches of whoever observes the object without subscribing (the
+// engine). Made at the first need of one of them, never for an object that nobody observes so.
+// Each property whose object has one listens to it through its box (``PublishedBox``): the record
+// is the box's first listener, told before each set.
 import CMVVMSystem
 import Glibc
 @preconcurrency import OpenCombine
 import Synchronization
 
-/// Whoever follows an object's @Published properties without subscribing to their publishers
-/// (the engine): told after each set, and before each change of the object.
+/// Whoever follows an object's changes without subscribing to its `objectWillChange` (the
+/// engine): told before each change of the object.
 public protocol PublishedObserver: AnyObject {
-    /// The property in `slot` (its place among the object's @Published properties, see
-    /// ``Published``) was set; its new value is stored. On the thread that set it.
-    func publishedDidSet(slot: Int32)
     /// The object is about to change: a @Published property is set, or the app sent
     /// `objectWillChange`. On the thread that changes it.
     func objectWillChange()
 }
 
 /// One object's record (see the file's comment). Found from the object through a table (its
-/// identity and a weak reference to it) and kept by each @Published property that found it, so
-/// that a set finds it again with no look-up.
-public final class PublishedRecord: @unchecked Sendable {
+/// identity and an unowned reference to it) by each property of the object the next time it is
+/// set or published after the record was made.
+public final class PublishedRecord: PublishedListener, @unchecked Sendable {
     @usableFromInline let lock = Mutex<Void>(())
-    /// Guarded by `lock`: the `$x` subjects by slot, the watches by slot, the watches of every
-    /// change, the publisher `objectWillChange` gave.
-    private var subjects: [AnyObject?] = []
-    private var watchers: [[PublishedObserver]] = []
+    /// Guarded by `lock`: the watches of every change; what `objectWillChange` subscribers hear,
+    /// made at its first use; and the publisher last handed out for it (weak: a publisher keeps
+    /// its record, not the reverse).
     private var changeWatchers: [PublishedObserver] = []
-    /// What `objectWillChange` subscribers hear, made at its first use; and the publisher last
-    /// handed out for it (weak: a publisher keeps its record, not the reverse).
     private var willChangeSubject: PassthroughSubject<Void, Never>?
     private weak var willChangePublisher: ObservableObjectPublisher?
-    /// Slots given out: each @Published property of the object takes one at its first use.
-    private var slotCount: Int32 = 0
-    /// Whether anything listens: a set of an object nobody follows takes no lock.
-    private let listened = Atomic<Bool>(false)
 
-    init() {}
-
-    // MARK: Slots
-
-    /// A new slot, for a property that had none.
-    @usableFromInline
-    func newSlot() -> Int32 {
-        lock.withLock { _ in
-            slotCount += 1
-            return slotCount - 1
-        }
-    }
+    override init() {}
 
     // MARK: What a set tells
 
-    /// Before the property in `slot` holds `value`: the engine's change watches,
-    /// `objectWillChange`, then the property's own subject, as Combine publishes in `willSet`.
-    /// Inlined where the property is, so the subject's type is known there.
-    @inlinable
-    func willSet<Value>(_ slot: Int32, to value: Value) {
-        guard isListened else { return }
-        guard let subject = listenersBeforeSet(slot) else { return }
-        unsafeDowncast(subject, to: CurrentValueSubject<Value, Never>.self).send(value)
-    }
+    /// Before a property of the object is set: the change watches, then `objectWillChange`.
+    override public func publishedWillSet(_ box: PublishedBoxBase, _ value: UnsafeRawPointer) { objectWillChangeSent() }
 
-    @usableFromInline
-    var isListened: Bool { listened.load(ordering: .relaxed) }
-
-    /// Tells the change watches and `objectWillChange`; gives the subject of `slot`, if it has one.
-    @usableFromInline
-    func listenersBeforeSet(_ slot: Int32) -> AnyObject? {
-        let (willChange, observers, subject) = lock.withLock { _ -> (PassthroughSubject<Void, Never>?, [PublishedObserver], AnyObject?) in
-            (willChangeSubject, changeWatchers, Int(slot) < subjects.count ? subjects[Int(slot)] : nil)
-        }
+    /// The app's `objectWillChange.send()`, and a property's set: the engine's change watches,
+    /// then the subscribers.
+    func objectWillChangeSent() {
+        let (observers, subject) = lock.withLock { _ in (changeWatchers, willChangeSubject) }
         for observer in observers { observer.objectWillChange() }
-        willChange?.send()
-        return subject
-    }
-
-    /// After the property in `slot` was set: the engine's watches of it.
-    @inlinable
-    func didSet(_ slot: Int32) {
-        guard isListened else { return }
-        didSetListened(slot)
-    }
-
-    @usableFromInline
-    func didSetListened(_ slot: Int32) {
-        let observers = lock.withLock { _ in Int(slot) < watchers.count ? watchers[Int(slot)] : [] }
-        for observer in observers { observer.publishedDidSet(slot: slot) }
+        subject?.send()
     }
 
     // MARK: Listeners
-
-    /// The subject of the property in `slot`, made now with `value` if it has none.
-    @usableFromInline
-    func subject<Value>(_ slot: Int32, current value: @autoclosure () -> Value) -> CurrentValueSubject<Value, Never> {
-        lock.withLock { _ in
-            while subjects.count <= Int(slot) { subjects.append(nil) }
-            if let subject = subjects[Int(slot)] { return unsafeDowncast(subject, to: CurrentValueSubject<Value, Never>.self) }
-            let made = CurrentValueSubject<Value, Never>(value())
-            subjects[Int(slot)] = made
-            listened.store(true, ordering: .relaxed)
-            return made
-        }
-    }
 
     /// `objectWillChange`'s publisher: the one handed out last while it lives, or a new one.
     func objectWillChangePublisher() -> ObservableObjectPublisher {
@@ -120,40 +61,17 @@ public final class PublishedRecord: @unchecked Sendable {
             if let willChangeSubject { return willChangeSubject }
             let made = PassthroughSubject<Void, Never>()
             willChangeSubject = made
-            listened.store(true, ordering: .relaxed)
             return made
         }
     }
 
-    /// `observer` hears each set of the property in `slot` (`nil`: each change of the object)
-    /// until `stopWatching`.
-    public func watch(_ slot: Int32?, by observer: PublishedObserver) {
-        lock.withLock { _ in
-            if let slot {
-                while watchers.count <= Int(slot) { watchers.append([]) }
-                watchers[Int(slot)].append(observer)
-            } else {
-                changeWatchers.append(observer)
-            }
-            listened.store(true, ordering: .relaxed)
-        }
+    /// `observer` hears each change of the object until ``stopWatching(by:)``.
+    public func watch(by observer: PublishedObserver) {
+        lock.withLock { _ in changeWatchers.append(observer) }
     }
 
-    public func stopWatching(_ slot: Int32?, by observer: PublishedObserver) {
-        lock.withLock { _ in
-            if let slot {
-                if Int(slot) < watchers.count { watchers[Int(slot)].removeAll { $0 === observer } }
-            } else {
-                changeWatchers.removeAll { $0 === observer }
-            }
-        }
-    }
-
-    /// The app's `objectWillChange.send()`: the engine's change watches, then the subscribers.
-    func objectWillChangeSent() {
-        let (observers, subject) = lock.withLock { _ in (changeWatchers, willChangeSubject) }
-        for observer in observers { observer.objectWillChange() }
-        subject?.send()
+    public func stopWatching(by observer: PublishedObserver) {
+        lock.withLock { _ in changeWatchers.removeAll { $0 === observer } }
     }
 
     // MARK: The table
@@ -161,9 +79,9 @@ public final class PublishedRecord: @unchecked Sendable {
     /// The record of each object that has one, by identity. An entry holds its object unowned,
     /// which keeps the object's memory (not the object) until the entry goes, so its identity
     /// cannot be another object's meanwhile; and its record weakly: the record goes when nothing
-    /// holds it (the object's properties, the engine's watches, `objectWillChange`'s
-    /// subscribers), and takes its entry with it. No weak reference to the object: that would
-    /// give it a side table and slow every reference count of it.
+    /// holds it (the object's boxes, the engine's watches, `objectWillChange`'s subscribers), and
+    /// takes its entry with it. No weak reference to the object: that would give it a side table
+    /// and slow every reference count of it.
     private final class Entry {
         unowned let object: AnyObject
         weak var record: PublishedRecord?
@@ -175,13 +93,13 @@ public final class PublishedRecord: @unchecked Sendable {
 
     /// Guarded by `tableLock`, taken and given back without a closure (a closure here met a
     /// compiler crash under cross-module optimization).
-    nonisolated(unsafe) private static var table: [ObjectIdentifier: Entry] = [:]
+    nonisolated(unsafe) private static var table: [UInt: Entry] = [:]
     nonisolated(unsafe) private static var tableLock = pthread_mutex_t()
     /// Bumped whenever a record is made: a property that looked for its object's record and found
     /// none looks again only after a record was made somewhere.
     @usableFromInline static let generation = Atomic<UInt32>(1)
     /// Its object's identity, for its entry's removal.
-    private var key: ObjectIdentifier?
+    private var key: UInt?
 
     deinit {
         guard let key else { return }
@@ -192,35 +110,32 @@ public final class PublishedRecord: @unchecked Sendable {
 
     /// The record of `object`, made now if it has none: how the engine watches an object's
     /// `objectWillChange` without subscribing to it.
-    public static func record(of object: AnyObject) -> PublishedRecord { of(object, making: true)! }
+    public static func record(of object: AnyObject) -> PublishedRecord { of(key(of: object), object, making: true)! }
 
-    /// The record of `object`, made now when `making` and it has none.
+    /// An object's identity, as the table keys it.
+    @inlinable @inline(__always)
+    static func key(of object: AnyObject) -> UInt { UInt(bitPattern: Int(bitPattern: ObjectIdentifier(object))) }
+
+    /// The record of the object `key` names, if it has one. The caller keeps that object's
+    /// memory (an unowned or a strong reference), so that `key` is no other object's.
     @usableFromInline
-    static func of(_ object: AnyObject, making: Bool) -> PublishedRecord? {
-        let key = ObjectIdentifier(object)
+    static func existing(_ key: UInt) -> PublishedRecord? { of(key, nil, making: false) }
+
+    private static func of(_ key: UInt, _ object: AnyObject?, making: Bool) -> PublishedRecord? {
         pthread_mutex_lock(&tableLock)
         defer { pthread_mutex_unlock(&tableLock) }
         if let record = table[key]?.record { return record }
-        guard making else { return nil }
+        guard making, let object else { return nil }
         let record = PublishedRecord()
         record.key = key
         table[key] = Entry(object, record)
         generation.add(1, ordering: .relaxed)
         return record
     }
-}
 
-/// While set on a thread, a `$x` read there makes no subject: the engine reads a property's
-/// publisher only to learn its record and slot (``Published/Publisher``).
-public enum PublishedProbe {
-    /// `body`'s result, with `$x` reads probing.
-    public static func reading<T>(_ body: () throws -> T) rethrows -> T {
-        let was = cmvvm_published_probing_get()
-        cmvvm_published_probing_set(true)
-        defer { cmvvm_published_probing_set(was) }
-        return try body()
-    }
-
+    /// Makes `record` the first listener of `box`, unless it is one already.
     @usableFromInline
-    static var isProbing: Bool { cmvvm_published_probing_get() }
+    static func attach(_ record: PublishedRecord, to box: PublishedBoxBase) {
+        if !box.isListening(record) { box.addListener(record, first: true) }
+    }
 }

@@ -228,3 +228,207 @@ struct PublishedCompatibilityTests {
         kept.removeAll()
     }
 }
+
+// MARK: What MVVMPublished does without subscribing, against OpenCombine's subscriptions
+
+/// A property derived from four (`CombineLatest4…map…assign(to:)`: a derivation, no
+/// subscription), one read twice (the general way), and one fed by a subject through operators
+/// (subscribed at the subject's first value): the same class with each flavour.
+final class LeanDerivedForm: MVVMPublished.ObservableObject {
+    let taps = MVVMPublished.PassthroughSubject<Int, Never>()
+    @MVVMPublished.Published var a = ""
+    @MVVMPublished.Published var b = ""
+    @MVVMPublished.Published var c = 0
+    @MVVMPublished.Published var d = false
+    @MVVMPublished.Published private(set) var all = ""
+    @MVVMPublished.Published private(set) var twice = ""
+    @MVVMPublished.Published private(set) var tapped: Int?
+
+    init() {
+        $a.combineLatest($b, $c, $d).map { "\($0)|\($1)|\($2)|\($3)" }.assign(to: &$all)
+        $a.combineLatest($a).map { $0 + $1 }.assign(to: &$twice)
+        taps.compactMap { $0 < 0 ? nil : $0 }.map { $0 * 10 }.filter { $0 != 20 }.map(Optional.some).assign(to: &$tapped)
+    }
+}
+
+final class OpenCombineDerivedForm: OpenCombine.ObservableObject {
+    let taps = OpenCombine.PassthroughSubject<Int, Never>()
+    @OpenCombine.Published var a = ""
+    @OpenCombine.Published var b = ""
+    @OpenCombine.Published var c = 0
+    @OpenCombine.Published var d = false
+    @OpenCombine.Published private(set) var all = ""
+    @OpenCombine.Published private(set) var twice = ""
+    @OpenCombine.Published private(set) var tapped: Int?
+
+    init() {
+        $a.combineLatest($b, $c, $d).map { "\($0)|\($1)|\($2)|\($3)" }.assign(to: &$all)
+        $a.combineLatest($a).map { $0 + $1 }.assign(to: &$twice)
+        taps.compactMap { $0 < 0 ? nil : $0 }.map { $0 * 10 }.filter { $0 != 20 }.map(Optional.some).assign(to: &$tapped)
+    }
+}
+
+/// What each flavour's derived form lets a scenario do.
+struct DerivedFormUnderTest {
+    let setA: (String) -> Void, setB: (String) -> Void, setC: (Int) -> Void, setD: (Bool) -> Void
+    let all: () -> String, twice: () -> String, tapped: () -> Int?
+    let allPublisher: AnyPublisher<String, Never>, twicePublisher: AnyPublisher<String, Never>
+    let tappedPublisher: AnyPublisher<Int?, Never>
+    let willChange: AnyPublisher<Void, Never>
+    let tap: (Int) -> Void, finishTaps: () -> Void
+    let tapsPublisher: AnyPublisher<Int, Never>
+    let tapsSubscriber: AnySubscriber<Int, Never>
+}
+
+extension LeanDerivedForm {
+    var underTest: DerivedFormUnderTest {
+        DerivedFormUnderTest(
+            setA: { self.a = $0 }, setB: { self.b = $0 }, setC: { self.c = $0 }, setD: { self.d = $0 },
+            all: { self.all }, twice: { self.twice }, tapped: { self.tapped },
+            allPublisher: $all.eraseToAnyPublisher(), twicePublisher: $twice.eraseToAnyPublisher(),
+            tappedPublisher: $tapped.eraseToAnyPublisher(), willChange: objectWillChange.eraseToAnyPublisher(),
+            tap: { self.taps.send($0) }, finishTaps: { self.taps.send(completion: .finished) },
+            tapsPublisher: taps.eraseToAnyPublisher(), tapsSubscriber: AnySubscriber(taps))
+    }
+}
+
+extension OpenCombineDerivedForm {
+    var underTest: DerivedFormUnderTest {
+        DerivedFormUnderTest(
+            setA: { self.a = $0 }, setB: { self.b = $0 }, setC: { self.c = $0 }, setD: { self.d = $0 },
+            all: { self.all }, twice: { self.twice }, tapped: { self.tapped },
+            allPublisher: $all.eraseToAnyPublisher(), twicePublisher: $twice.eraseToAnyPublisher(),
+            tappedPublisher: $tapped.eraseToAnyPublisher(), willChange: objectWillChange.map { _ in () }.eraseToAnyPublisher(),
+            tap: { self.taps.send($0) }, finishTaps: { self.taps.send(completion: .finished) },
+            tapsPublisher: taps.eraseToAnyPublisher(), tapsSubscriber: AnySubscriber(taps))
+    }
+}
+
+/// Runs `scenario` on both derived forms (each kept alive through it) and checks they heard the same.
+func derivedAlike<T: Equatable>(_ scenario: (DerivedFormUnderTest) -> T, sourceLocation: SourceLocation = #_sourceLocation) -> T {
+    let leanForm = LeanDerivedForm(), openCombineForm = OpenCombineDerivedForm()
+    let lean = withExtendedLifetime(leanForm) { scenario(leanForm.underTest) }
+    let openCombine = withExtendedLifetime(openCombineForm) { scenario(openCombineForm.underTest) }
+    #expect(lean == openCombine, "MVVMPublished heard \(lean), OpenCombine \(openCombine)", sourceLocation: sourceLocation)
+    return lean
+}
+
+@Suite("MVVMCombine's derivations and lazy subjects, as OpenCombine's subscriptions")
+struct PublishedDerivationCompatibilityTests {
+    @Test func aCombineLatest4MapAssignKeepsItsPropertyInStep() {
+        let heard = derivedAlike { form -> [String] in
+            var heard = ["now \(form.all())"]
+            let sink = form.allPublisher.sink { heard.append("sink \($0)") }
+            form.setA("x")
+            form.setC(3)
+            form.setD(true)
+            form.setB("y")
+            sink.cancel()
+            form.setA("z")
+            heard.append("now \(form.all())")
+            return heard
+        }
+        #expect(heard == ["now ||0|false", "sink ||0|false", "sink x||0|false", "sink x||3|false", "sink x||3|true",
+                          "sink x|y|3|true", "now z|y|3|true"])
+    }
+
+    @Test func aPropertyReadTwiceSendsForEachUse() {
+        let heard = derivedAlike { form -> [String] in
+            var heard: [String] = []
+            let sink = form.twicePublisher.sink { heard.append($0) }
+            form.setA("q")
+            sink.cancel()
+            heard.append(form.twice())
+            return heard
+        }
+        // CombineLatest hears the one set once from each side.
+        #expect(heard == ["", "q", "qq", "qq"])
+    }
+
+    @Test func objectWillChangeHearsTheSetAndEachDerivedSet() {
+        let heard = derivedAlike { form -> [String] in
+            var heard: [String] = []
+            let sink = form.willChange.sink { heard.append("will change, all \(form.all())") }
+            form.setB("b")
+            form.setD(true)
+            form.tap(1)
+            sink.cancel()
+            return heard
+        }
+        // Each set, then the derived set it causes (the tap's one), before either is stored.
+        #expect(heard == ["will change, all ||0|false", "will change, all ||0|false", "will change, all |b|0|false",
+                          "will change, all |b|0|false", "will change, all |b|0|true"])
+    }
+
+    @Test func aSubjectsOperatorsAssignFromItsFirstValue() {
+        let heard = derivedAlike { form -> [String] in
+            var heard = ["\(form.tapped().map(String.init) ?? "nil")"]
+            let sink = form.tappedPublisher.sink { heard.append("sink \($0.map(String.init) ?? "nil")") }
+            form.tap(1)
+            form.tap(-1)
+            form.tap(2)
+            form.tap(3)
+            form.finishTaps()
+            form.tap(4)
+            sink.cancel()
+            heard.append("\(form.tapped().map(String.init) ?? "nil")")
+            return heard
+        }
+        #expect(heard == ["nil", "sink nil", "sink 10", "sink 30", "30"])
+    }
+
+    @Test func aSubjectSendsOnlyToThoseSubscribedAndEndsOnce() {
+        // Each subscriber's own order (a subject's order among its subscribers is not Combine's
+        // promise, nor OpenCombine's: it keeps several in a set).
+        let heard = derivedAlike { form -> [String] in
+            var first: [String] = [], second: [String] = [], late: [String] = []
+            form.tap(0)
+            let a = form.tapsPublisher.sink(receiveCompletion: { first.append("\($0)") }, receiveValue: { first.append("\($0)") })
+            form.tap(1)
+            let b = form.tapsPublisher.sink(receiveCompletion: { second.append("\($0)") }, receiveValue: { second.append("\($0)") })
+            form.tap(2)
+            a.cancel()
+            form.tap(3)
+            form.finishTaps()
+            form.tap(4)
+            let c = form.tapsPublisher.sink(receiveCompletion: { late.append("\($0)") }, receiveValue: { late.append("\($0)") })
+            b.cancel()
+            c.cancel()
+            return ["first: \(first)", "second: \(second)", "late: \(late)"]
+        }
+        #expect(heard == ["first: [\"1\", \"2\"]", "second: [\"2\", \"3\", \"finished\"]", "late: [\"finished\"]"])
+    }
+
+    @Test func aSubjectSubscribedToAnUpstreamForwardsIt() {
+        let heard = derivedAlike { form -> [String] in
+            var heard: [String] = []
+            let sink = form.tapsPublisher.sink(receiveCompletion: { heard.append("\($0)") },
+                                               receiveValue: { heard.append("\($0)") })
+            [5, 6].publisher.subscribe(form.tapsSubscriber)
+            sink.cancel()
+            heard.append("tapped \(form.tapped().map(String.init) ?? "nil")")
+            return heard
+        }
+        #expect(heard == ["5", "6", "finished", "tapped 60"])
+    }
+
+    @Test func aFormAndItsAssignmentsGoWhenLetGo() {
+        weak var leanGone: LeanDerivedForm?
+        weak var openCombineGone: OpenCombineDerivedForm?
+        var kept: [AnyCancellable] = []
+        do {
+            let lean = LeanDerivedForm(), openCombine = OpenCombineDerivedForm()
+            leanGone = lean
+            openCombineGone = openCombine
+            kept.append(lean.$all.sink { _ in })
+            kept.append(openCombine.$all.sink { _ in })
+            lean.taps.send(1)
+            openCombine.taps.send(1)
+            lean.a = "x"
+            openCombine.a = "x"
+        }
+        #expect(leanGone == nil)
+        #expect(openCombineGone == nil)
+        kept.removeAll()
+    }
+}

@@ -124,9 +124,37 @@ static inline void cmvvm_settings_note_work(void) {
     __atomic_add_fetch(&cmvvm_settings_work, 1, __ATOMIC_RELAXED);
     if (!__atomic_load_n(&cmvvm_settings_armed, __ATOMIC_RELAXED)) cmvvm_settings_note_work_slow();
 }
-/* Whether the calling thread reads a @Published property's `$x` only to learn its record (the
- * engine's watch, MVVMPublished's PublishedProbe): such a read makes no subject. */
-extern __thread bool cmvvm_published_probing;
-static inline bool cmvvm_published_probing_get(void) { return cmvvm_published_probing; }
-static inline void cmvvm_published_probing_set(bool probing) { cmvvm_published_probing = probing; }
+/* A @Published box's value of 1, 2, 4 or 8 bytes with no references (a Bool, an Int, a Double, a
+ * small enum), copied from `from` to `to` with relaxed atomics on both sides: a read never waits
+ * for the box's lock, and one racing a set on another thread sees the old or the new value, never
+ * half of one (MVVMPublished's PublishedBox). */
+static inline void cmvvm_published_word_copy(void *to, const void *from, size_t size) {
+    switch (size) {
+    case 1: __atomic_store_n((uint8_t *)to, __atomic_load_n((const uint8_t *)from, __ATOMIC_RELAXED), __ATOMIC_RELAXED); break;
+    case 2: __atomic_store_n((uint16_t *)to, __atomic_load_n((const uint16_t *)from, __ATOMIC_RELAXED), __ATOMIC_RELAXED); break;
+    case 4: __atomic_store_n((uint32_t *)to, __atomic_load_n((const uint32_t *)from, __ATOMIC_RELAXED), __ATOMIC_RELAXED); break;
+    default: __atomic_store_n((uint64_t *)to, __atomic_load_n((const uint64_t *)from, __ATOMIC_RELAXED), __ATOMIC_RELAXED); break;
+    }
+}
+/* MVVMPublished's locks: 64 word locks, one chosen by an object's address, each guarding the few
+ * fields of the objects that map to it (a @Published property's box: its value and listeners; a
+ * subject's state) and never held while calling out, nor two at a time. Shared this way, an
+ * object needs no lock of its own. */
+extern __attribute__((visibility("hidden"))) cmvvm_word_lock cmvvm_published_locks[64];
+static inline cmvvm_word_lock *cmvvm_published_lock(const void *object) {
+    return &cmvvm_published_locks[((uintptr_t)object >> 4) & 63];
+}
+/* What `assign(to: &$x)` leaves for the property's projected setter, which runs next on the same
+ * thread and knows the object: the assignment, retained (MVVMPublished). */
+extern __thread void *cmvvm_published_pending;
+static inline void *cmvvm_published_pending_take(void) {
+    void *pending = cmvvm_published_pending;
+    cmvvm_published_pending = 0;
+    return pending;
+}
+static inline void *cmvvm_published_pending_swap(void *pending) {
+    void *was = cmvvm_published_pending;
+    cmvvm_published_pending = pending;
+    return was;
+}
 #endif
