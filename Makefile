@@ -307,8 +307,8 @@ fuzz: deps build-dir
 # only reads what `test` built before both start (the library, the todo app, the GLib bridge, the
 # sample package), which no suite rebuilds differently.
 SUITES := docs:120 swift:1200 generated:300 header:300 agree:300 c:900 harness:600 outside:1200 views:300 derive:600 python:900 tk:600 ruby:600 \
-	lua:300 node:600 node-package:300 web:600 todo:900 gtk:900 packages:1500 sanitize-thread:2400 soak:900
-SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 fuzz-seeds:1200 packaging:1500
+	lua:300 node:600 node-package:300 web:600 todo:900 gtk:900 packages:1500 soak:900
+SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 fuzz-seeds:1200 packaging:1500 sanitize-thread:2400
 
 # The inner loop (docs/testing.md): the generated files' and docs' checks, the Swift tests, the C
 # tests and the Python suite's fast-path pass without its slow modules, stopping at the first
