@@ -273,7 +273,7 @@ test-web: catalog todo node-package build-dir
 FUZZ_SECONDS ?= 300
 
 # The Swift and C tests under AddressSanitizer (+ LeakSanitizer), then ThreadSanitizer; scratch
-# builds in .build-asan and .build-tsan.
+# builds in .build-asan and .build-tsan, which examples/catalog shares with the root.
 test-sanitize: test-sanitize-address test-sanitize-thread
 
 test-sanitize-address: deps build-dir
@@ -283,7 +283,7 @@ test-sanitize-thread: deps build-dir
 	bash Tests/sanitize.sh thread
 
 # Every committed fuzzer input replayed once, by each of the three fuzzers (Tests/fuzz/build.sh:
-# fuzz_abi on libmvvm.so, fuzz_sample on Tests/outside's libsample.so, fuzz_todo on the todo app's
+# fuzz_abi on the catalog's libcatalog.so, fuzz_sample on Tests/outside's libsample.so, fuzz_todo on the todo app's
 # libtodo.so; their inputs in Tests/fuzz/corpus, corpus-sample, corpus-todo: seeds and past findings).
 test-fuzz-seeds: deps build-dir
 	bash Tests/fuzz/run.sh 0
@@ -305,10 +305,11 @@ fuzz: deps build-dir
 # stop the others; the closing lines name the failed suites and sum every suite's tests.
 # SUITES_BESIDE run at the same time as SUITES: each builds into scratch folders of its own or
 # only reads what `test` built before both start (the library, the todo app, the GLib bridge, the
-# sample package), which no suite rebuilds differently.
+# sample package), which no suite rebuilds differently; the todo suite's Swift tests build in
+# examples/todo's .build, which the derive suite reads too, one after the other (SwiftPM's lock).
 SUITES := docs:120 swift:1200 generated:300 header:300 agree:300 c:900 harness:600 outside:1200 views:300 derive:600 python:900 tk:600 ruby:600 \
-	lua:300 node:600 node-package:300 web:600 todo:900 gtk:900 packages:1500 soak:900
-SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 fuzz-seeds:1200 packaging:1500 sanitize-thread:2400
+	lua:300 node:600 node-package:300 web:600 gtk:900 packages:1500 soak:900
+SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 todo:900 fuzz-seeds:1200 packaging:1500 sanitize-thread:2400
 
 # The inner loop (docs/testing.md): the generated files' and docs' checks, the Swift tests, the C
 # tests and the Python suite's fast-path pass without its slow modules, stopping at the first
@@ -400,4 +401,4 @@ demo: catalog build-dir todo search
 # Every package's build folders: the root's, the examples' and Tests/outside's (release, sanitizer
 # and fuzzer builds included).
 clean:
-	rm -rf .build .build-* build examples/*/.build examples/*/.build-* Tests/outside/.build Tests/outside/.build-*
+	rm -rf .build .build-* build examples/*/.build examples/*/.build-* Tests/outside/.build Tests/outside/.build-* Tests/derive/.build

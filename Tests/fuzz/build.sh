@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds the C ABI fuzzers, each a library built with AddressSanitizer and libFuzzer's coverage
-# instrumentation (in scratch folders of their own, never the main .build) and
+# instrumentation (in one scratch folder of their own, .build-fuzz at the root, never the main
+# .build: libmvvm and the catalog, the same for the three, are compiled once) and
 # Tests/fuzz/fuzz_abi.c built against it with the Swift toolchain's clang and
 # -fsanitize=fuzzer,address:
 #
-#   abi     build/fuzz/fuzz_abi     examples/catalog's libcatalog.so      examples/catalog/.build-fuzz
-#   sample  build/fuzz/fuzz_sample  Tests/outside's libsample.so          Tests/outside/.build-fuzz
-#   todo    build/fuzz/fuzz_todo    examples/todo's libtodo.so (SQLite)   examples/todo/.build-fuzz
+#   abi     build/fuzz/fuzz_abi     examples/catalog's libcatalog.so
+#   sample  build/fuzz/fuzz_sample  Tests/outside's libsample.so
+#   todo    build/fuzz/fuzz_todo    examples/todo's libtodo.so (SQLite)
 #
 # Every target drives the catalog's classes beside the library's own, so the sample and the todo
 # libraries are built here with MVVM_WITH_CATALOG=1: their hooks then register the catalog too
@@ -35,11 +36,11 @@ fi
 # build_library PACKAGE_DIR PRODUCT -> prints the folder of lib<PRODUCT>.so
 build_library() {
     local dir=$1 product=$2
-    (cd "$dir" && MVVM_WITH_CATALOG=1 "$SWIFT" build --scratch-path .build-fuzz --sanitize=address --product "$product" \
+    (cd "$dir" && MVVM_WITH_CATALOG=1 "$SWIFT" build --scratch-path "$ROOT/.build-fuzz" --sanitize=address --product "$product" \
         -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
         2>&1 | grep -v "Cannot export local symbol '__asan" >&2 || true)
     local libdir
-    libdir="$(cd "$dir" && cd "$(MVVM_WITH_CATALOG=1 "$SWIFT" build --scratch-path .build-fuzz --sanitize=address --show-bin-path)" && pwd)"
+    libdir="$(cd "$dir" && cd "$(MVVM_WITH_CATALOG=1 "$SWIFT" build --scratch-path "$ROOT/.build-fuzz" --sanitize=address --show-bin-path)" && pwd)"
     if [ ! -f "$libdir/lib$product.so" ]; then
         echo "build.sh: the build gave no $libdir/lib$product.so" >&2
         return 1

@@ -79,8 +79,9 @@ for source in Tests/outside/test_*.c; do
         -Wl,-rpath,"$libdir" -Wl,-rpath,"$root/build/catalog" || continue
     part "C: $name" "$program"
     # The races of test_cancel_race.c: 100,000 calls per mode natively, fewer under valgrind; so
-    # for test_agenda.c's handles and test_main_actor.c's ends from another thread.
-    part "C: $name under valgrind" env LD_LIBRARY_PATH="$root/build/outside/valgrind-lib" \
+    # for test_agenda.c's handles and test_main_actor.c's ends from another thread. Tests run
+    # in-process under valgrind (CHECK_NO_FORK, as Tests/C/run_c_tests.sh says why).
+    part "C: $name under valgrind" env LD_LIBRARY_PATH="$root/build/outside/valgrind-lib" CHECK_NO_FORK=1 \
         CANCEL_RACE_ROUNDS="${CANCEL_RACE_ROUNDS:-1000}" HANDLE_ROUNDS="${HANDLE_ROUNDS:-5000}" MAIN_ACTOR_END_ROUNDS="${MAIN_ACTOR_END_ROUNDS:-100}" MVVM_CATALOG_LIBRARY="$root/build/outside/valgrind-lib/libcatalog.so" valgrind -q --fair-sched=yes \
         --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
         --suppressions=Tests/C/valgrind.supp "$program"

@@ -80,8 +80,10 @@ check "the environment reaches nothing of /opt/swift (PATH, LD_LIBRARY_PATH, swi
 
 # --- (a) C ----------------------------------------------------------------------------------
 start=$SECONDS failed_before=$failed
+# In the root's .build-static, which (c) builds Tests/outside into too: libmvvm and OpenCombine, whose
+# release commands are the same from either package, are compiled once for both.
 check "build_release.sh static: the catalog's library, self-contained, soname, only mvvm_* exported" \
-    bash bindings/c/build_release.sh static build/release-static
+    env MVVM_SCRATCH="$repo/.build-static" bash bindings/c/build_release.sh static build/release-static
 build_seconds=$((SECONDS - start))
 lib=$repo/build/release-static/libcatalog.so
 [ "$failed" -eq "$failed_before" ] && [ -f "$lib" ] || finish  # never test a stale library
@@ -329,13 +331,14 @@ check "the pure package loads PREFIX/lib/libcatalog.so.$major by its path (over 
 # --- (c) A user's package: Tests/outside (product sample, module Sample) shipped by the command
 # the mvvm wheel carries, python3 -m mvvm_gen.package, run by the virtualenv's Python (not the
 # source tree). Building the library needs Swift; everything after runs without it. Its scratch
-# folder is Tests/outside/.build-static, its own: this suite runs beside the others.
+# folder is the root's .build-static, this suite's own (it runs beside the others), where (a)
+# compiled libmvvm already.
 user_dist=$tmp/user-dist
 user_start=$SECONDS
 ship_user_package() {
     local out
     out=$(cd "$tmp/run" && env -u PYTHONPATH -u MVVM_LIBRARY "$tmp/venv/bin/python" -m mvvm_gen.package \
-              --package-path "$repo/Tests/outside" --scratch-path "$repo/Tests/outside/.build-static" \
+              --package-path "$repo/Tests/outside" --scratch-path "$repo/.build-static" \
               --product sample --module Sample --out "$user_dist" 2>&1)
     local status=$?
     echo "$out"
@@ -491,7 +494,7 @@ npm_dist=$tmp/user-npm
 mkdir -p "$npm_app"
 ship_npm() {
     local built
-    built=$(swift build --package-path Tests/outside --scratch-path Tests/outside/.build-static -c release --show-bin-path)/libsample.so &&
+    built=$(swift build --package-path Tests/outside --scratch-path "$repo/.build-static" -c release --show-bin-path)/libsample.so &&
     env -u MVVM_LIBRARY PYTHONPATH="$repo/tools" "$PYTHON" -m mvvm_gen.package --library "$built" --name sample \
         --module Sample --out "$npm_dist" --npm
 }
