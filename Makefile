@@ -19,12 +19,15 @@ SYSTEM_PACKAGES := libffi-dev libcurl4-openssl-dev valgrind python3-venv python3
 # is): build/catalog/libcatalog.so is the demo's library and the one most tests load; its typed
 # Python package, examples/catalog/python/catalog (`import catalog`, generated), loads it through
 # a link beside it that `make catalog` makes.
-CATALOG_BIN = examples/catalog/.build/debug
+CATALOG_BIN = .build/debug
 CATALOG_DIR := $(CURDIR)/build/catalog
 CATALOG := $(CATALOG_DIR)/libcatalog.so
 CATALOG_PYTHON := examples/catalog/python
 # Only mvvm_* leaves a library we build (bindings/c/common.sh says why this is not in Package.swift).
 EXPORTS := -Xlinker --version-script=$(CURDIR)/Sources/MVVMExport/exports.map
+# The catalog, the todo app, the search screen and Tests/derive build into the root's .build, which
+# compiles libmvvm and OpenCombine once for all (bindings/c/common.sh, MVVM_DEV_SCRATCH_FLAGS).
+DEV_SCRATCH := --scratch-path $(CURDIR)/.build
 
 .PHONY: all deps build build-dir catalog generate check test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua test-derive demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
@@ -45,14 +48,14 @@ build: deps
 # The catalog's library -> build/catalog/libcatalog.so (copied only when it changed, by a rename:
 # a process that loaded the old one keeps its copy).
 catalog: deps build-dir
-	cd examples/catalog && $(SWIFT) build $(EXPORTS)
+	cd examples/catalog && $(SWIFT) build $(DEV_SCRATCH) $(EXPORTS)
 	@mkdir -p build/catalog && $(call replace_if_changed,$(CATALOG_BIN)/libcatalog.so,$(CATALOG))
 	@ln -sfn ../../../../build/catalog/libcatalog.so $(CATALOG_PYTHON)/catalog/libcatalog.so
 
 # The engine's and the runtime's Swift tests, then the catalog's (its models and view models).
 test-swift: deps
 	$(SWIFT) test $(EXPORTS)
-	cd examples/catalog && $(SWIFT) test $(EXPORTS)
+	cd examples/catalog && $(SWIFT) test $(DEV_SCRATCH) $(EXPORTS)
 
 # Every typed surface is generated (`python3 -m mvvm_gen`, tools/mvvm_gen, which the mvvm
 # wheel ships; it imports no binding and runs no Ruby), and `make test` fails when one is stale.
@@ -138,19 +141,19 @@ test-lua: catalog build-dir
 # a rename, so that a process that loaded the old one keeps its copy.
 replace_if_changed = cmp -s $(1) $(2) || { cp $(1) $(2).new && mv -f $(2).new $(2); }
 
-TODO_BIN = examples/todo/.build/debug
+TODO_BIN = .build/debug
 
 todo: deps build-dir
-	cd examples/todo && $(SWIFT) build $(EXPORTS)
+	cd examples/todo && $(SWIFT) build $(DEV_SCRATCH) $(EXPORTS)
 	@mkdir -p build/todo && $(call replace_if_changed,$(TODO_BIN)/libtodo.so,build/todo/libtodo.so)
 	@echo "build/todo/libtodo.so"
 
 # The search screen (examples/search: an async search, records, a throwing command) ->
 # build/search/libsearch.so, and its C view build/search/search_view.
-SEARCH_BIN = examples/search/.build/debug
+SEARCH_BIN = .build/debug
 
 search: deps build-dir
-	cd examples/search && $(SWIFT) build $(EXPORTS)
+	cd examples/search && $(SWIFT) build $(DEV_SCRATCH) $(EXPORTS)
 	@mkdir -p build/search && $(call replace_if_changed,$(SEARCH_BIN)/libsearch.so,build/search/libsearch.so)
 	@cc -std=c11 -Wall -Wextra -Werror -pedantic examples/search/search_view.c -Iinclude -Lbuild/search -lsearch \
 	  -Wl,-rpath,$(CURDIR)/build/search -o build/search/search_view

@@ -45,8 +45,9 @@ else
     failed=$((failed + 1)); echo "FAILED: libcatalog.so's view took a todo action"
 fi
 . bindings/c/common.sh
-if [ -f build/todo/libtodo.so ] || { (cd examples/todo && swift build "${MVVM_EXPORTS_FLAGS[@]}") && mkdir -p build/todo \
-        && cp "$(cd examples/todo && swift build --show-bin-path)/libtodo.so" build/todo/libtodo.so; }; then
+if [ -f build/todo/libtodo.so ] || { (cd examples/todo && swift build "${MVVM_DEV_SCRATCH_FLAGS[@]}" "${MVVM_EXPORTS_FLAGS[@]}") \
+        && mkdir -p build/todo \
+        && cp "$(cd examples/todo && swift build "${MVVM_DEV_SCRATCH_FLAGS[@]}" --show-bin-path)/libtodo.so" build/todo/libtodo.so; }; then
     todo_lib=$PWD/build/todo
     cc -std=c11 -Wall -Wextra -Werror -pedantic examples/c/mvvm_view.c -Iinclude -L"$todo_lib" -ltodo \
         -Wl,-rpath,"$todo_lib" -o build/todo/mvvm_view

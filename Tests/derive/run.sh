@@ -19,15 +19,15 @@ part() { # name, command...
 }
 . bindings/c/common.sh
 export PYTHONPATH=$root/tools
-derive() { python3 -m mvvm_gen derive "$@" "${MVVM_EXPORTS_FLAGS[@]}"; }
+derive() { python3 -m mvvm_gen derive "$@" "${MVVM_DEV_SCRATCH_FLAGS[@]}" "${MVVM_EXPORTS_FLAGS[@]}"; }
 out=build/derive
 mkdir -p "$out"
 
-if ! (cd Tests/derive && swift build "${MVVM_EXPORTS_FLAGS[@]}"); then
+if ! (cd Tests/derive && swift build "${MVVM_DEV_SCRATCH_FLAGS[@]}" "${MVVM_EXPORTS_FLAGS[@]}"); then
     echo "derive: 0 passed, 1 failed (the package did not build)"
     exit 1
 fi
-libdir=$(cd Tests/derive && swift build "${MVVM_EXPORTS_FLAGS[@]}" --show-bin-path)
+libdir=$(cd Tests/derive && swift build "${MVVM_DEV_SCRATCH_FLAGS[@]}" "${MVVM_EXPORTS_FLAGS[@]}" --show-bin-path)
 
 part "Tests/derive's derived file is current" derive --package Tests/derive --target Expenses --check
 part "the todo app's derived file is current" derive --package examples/todo --target TodoViewModels \
@@ -66,7 +66,7 @@ broken_is_derived_around() {
 part "a derived file that breaks the build is derived around, told stale and left as it was" broken_is_derived_around
 cp "$out/Exports.derived.swift.kept" "$derived"
 trap - EXIT
-(cd Tests/derive && swift build "${MVVM_EXPORTS_FLAGS[@]}" >/dev/null) || part "Tests/derive builds again" false
+(cd Tests/derive && swift build "${MVVM_DEV_SCRATCH_FLAGS[@]}" "${MVVM_EXPORTS_FLAGS[@]}" >/dev/null) || part "Tests/derive builds again" false
 
 # One C script on both libraries: each passes its checks, and their transcripts are the same.
 for lib in derived hand; do

@@ -15,6 +15,14 @@ MVVM_EXPORTS_MAP="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/Sources/MV
 MVVM_EXPORTS_FLAGS=(-Xlinker "--version-script=$MVVM_EXPORTS_MAP")
 MVVM_RELEASE_SWIFT_FLAGS+=("${MVVM_EXPORTS_FLAGS[@]}")
 
+# The source tree's debug builds: the root and the packages in it that depend on libmvvm by path
+# (examples/catalog, examples/todo, examples/search, Tests/derive) build into one scratch folder,
+# the root's .build, where libmvvm and OpenCombine are compiled once for all of them (their compile
+# commands are the same from each, so SwiftPM finds them done). The physical path: one folder
+# reached by two paths would hold two module caches that clang takes for two modules. Tests/outside
+# keeps its own .build, where the docs show a user's package's library.
+MVVM_DEV_SCRATCH_FLAGS=(--scratch-path "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)/.build")
+
 # The library's version, from include/mvvm.h: mvvm_header_version major|minor|patch|full
 mvvm_header_version() {
     local major minor patch

@@ -23,7 +23,8 @@ tally() { # the output of a check.h program: adds its "N passed, N failed"
     passed=$((passed + $2)) failed=$((failed + $4))
 }
 echo "== Swift tests of the todo view models"
-(cd examples/todo && swift test 2>&1) | tee "$out/swift_test.log"
+. bindings/c/common.sh
+(cd examples/todo && swift test "${MVVM_DEV_SCRATCH_FLAGS[@]}" 2>&1) | tee "$out/swift_test.log"
 if [ "${PIPESTATUS[0]}" -eq 0 ] && line=$(grep -E 'Test run with [0-9]+ tests? .*passed' "$out/swift_test.log"); then
     set -- $line
     passed=$((passed + $5))

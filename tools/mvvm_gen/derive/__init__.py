@@ -68,7 +68,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--output", help="the derived file (default: <first target's folder>/Exports.derived.swift)")
     parser.add_argument("--control", help="the control file (default: %s beside Package.swift)" % FILE_NAME)
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when the derived file is stale")
+    parser.add_argument("--scratch-path", help="the build's scratch folder, as `swift build --scratch-path` takes it "
+                                               "(default: the package's .build)")
     args = parser.parse_args(arguments)
+    if args.scratch_path:
+        build_flags = ["--scratch-path", str(Path(args.scratch_path).resolve())] + build_flags
     try:
         return derive(args, build_flags)
     except DeriveError as error:
