@@ -1,5 +1,6 @@
 import CMVVM
 import Glibc
+import MVVMPublished
 import MVVMRuntime
 import Synchronization
 @preconcurrency import OpenCombine
@@ -105,6 +106,9 @@ enum ValueWatching {
     /// watch cannot tell it, and the value is then read with `get` once the operation is
     /// complete). A publisher's subscription, `objectWillChange`.
     case own((AnyObject, WatchedSlot<ValueState>) -> PropertyWatch)
+    /// Through the box of an MVVMCombine `@Published` property, which this finds: the exported
+    /// object is the box's watcher, and the box its watch (`ExportedObject.watchPublished`).
+    case published((AnyObject) -> PublishedBoxBase)
     /// By its object's one Observation tracking of its watched `@Observable` values, which reads
     /// it with `get` (`ExportedObject.armObservedValues`): no watch of its own.
     case observation

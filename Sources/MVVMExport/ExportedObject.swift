@@ -1,4 +1,5 @@
 import CMVVM
+import MVVMPublished
 import MVVMRuntime
 @preconcurrency import OpenCombine
 import Observation
@@ -127,8 +128,11 @@ final class ExportedObject: Handled, @unchecked Sendable {
             if values.isEmpty && lists.isEmpty {
                 values.reserveCapacity(exportedClass.properties.count)
                 if !exportedClass.lists.isEmpty { lists.reserveCapacity(exportedClass.lists.count) }
+                // None is watched yet: no need to look for each among those watched.
+                for index in exportedClass.properties.indices { watchValue(index, isNew: true) }
+            } else {
+                exportedClass.properties.indices.forEach { watchValue($0) }
             }
-            exportedClass.properties.indices.forEach(watchValue)
             exportedClass.lists.indices.forEach(watchList)
         }
         subscriptions.append(subscription)
@@ -141,11 +145,12 @@ final class ExportedObject: Handled, @unchecked Sendable {
 
     /// Watches a value property from now on: only properties someone subscribed to cost
     /// anything.
-    private func watchValue(_ index: Int) {
+    /// `isNew`: known not to be watched yet.
+    private func watchValue(_ index: Int, isNew: Bool = false) {
         guard !isReleased else { return }
         // Borrowed from the class, which holds its members for the process's life: no reference
         // counting per property.
-        Borrowed(exportedClass.properties[index]).use { watchValue(index, $0) }
+        Borrowed(exportedClass.properties[index]).use { watchValue(index, $0, isNew: isNew) }
     }
 
     /// Watches a list property from now on.
@@ -161,19 +166,51 @@ final class ExportedObject: Handled, @unchecked Sendable {
         watch.rearm()
     }
 
-    private func watchValue(_ index: Int, _ property: ExportedProperty) {
-        guard !values.contains(where: { $0.property == index }) else { return }
+    private func watchValue(_ index: Int, _ property: ExportedProperty, isNew: Bool) {
+        guard isNew || !values.contains(where: { $0.property == index }) else { return }
         // The value now is the value already announced.
         let slot = values.count
         values.append(ValueState(property: index, announced: property.get(target)))
         switch property.watching {
         case let .own(start):
             values[slot].watch = start(target, WatchedSlot<ValueState>(object: self, slot: slot))
+        case let .published(box):
+            values[slot].watch = watchPublished(box(target), inSlot: slot, index)
         case .observation:
             // Read after the next operation, and armed with the others if quiet then.
             values[slot].isObserved = true
             context.keepChecking(self)
         }
+    }
+
+    // MARK: @Published properties, watched through their boxes
+
+    /// The watch of the `@Published` property `index`, whose box is `box`: the box itself, with
+    /// this object as its watcher (told the property's place with each set: no object per
+    /// property, see ``publishedDidSet(_:watcherTag:)``); a watch of its own when the box has a
+    /// watcher already (another object's, or another property's of the same box). The box holds
+    /// this object until the watch is cancelled, which `detach` does.
+    private func watchPublished(_ box: PublishedBoxBase, inSlot slot: Int, _ index: Int) -> PropertyWatch {
+        if slot <= 0xFFFF, index <= 0xFFFF,
+           box.addOwnWatcher(self, tag: UInt32(truncatingIfNeeded: index) << 16 | UInt32(truncatingIfNeeded: slot)) {
+            return box
+        }
+        return PublishedWatch(box, telling: WatchedSlot<ValueState>(object: self, slot: slot))
+    }
+
+    /// A watched `@Published` property was set, its value stored: read now, on the setting
+    /// thread, as the app's code would, and told (as `WatchedSlot.changed(reading:)` does).
+    /// `watcherTag`: its property's index (high half) and its slot (low half).
+    override func publishedDidSet(_ box: PublishedBoxBase, watcherTag: UInt32) {
+        let slot = Int(watcherTag & 0xFFFF), index = Int(watcherTag >> 16)
+        guard loopIdentity.isHeldByCurrentThread else {
+            // Reached through the handle: the loop may be freeing this object meanwhile.
+            guard let reached = ExportedObject.reachedElsewhere(handle) else { return }
+            return reached.changedElsewhere(WatchedSlot<ValueState>(object: reached, slot: slot), reached.read(index),
+                                            then: nil)
+        }
+        values[slot].changed(read(index))
+        context.markDirty(self)
     }
 
     /// What a watch tells, on a thread that holds the loop: its property changed (see

@@ -1,6 +1,7 @@
 import CMVVM
 import CMVVMSystem
 import Glibc
+import MVVMPublished
 import MVVMRuntime
 
 /// What a handle names; kept in the handle's top byte, so even a stale handle tells what it was.
@@ -19,15 +20,18 @@ enum HandleKind: UInt8 {
     }
 }
 
-/// Anything a handle can name.
-class Handled {
+/// Anything a handle can name. A listener of `@Published` boxes (a class with no fields): so that
+/// an exported object is itself the watcher of its properties' boxes (`ExportedObject.watchPublished`).
+class Handled: PublishedListener, @unchecked Sendable {
+    // The two one-byte fields together, before the handle: in the padding the handle's alignment
+    // leaves, not after it (a subscription 16 bytes smaller).
     let kind: HandleKind
-    /// Set once, when the table issues the handle.
-    var handle: mvvm_handle = 0
     /// Whether its end is decided (a release, an unsubscribe, a cancel, an answer, an async
     /// call's own end): set once, under the table's lock, so that of two threads ending it at
     /// once exactly one wins (`HandleTable.claim`). Only those paths read it: lookups do not.
     fileprivate(set) var isClaimed = false
+    /// Set once, when the table issues the handle.
+    var handle: mvvm_handle = 0
 
     init(kind: HandleKind) { self.kind = kind }
 

@@ -4,9 +4,18 @@ import MVVMPublished
 import MVVMRuntime
 @preconcurrency import OpenCombine
 
-/// The engine's watch of one @Published property: a listener of its box, told after each set,
-/// with the value stored; it reads it then (with the property's getter, on the setting thread,
-/// as the app's code would) and tells it: nothing is read again later, nothing re-armed.
+/// A watched @Published property's box is its watch, when its watcher is the exported object
+/// itself (`ExportedObject.watchPublished`): cancelling the watch lets go of the object.
+extension PublishedBoxBase: PropertyWatch {
+    var isArmed: Bool { true }
+    func rearm() {}
+    func cancel() { removeOwnWatcher() }
+}
+
+/// The engine's watch of one @Published property, when its box has a watcher already (another
+/// exported object, or another property of the same object): a listener of its box, told after each set, with the value stored; it reads
+/// it then (with the property's getter, on the setting thread, as the app's code would) and tells
+/// it: nothing is read again later, nothing re-armed.
 final class PublishedWatch: PublishedListener, PropertyWatch, @unchecked Sendable {
     private let box: PublishedBoxBase
     private let watched: WatchedSlot<ValueState>
@@ -91,9 +100,7 @@ extension ExportBuilder {
         _ name: String, get: @escaping (Target) -> V, publisher: @escaping (Target) -> MVVMPublished.Published<V>.Publisher,
         set: ((Target, V) -> Void)?, doc: String
     ) {
-        addValueProperty(name, doc, get, set, watching: .own { object, slot in
-            PublishedWatch(publisher(Self.target(object)).box, telling: slot)
-        })
+        addValueProperty(name, doc, get, set, watching: .published { publisher(Self.target($0)).box })
     }
 
     /// A list of child view models kept in MVVMCombine's `@Published` array:

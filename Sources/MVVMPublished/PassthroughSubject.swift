@@ -162,7 +162,7 @@ extension PublishedLazyUpstream where Failure == Never {
     /// (see the file's comment).
     @inlinable
     public func assign(to published: inout Published<Output>.Publisher) {
-        let assignment = PublishedAssignment(self, target: published.box)
+        let assignment = PublishedLazyAssignment(self, target: published.box)
         assignment.attach()
         publishedLazyRoot.subscribeLater(assignment)
         handOver(assignment)

@@ -48,13 +48,13 @@ public class PublishedAssignmentBase: PublishedListener, @unchecked Sendable {
         guard box === target else { return }
         lock()
         ended = true
-        unlock()
-        end()
+        endHoldingLock()
     }
 
-    /// What the kind does when its box goes (cancels its upstream, leaves its sources).
+    /// What the kind does when its box goes (cancels its upstream, leaves its sources): called
+    /// with the lock held, which it gives back (one taking of the lock for both).
     @usableFromInline
-    func end() {}
+    func endHoldingLock() { unlock() }
 
     /// Subscribes to its upstream, if it has one and its box is still there.
     @usableFromInline
@@ -129,14 +129,23 @@ public class PublishedAssignmentBase: PublishedListener, @unchecked Sendable {
 @usableFromInline
 enum PublishedAssignmentState {
     case waiting((PublishedAssignmentBase) -> Void)
-    case subscribed(Subscription)
+    case subscribed(PublishedUpstreamSubscription)
     case over
+}
+
+/// The upstream's subscription of an assignment, boxed: a `Subscription` existential is five
+/// words, which every assignment, subscribed or still waiting, would carry inline (an assignment
+/// of two words instead is 32 bytes smaller).
+@usableFromInline
+final class PublishedUpstreamSubscription {
+    let subscription: Subscription
+    init(_ subscription: Subscription) { self.subscription = subscription }
 }
 
 /// An assignment subscribed to an upstream publisher, at once or at its subject's first send.
 /// Generic over its value only: the upstream waits in a closure made where `assign(to:)` is
 /// specialised, so that neither holding nor dropping it looks up generic metadata.
-public final class PublishedAssignment<Input>: PublishedAssignmentBase, Subscriber, @unchecked Sendable {
+public class PublishedAssignment<Input>: PublishedAssignmentBase, Subscriber, @unchecked Sendable {
     public typealias Failure = Never
 
     /// The upstream's subscribing until it is subscribed to; then its subscription. Guarded by
@@ -158,7 +167,7 @@ public final class PublishedAssignment<Input>: PublishedAssignmentBase, Subscrib
 
     /// Subscribes to the upstream now (unless the box went).
     @usableFromInline
-    override func subscribe() {
+    override final func subscribe() {
         lock()
         guard case let .waiting(subscribe) = state, !ended else { return unlock() }
         state = .over
@@ -166,26 +175,25 @@ public final class PublishedAssignment<Input>: PublishedAssignmentBase, Subscrib
         subscribe(self)
     }
 
-    override func end() {
-        lock()
+    override final func endHoldingLock() {
         let was = state
         state = .over
         unlock()
-        if case let .subscribed(subscription) = was { subscription.cancel() }
+        if case let .subscribed(upstream) = was { upstream.subscription.cancel() }
     }
 
-    public func receive(subscription: Subscription) {
+    public final func receive(subscription: Subscription) {
         lock()
         guard !ended else {
             unlock()
             return subscription.cancel()
         }
-        state = .subscribed(subscription)
+        state = .subscribed(PublishedUpstreamSubscription(subscription))
         unlock()
         subscription.request(.unlimited)
     }
 
-    public func receive(_ input: Input) -> Subscribers.Demand {
+    public final func receive(_ input: Input) -> Subscribers.Demand {
         guard beginWrite() else { return .none }
         let box = unsafeDowncast(target, to: PublishedBox<Input>.self)
         withExtendedLifetime(box) { box.set(input) }
@@ -193,5 +201,28 @@ public final class PublishedAssignment<Input>: PublishedAssignmentBase, Subscrib
         return .none
     }
 
-    public func receive(completion: Subscribers.Completion<Never>) {}
+    public final func receive(completion: Subscribers.Completion<Never>) {}
+}
+
+/// An assignment whose upstream waits for its lean subject's first value (`PassthroughSubject.swift`),
+/// kept inline: one object, not an assignment and a closure context holding the upstream. The
+/// closure it waits with captures nothing (made where `assign(to:)` is specialised, it reads the
+/// upstream from here), and the upstream is its generic parameter itself, so that neither keeping
+/// nor dropping it looks up generic metadata (as a derivation keeps its chain). Kept after it is
+/// subscribed to, until the assignment goes (with its box).
+@usableFromInline
+final class PublishedLazyAssignment<Input, Upstream: Publisher>: PublishedAssignment<Input>, @unchecked Sendable
+    where Upstream.Output == Input, Upstream.Failure == Never
+{
+    @usableFromInline let upstream: Upstream
+
+    @inlinable
+    init(_ upstream: Upstream, target: PublishedBox<Input>) {
+        self.upstream = upstream
+        super.init(waiting: { base in
+            let assignment = unsafeDowncast(base, to: PublishedLazyAssignment<Input, Upstream>.self)
+            // As the downstream every assignment of this value's type is (the same operators' types).
+            assignment.upstream.subscribe(assignment as PublishedAssignment<Input>)
+        }, target: target)
+    }
 }

@@ -18,6 +18,10 @@ open class PublishedListener: @unchecked Sendable {
     /// After `box` stored its new value.
     open func publishedDidSet(_ box: PublishedBoxBase) {}
 
+    /// After `box` stored its new value, told to the box's watcher (``PublishedBoxBase/addOwnWatcher(_:tag:)``)
+    /// with the tag it was added with, read with the watcher: one watcher can watch many boxes.
+    open func publishedDidSet(_ box: PublishedBoxBase, watcherTag: UInt32) { publishedDidSet(box) }
+
     /// `box` is going: nothing holds it any more (its property went with its object, and no `$x`
     /// publisher is kept). Listeners `box` held end here.
     open func publishedBoxGone(_ box: PublishedBoxBase) {}
@@ -74,6 +78,10 @@ public class PublishedBoxBase: @unchecked Sendable {
     /// that something else listens to (a derivation, `$x`'s subscribers) makes no fan-out, nor
     /// does its end. A second watch goes among the others.
     @usableFromInline final var watcher: PublishedListener?
+    /// What the watcher was added with: what it needs to tell which box was set (the engine's
+    /// one watcher per object keeps the property's place there). Four bytes, in the padding a
+    /// one-byte value leaves (a box of a `Bool` is no larger for it).
+    @usableFromInline final var watcherTag: UInt32 = 0
 
     @usableFromInline init() {}
 
@@ -111,6 +119,31 @@ public class PublishedBoxBase: @unchecked Sendable {
         }
         links = links.map { $0.adding(watcher, first: false) } ?? watcher
         lock.unlock()
+    }
+
+    /// `watcher` becomes the box's watcher, told after each set, after the other listeners,
+    /// with `tag` (``PublishedListener/publishedDidSet(_:watcherTag:)``), if the box has none:
+    /// whether it did. One watcher can so watch many boxes, each tagged, until
+    /// ``removeOwnWatcher()``.
+    public final func addOwnWatcher(_ watcher: PublishedListener, tag: UInt32) -> Bool {
+        let lock = PublishedLock(self)
+        guard self.watcher == nil else {
+            lock.unlock()
+            return false
+        }
+        self.watcher = watcher
+        watcherTag = tag
+        lock.unlock()
+        return true
+    }
+
+    /// Lets go of the watcher in the box's own field, whichever it is: for the one that took it
+    /// (``addOwnWatcher(_:tag:)`` returned true), which alone may end it so, and has not since.
+    public final func removeOwnWatcher() {
+        let lock = PublishedLock(self)
+        let was = watcher.take()
+        lock.unlock()
+        withExtendedLifetime(was) {}
     }
 
     public final func removeWatcher(_ watcher: PublishedListener) {
@@ -154,12 +187,15 @@ public final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
                "a box's value is not where its word is read")
     }
 
-    /// Where a word value is: after the object's header and the base's two references. Reached
-    /// by address, not as the property (an `inout` access would be a Swift access that the thread
-    /// sanitizer reports against a set on another thread).
+    /// Where a word value is: after the object's header, the base's two references and its
+    /// watcher's tag, at the value's alignment. Reached by address, not as the property (an
+    /// `inout` access would be a Swift access that the thread sanitizer reports against a set on
+    /// another thread).
     @inlinable @inline(__always)
     var wordAddress: UnsafeMutableRawPointer {
-        Unmanaged.passUnretained(self).toOpaque() + 4 * MemoryLayout<UInt>.size
+        let alignment = MemoryLayout<Value>.alignment
+        let offset = (4 * MemoryLayout<UInt>.size + MemoryLayout<UInt32>.size + alignment - 1) & ~(alignment - 1)
+        return Unmanaged.passUnretained(self).toOpaque() + offset
     }
 
     /// Whether the value is a word (1, 2, 4 or 8 bytes, aligned, with no references): read and
@@ -203,9 +239,10 @@ public final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         store(newValue)
         let after = links
         let watcher = self.watcher
+        let tag = watcherTag
         lock.unlock()
         after?.publishedDidSet(self)
-        watcher?.publishedDidSet(self)
+        watcher?.publishedDidSet(self, watcherTag: tag)
     }
 
     /// The subject that generic `$x` subscribers hear (a `CurrentValueSubject` with the value),

@@ -146,5 +146,8 @@ public final class PublishedDerivation<Chain: PublishedDerivable>: PublishedAssi
         if box !== target { recompute(self, false) }
     }
 
-    override func end() { recompute(self, true) }
+    override func endHoldingLock() {
+        unlock()
+        recompute(self, true)
+    }
 }

@@ -96,8 +96,9 @@ public final class PublishedRecord: PublishedListener, @unchecked Sendable {
     nonisolated(unsafe) private static var table: [UInt: Entry] = [:]
     nonisolated(unsafe) private static var tableLock = pthread_mutex_t()
     /// Bumped whenever a record is made: a property that looked for its object's record and found
-    /// none looks again only after a record was made somewhere.
-    @usableFromInline static let generation = Atomic<UInt32>(1)
+    /// none looks again only after a record was made somewhere. From 0, as a new property's
+    /// `lookedAt`: while no record was ever made, there is none to look for.
+    @usableFromInline static let generation = Atomic<UInt32>(0)
     /// Its object's identity, for its entry's removal.
     private var key: UInt?
 
