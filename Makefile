@@ -308,8 +308,8 @@ fuzz: deps build-dir
 # stop the others; the closing lines name the failed suites and sum every suite's tests.
 # SUITES_BESIDE run at the same time as SUITES: each builds into scratch folders of its own or
 # only reads what `test` built before both start (the library, the todo app, the GLib bridge, the
-# sample package), which no suite rebuilds differently; the todo suite's Swift tests build in
-# examples/todo's .build, which the derive suite reads too, one after the other (SwiftPM's lock).
+# sample package), which no suite rebuilds differently; the todo suite's Swift tests build in the
+# root's .build, as the swift and derive suites do, one after the other (SwiftPM's lock).
 SUITES := docs:120 swift:1200 generated:300 header:300 agree:300 c:900 harness:600 outside:1200 views:300 derive:600 python:900 tk:600 ruby:600 \
 	lua:300 node:600 node-package:300 web:600 gtk:900 packages:1500 soak:900
 SUITES_BESIDE := c-valgrind:1800 sanitize-address:2400 todo:900 fuzz-seeds:1200 packaging:1500 sanitize-thread:2400

@@ -83,7 +83,7 @@ case "$KIND" in
         C_FLAGS="-fsanitize=thread -g -fuse-ld=lld -L$SWIFT_LIBS -ldispatch -lBlocksRuntime -Wl,-rpath,$SWIFT_LIBS"
         # test_library_copies opens 16 copies, not 256: each dlopen of the instrumented library
         # takes about a second here (260 s for 256), and the limit of 255 copies, which one
-        # thread reaches, is checked natively, under valgrind and under AddressSanitizer.
+        # thread reaches, is checked natively and under AddressSanitizer.
         export LIBRARY_COPIES="${LIBRARY_COPIES:-16}"
         ;;
 esac

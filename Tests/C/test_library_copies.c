@@ -4,8 +4,8 @@
  * program links one copy and opens 256 more, each from a path of its own with
  * dlopen(RTLD_LOCAL). The first 255 each get a tag no other has; the 256th and 257th get none,
  * and answer every call with MVVM_ERR_BAD_REGISTRATION, their message naming the limit.
- * LIBRARY_COPIES=N opens N copies instead (Tests/sanitize.sh's ThreadSanitizer run: each dlopen of
- * the instrumented library takes about a second there): the tags are checked, the limit is not.
+ * LIBRARY_COPIES=N opens N copies instead (valgrind's run, and ThreadSanitizer's, where each dlopen
+ * of the instrumented library takes about a second): the tags are checked, the limit is not.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
