@@ -264,7 +264,9 @@ const char *mvvm_status_name(mvvm_status status);
  * loaded after them has no tag (0 here) and answers every call with MVVM_ERR_BAD_REGISTRATION,
  * its message naming the limit. A program that links two copies by name (every
  * mvvm_* call then goes to the first) is refused: the first says so on stderr when loaded, and
- * every call that needs its classes gives MVVM_ERR_BAD_REGISTRATION with that message. Static.
+ * every call that needs its classes gives MVVM_ERR_BAD_REGISTRATION with that message. A copy is
+ * never unloaded: dlclose leaves it mapped (its own threads and the Swift runtime point into it).
+ * Static.
  */
 uint8_t mvvm_library_tag(void);
 

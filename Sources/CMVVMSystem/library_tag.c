@@ -3,7 +3,8 @@
 // Chosen when the library is loaded, by a constructor: the dynamic loader runs constructors one
 // at a time, so two copies never choose at once, and each asks the copies loaded before it.
 // A copy loaded when the 255 tags are taken gets none (0) and serves nothing: sharing a tag
-// would let it take another copy's handles for its own.
+// would let it take another copy's handles for its own. The same constructor makes the copy one
+// that dlclose never unloads.
 #define _GNU_SOURCE
 #include "CMVVMSystem.h"
 #include <dlfcn.h>
@@ -97,6 +98,11 @@ __attribute__((constructor)) static void choose_library_tag(void) {
     Dl_info own;
     memset(&own, 0, sizeof own);
     if (dladdr((void *)choose_library_tag, &own)) scan.own_base = (ElfW(Addr))own.dli_fbase;
+    /* Never unloaded: dlclose (LuaJIT's collector at exit, a host's) would unmap code that the
+     * library's own threads are waiting in (the settings saver, woken 300 ms after work: it then
+     * ran unmapped code) and that the Swift runtime's registries of types and conformances point
+     * into. RTLD_NOLOAD | RTLD_NODELETE marks the object being loaded; the reference is kept. */
+    if (own.dli_fname) (void)dlopen(own.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
     scan.used[0] = 1;
     dl_iterate_phdr(visit, &scan);
     for (int tag = 1; tag < 256; tag++) {

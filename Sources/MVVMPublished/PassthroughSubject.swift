@@ -162,7 +162,9 @@ extension PublishedLazyUpstream where Failure == Never {
     /// (see the file's comment).
     @inlinable
     public func assign(to published: inout Published<Output>.Publisher) {
-        let assignment = PublishedLazyAssignment(self, target: published.box)
+        // Its upstream waits in a closure that subscribing drops: an assignment keeping it would
+        // keep the subject, which keeps the assignment once subscribed (a cycle nothing ends).
+        let assignment = PublishedAssignment(self, target: published.box)
         assignment.attach()
         publishedLazyRoot.subscribeLater(assignment)
         handOver(assignment)

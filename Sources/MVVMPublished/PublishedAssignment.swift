@@ -145,7 +145,7 @@ final class PublishedUpstreamSubscription {
 /// An assignment subscribed to an upstream publisher, at once or at its subject's first send.
 /// Generic over its value only: the upstream waits in a closure made where `assign(to:)` is
 /// specialised, so that neither holding nor dropping it looks up generic metadata.
-public class PublishedAssignment<Input>: PublishedAssignmentBase, Subscriber, @unchecked Sendable {
+public final class PublishedAssignment<Input>: PublishedAssignmentBase, Subscriber, @unchecked Sendable {
     public typealias Failure = Never
 
     /// The upstream's subscribing until it is subscribed to; then its subscription. Guarded by
@@ -202,27 +202,4 @@ public class PublishedAssignment<Input>: PublishedAssignmentBase, Subscriber, @u
     }
 
     public final func receive(completion: Subscribers.Completion<Never>) {}
-}
-
-/// An assignment whose upstream waits for its lean subject's first value (`PassthroughSubject.swift`),
-/// kept inline: one object, not an assignment and a closure context holding the upstream. The
-/// closure it waits with captures nothing (made where `assign(to:)` is specialised, it reads the
-/// upstream from here), and the upstream is its generic parameter itself, so that neither keeping
-/// nor dropping it looks up generic metadata (as a derivation keeps its chain). Kept after it is
-/// subscribed to, until the assignment goes (with its box).
-@usableFromInline
-final class PublishedLazyAssignment<Input, Upstream: Publisher>: PublishedAssignment<Input>, @unchecked Sendable
-    where Upstream.Output == Input, Upstream.Failure == Never
-{
-    @usableFromInline let upstream: Upstream
-
-    @inlinable
-    init(_ upstream: Upstream, target: PublishedBox<Input>) {
-        self.upstream = upstream
-        super.init(waiting: { base in
-            let assignment = unsafeDowncast(base, to: PublishedLazyAssignment<Input, Upstream>.self)
-            // As the downstream every assignment of this value's type is (the same operators' types).
-            assignment.upstream.subscribe(assignment as PublishedAssignment<Input>)
-        }, target: target)
-    }
 }

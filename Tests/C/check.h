@@ -502,6 +502,18 @@ static inline long check_rounds(const char *variable, long otherwise) {
     return n > 0 ? n : otherwise;
 }
 
+/** Copies the file at `from` to `to` (a library to open from a path of its own); true when done. */
+static inline bool check_copy_file(const char *from, const char *to) {
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    bool ok = in && out;
+    char buffer[1 << 16];
+    size_t got;
+    while (ok && (got = fread(buffer, 1, sizeof buffer, in)) > 0) ok = fwrite(buffer, 1, got, out) == got;
+    if (in) fclose(in);
+    if (out && fclose(out) != 0) ok = false;
+    return ok;
+}
+
 /** Advances a virtual loop, checking MVVM_OK. */
 #define ADVANCE(loop, ms) CHECK_STATUS(mvvm_loop_advance((loop), (ms)), MVVM_OK)
 

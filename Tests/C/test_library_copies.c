@@ -24,24 +24,12 @@ typedef struct {
     const char *(*last_error)(void);
 } copy;
 
-/* A copy of the file at `from` written to `to`. */
-static bool copy_file(const char *from, const char *to) {
-    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-    bool ok = in && out;
-    char buffer[1 << 16];
-    size_t got;
-    while (ok && (got = fread(buffer, 1, sizeof buffer, in)) > 0) ok = fwrite(buffer, 1, got, out) == got;
-    if (in) fclose(in);
-    if (out && fclose(out) != 0) ok = false;
-    return ok;
-}
-
 /* Opens a copy of `library` at a path of its own in `folder`. The file goes once it is open:
  * the mapping keeps it, and the folder never holds more than one. */
 static bool open_copy(const char *library, const char *folder, int index, copy *c) {
     char path[4096];
     snprintf(path, sizeof path, "%s/libmvvm-%03d.so", folder, index);
-    if (!copy_file(library, path)) return false;
+    if (!check_copy_file(library, path)) return false;
     c->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!c->handle) printf("    dlopen %s: %s\n", path, dlerror());
     unlink(path);
