@@ -19,7 +19,6 @@ SYSTEM_PACKAGES := libffi-dev libcurl4-openssl-dev valgrind python3-venv python3
 # is): build/catalog/libcatalog.so is the demo's library and the one most tests load; its typed
 # Python package, examples/catalog/python/catalog (`import catalog`, generated), loads it through
 # a link beside it that `make catalog` makes.
-CATALOG_BIN = .build/debug
 CATALOG_DIR := $(CURDIR)/build/catalog
 CATALOG := $(CATALOG_DIR)/libcatalog.so
 CATALOG_PYTHON := examples/catalog/python
@@ -28,6 +27,8 @@ EXPORTS := -Xlinker --version-script=$(CURDIR)/Sources/MVVMExport/exports.map
 # The catalog, the todo app, the search screen and Tests/derive build into the root's .build, which
 # compiles libmvvm and OpenCombine once for all (bindings/c/common.sh, MVVM_DEV_SCRATCH_FLAGS).
 DEV_SCRATCH := --scratch-path $(CURDIR)/.build
+# Where those builds' libraries are (the catalog's, the todo app's, the search screen's).
+DEV_BIN := .build/debug
 
 .PHONY: all deps build build-dir catalog generate check test test-swift sample test-generated test-outside test-header test-c test-c-valgrind test-harness test-views \
 	test-python test-tk test-ruby test-lua test-derive demo search clean test-sanitize test-sanitize-address test-sanitize-thread \
@@ -49,7 +50,7 @@ build: deps
 # a process that loaded the old one keeps its copy).
 catalog: deps build-dir
 	cd examples/catalog && $(SWIFT) build $(DEV_SCRATCH) $(EXPORTS)
-	@mkdir -p build/catalog && $(call replace_if_changed,$(CATALOG_BIN)/libcatalog.so,$(CATALOG))
+	@mkdir -p build/catalog && $(call replace_if_changed,$(DEV_BIN)/libcatalog.so,$(CATALOG))
 	@ln -sfn ../../../../build/catalog/libcatalog.so $(CATALOG_PYTHON)/catalog/libcatalog.so
 
 # The engine's and the runtime's Swift tests, then the catalog's (its models and view models).
@@ -88,7 +89,7 @@ test-generated: catalog
 # The fixed header (mvvm.h) and the catalog's (mvvm_catalog.h) each compile alone, as C and C++;
 # together they declare every symbol libmvvm.so exports.
 test-header: catalog
-	bash Tests/C/check_header.sh $(CATALOG_BIN) $(CATALOG)
+	bash Tests/C/check_header.sh $(DEV_BIN) $(CATALOG)
 
 test-c: catalog
 	bash Tests/C/run_c_tests.sh $(CATALOG_DIR)
@@ -141,20 +142,16 @@ test-lua: catalog build-dir
 # a rename, so that a process that loaded the old one keeps its copy.
 replace_if_changed = cmp -s $(1) $(2) || { cp $(1) $(2).new && mv -f $(2).new $(2); }
 
-TODO_BIN = .build/debug
-
 todo: deps build-dir
 	cd examples/todo && $(SWIFT) build $(DEV_SCRATCH) $(EXPORTS)
-	@mkdir -p build/todo && $(call replace_if_changed,$(TODO_BIN)/libtodo.so,build/todo/libtodo.so)
+	@mkdir -p build/todo && $(call replace_if_changed,$(DEV_BIN)/libtodo.so,build/todo/libtodo.so)
 	@echo "build/todo/libtodo.so"
 
 # The search screen (examples/search: an async search, records, a throwing command) ->
 # build/search/libsearch.so, and its C view build/search/search_view.
-SEARCH_BIN = .build/debug
-
 search: deps build-dir
 	cd examples/search && $(SWIFT) build $(DEV_SCRATCH) $(EXPORTS)
-	@mkdir -p build/search && $(call replace_if_changed,$(SEARCH_BIN)/libsearch.so,build/search/libsearch.so)
+	@mkdir -p build/search && $(call replace_if_changed,$(DEV_BIN)/libsearch.so,build/search/libsearch.so)
 	@cc -std=c11 -Wall -Wextra -Werror -pedantic examples/search/search_view.c -Iinclude -Lbuild/search -lsearch \
 	  -Wl,-rpath,$(CURDIR)/build/search -o build/search/search_view
 
